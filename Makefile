@@ -1,0 +1,89 @@
+# tensorlayout - GNU make, no configure step.
+#
+#   make              build build/tensorlayout
+#   make test         every test, then all of them again under ASan + UBSan
+#   make install      PREFIX=/usr/local DESTDIR= honoured
+#   make help         the targets
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+INSTALL ?= install
+
+# Project flags, kept apart from the user's CFLAGS.
+TL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wformat=2 -Wundef
+TL_LIBS   = -lcjson -largtable2 -lm
+
+ifeq ($(SANITIZE),1)
+BUILD    ?= build/san
+TL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+TL_LDFLAGS += -fsanitize=address,undefined
+else
+BUILD    ?= build
+endif
+
+CORE_SRC = $(wildcard src/core/*.c)
+CLI_SRC  = $(wildcard src/cli/*.c)
+CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
+LIB      = $(BUILD)/libtl.a
+BIN      = $(BUILD)/tensorlayout
+
+UNIT_SRC = $(wildcard tests/unit/*.c)
+UNIT_BIN = $(BUILD)/test_unit
+
+.PHONY: all test check test-once test-unit test-cli test-man install uninstall clean help
+
+all: $(BIN)  ## build build/tensorlayout
+
+$(BUILD)/%.o: %.c $(wildcard src/*/*.h) | $(BUILD)/dirs
+	$(CC) $(CFLAGS) $(TL_CFLAGS) $(ISAFLAGS) -c $< -o $@
+
+$(BUILD)/dirs:
+	mkdir -p $(BUILD)/src/core $(BUILD)/src/cli $(BUILD)/tests/unit
+	touch $@
+
+$(LIB): $(CORE_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(TL_LIBS)
+
+$(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
+	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
+
+test: ## run every test, then again under AddressSanitizer + UndefinedBehaviorSanitizer
+	$(MAKE) test-once
+	$(MAKE) test-once SANITIZE=1
+
+check: test  ## same as test
+
+test-once: test-unit test-cli test-man
+
+test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
+	$(UNIT_BIN)
+
+test-cli: $(BIN)  ## command-line tests (exact stdout, stderr, exit status)
+	TL=$(abspath $(BIN)) sh tests/cli/run.sh
+
+test-man:  ## the man page renders without warnings
+	@out=$$(groff -man -ww -z man/tensorlayout.1 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man page: ok"
+
+install: $(BIN)  ## install the binary and the man page
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tensorlayout
+	$(INSTALL) -m 644 man/tensorlayout.1 $(DESTDIR)$(MANDIR)/man1/tensorlayout.1
+
+uninstall:  ## remove what install put in place
+	rm -f $(DESTDIR)$(BINDIR)/tensorlayout $(DESTDIR)$(MANDIR)/man1/tensorlayout.1
+
+clean:  ## remove build outputs
+	rm -rf build
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 14

@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Writes the example descriptions' data files.  The .bin files are committed;
+run this only to regenerate them (python3 examples/generate.py)."""
+import math
+import os
+import struct
+
+here = os.path.dirname(os.path.abspath(__file__))
+
+
+def write(name, fmt, values):
+    with open(os.path.join(here, name), "wb") as f:
+        f.write(struct.pack("<%d%s" % (len(values), fmt), *values))
+
+
+# The reference pages' letters A..L stand for 1..12 here.
+write("hw.bin", "f", [1, 2, 3, 4, 5, 6])                  # A B C / D E F, row-major
+write("wh.bin", "f", [1, 4, 2, 5, 3, 6])                  # A D B E C F, column-major
+write("dhw.bin", "f", list(range(1, 13)))                 # A..L, DHW
+write("broadcast.bin", "f", [1, 2, 3])                    # A B C, height-stride 0
+write("padded.bin", "f", [1, 2, 3, 0, 0, 4, 5, 6, 0, 0])  # A B C x x D E F x x
+write("overlap.bin", "f", [1, 2, 3, 4, 5])                # 3x3 with strides 1,1
+write("nchw.bin", "f", list(range(15)))                   # {1,1,3,5}, NCHW
+write("nhwc.bin", "f", list(range(15)))                   # {1,1,3,5}, NHWC: same bytes, C = 1
+# DxDispatch: FLOAT16 1x2x2x3 stored NHWC
+nhwc = []
+for h in range(2):
+    for w in range(3):
+        for c in range(2):
+            nhwc.append(c * 100 + h * 10 + w + 0.5)
+write("dxdispatch.bin", "e", nhwc)
+# A realistic image: FLOAT32 NCHW 1x3x32x48, a smooth colour gradient in [0,1].
+img = []
+for c in range(3):
+    for y in range(32):
+        for x in range(48):
+            img.append(round(0.5 + 0.5 * math.sin((x + 2 * y) / 9.0 + 2.1 * c), 3))
+write("image.bin", "f", img)

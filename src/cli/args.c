@@ -1,0 +1,90 @@
+/* args.c - argtable2 glue: help, usage errors and number lists. */
+#include <argtable2.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "tensorlayout: %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, " (see 'tensorlayout %s --help')\n", cmd);
+}
+
+/* The table ends with ..., help (arg_lit), end (arg_end). */
+int cli_parse_args(int argc, char **argv, void **table, const char *about)
+{
+    int n = 0;
+    while (!(((struct arg_hdr *)table[n])->flag & ARG_TERMINATOR))
+        n++;
+    struct arg_lit *help = table[n - 1];
+    struct arg_end *end = table[n];
+    const char *cmd = argv[0];
+    int errors = arg_parse(argc, argv, table);
+    if (help->count > 0) {
+        printf("Usage: tensorlayout %s", cmd);
+        arg_print_syntax(stdout, table, "\n\n");
+        printf("%s\n\n", about);
+        arg_print_glossary(stdout, table, "  %-24s %s\n");
+        printf("\nSee man tensorlayout for the description keys and exit statuses.\n");
+        return CLI_OK;
+    }
+    if (errors > 0) {
+        /* argtable prints every error; we keep the first, on one line */
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        if (mem) {
+            arg_print_errors(mem, end, "");
+            fclose(mem);
+        }
+        char *msg = text ? text : "invalid arguments";
+        while (*msg == ':' || *msg == ' ')
+            msg++;
+        msg[strcspn(msg, "\n")] = '\0';
+        cli_usage_error(cmd, "%s", msg);
+        free(text);
+        return CLI_USAGE;
+    }
+    return CLI_CONTINUE;
+}
+
+bool cli_parse_u64(const char *s, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*s))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+int cli_parse_u64_list(const char *s, uint64_t *out, int max)
+{
+    int n = 0;
+    for (;;) {
+        if (n == max || !isdigit((unsigned char)*s))
+            return -1;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno)
+            return -1;
+        out[n++] = v;
+        if (*end == '\0')
+            return n;
+        if (*end != ',')
+            return -1;
+        s = end + 1;
+    }
+}

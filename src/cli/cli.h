@@ -1,0 +1,116 @@
+/*
+ * cli.h - what the command files share: exit statuses, loading of
+ * descriptions and data, messages and output helpers.
+ *
+ * The command line knows nothing of layout math: it asks the core
+ * (core/tl.h) for every stride, span, offset and verdict, and only reads
+ * files, parses options, prints and picks an exit status.
+ *
+ * Adding a command:
+ *   1. Write src/cli/cmd_NAME.c with `int cmd_NAME(int argc, char **argv)`.
+ *      argv[0] is the command name, as arg_parse() expects.  Build its
+ *      argtable, call cli_parse_args() (which handles --help and usage
+ *      errors), do the work, and return a CLI_* status; never exit().
+ *   2. Declare it below and add a row to commands[] in main.c.
+ *   3. Document it in man/tensorlayout.1 (SYNOPSIS, COMMANDS, EXAMPLES)
+ *      and add tests under tests/cli/NAME/.
+ */
+#ifndef TL_CLI_H
+#define TL_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/tl.h"
+
+/* The one mapping from outcome to exit status (SPEC section 3). */
+enum cli_status {
+    CLI_OK = 0,       /* success */
+    CLI_INVALID = 1,  /* invalid description or data, or a check found problems */
+    CLI_USAGE = 2,    /* unknown command or option, missing argument */
+    CLI_IO = 3        /* cannot open, read or write a file */
+};
+
+#define CLI_CONTINUE (-1)
+
+int cmd_inspect(int argc, char **argv);
+int cmd_size(int argc, char **argv);
+int cmd_offset(int argc, char **argv);
+int cmd_strides(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+/* ---- arguments (args.c) -------------------------------------------------- */
+
+/* Parses argv against an argtable whose last two entries are a --help
+ * arg_lit and an arg_end.  Prints the help on stdout (returns CLI_OK) when
+ * --help was given; prints the first usage error on stderr (returns
+ * CLI_USAGE) when parsing failed; otherwise returns CLI_CONTINUE.
+ * `about` is the paragraph shown under the usage line. */
+int cli_parse_args(int argc, char **argv, void **table, const char *about);
+
+/* Prints "tensorlayout: CMD: MESSAGE" on stderr (a usage error). */
+void cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Parses an unsigned decimal integer; false when malformed or above 2^64-1. */
+bool cli_parse_u64(const char *s, uint64_t *out);
+
+/* Parses "1,0,1" into at most max numbers; returns how many, or -1. */
+int cli_parse_u64_list(const char *s, uint64_t *out, int max);
+
+/* ---- inputs (load.c) ----------------------------------------------------- */
+
+/* A description read from a file, '-' (standard input) or inline text. */
+struct cli_desc {
+    char name[256];           /* for messages: the path, "<stdin>" or "<inline>" */
+    struct tl_desc d;
+    struct tl_info info;
+};
+
+/* Reads and parses DESC.  On failure prints the message and returns
+ * CLI_INVALID or CLI_IO; CLI_OK otherwise. */
+int cli_load_desc(const char *arg, struct cli_desc *out);
+
+/* A data file, memory-mapped when it is a regular file, read whole when it
+ * is a pipe or standard input ('-'). */
+struct cli_data {
+    char name[256];
+    const unsigned char *bytes;
+    uint64_t size;
+    void *map;                /* non-NULL when mapped */
+    unsigned char *heap;      /* non-NULL when read */
+};
+
+/* Opens DATA.  On failure prints the message and returns CLI_IO. */
+int cli_open_data(const char *path, struct cli_data *out);
+void cli_close_data(struct cli_data *data);
+
+/* Checks that data holds the elements' bytes of desc; prints the message
+ * naming both sizes and returns CLI_INVALID when it does not. */
+int cli_require_elements(const struct cli_desc *desc, const struct cli_data *data);
+
+/* ---- output (out.c) ----------------------------------------------------- */
+
+/* Prints a core error the GNU way: "tensorlayout: FILE:LINE:COL: KEY: msg". */
+void cli_report(const char *file, const struct tl_error *err);
+
+/* Prints "tensorlayout: FILE: msg" for an I/O failure with errno's text. */
+void cli_report_errno(const char *file, const char *what);
+
+/* The text of a DirectML problem, as both the text and --json outputs show it. */
+void cli_problem_text(const struct tl_problem *p, char *buf, size_t n);
+
+/* Prints "a,b,c" to f. */
+void cli_print_u64_list(FILE *f, const uint64_t *v, unsigned n, const char *sep);
+
+/* Prints a cJSON document (freeing it) followed by a newline on stdout.
+ * @return CLI_OK, or CLI_IO when it could not be built or written. */
+struct cJSON;
+int cli_print_json(struct cJSON *doc);
+
+/* Flushes stdout; reports a write error (a full disk, a closed pipe).
+ * @return status, or CLI_IO when the output could not be written. */
+int cli_finish_output(int status);
+
+#endif

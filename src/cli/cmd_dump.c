@@ -1,0 +1,336 @@
+/*
+ * cmd_dump.c - `tensorlayout dump DESC DATA`: the values of a tensor in
+ * logical order, or with --physical the buffer in offset order.
+ *
+ * Nothing here allocates in proportion to the tensor: both views walk the
+ * indices they print, and a summarized view (over 1000 elements, without
+ * --all) prints 3 items at each edge of every long axis, as numpy does.
+ * JSON output is streamed, since --json prints every value.
+ */
+#include <argtable2.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define EDGE 3
+#define SUMMARY_OVER 1000
+#define ELL UINT64_MAX            /* an index that stands for "..." */
+#define MAX_LISTED 8              /* owners listed per slot in --physical --json */
+
+static const char about[] =
+    "Prints the tensor's values in logical order: the innermost axis along a\n"
+    "line, a blank line between blocks, each block headed by its outer indices.\n"
+    "With --physical, prints the buffer in offset order instead, one slot per\n"
+    "element position, with the index of the element that lives there, or\n"
+    "'padding' when no element reaches the slot, or 'shared' when several do.\n"
+    "Over 1000 elements (or slots) the view is summarized with '...' unless\n"
+    "--all is given.  --json prints every value.";
+
+struct dump {
+    const struct tl_desc *d;
+    const unsigned char *base;     /* element 0 */
+    unsigned es, rank;
+    bool summarize, measure;
+    int width;                     /* widest value, found by the measuring pass */
+    bool first_block;
+    uint64_t idx[TL_MAX_RANK];
+};
+
+/* The k-th index shown along an axis of size n, or ELL; count in *count. */
+static uint64_t shown(const struct dump *s, uint64_t n, uint64_t k, uint64_t *count)
+{
+    if (!s->summarize || n <= 2 * EDGE) {
+        *count = n;
+        return k;
+    }
+    *count = 2 * EDGE + 1;
+    return k < EDGE ? k : k == EDGE ? ELL : n - (2 * EDGE + 1 - k);
+}
+
+static int format_at(const struct dump *s, uint64_t elem_offset, char *buf, size_t n)
+{
+    return tl_dtype_format(s->d->dtype, s->base + elem_offset * s->es, buf, n);
+}
+
+static uint64_t offset_of(const struct dump *s)
+{
+    uint64_t off = 0;
+    for (unsigned i = 0; i < s->rank; i++)
+        off += s->idx[i] * s->d->strides[i];
+    return off;
+}
+
+/* Prints (or measures) one item of a row. */
+static void item(struct dump *s, const char *text, bool first)
+{
+    int len = (int)strlen(text);
+    if (s->measure) {
+        if (len > s->width)
+            s->width = len;
+        return;
+    }
+    printf("%s%*s", first ? "" : " ", s->width, text);
+}
+
+static void row(struct dump *s)
+{
+    unsigned last = s->rank - 1;
+    uint64_t count;
+    shown(s, s->d->sizes[last], 0, &count);
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t x = shown(s, s->d->sizes[last], k, &count);
+        char buf[48];
+        if (x == ELL) {
+            item(s, "...", k == 0);
+            continue;
+        }
+        s->idx[last] = x;
+        format_at(s, offset_of(s), buf, sizeof buf);
+        item(s, buf, k == 0);
+    }
+    if (!s->measure)
+        putchar('\n');
+}
+
+static void separator(struct dump *s)
+{
+    if (!s->measure && !s->first_block)
+        putchar('\n');
+    s->first_block = false;
+}
+
+static void block(struct dump *s)
+{
+    unsigned r = s->rank - 2;
+    uint64_t count;
+    separator(s);
+    if (!s->measure && s->rank > 2) {
+        putchar('[');
+        for (unsigned i = 0; i < r; i++)
+            printf("%" PRIu64 ",", s->idx[i]);
+        printf(":,:]\n");
+    }
+    shown(s, s->d->sizes[r], 0, &count);
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t y = shown(s, s->d->sizes[r], k, &count);
+        if (y == ELL) {
+            if (!s->measure)
+                printf("%*s\n", s->width, "...");
+            continue;
+        }
+        s->idx[r] = y;
+        row(s);
+    }
+}
+
+static void blocks(struct dump *s, unsigned dim)
+{
+    if (dim == s->rank - 2) {
+        block(s);
+        return;
+    }
+    uint64_t count;
+    shown(s, s->d->sizes[dim], 0, &count);
+    for (uint64_t k = 0; k < count; k++) {
+        uint64_t v = shown(s, s->d->sizes[dim], k, &count);
+        if (v == ELL) {
+            separator(s);
+            if (!s->measure)
+                printf("...\n");
+            continue;
+        }
+        s->idx[dim] = v;
+        blocks(s, dim + 1);
+    }
+}
+
+static void logical_text(struct dump *s)
+{
+    for (int pass = 0; pass < 2; pass++) {
+        s->measure = pass == 0;
+        s->first_block = true;
+        if (s->rank == 1)
+            row(s);
+        else
+            blocks(s, 0);
+    }
+}
+
+/* A value as JSON: numbers as they are, non-finite floats as strings. */
+static void json_value(const struct dump *s, uint64_t elem_offset)
+{
+    char buf[48];
+    format_at(s, elem_offset, buf, sizeof buf);
+    if (strcmp(buf, "nan") == 0)
+        fputs("\"NaN\"", stdout);
+    else if (strcmp(buf, "inf") == 0)
+        fputs("\"Infinity\"", stdout);
+    else if (strcmp(buf, "-inf") == 0)
+        fputs("\"-Infinity\"", stdout);
+    else
+        fputs(buf, stdout);
+}
+
+static void logical_json(struct dump *s, unsigned dim)
+{
+    putchar('[');
+    for (uint64_t x = 0; x < s->d->sizes[dim]; x++) {
+        if (x)
+            putchar(',');
+        s->idx[dim] = x;
+        if (dim + 1 == s->rank)
+            json_value(s, offset_of(s));
+        else
+            logical_json(s, dim + 1);
+    }
+    putchar(']');
+}
+
+/* ---- the physical view -------------------------------------------------- */
+
+struct owners {
+    unsigned rank;
+    uint64_t n;
+    uint64_t idx[MAX_LISTED + 1][TL_MAX_RANK];
+};
+
+static int keep_owner(const uint64_t *idx, void *ctx)
+{
+    struct owners *o = ctx;
+    memcpy(o->idx[o->n++], idx, o->rank * sizeof *idx);
+    return 0;
+}
+
+static void print_index(FILE *f, const uint64_t *idx, unsigned rank)
+{
+    putc('[', f);
+    cli_print_u64_list(f, idx, rank, ",");
+    putc(']', f);
+}
+
+static void physical_text(struct dump *s, uint64_t span)
+{
+    int owidth = snprintf(NULL, 0, "%" PRIu64, span - 1);
+    if (owidth < 6)
+        owidth = 6;
+    s->width = 5;                  /* "value" */
+    for (int pass = 0; pass < 2; pass++) {
+        s->measure = pass == 0;
+        if (!s->measure)
+            printf("%*s  %*s  %s\n", owidth, "offset", s->width, "value", "element");
+        uint64_t count;
+        shown(s, span, 0, &count);
+        for (uint64_t k = 0; k < count; k++) {
+            uint64_t o = shown(s, span, k, &count);
+            char buf[48];
+            if (o == ELL) {
+                if (!s->measure)
+                    printf("%*s\n", owidth, "...");
+                continue;
+            }
+            format_at(s, o, buf, sizeof buf);
+            if (s->measure) {
+                item(s, buf, true);
+                continue;
+            }
+            struct owners own = { .rank = s->rank };
+            tl_desc_find(s->d, o, 4, keep_owner, &own);
+            printf("%*" PRIu64 "  %*s  ", owidth, o, s->width, buf);
+            if (own.n == 0)
+                printf("padding");
+            else if (own.n > 1)
+                printf("shared");
+            for (uint64_t i = 0; i < own.n && i < 3; i++) {
+                if (own.n > 1)
+                    putchar(' ');
+                print_index(stdout, own.idx[i], s->rank);
+            }
+            if (own.n > 3)
+                printf(" ...");
+            putchar('\n');
+        }
+    }
+}
+
+static void physical_json(struct dump *s, uint64_t span)
+{
+    printf("{\"span\": %" PRIu64 ", \"slots\": [", span);
+    for (uint64_t o = 0; o < span; o++) {
+        struct owners own = { .rank = s->rank };
+        tl_desc_find(s->d, o, MAX_LISTED + 1, keep_owner, &own);
+        printf("%s\n{\"offset\": %" PRIu64 ", \"value\": ", o ? "," : "", o);
+        json_value(s, o);
+        printf(", \"padding\": %s, \"shared\": %s, \"indices\": [",
+               own.n == 0 ? "true" : "false", own.n > 1 ? "true" : "false");
+        for (uint64_t i = 0; i < own.n && i < MAX_LISTED; i++) {
+            if (i)
+                putchar(',');
+            putchar('[');
+            cli_print_u64_list(stdout, own.idx[i], s->rank, ",");
+            putchar(']');
+        }
+        printf("]}");
+    }
+    printf("\n]}\n");
+}
+
+static int run(const char *desc_arg, const char *data_arg, bool physical, bool all, bool json)
+{
+    struct cli_desc desc;
+    struct cli_data data;
+    int rc = cli_load_desc(desc_arg, &desc);
+    if (rc || (rc = cli_open_data(data_arg, &data)))
+        return rc;
+    if ((rc = cli_require_elements(&desc, &data))) {
+        cli_close_data(&data);
+        return rc;
+    }
+    struct dump s = {
+        .d = &desc.d, .base = data.bytes + desc.d.byte_offset,
+        .es = tl_dtype_size(desc.d.dtype), .rank = desc.d.rank,
+    };
+    uint64_t span = desc.info.span;
+    if (physical) {
+        /* the declared total's trailing slots too, when the file holds them */
+        uint64_t slots = desc.d.total_bytes / s.es;
+        if (desc.d.total_given && slots > span && data.size - desc.d.byte_offset >= slots * s.es)
+            span = slots;
+        s.summarize = !all && !json && span > SUMMARY_OVER;
+        if (json)
+            physical_json(&s, span);
+        else
+            physical_text(&s, span);
+    } else if (json) {
+        printf("{\"sizes\": [");
+        cli_print_u64_list(stdout, desc.d.sizes, desc.d.rank, ", ");
+        printf("], \"values\": ");
+        logical_json(&s, 0);
+        printf("}\n");
+    } else {
+        s.summarize = !all && desc.info.element_count > SUMMARY_OVER;
+        logical_text(&s);
+    }
+    cli_close_data(&data);
+    return CLI_OK;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON");
+    struct arg_file *data = arg_file1(NULL, NULL, "DATA", "raw data file ('-' for standard input)");
+    struct arg_lit *physical = arg_lit0(NULL, "physical", "show the buffer in offset order, with padding and shared slots");
+    struct arg_lit *all = arg_lit0(NULL, "all", "never summarize large tensors with '...'");
+    struct arg_lit *json = arg_lit0(NULL, "json", "print every value as one JSON document");
+    struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct arg_end *end = arg_end(5);
+    void *table[] = { desc, data, physical, all, json, help, end };
+    int rc = CLI_IO;
+    if (arg_nullcheck(table) == 0)
+        rc = cli_parse_args(argc, argv, table, about);
+    if (rc == CLI_CONTINUE)
+        rc = run(desc->filename[0], data->filename[0], physical->count > 0, all->count > 0,
+                 json->count > 0);
+    arg_freetable(table, sizeof table / sizeof table[0]);
+    return rc;
+}

@@ -1,0 +1,170 @@
+/*
+ * cmd_inspect.c - `tensorlayout inspect DESC [DATA]`: every term of a
+ * description, its per-axis table and its DirectML problems.
+ */
+#include <argtable2.h>
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+
+#include "cli.h"
+
+static const char about[] =
+    "Prints everything about a tensor description: data type, sizes, strides,\n"
+    "layout, element count, span, minimum implied size, declared total size,\n"
+    "status (overlapping, broadcast, padded or packed), a table of the axes and\n"
+    "the DirectML problems.  With DATA, also the file's size and whether it\n"
+    "covers the tensor.  Exits 1 when there are problems.";
+
+static const char *yes(bool b) { return b ? "yes" : "no"; }
+
+#define LABEL "%-31s"
+
+static void print_text(const struct cli_desc *c, const struct cli_data *data,
+                       const struct tl_problem *p, size_t np)
+{
+    const struct tl_desc *d = &c->d;
+    const struct tl_info *in = &c->info;
+    unsigned es = tl_dtype_size(d->dtype);
+    const char *letters = tl_axis_letters(d->rank);
+
+    printf(LABEL "%s (%u bytes per element)\n", "dataType", tl_dtype_name(d->dtype), es);
+    printf(LABEL, "sizes");
+    cli_print_u64_list(stdout, d->sizes, d->rank, ",");
+    printf("\n" LABEL, "strides");
+    cli_print_u64_list(stdout, d->strides, d->rank, ",");
+    if (d->strides_src == TL_STRIDES_IMPLICIT)
+        printf(" (implicit: packed in logical order)");
+    else if (d->strides_src == TL_STRIDES_LAYOUT)
+        printf(" (computed from the layout)");
+    printf("\n" LABEL "%s (axisOrder ", "layout", letters ? in->layout : "-");
+    for (unsigned i = 0; i < d->rank; i++)
+        printf("%s%u", i ? "," : "", in->axis_order[i]);
+    printf(")\n");
+    printf(LABEL "%" PRIu64 "\n", "elementCount", in->element_count);
+    printf(LABEL "%" PRIu64 " elements\n", "span", in->span);
+    printf(LABEL "%" PRIu64 "\n", "minimumImpliedSizeInBytes", in->min_size);
+    printf(LABEL "%" PRIu64 "%s\n", "totalTensorSizeInBytes", d->total_bytes,
+           d->total_given ? "" : " (implied)");
+    printf(LABEL "%" PRIu64 "%s\n", "guaranteedBaseOffsetAlignment", d->alignment,
+           d->alignment ? "" : " (none)");
+    printf(LABEL "%" PRIu64 "\n", "byteOffset", d->byte_offset);
+    printf(LABEL "%s\n", "flags", d->flags ? "OWNED_BY_DML" : "NONE");
+    printf(LABEL "%s (packed %s, padded %s, broadcast %s, overlapping %s)\n", "status",
+           tl_status_name(in->status), yes(in->packed), yes(in->padded), yes(in->broadcast),
+           yes(in->overlapping));
+    printf("\n%4s  %-4s  %20s  %20s  %20s\n", "axis", "name", "size", "stride", "strideBytes");
+    for (unsigned i = 0; i < d->rank; i++) {
+        char name[4] = "-";
+        if (letters)
+            name[0] = letters[i];
+        printf("%4u  %-4s  %20" PRIu64 "  %20" PRIu64 "  %20" PRIu64 "%s\n", i, name,
+               d->sizes[i], d->strides[i], d->strides[i] * es,
+               d->strides[i] == 0 && d->sizes[i] > 1 ? "  broadcast" : "");
+    }
+    printf("\n");
+    if (data)
+        printf(LABEL "%s, %" PRIu64 " bytes, %s\n", "data", data->name, data->size,
+               data->size >= tl_desc_bytes_needed(d, in) ? "covers the tensor"
+                                                         : "does not cover the tensor");
+    if (np == 0) {
+        printf(LABEL "none\n", "problems");
+        return;
+    }
+    printf("problems\n");
+    for (size_t i = 0; i < np; i++) {
+        char text[200];
+        cli_problem_text(&p[i], text, sizeof text);
+        printf("  %s\n", text);
+    }
+}
+
+static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
+                         const struct tl_problem *p, size_t np)
+{
+    const struct tl_desc *d = &c->d;
+    const struct tl_info *in = &c->info;
+    uint64_t order[TL_MAX_RANK];
+    for (unsigned i = 0; i < d->rank; i++)
+        order[i] = in->axis_order[i];
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o && cJSON_AddStringToObject(o, "dataType", tl_dtype_name(d->dtype)) &&
+        tl_json_add_u64(o, "elementSize", tl_dtype_size(d->dtype)) &&
+        tl_json_add_u64(o, "dimensionCount", d->rank) &&
+        tl_json_add_u64_array(o, "sizes", d->sizes, d->rank) &&
+        tl_json_add_u64_array(o, "strides", d->strides, d->rank) &&
+        cJSON_AddBoolToObject(o, "stridesImplicit", d->strides_src != TL_STRIDES_GIVEN) &&
+        (tl_axis_letters(d->rank) ? cJSON_AddStringToObject(o, "layout", in->layout)
+                                  : cJSON_AddNullToObject(o, "layout")) &&
+        tl_json_add_u64_array(o, "axisOrder", order, d->rank) &&
+        tl_json_add_u64(o, "elementCount", in->element_count) &&
+        tl_json_add_u64(o, "span", in->span) &&
+        tl_json_add_u64(o, "minimumImpliedSizeInBytes", in->min_size) &&
+        tl_json_add_u64(o, "totalTensorSizeInBytes", d->total_bytes) &&
+        tl_json_add_u64(o, "guaranteedBaseOffsetAlignment", d->alignment) &&
+        tl_json_add_u64(o, "byteOffset", d->byte_offset) &&
+        cJSON_AddStringToObject(o, "flags", d->flags ? "OWNED_BY_DML" : "NONE") &&
+        cJSON_AddBoolToObject(o, "packed", in->packed) &&
+        cJSON_AddBoolToObject(o, "padded", in->padded) &&
+        cJSON_AddBoolToObject(o, "broadcast", in->broadcast) &&
+        cJSON_AddBoolToObject(o, "overlapping", in->overlapping) &&
+        cJSON_AddStringToObject(o, "status", tl_status_name(in->status)) &&
+        cJSON_AddBoolToObject(o, "valid", np == 0);
+    cJSON *probs = ok ? cJSON_AddArrayToObject(o, "problems") : NULL;
+    ok = probs != NULL;
+    for (size_t i = 0; ok && i < np; i++) {
+        char text[200];
+        cli_problem_text(&p[i], text, sizeof text);
+        cJSON *s = cJSON_CreateString(text);
+        ok = s != NULL;
+        if (ok)
+            cJSON_AddItemToArray(probs, s);
+    }
+    if (ok && data) {
+        cJSON *dj = cJSON_AddObjectToObject(o, "data");
+        ok = dj && cJSON_AddStringToObject(dj, "path", data->name) &&
+             tl_json_add_u64(dj, "sizeInBytes", data->size) &&
+             cJSON_AddBoolToObject(dj, "covers", data->size >= tl_desc_bytes_needed(d, in));
+    }
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int run(const char *desc_arg, const char *data_arg, bool json)
+{
+    struct cli_desc desc;
+    struct cli_data data;
+    int rc = cli_load_desc(desc_arg, &desc);
+    if (rc)
+        return rc;
+    if (data_arg && (rc = cli_open_data(data_arg, &data)))
+        return rc;
+    struct tl_problem p[TL_MAX_PROBLEMS];
+    size_t np = tl_desc_problems(&desc.d, &desc.info, data_arg ? data.size : TL_NO_DATA, p);
+    if (json)
+        rc = cli_print_json(build_json(&desc, data_arg ? &data : NULL, p, np));
+    else
+        print_text(&desc, data_arg ? &data : NULL, p, np);
+    if (data_arg)
+        cli_close_data(&data);
+    return rc ? rc : np ? CLI_INVALID : CLI_OK;
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON");
+    struct arg_file *data = arg_file0(NULL, NULL, "DATA", "raw data file to check against the description");
+    struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
+    struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct arg_end *end = arg_end(5);
+    void *table[] = { desc, data, json, help, end };
+    int rc = CLI_IO;
+    if (arg_nullcheck(table) == 0)
+        rc = cli_parse_args(argc, argv, table, about);
+    if (rc == CLI_CONTINUE)
+        rc = run(desc->filename[0], data->count ? data->filename[0] : NULL, json->count > 0);
+    arg_freetable(table, sizeof table / sizeof table[0]);
+    return rc;
+}

@@ -1,0 +1,168 @@
+/*
+ * cmd_offset.c - `tensorlayout offset DESC INDEX...` and
+ * `tensorlayout offset DESC --byte N`.
+ */
+#include <argtable2.h>
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_OWNERS 1000
+
+static const char about[] =
+    "For each INDEX (comma-separated coordinates in sizes order, e.g. 1,0,1),\n"
+    "prints the index, its element offset (the dot product with the strides)\n"
+    "and its byte offset in the data file (byteOffset + element offset x\n"
+    "element size).  With --byte N, prints the indices of the elements whose\n"
+    "bytes hold byte N of the file, one a line in logical order (at most the\n"
+    "first 1000), or 'padding' or 'outside'.";
+
+static int by_index(const struct cli_desc *c, int n, const char **args, bool json)
+{
+    const struct tl_desc *d = &c->d;
+    cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    if (json && !arr)
+        return cli_print_json(NULL);
+    for (int i = 0; i < n; i++) {
+        uint64_t idx[TL_MAX_RANK], eo, bo;
+        struct tl_error err = { 0 };
+        char q[64];
+        int got = cli_parse_u64_list(args[i], idx, TL_MAX_RANK);
+        if (got != (int)d->rank) {
+            fprintf(stderr, "tensorlayout: offset: index '%s' must be %u comma-separated "
+                    "integers\n", tl_quote(args[i], q, sizeof q), d->rank);
+            cJSON_Delete(arr);
+            return CLI_INVALID;
+        }
+        if (tl_desc_offset(d, idx, &eo, &bo, &err)) {
+            fprintf(stderr, "tensorlayout: offset: index '%s': %s\n",
+                    tl_quote(args[i], q, sizeof q), err.msg);
+            cJSON_Delete(arr);
+            return CLI_INVALID;
+        }
+        if (!json) {
+            cli_print_u64_list(stdout, idx, d->rank, ",");
+            printf(" %" PRIu64 " %" PRIu64 "\n", eo, bo);
+            continue;
+        }
+        cJSON *o = cJSON_CreateObject();
+        if (!o || !tl_json_add_u64_array(o, "index", idx, d->rank) ||
+            !tl_json_add_u64(o, "elementOffset", eo) || !tl_json_add_u64(o, "byteOffset", bo)) {
+            cJSON_Delete(o);
+            cJSON_Delete(arr);
+            return cli_print_json(NULL);
+        }
+        cJSON_AddItemToArray(arr, o);
+    }
+    return json ? cli_print_json(arr) : CLI_OK;
+}
+
+struct owners {
+    unsigned rank;
+    uint64_t seen;
+    cJSON *list;       /* --json: array of indices */
+    bool failed;
+};
+
+static int print_owner(const uint64_t *idx, void *ctx)
+{
+    struct owners *o = ctx;
+    if (++o->seen > MAX_OWNERS)
+        return 1;
+    if (!o->list) {
+        cli_print_u64_list(stdout, idx, o->rank, ",");
+        putchar('\n');
+        return 0;
+    }
+    cJSON *holder = cJSON_CreateObject();
+    if (!holder || !tl_json_add_u64_array(holder, "i", idx, o->rank)) {
+        cJSON_Delete(holder);
+        o->failed = true;
+        return 1;
+    }
+    cJSON *a = cJSON_DetachItemFromObject(holder, "i");
+    cJSON_Delete(holder);
+    cJSON_AddItemToArray(o->list, a);
+    return 0;
+}
+
+static int by_byte(const struct cli_desc *c, const char *byte_arg, bool json)
+{
+    const struct tl_desc *d = &c->d;
+    const struct tl_info *in = &c->info;
+    uint64_t byte, es = tl_dtype_size(d->dtype);
+    char q[64];
+    if (!cli_parse_u64(byte_arg, &byte)) {
+        cli_usage_error("offset", "--byte: '%s' is not a byte position", tl_quote(byte_arg, q, sizeof q));
+        return CLI_USAGE;
+    }
+    uint64_t extent = in->span * es;
+    if (d->total_bytes > extent)
+        extent = d->total_bytes;
+    bool outside = byte < d->byte_offset || byte - d->byte_offset >= extent;
+    struct owners o = { .rank = d->rank };
+    cJSON *doc = NULL;
+    if (json) {
+        doc = cJSON_CreateObject();
+        if (!doc || !tl_json_add_u64(doc, "byte", byte) ||
+            !(o.list = cJSON_AddArrayToObject(doc, "indices"))) {
+            cJSON_Delete(doc);
+            return cli_print_json(NULL);
+        }
+    }
+    uint64_t found = 0, rel = byte - d->byte_offset;
+    if (!outside && rel / es < in->span)
+        found = tl_desc_find(d, rel / es, MAX_OWNERS + 1, print_owner, &o);
+    if (o.failed) {
+        cJSON_Delete(doc);
+        return cli_print_json(NULL);
+    }
+    if (json) {
+        if (!cJSON_AddBoolToObject(doc, "padding", !outside && found == 0) ||
+            !cJSON_AddBoolToObject(doc, "outside", outside)) {
+            cJSON_Delete(doc);
+            return cli_print_json(NULL);
+        }
+        return cli_print_json(doc);
+    }
+    if (found > MAX_OWNERS)
+        printf("... (more than %d indices)\n", MAX_OWNERS);
+    else if (outside)
+        printf("outside\n");
+    else if (found == 0)
+        printf("padding\n");
+    return CLI_OK;
+}
+
+int cmd_offset(int argc, char **argv)
+{
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON");
+    struct arg_str *index = arg_strn(NULL, NULL, "INDEX", 0, 100000, "logical index, e.g. 1,0,1");
+    struct arg_str *byte = arg_str0(NULL, "byte", "N", "which indices own byte N of the data file");
+    struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
+    struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct arg_end *end = arg_end(5);
+    void *table[] = { desc, index, byte, json, help, end };
+    int rc = CLI_IO;
+    if (arg_nullcheck(table) == 0)
+        rc = cli_parse_args(argc, argv, table, about);
+    if (rc == CLI_CONTINUE) {
+        if (byte->count && index->count) {
+            cli_usage_error("offset", "give either INDEX... or --byte N, not both");
+            rc = CLI_USAGE;
+        } else if (!byte->count && !index->count) {
+            cli_usage_error("offset", "missing INDEX (or --byte N)");
+            rc = CLI_USAGE;
+        } else {
+            struct cli_desc d;
+            rc = cli_load_desc(desc->filename[0], &d);
+            if (rc == CLI_OK)
+                rc = byte->count ? by_byte(&d, byte->sval[0], json->count > 0)
+                                 : by_index(&d, index->count, index->sval, json->count > 0);
+        }
+    }
+    arg_freetable(table, sizeof table / sizeof table[0]);
+    return rc;
+}

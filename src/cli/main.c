@@ -1,0 +1,92 @@
+/*
+ * main.c - tensorlayout's entry point: the command table, the top-level
+ * --help, --version and `help CMD`, and the only exit of the program.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    { "inspect", cmd_inspect, "everything about a tensor description (and a data file)" },
+    { "size",    cmd_size,    "the minimum implied buffer size in bytes" },
+    { "offset",  cmd_offset,  "element and byte offsets of indices, or the owners of a byte" },
+    { "strides", cmd_strides, "strides for a layout (DirectML's CalculateStrides)" },
+    { "dump",    cmd_dump,    "the values of a tensor, logically or in buffer order" },
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "Usage: tensorlayout COMMAND [OPTIONS] ARGS...\n"
+        "       tensorlayout --help | --version | help COMMAND\n"
+        "\n"
+        "Inspects and converts tensors stored in flat buffers, described the way\n"
+        "DirectML describes them: a data type, sizes and strides (JSON).\n"
+        "\n"
+        "Commands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f,
+        "\n"
+        "Every command takes --help; most take --json.  DESC is a JSON file, '-'\n"
+        "for standard input, or inline JSON starting with '{'.\n"
+        "Exit status: 0 success, 1 invalid input or problems found, 2 usage error,\n"
+        "3 input/output error.  See man tensorlayout.\n");
+}
+
+static const struct command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+        usage(stdout);
+        return cli_finish_output(CLI_OK);
+    }
+    if (strcmp(name, "--version") == 0) {
+        printf("tensorlayout %s\n", TL_VERSION);
+        return cli_finish_output(CLI_OK);
+    }
+    if (strcmp(name, "help") == 0) {
+        if (argc == 2) {
+            usage(stdout);
+            return cli_finish_output(CLI_OK);
+        }
+        const struct command *c = find(argv[2]);
+        if (!c || argc > 3) {
+            fprintf(stderr, "tensorlayout: help: %s\n",
+                    c ? "takes one command name" : "unknown command (see 'tensorlayout --help')");
+            return CLI_USAGE;
+        }
+        char *args[] = { argv[2], "--help", NULL };
+        return cli_finish_output(c->fn(2, args));
+    }
+    const struct command *c = find(name);
+    if (!c) {
+        char q[64];
+        fprintf(stderr, "tensorlayout: '%s' is not a command (see 'tensorlayout --help')\n",
+                tl_quote(name, q, sizeof q));
+        return CLI_USAGE;
+    }
+    return cli_finish_output(c->fn(argc - 1, argv + 1));
+}

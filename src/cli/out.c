@@ -1,0 +1,85 @@
+/* out.c - messages and the printers shared by the commands. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_report(const char *file, const struct tl_error *err)
+{
+    fprintf(stderr, "tensorlayout: %s:", file);
+    if (err->line > 0)
+        fprintf(stderr, "%d:%d:", err->line, err->col);
+    if (err->key[0])
+        fprintf(stderr, " %s:", err->key);
+    fprintf(stderr, " %s\n", err->msg);
+}
+
+void cli_report_errno(const char *file, const char *what)
+{
+    fprintf(stderr, "tensorlayout: %s: %s: %s\n", file, what, strerror(errno));
+}
+
+void cli_problem_text(const struct tl_problem *p, char *buf, size_t n)
+{
+    unsigned long long a = p->a, b = p->b;
+    switch (p->code) {
+    case TL_P_SIZE_UINT:
+    case TL_P_STRIDE_UINT:
+        snprintf(buf, n, "%s: %llu is above DirectML's limit of %llu", p->key, a, b);
+        break;
+    case TL_P_TOO_MANY_ELEMS:
+        snprintf(buf, n, "%s: the buffer holds %llu elements, above DirectML's limit of %llu",
+                 p->key, a, b);
+        break;
+    case TL_P_TOTAL_SMALL:
+        snprintf(buf, n, "%s: %llu is below the minimum implied size of %llu", p->key, a, b);
+        break;
+    case TL_P_TOTAL_ALIGN:
+        snprintf(buf, n, "%s: %llu is not a multiple of %llu", p->key, a, b);
+        break;
+    case TL_P_ALIGNMENT:
+        snprintf(buf, n, "%s: %llu is not a power of two >= the element size (%llu)",
+                 p->key, a, b);
+        break;
+    case TL_P_OFFSET_ALIGN:
+        snprintf(buf, n, "%s: %llu is not a multiple of %llu", p->key, a, b);
+        break;
+    case TL_P_DATA_SHORT:
+        snprintf(buf, n, "%s: the file has %llu bytes but DirectML needs %llu", p->key, a, b);
+        break;
+    default:
+        snprintf(buf, n, "%s: unknown problem", p->key);
+    }
+}
+
+void cli_print_u64_list(FILE *f, const uint64_t *v, unsigned n, const char *sep)
+{
+    for (unsigned i = 0; i < n; i++)
+        fprintf(f, "%s%" PRIu64, i ? sep : "", v[i]);
+}
+
+int cli_print_json(cJSON *doc)
+{
+    char *text = doc ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!text) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    fputs(text, stdout);
+    fputc('\n', stdout);
+    free(text);
+    return CLI_OK;
+}
+
+int cli_finish_output(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "tensorlayout: <stdout>: cannot write: %s\n", strerror(errno));
+        return CLI_IO;
+    }
+    return status;
+}

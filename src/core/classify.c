@@ -1,0 +1,318 @@
+/*
+ * classify.c - the terms of a description: span, layout, and whether the
+ * tensor is packed, padded, broadcast or overlapping.
+ *
+ * Overlap is decided exactly.  Two different logical indices x != y reach
+ * the same offset through the non-zero strides a_i exactly when
+ *
+ *     sum_i a_i z_i = 0   for some integer z != 0 with |z_i| <= sizes_i - 1
+ *
+ * (z = x - y).  That is a bounded linear Diophantine equation in at most
+ * eight unknowns.  has_overlap() solves it by depth-first search over the
+ * unknowns, largest stride first, pruning every branch whose remaining
+ * target lies outside what the other unknowns can reach or is not a multiple
+ * of their gcd, stepping each unknown only through the residue class that
+ * the gcd allows, and solving the last two unknowns in closed form with the
+ * extended Euclidean algorithm.  For the usual tensor, whose strides nest
+ * (each stride exceeds the reach of all smaller ones), the search ends at
+ * its first step, so an 8-D tensor of 2^40 elements is classified at once.
+ * numpy's solve_may_have_internal_overlap() poses the same problem; this
+ * solver is written from the equation, not from numpy.
+ *
+ * Arithmetic: after tl_desc_validate() every reach sum_i a_i u_i is below
+ * 2^64, so the signed 128-bit intermediates below cannot overflow.
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "tl.h"
+
+typedef __int128 i128;
+
+const char *tl_status_name(enum tl_status st)
+{
+    static const char *const names[] = { "overlapping", "broadcast", "padded", "packed" };
+    return names[st];
+}
+
+void tl_axis_order(unsigned rank, const uint64_t *sizes, const uint64_t *strides,
+                   unsigned *order)
+{
+    for (unsigned i = 0; i < rank; i++)
+        order[i] = i;
+    for (unsigned i = 1; i < rank; i++) {        /* insertion sort: stable */
+        unsigned a = order[i], j = i;
+        while (j > 0) {
+            unsigned b = order[j - 1];
+            bool before = strides[a] > strides[b] ||
+                          (strides[a] == strides[b] && sizes[a] > sizes[b]);
+            if (!before)
+                break;
+            order[j] = b;
+            j--;
+        }
+        order[j] = a;
+    }
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+static i128 floordiv(i128 a, i128 b)   /* b > 0 */
+{
+    i128 q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+static i128 ceildiv(i128 a, i128 b)    /* b > 0 */
+{
+    i128 q = a / b;
+    return (a % b != 0 && a > 0) ? q + 1 : q;
+}
+
+static i128 mod(i128 a, i128 m)        /* m > 0; result in [0, m) */
+{
+    i128 r = a % m;
+    return r < 0 ? r + m : r;
+}
+
+/* x with a*x == 1 (mod m), for gcd(a, m) == 1 and m >= 1. */
+static i128 inverse(i128 a, i128 m)
+{
+    i128 r0 = m, r1 = mod(a, m), s0 = 0, s1 = 1;
+    while (r1) {
+        i128 q = r0 / r1, t = r0 - q * r1;
+        r0 = r1;
+        r1 = t;
+        t = s0 - q * s1;
+        s0 = s1;
+        s1 = t;
+    }
+    return mod(s0, m);
+}
+
+/* The unknowns of the overlap equation, largest stride first, with the
+ * reach and gcd of each suffix. */
+struct eq {
+    unsigned k;
+    i128 a[TL_MAX_RANK], u[TL_MAX_RANK];
+    i128 reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
+};
+
+/* Smallest z >= lo with a*z == t (mod m*...): the residue class of the
+ * unknown i for target t, given the gcd g of the unknowns after it.
+ * Sets *first and *step; false when no z can satisfy the congruence. */
+static bool residue(i128 a, i128 t, i128 g, i128 lo, i128 *first, i128 *step)
+{
+    if (g == 0) {                      /* no unknowns after: a*z must be t */
+        if (mod(t, a))
+            return false;
+        *first = t / a;
+        *step = 1;
+        return *first >= lo;
+    }
+    i128 d = (i128)gcd64((uint64_t)a, (uint64_t)g);
+    if (mod(t, d))
+        return false;
+    i128 m = g / d;
+    i128 z0 = m == 1 ? 0 : mod((t / d) % m * inverse(a / d, m), m);
+    *first = lo + mod(z0 - lo, m);
+    *step = m;
+    return true;
+}
+
+/* Two unknowns: a*z1 + b*z2 = t with |z1| <= u1, |z2| <= u2. */
+static bool solve2(i128 a, i128 u1, i128 b, i128 u2, i128 t)
+{
+    i128 z1, m;
+    if (!residue(a, t, b, -u1, &z1, &m) || z1 > u1)
+        return false;
+    /* z1 runs through z1 + j*m for 0 <= j <= jmax; z2 falls by a*m/b a step */
+    i128 jmax = (u1 - z1) / m;
+    i128 z2 = (t - a * z1) / b, dz = a * m / b;
+    i128 lo = ceildiv(z2 - u2, dz), hi = floordiv(z2 + u2, dz);
+    if (lo < 0)
+        lo = 0;
+    if (hi > jmax)
+        hi = jmax;
+    return lo <= hi;
+}
+
+/* Is sum_{j >= i} a_j z_j = t solvable with |z_j| <= u_j? */
+static bool solve(const struct eq *e, unsigned i, i128 t)
+{
+    if (i == e->k)
+        return t == 0;
+    if (t > e->reach[i] || -t > e->reach[i] || mod(t, e->g[i]))
+        return false;
+    if (i + 1 == e->k)
+        return true;                   /* reach and gcd checks were exact */
+    if (i + 2 == e->k)
+        return solve2(e->a[i], e->u[i], e->a[i + 1], e->u[i + 1], t);
+    i128 r = e->reach[i + 1];
+    i128 lo = ceildiv(t - r, e->a[i]), hi = floordiv(t + r, e->a[i]), z, step;
+    if (lo < -e->u[i])
+        lo = -e->u[i];
+    if (hi > e->u[i])
+        hi = e->u[i];
+    if (lo > hi || !residue(e->a[i], t, e->g[i + 1], lo, &z, &step))
+        return false;
+    for (; z <= hi; z += step) {
+        if (solve(e, i + 1, t - e->a[i] * z))
+            return true;
+    }
+    return false;
+}
+
+/* Exact overlap test over the dimensions with size > 1 and stride > 0. */
+static bool has_overlap(const struct tl_desc *d)
+{
+    struct eq e = { 0 };
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (d->sizes[i] < 2 || d->strides[i] == 0)
+            continue;
+        unsigned j = e.k++;            /* insert, keeping strides descending */
+        while (j > 0 && e.a[j - 1] < (i128)d->strides[i]) {
+            e.a[j] = e.a[j - 1];
+            e.u[j] = e.u[j - 1];
+            j--;
+        }
+        e.a[j] = d->strides[i];
+        e.u[j] = d->sizes[i] - 1;
+    }
+    e.reach[e.k] = 0;
+    e.g[e.k] = 0;
+    for (unsigned j = e.k; j-- > 0;) {
+        e.reach[j] = e.reach[j + 1] + e.a[j] * e.u[j];
+        e.g[j] = gcd64((uint64_t)e.a[j], (uint64_t)e.g[j + 1]);
+    }
+    for (unsigned j = 0; j + 1 < e.k; j++) {   /* equal strides: the usual overlap */
+        if (e.a[j] == e.a[j + 1])
+            return true;
+    }
+    /* By symmetry (z and -z), let the first non-zero unknown be positive. */
+    for (unsigned i = 0; i < e.k; i++) {
+        i128 hi = e.reach[i + 1] / e.a[i], z, step;
+        if (hi > e.u[i])
+            hi = e.u[i];
+        if (hi < 1 || !residue(e.a[i], 0, e.g[i + 1], 1, &z, &step))
+            continue;
+        for (; z <= hi; z += step) {
+            if (solve(&e, i + 1, -e.a[i] * z))
+                return true;
+        }
+    }
+    return false;
+}
+
+void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
+{
+    memset(info, 0, sizeof *info);
+    uint64_t last = 0, count = 1, distinct = 1;
+    unsigned es = tl_dtype_size(d->dtype);
+    for (unsigned i = 0; i < d->rank; i++) {
+        count *= d->sizes[i];
+        last += (d->sizes[i] - 1) * d->strides[i];
+        if (d->strides[i])
+            distinct *= d->sizes[i];
+        else if (d->sizes[i] > 1)
+            info->broadcast = true;
+    }
+    info->element_count = count;
+    info->span = last + 1;
+    info->min_size = (info->span * es + 3) & ~(uint64_t)3;
+    info->elements_bytes = d->byte_offset + info->span * es;
+    info->overlapping = has_overlap(d);
+    info->distinct = distinct;
+    info->packed = !info->broadcast && !info->overlapping && info->span == count;
+    info->padded = !info->overlapping && info->span > distinct;
+    info->status = info->overlapping ? TL_ST_OVERLAPPING
+                 : info->broadcast   ? TL_ST_BROADCAST
+                 : info->padded      ? TL_ST_PADDED
+                                     : TL_ST_PACKED;
+    tl_axis_order(d->rank, d->sizes, d->strides, info->axis_order);
+    const char *l = tl_axis_letters(d->rank);
+    for (unsigned i = 0; l && i < d->rank; i++)
+        info->layout[i] = l[info->axis_order[i]];
+}
+
+/* ---- finding the indices of an offset ----------------------------------- */
+
+struct finder {
+    const struct tl_desc *d;
+    uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
+    uint64_t idx[TL_MAX_RANK];
+    uint64_t found, limit;
+    tl_index_fn fn;
+    void *ctx;
+    bool stop;
+};
+
+/* Depth-first in logical order; all terms are non-negative here. */
+static void find_from(struct finder *f, unsigned i, uint64_t t)
+{
+    const struct tl_desc *d = f->d;
+    if (i == d->rank) {
+        if (t == 0) {
+            f->found++;
+            if (f->fn(f->idx, f->ctx) || f->found >= f->limit)
+                f->stop = true;
+        }
+        return;
+    }
+    if (t > f->reach[i] || (f->g[i] ? t % f->g[i] : t != 0))
+        return;
+    uint64_t s = d->strides[i], u = d->sizes[i] - 1;
+    if (u == 0) {
+        f->idx[i] = 0;
+        find_from(f, i + 1, t);
+        return;
+    }
+    if (s == 0) {
+        /* a broadcast axis: every value works or none does */
+        for (uint64_t x = 0; x <= u && !f->stop; x++) {
+            uint64_t before = f->found;
+            f->idx[i] = x;
+            find_from(f, i + 1, t);
+            if (f->found == before)
+                break;
+        }
+        return;
+    }
+    uint64_t r = f->reach[i + 1];
+    uint64_t lo = t > r ? (t - r + s - 1) / s : 0, hi = t / s;
+    if (hi > u)
+        hi = u;
+    if (lo > hi)
+        return;
+    i128 z, step;
+    if (!residue((i128)s, (i128)t, (i128)f->g[i + 1], (i128)lo, &z, &step))
+        return;
+    for (; z <= (i128)hi && !f->stop; z += step) {
+        f->idx[i] = (uint64_t)z;
+        find_from(f, i + 1, t - s * (uint64_t)z);
+    }
+}
+
+uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
+                      uint64_t limit, tl_index_fn fn, void *ctx)
+{
+    struct finder f = { .d = d, .limit = limit, .fn = fn, .ctx = ctx };
+    if (limit == 0)
+        return 0;
+    for (unsigned j = d->rank; j-- > 0;) {
+        /* a size-1 axis adds nothing; its stride may be any value */
+        bool moves = d->sizes[j] > 1;
+        f.reach[j] = f.reach[j + 1] + (moves ? (d->sizes[j] - 1) * d->strides[j] : 0);
+        f.g[j] = moves ? gcd64(d->strides[j], f.g[j + 1]) : f.g[j + 1];
+    }
+    find_from(&f, 0, elem_offset);
+    return f.found;
+}

@@ -1,0 +1,249 @@
+/*
+ * desc.c - descriptions: validation, layouts, strides, offsets, problems.
+ *
+ * Validation is where every derived quantity is proved to fit in 64 bits;
+ * the rest of the core relies on that and computes without checks.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tl.h"
+
+static const char *const letters[TL_MAX_RANK + 1] = {
+    NULL, "W", "HW", "DHW", "NCHW", "NCDHW", NULL, NULL, NULL
+};
+
+const char *tl_axis_letters(unsigned rank)
+{
+    return rank <= TL_MAX_RANK ? letters[rank] : NULL;
+}
+
+int tl_desc_init(struct tl_desc *d, enum tl_dtype dt, unsigned rank,
+                 const uint64_t *sizes, struct tl_error *err)
+{
+    memset(d, 0, sizeof *d);
+    d->dtype = dt;
+    d->rank = rank;
+    d->strides_src = TL_STRIDES_IMPLICIT;
+    if (rank < 1 || rank > TL_MAX_RANK)
+        return tl_fail(err, TL_E_RANGE, "sizes", "must have 1 to %d entries, not %u",
+                       TL_MAX_RANK, rank);
+    unsigned order[TL_MAX_RANK];
+    for (unsigned i = 0; i < rank; i++) {
+        d->sizes[i] = sizes[i];
+        order[i] = i;
+    }
+    int rc = tl_strides_for_order(rank, d->sizes, order, 0, d->strides, err);
+    return rc ? rc : tl_desc_validate(d, err);
+}
+
+int tl_desc_validate(struct tl_desc *d, struct tl_error *err)
+{
+    char key[24];
+    if (d->rank < 1 || d->rank > TL_MAX_RANK)
+        return tl_fail(err, TL_E_RANGE, "sizes", "must have 1 to %d entries, not %u",
+                       TL_MAX_RANK, d->rank);
+    uint64_t count = 1, last = 0;
+    for (unsigned i = 0; i < d->rank; i++) {
+        snprintf(key, sizeof key, "sizes[%u]", i);
+        if (d->sizes[i] < 1)
+            return tl_fail(err, TL_E_RANGE, key, "must be an integer >= 1");
+        if (!tl_mul_ok(count, d->sizes[i], &count))
+            return tl_fail(err, TL_E_OVERFLOW, "sizes",
+                           "element count overflows 64 bits");
+    }
+    for (unsigned i = 0; i < d->rank; i++) {
+        uint64_t step;
+        if (!tl_mul_ok(d->sizes[i] - 1, d->strides[i], &step) ||
+            !tl_add_ok(last, step, &last) || last == UINT64_MAX)
+            return tl_fail(err, TL_E_OVERFLOW, "strides",
+                           "span of the tensor overflows 64 bits");
+    }
+    uint64_t span = last + 1, bytes, rounded, end;
+    unsigned es = tl_dtype_size(d->dtype);
+    if (!tl_mul_ok(span, es, &bytes) || !tl_add_ok(bytes, 3, &rounded))
+        return tl_fail(err, TL_E_OVERFLOW, "strides",
+                       "size of the tensor in bytes overflows 64 bits");
+    rounded &= ~(uint64_t)3;
+    if (!tl_add_ok(d->byte_offset, bytes, &end))
+        return tl_fail(err, TL_E_OVERFLOW, "byteOffset",
+                       "byteOffset plus the tensor's bytes overflows 64 bits");
+    if (!d->total_given)
+        d->total_bytes = rounded;
+    else if (!tl_add_ok(d->byte_offset, d->total_bytes, &end))
+        return tl_fail(err, TL_E_OVERFLOW, "byteOffset",
+                       "byteOffset plus totalTensorSizeInBytes overflows 64 bits");
+    return 0;
+}
+
+int tl_strides_for_order(unsigned rank, const uint64_t *sizes,
+                         const unsigned *order, unsigned broadcast_mask,
+                         uint64_t *strides, struct tl_error *err)
+{
+    uint64_t step = 1;
+    for (unsigned k = rank; k-- > 0;) {
+        unsigned axis = order[k];
+        if (broadcast_mask & (1u << axis)) {
+            strides[axis] = 0;
+            continue;
+        }
+        strides[axis] = step;
+        if (k > 0 && !tl_mul_ok(step, sizes[axis], &step))
+            return tl_fail(err, TL_E_OVERFLOW, "sizes", "packed strides overflow 64 bits");
+    }
+    return 0;
+}
+
+/* Index of an axis letter in the rank's letters, or -1. */
+static int letter_axis(unsigned rank, char c)
+{
+    const char *l = tl_axis_letters(rank);
+    const char *p = l && c ? strchr(l, toupper((unsigned char)c)) : NULL;
+    return p ? (int)(p - l) : -1;
+}
+
+/* Splits text into axis numbers: letters ("NHWC", "H,W") or indices
+ * ("0,2,3,1").  @return how many, or -1 when malformed. */
+static int parse_axes(unsigned rank, const char *text, unsigned *axes, unsigned max)
+{
+    int n = 0;
+    const char *p = text;
+    if (!*p)
+        return -1;
+    while (*p) {
+        if ((unsigned)n == max)
+            return -1;
+        if (isdigit((unsigned char)*p)) {
+            unsigned v = 0;
+            while (isdigit((unsigned char)*p)) {
+                v = v * 10 + (unsigned)(*p++ - '0');
+                if (v >= rank)
+                    return -1;
+            }
+            axes[n++] = v;
+            if (*p == ',' && p[1])
+                p++;
+            else if (*p)
+                return -1;
+        } else {
+            int a = letter_axis(rank, *p++);
+            if (a < 0)
+                return -1;
+            axes[n++] = (unsigned)a;
+            if (*p == ',' && p[1])
+                p++;
+        }
+    }
+    return n;
+}
+
+int tl_layout_parse(unsigned rank, const char *text, unsigned *order,
+                    struct tl_error *err)
+{
+    char q[40];
+    unsigned axes[TL_MAX_RANK + 1], seen = 0;
+    int n = parse_axes(rank, text, axes, TL_MAX_RANK + 1);
+    if (n == (int)rank) {
+        for (unsigned i = 0; i < rank; i++)
+            seen |= 1u << axes[i];
+    }
+    if (seen != (1u << rank) - 1) {
+        const char *l = tl_axis_letters(rank);
+        if (l)
+            return tl_fail(err, TL_E_VALUE, NULL,
+                           "'%s' is not a permutation of '%s' or of the axis indices 0..%u",
+                           tl_quote(text, q, sizeof q), l, rank - 1);
+        return tl_fail(err, TL_E_VALUE, NULL,
+                       "'%s' is not a permutation of the axis indices 0..%u (rank %u has no letters)",
+                       tl_quote(text, q, sizeof q), rank - 1, rank);
+    }
+    memcpy(order, axes, rank * sizeof *order);
+    return 0;
+}
+
+int tl_axes_parse(unsigned rank, const char *text, unsigned *mask, struct tl_error *err)
+{
+    char q[40];
+    unsigned axes[TL_MAX_RANK];
+    int n = parse_axes(rank, text, axes, TL_MAX_RANK);
+    if (n < 0)
+        return tl_fail(err, TL_E_VALUE, NULL, "'%s' does not name axes of a rank-%u tensor",
+                       tl_quote(text, q, sizeof q), rank);
+    *mask = 0;
+    for (int i = 0; i < n; i++)
+        *mask |= 1u << axes[i];
+    return 0;
+}
+
+int tl_desc_offset(const struct tl_desc *d, const uint64_t *idx,
+                   uint64_t *elem_offset, uint64_t *byte_offset, struct tl_error *err)
+{
+    uint64_t off = 0;
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (idx[i] >= d->sizes[i]) {
+            char key[24];
+            snprintf(key, sizeof key, "index[%u]", i);
+            return tl_fail(err, TL_E_RANGE, key, "%llu is out of range: size is %llu",
+                           (unsigned long long)idx[i], (unsigned long long)d->sizes[i]);
+        }
+        off += idx[i] * d->strides[i];
+    }
+    *elem_offset = off;
+    *byte_offset = d->byte_offset + off * tl_dtype_size(d->dtype);
+    return 0;
+}
+
+uint64_t tl_desc_bytes_needed(const struct tl_desc *d, const struct tl_info *info)
+{
+    uint64_t need = info->elements_bytes;
+    if (d->total_given && d->byte_offset + d->total_bytes > need)
+        need = d->byte_offset + d->total_bytes;
+    return need;
+}
+
+static bool pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
+                        uint64_t data_size, struct tl_problem *out)
+{
+    size_t n = 0;
+    unsigned es = tl_dtype_size(d->dtype);
+#define ADD(c, k, va, vb) do { out[n].code = (c); out[n].a = (va); out[n].b = (vb); \
+        snprintf(out[n].key, sizeof out[n].key, "%s", (k)); n++; } while (0)
+    char key[24];
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (d->sizes[i] > TL_DML_UINT_MAX) {
+            snprintf(key, sizeof key, "sizes[%u]", i);
+            ADD(TL_P_SIZE_UINT, key, d->sizes[i], TL_DML_UINT_MAX);
+        }
+    }
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (d->strides[i] > TL_DML_UINT_MAX) {
+            snprintf(key, sizeof key, "strides[%u]", i);
+            ADD(TL_P_STRIDE_UINT, key, d->strides[i], TL_DML_UINT_MAX);
+        }
+    }
+    if (d->total_bytes / es > TL_DML_UINT_MAX)
+        ADD(TL_P_TOO_MANY_ELEMS, "totalTensorSizeInBytes", d->total_bytes / es, TL_DML_UINT_MAX);
+    if (d->total_bytes < info->min_size)
+        ADD(TL_P_TOTAL_SMALL, "totalTensorSizeInBytes", d->total_bytes, info->min_size);
+    if (d->total_bytes % 4)
+        ADD(TL_P_TOTAL_ALIGN, "totalTensorSizeInBytes", d->total_bytes, 4);
+    bool align_ok = d->alignment == 0 || (pow2(d->alignment) && d->alignment >= es);
+    if (!align_ok)
+        ADD(TL_P_ALIGNMENT, "guaranteedBaseOffsetAlignment", d->alignment, es);
+    uint64_t need_align = 16;
+    if (align_ok && d->alignment > need_align)
+        need_align = d->alignment;
+    if (d->byte_offset % need_align)
+        ADD(TL_P_OFFSET_ALIGN, "byteOffset", d->byte_offset, need_align);
+    if (data_size != TL_NO_DATA) {
+        uint64_t need = tl_desc_bytes_needed(d, info);
+        if (data_size < need)
+            ADD(TL_P_DATA_SHORT, "data", data_size, need);
+    }
+#undef ADD
+    return n;
+}

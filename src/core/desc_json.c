@@ -1,0 +1,491 @@
+/*
+ * desc_json.c - JSON text <-> struct tl_desc, with cJSON.
+ *
+ * Keys match case-insensitively, so camelCase descriptions and DxDispatch's
+ * PascalCase DML_TENSOR_DESC (optionally wrapped as {"Type", "Desc"}) read
+ * alike.  Every error names the key as the user spelled it, with its path
+ * ("Desc.Sizes[2]").  Numbers are checked on valuedouble (integral, >= 0,
+ * <= 2^53); valueint is never used, it saturates.
+ */
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "internal.h"
+#include "tl.h"
+
+enum key {
+    K_DTYPE, K_SIZES, K_STRIDES, K_LAYOUT, K_BROADCAST, K_TOTAL, K_ALIGN,
+    K_FLAGS, K_DIMS, K_OFFSET, K_COUNT
+};
+
+static const char *const key_names[K_COUNT] = {
+    "dataType", "sizes", "strides", "layout", "broadcast", "totalTensorSizeInBytes",
+    "guaranteedBaseOffsetAlignment", "flags", "dimensionCount", "byteOffset"
+};
+
+struct parser {
+    const char *prefix;                /* "" or "Desc." */
+    const cJSON *item[K_COUNT];        /* NULL when absent or null */
+    const char *spelled[K_COUNT];      /* the key as written */
+    struct tl_error *err;
+};
+
+/* "prefix" + spelled name (+ "[i]" when i >= 0) into buf. */
+static const char *path(const struct parser *p, enum key k, int i, char *buf, size_t n)
+{
+    char q[32];
+    tl_quote(p->spelled[k] ? p->spelled[k] : key_names[k], q, sizeof q);
+    if (i >= 0)
+        snprintf(buf, n, "%s%s[%d]", p->prefix, q, i);
+    else
+        snprintf(buf, n, "%s%s", p->prefix, q);
+    return buf;
+}
+
+/* Line and column (1-based) of pos in text. */
+static void line_col(const char *text, const char *pos, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *c = text; c < pos; c++) {
+        if (*c == '\n') {
+            ++*line;
+            *col = 1;
+        } else {
+            ++*col;
+        }
+    }
+}
+
+/* An integer in [0, 2^53] from a JSON number. */
+static int get_u64(struct parser *p, const cJSON *v, const char *key, uint64_t *out)
+{
+    if (!cJSON_IsNumber(v))
+        return tl_fail(p->err, TL_E_TYPE, key, "must be an integer");
+    double d = v->valuedouble;
+    if (d < 0)
+        return tl_fail(p->err, TL_E_RANGE, key, "must not be negative (is %.17g)", d);
+    if (d != floor(d))
+        return tl_fail(p->err, TL_E_RANGE, key, "must be a whole number (is %.17g)", d);
+    if (d > TL_MAX_JSON_INT)
+        return tl_fail(p->err, TL_E_RANGE, key, "is above 2^53 (%.17g)", d);
+    *out = (uint64_t)d;
+    return 0;
+}
+
+/* A JSON array of integers, one per axis, into v[]. */
+static int get_u64_array(struct parser *p, enum key k, uint64_t *v, unsigned *n)
+{
+    char key[48];
+    const cJSON *a = p->item[k];
+    if (!cJSON_IsArray(a))
+        return tl_fail(p->err, TL_E_TYPE, path(p, k, -1, key, sizeof key),
+                       "must be an array of integers");
+    int count = cJSON_GetArraySize(a);
+    if (count < 1 || count > TL_MAX_RANK)
+        return tl_fail(p->err, TL_E_RANGE, path(p, k, -1, key, sizeof key),
+                       "must have 1 to %d entries, not %d", TL_MAX_RANK, count);
+    int i = 0;
+    for (const cJSON *e = a->child; e; e = e->next, i++) {
+        int rc = get_u64(p, e, path(p, k, i, key, sizeof key), &v[i]);
+        if (rc)
+            return rc;
+    }
+    *n = (unsigned)count;
+    return 0;
+}
+
+/* "layout": letters, or an array of axis indices, outermost first. */
+static int get_layout(struct parser *p, unsigned rank, unsigned *order)
+{
+    char key[48];
+    const cJSON *l = p->item[K_LAYOUT];
+    path(p, K_LAYOUT, -1, key, sizeof key);
+    if (cJSON_IsString(l)) {
+        int rc = tl_layout_parse(rank, l->valuestring, order, p->err);
+        if (rc)
+            tl_error_key(p->err, key);
+        return rc;
+    }
+    if (!cJSON_IsArray(l))
+        return tl_fail(p->err, TL_E_TYPE, key, "must be a string of axis letters or an array of axis indices");
+    if (cJSON_GetArraySize(l) != (int)rank)
+        return tl_fail(p->err, TL_E_RANGE, key, "must list all %u axes, not %d", rank,
+                       cJSON_GetArraySize(l));
+    unsigned seen = 0, i = 0;
+    for (const cJSON *e = l->child; e; e = e->next, i++) {
+        uint64_t v;
+        int rc = get_u64(p, e, path(p, K_LAYOUT, (int)i, key, sizeof key), &v);
+        if (rc)
+            return rc;
+        if (v >= rank || (seen & (1u << v)))
+            return tl_fail(p->err, TL_E_VALUE, key,
+                           "%" PRIu64 " is not a new axis index of 0..%u", v, rank - 1);
+        seen |= 1u << v;
+        order[i] = (unsigned)v;
+    }
+    return 0;
+}
+
+/* "broadcast": a string of axes, or an array of axis letters or indices. */
+static int get_broadcast(struct parser *p, unsigned rank, unsigned *mask)
+{
+    char key[48];
+    const cJSON *b = p->item[K_BROADCAST];
+    path(p, K_BROADCAST, -1, key, sizeof key);
+    *mask = 0;
+    if (cJSON_IsString(b)) {
+        int rc = tl_axes_parse(rank, b->valuestring, mask, p->err);
+        if (rc)
+            tl_error_key(p->err, key);
+        return rc;
+    }
+    if (!cJSON_IsArray(b))
+        return tl_fail(p->err, TL_E_TYPE, key, "must be axis letters or an array of axes");
+    int i = 0;
+    for (const cJSON *e = b->child; e; e = e->next, i++) {
+        unsigned m;
+        path(p, K_BROADCAST, i, key, sizeof key);
+        if (cJSON_IsString(e)) {
+            if (tl_axes_parse(rank, e->valuestring, &m, p->err)) {
+                tl_error_key(p->err, key);
+                return p->err->code;
+            }
+        } else {
+            uint64_t v;
+            int rc = get_u64(p, e, key, &v);
+            if (rc)
+                return rc;
+            if (v >= rank)
+                return tl_fail(p->err, TL_E_VALUE, key, "%" PRIu64 " is not an axis index of 0..%u",
+                               v, rank - 1);
+            m = 1u << v;
+        }
+        *mask |= m;
+    }
+    return 0;
+}
+
+/* One flag name, with or without its prefix. */
+static int flag_bit(const char *name, size_t len, uint32_t *bit)
+{
+    static const char prefix[] = "DML_TENSOR_FLAG_";
+    if (len >= sizeof prefix - 1 && strncasecmp(name, prefix, sizeof prefix - 1) == 0) {
+        name += sizeof prefix - 1;
+        len -= sizeof prefix - 1;
+    }
+    if (len == 4 && strncasecmp(name, "NONE", 4) == 0)
+        *bit = 0;
+    else if (len == 12 && strncasecmp(name, "OWNED_BY_DML", 12) == 0)
+        *bit = TL_FLAG_OWNED_BY_DML;
+    else
+        return -1;
+    return 0;
+}
+
+/* "A|B" names into bits. */
+static int flag_names(struct parser *p, const char *s, const char *key, uint32_t *flags)
+{
+    char q[40];
+    const char *start = s;
+    for (;;) {
+        while (*s == ' ')
+            s++;
+        const char *e = s;
+        while (*e && *e != '|' && *e != ' ')
+            e++;
+        uint32_t bit;
+        if (flag_bit(s, (size_t)(e - s), &bit))
+            return tl_fail(p->err, TL_E_VALUE, key,
+                           "'%s' is not a flag: use NONE or OWNED_BY_DML", tl_quote(start, q, sizeof q));
+        *flags |= bit;
+        while (*e == ' ')
+            e++;
+        if (!*e)
+            return 0;
+        if (*e != '|')
+            return tl_fail(p->err, TL_E_VALUE, key,
+                           "'%s' is not a flag: use NONE or OWNED_BY_DML", tl_quote(start, q, sizeof q));
+        s = e + 1;
+    }
+}
+
+static int get_flags(struct parser *p, uint32_t *flags)
+{
+    char key[48];
+    const cJSON *f = p->item[K_FLAGS];
+    path(p, K_FLAGS, -1, key, sizeof key);
+    *flags = 0;
+    if (cJSON_IsString(f))
+        return flag_names(p, f->valuestring, key, flags);
+    if (cJSON_IsNumber(f)) {
+        uint64_t v;
+        int rc = get_u64(p, f, key, &v);
+        if (rc)
+            return rc;
+        if (v & ~(uint64_t)TL_FLAG_OWNED_BY_DML)
+            return tl_fail(p->err, TL_E_VALUE, key,
+                           "%" PRIu64 " has bits other than OWNED_BY_DML (1)", v);
+        *flags = (uint32_t)v;
+        return 0;
+    }
+    if (!cJSON_IsArray(f))
+        return tl_fail(p->err, TL_E_TYPE, key, "must be a flag name, an array of names or an integer");
+    int i = 0;
+    for (const cJSON *e = f->child; e; e = e->next, i++) {
+        path(p, K_FLAGS, i, key, sizeof key);
+        if (!cJSON_IsString(e))
+            return tl_fail(p->err, TL_E_TYPE, key, "must be a flag name");
+        int rc = flag_names(p, e->valuestring, key, flags);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Sorts an object's members into p->item[], refusing unknown and duplicate keys. */
+static int collect(struct parser *p, const cJSON *obj)
+{
+    char key[48], q[40], q2[40];
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int k = 0;
+        while (k < K_COUNT && strcasecmp(c->string, key_names[k]) != 0)
+            k++;
+        snprintf(key, sizeof key, "%s%s", p->prefix, tl_quote(c->string, q, sizeof q));
+        if (k == K_COUNT)
+            return tl_fail(p->err, TL_E_KEY, key, "unknown key");
+        if (p->spelled[k])
+            return tl_fail(p->err, TL_E_KEY, key, "duplicate key (also given as '%s')",
+                           tl_quote(p->spelled[k], q2, sizeof q2));
+        p->spelled[k] = c->string;
+        p->item[k] = cJSON_IsNull(c) ? NULL : c;
+    }
+    return 0;
+}
+
+/* Unwraps DxDispatch's {"Type": "DML_TENSOR_TYPE_BUFFER", "Desc": {...}}. */
+static int unwrap(struct parser *p, const cJSON *root, const cJSON **desc)
+{
+    const cJSON *type = NULL, *inner = NULL;
+    char q[40];
+    *desc = root;
+    for (const cJSON *c = root->child; c; c = c->next) {
+        if (strcasecmp(c->string, "type") == 0 && !type)
+            type = c;
+        else if (strcasecmp(c->string, "desc") == 0 && !inner)
+            inner = c;
+        else if (strcasecmp(c->string, "type") == 0 || strcasecmp(c->string, "desc") == 0)
+            return tl_fail(p->err, TL_E_KEY, tl_quote(c->string, q, sizeof q), "duplicate key");
+    }
+    if (!type && !inner)
+        return 0;
+    for (const cJSON *c = root->child; c; c = c->next) {
+        if (c != type && c != inner)
+            return tl_fail(p->err, TL_E_KEY, tl_quote(c->string, q, sizeof q),
+                           "unknown key beside 'Type' and 'Desc'");
+    }
+    if (!type)
+        return tl_fail(p->err, TL_E_KEY, "Type", "missing: a wrapped description needs \"Type\": \"DML_TENSOR_TYPE_BUFFER\"");
+    if (!cJSON_IsString(type) || (strcasecmp(type->valuestring, "DML_TENSOR_TYPE_BUFFER") != 0 &&
+                                  strcasecmp(type->valuestring, "BUFFER") != 0))
+        return tl_fail(p->err, TL_E_VALUE, type->string, "must be \"DML_TENSOR_TYPE_BUFFER\"");
+    if (!inner)
+        return tl_fail(p->err, TL_E_KEY, "Desc", "missing: a wrapped description needs \"Desc\"");
+    if (!cJSON_IsObject(inner))
+        return tl_fail(p->err, TL_E_TYPE, inner->string, "must be an object");
+    p->prefix = "Desc.";
+    *desc = inner;
+    return 0;
+}
+
+static int fill(struct parser *p, const cJSON *root, struct tl_desc *d)
+{
+    char key[48];
+    const cJSON *obj;
+    int rc;
+    if ((rc = unwrap(p, root, &obj)) || (rc = collect(p, obj)))
+        return rc;
+    memset(d, 0, sizeof *d);
+    /* dataType */
+    const cJSON *dt = p->item[K_DTYPE];
+    path(p, K_DTYPE, -1, key, sizeof key);
+    if (!dt)
+        return tl_fail(p->err, TL_E_KEY, key, "missing required key");
+    if (!cJSON_IsString(dt))
+        return tl_fail(p->err, TL_E_TYPE, key, "must be a string such as \"FLOAT32\"");
+    if (tl_dtype_from_name(dt->valuestring, &d->dtype)) {
+        char q[40];
+        return tl_fail(p->err, TL_E_VALUE, key, "unknown data type '%s'",
+                       tl_quote(dt->valuestring, q, sizeof q));
+    }
+    /* sizes, dimensionCount */
+    if (!p->item[K_SIZES])
+        return tl_fail(p->err, TL_E_KEY, path(p, K_SIZES, -1, key, sizeof key), "missing required key");
+    if ((rc = get_u64_array(p, K_SIZES, d->sizes, &d->rank)))
+        return rc;
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (d->sizes[i] == 0)
+            return tl_fail(p->err, TL_E_RANGE, path(p, K_SIZES, (int)i, key, sizeof key),
+                           "must be an integer >= 1");
+    }
+    if (p->item[K_DIMS]) {
+        uint64_t n;
+        if ((rc = get_u64(p, p->item[K_DIMS], path(p, K_DIMS, -1, key, sizeof key), &n)))
+            return rc;
+        if (n != d->rank)
+            return tl_fail(p->err, TL_E_MISMATCH, key, "is %" PRIu64 " but sizes has %u entries",
+                           n, d->rank);
+    }
+    /* strides, layout, broadcast */
+    unsigned n;
+    d->strides_src = TL_STRIDES_IMPLICIT;
+    if (p->item[K_STRIDES]) {
+        if ((rc = get_u64_array(p, K_STRIDES, d->strides, &n)))
+            return rc;
+        if (n != d->rank)
+            return tl_fail(p->err, TL_E_MISMATCH, path(p, K_STRIDES, -1, key, sizeof key),
+                           "has %u entries but sizes has %u", n, d->rank);
+        d->strides_src = TL_STRIDES_GIVEN;
+    }
+    unsigned order[TL_MAX_RANK], mask = 0;
+    for (unsigned i = 0; i < d->rank; i++)
+        order[i] = i;
+    if (p->item[K_LAYOUT] && (rc = get_layout(p, d->rank, order)))
+        return rc;
+    if (p->item[K_BROADCAST] && (rc = get_broadcast(p, d->rank, &mask)))
+        return rc;
+    if (p->item[K_LAYOUT] || p->item[K_BROADCAST] || !p->item[K_STRIDES]) {
+        uint64_t computed[TL_MAX_RANK];
+        if ((rc = tl_strides_for_order(d->rank, d->sizes, order, mask, computed, p->err))) {
+            tl_error_key(p->err, path(p, p->item[K_LAYOUT] ? K_LAYOUT : K_SIZES, -1, key, sizeof key));
+            return rc;
+        }
+        if (d->strides_src == TL_STRIDES_GIVEN) {
+            for (unsigned i = 0; i < d->rank; i++) {
+                if (computed[i] != d->strides[i])
+                    return tl_fail(p->err, TL_E_MISMATCH, path(p, K_STRIDES, (int)i, key, sizeof key),
+                                   "is %" PRIu64 " but %s gives %" PRIu64, d->strides[i],
+                                   p->item[K_LAYOUT] ? "layout" : "broadcast", computed[i]);
+            }
+        } else {
+            memcpy(d->strides, computed, sizeof computed);
+            if (p->item[K_LAYOUT] || p->item[K_BROADCAST])
+                d->strides_src = TL_STRIDES_LAYOUT;
+        }
+    }
+    /* the rest */
+    if (p->item[K_TOTAL]) {
+        if ((rc = get_u64(p, p->item[K_TOTAL], path(p, K_TOTAL, -1, key, sizeof key), &d->total_bytes)))
+            return rc;
+        d->total_given = true;
+    }
+    if (p->item[K_ALIGN] &&
+        (rc = get_u64(p, p->item[K_ALIGN], path(p, K_ALIGN, -1, key, sizeof key), &d->alignment)))
+        return rc;
+    if (p->item[K_OFFSET] &&
+        (rc = get_u64(p, p->item[K_OFFSET], path(p, K_OFFSET, -1, key, sizeof key), &d->byte_offset)))
+        return rc;
+    if (p->item[K_FLAGS] && (rc = get_flags(p, &d->flags)))
+        return rc;
+    if ((rc = tl_desc_validate(d, p->err))) {
+        /* name the key as the user spelled it */
+        for (int k = 0; k < K_COUNT; k++) {
+            size_t len = strlen(key_names[k]);
+            if (strncmp(p->err->key, key_names[k], len) == 0 &&
+                (p->err->key[len] == '\0' || p->err->key[len] == '[')) {
+                char spelled[48], full[72];
+                path(p, (enum key)k, -1, spelled, sizeof spelled);
+                snprintf(full, sizeof full, "%s%s", spelled, p->err->key + len);
+                tl_error_key(p->err, full);
+                break;
+            }
+        }
+    }
+    return rc;
+}
+
+int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d, struct tl_error *err)
+{
+    struct tl_error dummy;
+    struct parser p = { .prefix = "", .err = err ? err : &dummy };
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    if (!root) {
+        int line, col;
+        if (!end || end < text || end > text + len)
+            end = text + len;
+        line_col(text, end, &line, &col);
+        tl_fail(p.err, TL_E_JSON, NULL, end == text + len ? "malformed JSON: unexpected end of text"
+                                                           : "malformed JSON");
+        p.err->line = line;
+        p.err->col = col;
+        return TL_E_JSON;
+    }
+    while (end < text + len && isspace((unsigned char)*end))
+        end++;
+    int rc;
+    if (end != text + len) {
+        int line, col;
+        line_col(text, end, &line, &col);
+        rc = tl_fail(p.err, TL_E_JSON, NULL, "malformed JSON: unexpected text after the description");
+        p.err->line = line;
+        p.err->col = col;
+    } else if (!cJSON_IsObject(root)) {
+        rc = tl_fail(p.err, TL_E_TYPE, NULL, "a description must be a JSON object");
+    } else {
+        rc = fill(&p, root, d);
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+bool tl_json_add_u64(cJSON *obj, const char *key, uint64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
+    return cJSON_AddRawToObject(obj, key, buf) != NULL;
+}
+
+bool tl_json_add_u64_array(cJSON *obj, const char *key, const uint64_t *v, size_t n)
+{
+    cJSON *a = cJSON_AddArrayToObject(obj, key);
+    if (!a)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char buf[24];
+        snprintf(buf, sizeof buf, "%" PRIu64, v[i]);
+        cJSON *item = cJSON_CreateRaw(buf);
+        if (!item)
+            return false;
+        cJSON_AddItemToArray(a, item);
+    }
+    return true;
+}
+
+cJSON *tl_desc_to_json(const struct tl_desc *d)
+{
+    cJSON *o = cJSON_CreateObject();
+    bool ok = o && cJSON_AddStringToObject(o, "dataType", tl_dtype_name(d->dtype)) &&
+              tl_json_add_u64_array(o, "sizes", d->sizes, d->rank) &&
+              tl_json_add_u64_array(o, "strides", d->strides, d->rank);
+    if (ok && d->total_given)
+        ok = tl_json_add_u64(o, "totalTensorSizeInBytes", d->total_bytes);
+    if (ok && d->alignment)
+        ok = tl_json_add_u64(o, "guaranteedBaseOffsetAlignment", d->alignment);
+    if (ok && d->flags)
+        ok = cJSON_AddStringToObject(o, "flags", "OWNED_BY_DML") != NULL;
+    if (ok && d->byte_offset)
+        ok = tl_json_add_u64(o, "byteOffset", d->byte_offset);
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}

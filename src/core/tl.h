@@ -1,0 +1,265 @@
+/*
+ * tl.h - the tensorlayout core library: tensor descriptions and their terms.
+ *
+ * A tensor lives in a flat buffer and is described the way DirectML describes
+ * it: a data type, sizes (logical dimensions, outermost first) and strides (how
+ * many elements to step to reach the next element along each dimension).
+ * This header is the only public interface of the core.  The core never
+ * prints, never exits and never opens a file: it takes bytes and lengths,
+ * returns 0 or a TL_E_* code, and explains a failure in a caller-owned
+ * struct tl_error.
+ *
+ * Calling sequence, for a description held in memory:
+ *
+ *     struct tl_desc d;
+ *     struct tl_error err;
+ *     if (tl_desc_parse_json(text, len, &d, &err))
+ *         ... report err.key, err.line, err.col, err.msg ...
+ *     struct tl_info info;
+ *     tl_desc_classify(&d, &info);         // terms of SPEC section 2
+ *     struct tl_problem p[TL_MAX_PROBLEMS];
+ *     size_t np = tl_desc_problems(&d, &info, data_size_or_TL_NO_DATA, p);
+ *
+ * Every size, stride, span and offset is a uint64_t.  All arithmetic that
+ * derives one from another is overflow-checked when the description is
+ * validated, so once tl_desc_validate() has returned 0 the derived terms of
+ * that description fit in 64 bits and the functions below may compute them
+ * without further checks.
+ */
+#ifndef TL_H
+#define TL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_VERSION "0.1.0"
+#define TL_MAX_RANK 8
+#define TL_MAX_PROBLEMS (2 * TL_MAX_RANK + 8)
+#define TL_MAX_JSON_INT 9007199254740992.0 /* 2^53: the largest integer a description may hold */
+#define TL_DML_UINT_MAX UINT64_C(4294967295)
+
+struct tl_error;
+
+/* ---- data types --------------------------------------------------------- */
+
+enum tl_dtype {
+    TL_DT_FLOAT32, TL_DT_FLOAT16, TL_DT_UINT32, TL_DT_UINT16, TL_DT_UINT8,
+    TL_DT_INT32, TL_DT_INT16, TL_DT_INT8, TL_DT_FLOAT64, TL_DT_UINT64,
+    TL_DT_INT64,
+    TL_DT_COUNT
+};
+
+/* Canonical name ("FLOAT32"), element size in bytes, and the reverse look-up.
+ * tl_dtype_from_name() accepts any case, with or without the
+ * "DML_TENSOR_DATA_TYPE_" prefix.  @return 0, or TL_E_VALUE for an unknown name. */
+const char *tl_dtype_name(enum tl_dtype dt);
+unsigned tl_dtype_size(enum tl_dtype dt);
+int tl_dtype_from_name(const char *name, enum tl_dtype *out);
+
+/* Decodes one element at p (any alignment, little-endian host order) and
+ * writes it as text into buf: integers exactly, floats as the shortest
+ * decimal that reads back to the same value ("1.5", "nan", "inf", "-inf").
+ * @return the length written (always < n; n >= 32 is enough for any type). */
+int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n);
+
+/* Half-precision helpers: IEEE binary16 bits <-> float. */
+float tl_half_to_float(uint16_t h);
+uint16_t tl_float_to_half(float f);
+
+/* Parses the text of one value of type dt ("1.5", "-3", "0x7f", "nan") into
+ * the element's bytes at out (tl_dtype_size(dt) bytes).  Integers must be
+ * in range for the type; floats are rounded to nearest.
+ * @return 0, or TL_E_VALUE / TL_E_RANGE with err filled. */
+int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
+                         struct tl_error *err);
+
+/* ---- errors ------------------------------------------------------------- */
+
+enum tl_errcode {
+    TL_OK = 0,
+    TL_E_JSON,      /* malformed JSON text; line and col are set */
+    TL_E_KEY,       /* unknown or duplicate key */
+    TL_E_TYPE,      /* a value of the wrong JSON type */
+    TL_E_VALUE,     /* a value of the right type but not allowed (name, label) */
+    TL_E_RANGE,     /* a number out of range, negative or fractional */
+    TL_E_OVERFLOW,  /* derived size arithmetic does not fit in 64 bits */
+    TL_E_MISMATCH,  /* two keys that must agree do not */
+    TL_E_NOMEM      /* out of memory */
+};
+
+/* Filled by a failing core function.  key is the path of the offending key
+ * as the user spelled it ("sizes[2]", "Desc.Strides"), or "" when no key is
+ * to blame; line and col are 1-based positions for TL_E_JSON, else 0. */
+struct tl_error {
+    int code;
+    char key[48];
+    int line, col;
+    char msg[160];
+};
+
+/* Fills err (when not NULL) and returns code: the one way core code fails.
+ * fmt is printf-like; key may be NULL. */
+int tl_fail(struct tl_error *err, int code, const char *key, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Copies s into buf as a safe subject for a message or a report: bytes
+ * outside printable ASCII become \xNN and long text is cut with "...".
+ * @return buf. */
+const char *tl_quote(const char *s, char *buf, size_t n);
+
+/* ---- descriptions ------------------------------------------------------- */
+
+/* Where a description's strides came from. */
+enum tl_strides_src {
+    TL_STRIDES_IMPLICIT,  /* no strides and no layout: packed, logical order */
+    TL_STRIDES_LAYOUT,    /* computed from "layout" (and "broadcast") */
+    TL_STRIDES_GIVEN      /* the "strides" key */
+};
+
+#define TL_FLAG_OWNED_BY_DML 1u
+
+struct tl_desc {
+    enum tl_dtype dtype;
+    unsigned rank;                    /* 1 .. TL_MAX_RANK */
+    uint64_t sizes[TL_MAX_RANK];      /* each >= 1 */
+    uint64_t strides[TL_MAX_RANK];    /* in elements; 0 broadcasts */
+    enum tl_strides_src strides_src;
+    bool total_given;                 /* totalTensorSizeInBytes was given */
+    uint64_t total_bytes;             /* given, or the minimum implied size */
+    uint64_t alignment;               /* guaranteedBaseOffsetAlignment, 0 if none */
+    uint32_t flags;                   /* TL_FLAG_* */
+    uint64_t byte_offset;             /* where element 0 starts in a data file */
+};
+
+/* Sets a packed, logical-order description of the given type and sizes.
+ * @return 0, or TL_E_RANGE / TL_E_OVERFLOW (see tl_desc_validate). */
+int tl_desc_init(struct tl_desc *d, enum tl_dtype dt, unsigned rank,
+                 const uint64_t *sizes, struct tl_error *err);
+
+/* Checks a filled description: rank 1..8, sizes >= 1, and that every derived
+ * quantity (element count, span, minimum implied size, byteOffset plus the
+ * elements' bytes, byteOffset plus the total size) fits in 64 bits.
+ * When total_given is false, total_bytes is set to the minimum implied size.
+ * @return 0, or TL_E_RANGE / TL_E_OVERFLOW with err->key naming the culprit. */
+int tl_desc_validate(struct tl_desc *d, struct tl_error *err);
+
+/* Parses a JSON description (SPEC section 2; both camelCase and DxDispatch's
+ * PascalCase, with or without the {"Type","Desc"} wrapper) and validates it.
+ * text need not be NUL-terminated.  @return 0, or a TL_E_* code with err
+ * filled; d is unspecified after a failure. */
+int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d,
+                       struct tl_error *err);
+
+/* The description as a JSON object (cJSON), as other commands read it back:
+ * dataType, sizes, strides, and byteOffset, guaranteedBaseOffsetAlignment,
+ * flags when not 0, totalTensorSizeInBytes when total_given.  Every integer
+ * is written exactly (as raw text, never through a double).
+ * @return the object, or NULL when out of memory.  The caller frees it. */
+struct cJSON;
+struct cJSON *tl_desc_to_json(const struct tl_desc *d);
+
+/* Adds a uint64 (or an array of them) to a cJSON object, exactly.
+ * @return false when out of memory. */
+bool tl_json_add_u64(struct cJSON *obj, const char *key, uint64_t v);
+bool tl_json_add_u64_array(struct cJSON *obj, const char *key, const uint64_t *v, size_t n);
+
+/* The letters of a rank's logical axes: "NCHW", "NCDHW", "DHW", "HW", "W",
+ * or NULL for ranks 6-8, which have no letters. */
+const char *tl_axis_letters(unsigned rank);
+
+/* Parses a layout: letters of the rank ("NHWC") or comma-separated axis
+ * indices, outermost first ("0,2,3,1").  order[] receives the indices.
+ * @return 0, or TL_E_VALUE when it is not a permutation of the rank's axes. */
+int tl_layout_parse(unsigned rank, const char *text, unsigned *order,
+                    struct tl_error *err);
+
+/* Parses a set of axes as letters ("HW", "H,W") or indices ("2,3") into a
+ * bit mask.  @return 0, or TL_E_VALUE. */
+int tl_axes_parse(unsigned rank, const char *text, unsigned *mask,
+                  struct tl_error *err);
+
+/* Packed strides for an axis order (outermost first); axes in the
+ * broadcast mask get stride 0 and count as size 1 (DirectML's
+ * CalculateStrides, for any rank).  @return 0, or TL_E_OVERFLOW. */
+int tl_strides_for_order(unsigned rank, const uint64_t *sizes,
+                         const unsigned *order, unsigned broadcast_mask,
+                         uint64_t *strides, struct tl_error *err);
+
+/* ---- terms -------------------------------------------------------------- */
+
+enum tl_status { TL_ST_OVERLAPPING, TL_ST_BROADCAST, TL_ST_PADDED, TL_ST_PACKED };
+const char *tl_status_name(enum tl_status st);
+
+struct tl_info {
+    uint64_t element_count;      /* product of sizes */
+    uint64_t span;               /* dot(sizes - 1, strides) + 1, in elements */
+    uint64_t distinct;           /* distinct offsets reached (exact unless overlapping) */
+    uint64_t min_size;           /* span * element size, rounded up to 4 */
+    uint64_t elements_bytes;     /* byte_offset + span * element size */
+    bool broadcast, overlapping, packed, padded;
+    enum tl_status status;
+    unsigned axis_order[TL_MAX_RANK];  /* outermost first */
+    char layout[TL_MAX_RANK + 1];      /* letters of axis_order; "" for ranks 6-8 */
+};
+
+/* Computes every term of a validated description.  Overlap is decided
+ * exactly, by solving a bounded linear Diophantine equation, never by
+ * enumerating elements. */
+void tl_desc_classify(const struct tl_desc *d, struct tl_info *info);
+
+/* Axis order of strides: largest stride first; ties go to the larger size,
+ * then to logical order. */
+void tl_axis_order(unsigned rank, const uint64_t *sizes, const uint64_t *strides,
+                   unsigned *order);
+
+/* Element offset of a logical index (dot product with the strides), and the
+ * byte offset of that element in a data file.  @return 0, or TL_E_RANGE when
+ * idx[i] >= sizes[i] (err->key is "index[i]"). */
+int tl_desc_offset(const struct tl_desc *d, const uint64_t *idx,
+                   uint64_t *elem_offset, uint64_t *byte_offset,
+                   struct tl_error *err);
+
+/* Calls fn for each logical index whose element offset is elem_offset, in
+ * logical order, until fn returns non-zero or `limit` indices were passed.
+ * Runs in time independent of the element count for broadcast dimensions.
+ * @return the number of indices passed to fn. */
+typedef int (*tl_index_fn)(const uint64_t *idx, void *ctx);
+uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
+                      uint64_t limit, tl_index_fn fn, void *ctx);
+
+/* ---- DirectML problems -------------------------------------------------- */
+
+enum tl_problem_code {
+    TL_P_SIZE_UINT,       /* key sizes[i]: value above 2^32-1 */
+    TL_P_STRIDE_UINT,     /* key strides[i]: value above 2^32-1 */
+    TL_P_TOO_MANY_ELEMS,  /* a: buffer elements (total / element size) */
+    TL_P_TOTAL_SMALL,     /* a: total, b: minimum implied size */
+    TL_P_TOTAL_ALIGN,     /* a: total, not a multiple of 4 */
+    TL_P_ALIGNMENT,       /* a: alignment, b: element size */
+    TL_P_OFFSET_ALIGN,    /* a: byte offset, b: required multiple */
+    TL_P_DATA_SHORT       /* a: file size, b: bytes needed */
+};
+
+struct tl_problem {
+    enum tl_problem_code code;
+    char key[40];
+    uint64_t a, b;
+};
+
+#define TL_NO_DATA UINT64_MAX
+
+/* Lists the DirectML problems of a validated description; with a data file
+ * of data_size bytes (TL_NO_DATA for none), also whether the file covers the
+ * tensor.  out must hold TL_MAX_PROBLEMS records.  @return how many. */
+size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
+                        uint64_t data_size, struct tl_problem *out);
+
+/* Bytes a data file must hold for DirectML: the elements' bytes and, when
+ * the description declares a total, byte_offset + total. */
+uint64_t tl_desc_bytes_needed(const struct tl_desc *d, const struct tl_info *info);
+
+#endif
