@@ -17,6 +17,10 @@ TL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-p
             -Wmissing-prototypes -Wformat=2 -Wundef
 TL_LIBS   = -lcjson -largtable2 -lm
 
+ifeq ($(WERROR),1)
+TL_CFLAGS += -Werror
+endif
+
 ifeq ($(SANITIZE),1)
 BUILD    ?= build/san
 TL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -57,8 +61,8 @@ $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
 test: ## run every test, then again under AddressSanitizer + UndefinedBehaviorSanitizer
-	$(MAKE) test-once
-	$(MAKE) test-once SANITIZE=1
+	$(MAKE) test-once WERROR=1
+	$(MAKE) test-once WERROR=1 SANITIZE=1
 
 check: test  ## same as test
 

@@ -49,7 +49,12 @@ int cli_parse_args(int argc, char **argv, void **table, const char *about)
         while (*msg == ':' || *msg == ' ')
             msg++;
         msg[strcspn(msg, "\n")] = '\0';
-        cli_usage_error(cmd, "%s", msg);
+        if (strncmp(msg, "excess option ", 14) == 0) {
+            char q[64];
+            cli_usage_error(cmd, "unexpected argument '%s'", tl_quote(msg + 14, q, sizeof q));
+        } else {
+            cli_usage_error(cmd, "%s", msg);
+        }
         free(text);
         return CLI_USAGE;
     }

@@ -27,7 +27,8 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
     unsigned es = tl_dtype_size(d->dtype);
     const char *letters = tl_axis_letters(d->rank);
 
-    printf(LABEL "%s (%u bytes per element)\n", "dataType", tl_dtype_name(d->dtype), es);
+    printf(LABEL "%s (%u byte%s per element)\n", "dataType", tl_dtype_name(d->dtype), es,
+           es == 1 ? "" : "s");
     printf(LABEL, "sizes");
     cli_print_u64_list(stdout, d->sizes, d->rank, ",");
     printf("\n" LABEL, "strides");

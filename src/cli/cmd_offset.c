@@ -37,8 +37,8 @@ static int by_index(const struct cli_desc *c, int n, const char **args, bool jso
             return CLI_INVALID;
         }
         if (tl_desc_offset(d, idx, &eo, &bo, &err)) {
-            fprintf(stderr, "tensorlayout: offset: index '%s': %s\n",
-                    tl_quote(args[i], q, sizeof q), err.msg);
+            fprintf(stderr, "tensorlayout: offset: index '%s': %s %s\n",
+                    tl_quote(args[i], q, sizeof q), err.key, err.msg);
             cJSON_Delete(arr);
             return CLI_INVALID;
         }

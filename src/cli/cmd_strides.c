@@ -58,7 +58,7 @@ static int run(const char *sizes_arg, const char *layout_arg, const char *bcast_
     memcpy(d.sizes, sizes, sizeof sizes);
     if (tl_strides_for_order(d.rank, d.sizes, order, mask, d.strides, &err) ||
         tl_desc_validate(&d, &err)) {
-        cli_report("--sizes", &err);
+        fprintf(stderr, "tensorlayout: %s: --sizes: %s\n", cmd, err.msg);
         return CLI_INVALID;
     }
     if (json)

@@ -55,7 +55,7 @@ static const struct command *find(const char *name)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        fprintf(stderr, "tensorlayout: missing command (see 'tensorlayout --help')\n");
         return CLI_USAGE;
     }
     const char *name = argv[1];

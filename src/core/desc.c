@@ -185,8 +185,8 @@ int tl_desc_offset(const struct tl_desc *d, const uint64_t *idx,
         if (idx[i] >= d->sizes[i]) {
             char key[24];
             snprintf(key, sizeof key, "index[%u]", i);
-            return tl_fail(err, TL_E_RANGE, key, "%llu is out of range: size is %llu",
-                           (unsigned long long)idx[i], (unsigned long long)d->sizes[i]);
+            return tl_fail(err, TL_E_RANGE, key, "is %llu but sizes[%u] is %llu",
+                           (unsigned long long)idx[i], i, (unsigned long long)d->sizes[i]);
         }
         off += idx[i] * d->strides[i];
     }

@@ -38,7 +38,7 @@ struct parser {
 /* "prefix" + spelled name (+ "[i]" when i >= 0) into buf. */
 static const char *path(const struct parser *p, enum key k, int i, char *buf, size_t n)
 {
-    char q[32];
+    char q[40];
     tl_quote(p->spelled[k] ? p->spelled[k] : key_names[k], q, sizeof q);
     if (i >= 0)
         snprintf(buf, n, "%s%s[%d]", p->prefix, q, i);
@@ -81,7 +81,7 @@ static int get_u64(struct parser *p, const cJSON *v, const char *key, uint64_t *
 /* A JSON array of integers, one per axis, into v[]. */
 static int get_u64_array(struct parser *p, enum key k, uint64_t *v, unsigned *n)
 {
-    char key[48];
+    char key[64];
     const cJSON *a = p->item[k];
     if (!cJSON_IsArray(a))
         return tl_fail(p->err, TL_E_TYPE, path(p, k, -1, key, sizeof key),
@@ -103,7 +103,7 @@ static int get_u64_array(struct parser *p, enum key k, uint64_t *v, unsigned *n)
 /* "layout": letters, or an array of axis indices, outermost first. */
 static int get_layout(struct parser *p, unsigned rank, unsigned *order)
 {
-    char key[48];
+    char key[64];
     const cJSON *l = p->item[K_LAYOUT];
     path(p, K_LAYOUT, -1, key, sizeof key);
     if (cJSON_IsString(l)) {
@@ -135,7 +135,7 @@ static int get_layout(struct parser *p, unsigned rank, unsigned *order)
 /* "broadcast": a string of axes, or an array of axis letters or indices. */
 static int get_broadcast(struct parser *p, unsigned rank, unsigned *mask)
 {
-    char key[48];
+    char key[64];
     const cJSON *b = p->item[K_BROADCAST];
     path(p, K_BROADCAST, -1, key, sizeof key);
     *mask = 0;
@@ -217,7 +217,7 @@ static int flag_names(struct parser *p, const char *s, const char *key, uint32_t
 
 static int get_flags(struct parser *p, uint32_t *flags)
 {
-    char key[48];
+    char key[64];
     const cJSON *f = p->item[K_FLAGS];
     path(p, K_FLAGS, -1, key, sizeof key);
     *flags = 0;
@@ -251,7 +251,7 @@ static int get_flags(struct parser *p, uint32_t *flags)
 /* Sorts an object's members into p->item[], refusing unknown and duplicate keys. */
 static int collect(struct parser *p, const cJSON *obj)
 {
-    char key[48], q[40], q2[40];
+    char key[64], q[40], q2[40];
     for (const cJSON *c = obj->child; c; c = c->next) {
         int k = 0;
         while (k < K_COUNT && strcasecmp(c->string, key_names[k]) != 0)
@@ -305,7 +305,7 @@ static int unwrap(struct parser *p, const cJSON *root, const cJSON **desc)
 
 static int fill(struct parser *p, const cJSON *root, struct tl_desc *d)
 {
-    char key[48];
+    char key[64];
     const cJSON *obj;
     int rc;
     if ((rc = unwrap(p, root, &obj)) || (rc = collect(p, obj)))
@@ -409,19 +409,56 @@ static int fill(struct parser *p, const cJSON *root, struct tl_desc *d)
     return rc;
 }
 
+/* Where the JSON text nests deeper than TL_MAX_JSON_DEPTH, or NULL. */
+static const char *too_deep(const char *text, size_t len)
+{
+    int depth = 0;
+    bool in_string = false;
+    for (const char *c = text; c < text + len; c++) {
+        if (in_string) {
+            if (*c == '\\' && c + 1 < text + len)
+                c++;
+            else if (*c == '"')
+                in_string = false;
+        } else if (*c == '"') {
+            in_string = true;
+        } else if (*c == '[' || *c == '{') {
+            if (++depth > TL_MAX_JSON_DEPTH)
+                return c;
+        } else if (*c == ']' || *c == '}') {
+            depth--;
+        }
+    }
+    return NULL;
+}
+
+static bool only_space(const char *p, const char *end)
+{
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    return p == end;
+}
+
 int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d, struct tl_error *err)
 {
     struct tl_error dummy;
     struct parser p = { .prefix = "", .err = err ? err : &dummy };
-    const char *end = NULL;
+    const char *end = too_deep(text, len);
+    if (end) {
+        tl_fail(p.err, TL_E_JSON, NULL, "JSON nests deeper than %d levels", TL_MAX_JSON_DEPTH);
+        line_col(text, end, &p.err->line, &p.err->col);
+        return TL_E_JSON;
+    }
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     if (!root) {
         int line, col;
         if (!end || end < text || end > text + len)
             end = text + len;
+        /* cJSON points at the last byte when the text ends too soon */
+        bool at_end = end == text + len || only_space(end, text + len);
         line_col(text, end, &line, &col);
-        tl_fail(p.err, TL_E_JSON, NULL, end == text + len ? "malformed JSON: unexpected end of text"
-                                                           : "malformed JSON");
+        tl_fail(p.err, TL_E_JSON, NULL, at_end ? "malformed JSON: unexpected end of text"
+                                               : "malformed JSON");
         p.err->line = line;
         p.err->col = col;
         return TL_E_JSON;

@@ -38,6 +38,7 @@
 #define TL_MAX_PROBLEMS (2 * TL_MAX_RANK + 8)
 #define TL_MAX_JSON_INT 9007199254740992.0 /* 2^53: the largest integer a description may hold */
 #define TL_DML_UINT_MAX UINT64_C(4294967295)
+#define TL_MAX_JSON_DEPTH 32   /* deeper JSON is refused before it is parsed */
 
 struct tl_error;
 

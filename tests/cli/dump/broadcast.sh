@@ -1,0 +1,1 @@
+$TL dump examples/broadcast.json examples/broadcast.bin

@@ -1,0 +1,1 @@
+$TL dump --physical examples/broadcast.json examples/broadcast.bin

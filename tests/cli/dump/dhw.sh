@@ -1,0 +1,1 @@
+$TL dump examples/dhw.json examples/dhw.bin

@@ -1,0 +1,1 @@
+$TL dump --json examples/dxdispatch.json examples/dxdispatch.bin

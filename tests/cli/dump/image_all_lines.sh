@@ -1,0 +1,1 @@
+$TL dump --all examples/image.json examples/image.bin | wc -l

@@ -1,0 +1,1 @@
+$TL dump examples/image.json examples/image.bin

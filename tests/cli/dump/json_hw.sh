@@ -1,0 +1,1 @@
+$TL dump --json examples/wh.json examples/wh.bin

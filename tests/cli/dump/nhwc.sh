@@ -1,0 +1,1 @@
+$TL dump examples/nhwc.json examples/nhwc.bin

@@ -1,0 +1,1 @@
+$TL dump examples/padded.json examples/padded.bin

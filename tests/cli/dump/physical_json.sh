@@ -1,0 +1,1 @@
+$TL dump --physical --json examples/padded.json examples/padded.bin

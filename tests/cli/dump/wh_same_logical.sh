@@ -1,0 +1,1 @@
+$TL dump examples/wh.json examples/wh.bin

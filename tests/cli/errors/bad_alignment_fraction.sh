@@ -1,0 +1,1 @@
+$TL inspect bad/alignment_fraction.json

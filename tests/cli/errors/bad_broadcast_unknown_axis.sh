@@ -1,0 +1,1 @@
+$TL inspect bad/broadcast_unknown_axis.json

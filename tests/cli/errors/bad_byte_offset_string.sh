@@ -1,0 +1,1 @@
+$TL inspect bad/byte_offset_string.json

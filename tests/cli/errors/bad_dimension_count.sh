@@ -1,0 +1,1 @@
+$TL inspect bad/dimension_count.json

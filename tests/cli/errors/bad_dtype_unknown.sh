@@ -1,0 +1,1 @@
+$TL inspect bad/dtype_unknown.json

@@ -1,0 +1,1 @@
+$TL inspect bad/flags_unknown.json

@@ -1,0 +1,1 @@
+$TL inspect bad/layout_disagrees.json

@@ -1,0 +1,1 @@
+$TL inspect bad/layout_rank6_letters.json

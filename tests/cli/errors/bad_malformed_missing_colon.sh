@@ -1,0 +1,1 @@
+$TL inspect bad/malformed_missing_colon.json

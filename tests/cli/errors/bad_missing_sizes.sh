@@ -1,0 +1,1 @@
+$TL inspect bad/missing_sizes.json

@@ -1,0 +1,1 @@
+$TL inspect bad/non_utf8.json

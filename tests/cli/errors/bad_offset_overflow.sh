@@ -1,0 +1,1 @@
+$TL inspect bad/offset_overflow.json

@@ -1,0 +1,1 @@
+$TL inspect bad/sizes_above_2_53.json

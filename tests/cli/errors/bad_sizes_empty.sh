@@ -1,0 +1,1 @@
+$TL inspect bad/sizes_empty.json

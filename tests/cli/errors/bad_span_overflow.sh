@@ -1,0 +1,1 @@
+$TL inspect bad/span_overflow.json

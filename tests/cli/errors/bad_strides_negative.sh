@@ -1,0 +1,1 @@
+$TL inspect bad/strides_negative.json

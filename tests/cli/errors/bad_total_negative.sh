@@ -1,0 +1,1 @@
+$TL inspect bad/total_negative.json

@@ -1,0 +1,1 @@
+$TL inspect bad/trailing_text.json

@@ -1,0 +1,1 @@
+$TL inspect bad/unknown_key.json

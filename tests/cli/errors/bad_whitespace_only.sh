@@ -1,0 +1,1 @@
+$TL inspect bad/whitespace_only.json

@@ -1,0 +1,1 @@
+$TL inspect bad/wrapper_type.json

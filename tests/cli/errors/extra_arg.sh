@@ -1,0 +1,1 @@
+$TL size examples/hw.json examples/hw.bin

@@ -1,0 +1,1 @@
+$TL frobnicate examples/hw.json

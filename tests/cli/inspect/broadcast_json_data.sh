@@ -1,0 +1,1 @@
+$TL inspect --json examples/broadcast.json examples/broadcast.bin

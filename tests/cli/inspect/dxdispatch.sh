@@ -1,0 +1,1 @@
+$TL inspect examples/dxdispatch.json examples/dxdispatch.bin

@@ -1,0 +1,1 @@
+$TL inspect '{"dataType": "int8", "sizes": [4, 4], "layout": "WH"}'

@@ -1,0 +1,1 @@
+$TL inspect examples/padded.json examples/padded.bin

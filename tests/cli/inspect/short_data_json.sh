@@ -1,0 +1,1 @@
+$TL inspect --json examples/nchw.json examples/hw.bin

@@ -1,0 +1,1 @@
+cat examples/padded.bin | $TL inspect examples/padded.json -

@@ -1,0 +1,1 @@
+$TL offset examples/dhw.json 1,0,1 --byte 3

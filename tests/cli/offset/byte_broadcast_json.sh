@@ -1,0 +1,1 @@
+$TL offset --json examples/broadcast.json --byte 4

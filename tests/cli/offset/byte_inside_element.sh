@@ -1,0 +1,1 @@
+$TL offset examples/dhw.json --byte 31

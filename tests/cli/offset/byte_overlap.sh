@@ -1,0 +1,1 @@
+$TL offset examples/overlap.json --byte 8

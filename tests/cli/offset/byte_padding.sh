@@ -1,0 +1,1 @@
+$TL offset examples/padded.json --byte 12

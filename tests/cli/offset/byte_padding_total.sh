@@ -1,0 +1,1 @@
+$TL offset --json examples/padded.json --byte 39

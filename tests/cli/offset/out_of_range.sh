@@ -1,0 +1,1 @@
+$TL offset examples/dhw.json 1,2,0

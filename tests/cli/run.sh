@@ -1,0 +1,62 @@
+#!/bin/sh
+# run.sh - the command-line tests.
+#
+# Each tests/cli/GROUP/NAME.sh runs in a scratch directory of its own, where
+# examples/ and bad/ are linked, with $TL naming the binary (wrapped by
+# $TL_EXEC_PREFIX, e.g. "valgrind -q --error-exitcode=99").  Its standard
+# output, standard error and exit status must equal NAME.sh.stdout,
+# NAME.sh.stderr and NAME.sh.exit exactly.  UPDATE=1 rewrites those files
+# (review the diff before committing).  Arguments restrict the run to
+# test names containing them.
+#
+# Usage: TL=/path/to/tensorlayout sh tests/cli/run.sh [FILTER...]
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+: "${TL:?set TL to the tensorlayout binary}"
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/tl-cli.XXXXXX") || exit 3
+trap 'rm -rf "$scratch"' EXIT INT TERM
+
+label=${TL_LABEL:-cli}
+passed=0
+failed=0
+for t in "$here"/*/*.sh; do
+    name=${t#"$here"/}
+    if [ $# -gt 0 ]; then
+        match=no
+        for f in "$@"; do
+            case $name in *"$f"*) match=yes ;; esac
+        done
+        [ $match = yes ] || continue
+    fi
+    dir="$scratch/run"
+    rm -rf "$dir" && mkdir -p "$dir" || exit 3
+    ln -s "$root/examples" "$dir/examples"
+    ln -s "$here/bad" "$dir/bad"
+    (cd "$dir" && TL="${TL_EXEC_PREFIX:+$TL_EXEC_PREFIX }$TL" sh "$t" \
+        >"$scratch/stdout" 2>"$scratch/stderr" </dev/null)
+    echo $? >"$scratch/exit"
+    if [ "${UPDATE:-0}" = 1 ]; then
+        cp "$scratch/stdout" "$t.stdout"
+        cp "$scratch/stderr" "$t.stderr"
+        cp "$scratch/exit" "$t.exit"
+    fi
+    ok=yes
+    for part in exit stdout stderr; do
+        if ! cmp -s "$scratch/$part" "$t.$part"; then
+            if [ $ok = yes ]; then
+                echo "FAIL $name"
+            fi
+            ok=no
+            echo "--- $part differs:"
+            diff "$t.$part" "$scratch/$part" | head -n 20
+        fi
+    done
+    if [ $ok = yes ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+    fi
+done
+echo "$label: $passed passed, $failed failed"
+[ $failed -eq 0 ]

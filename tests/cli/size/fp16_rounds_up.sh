@@ -1,0 +1,1 @@
+$TL size '{"dataType": "FLOAT16", "sizes": [3]}'

@@ -1,0 +1,1 @@
+$TL size --json examples/padded.json

@@ -1,0 +1,1 @@
+$TL strides --sizes 3,4 --layout HW --broadcast C

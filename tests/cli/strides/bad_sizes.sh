@@ -1,0 +1,1 @@
+$TL strides --sizes 1,0,3 --layout DHW

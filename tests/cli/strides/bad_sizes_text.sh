@@ -1,0 +1,1 @@
+$TL strides --sizes 1,three --layout HW

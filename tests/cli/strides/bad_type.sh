@@ -1,0 +1,1 @@
+$TL strides --sizes 3 --layout W --type FLOAT8

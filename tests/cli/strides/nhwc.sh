@@ -1,0 +1,1 @@
+$TL strides --sizes 1,1,3,5 --layout NHWC

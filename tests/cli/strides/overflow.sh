@@ -1,0 +1,1 @@
+$TL strides --sizes 4294967296,4294967296,4294967296 --layout DHW

@@ -1,0 +1,239 @@
+/*
+ * test_classify.c - overlap, packed, padded and the index finder against a
+ * brute-force oracle that enumerates every element of small tensors.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "check.h"
+#include "helpers.h"
+#include "tests.h"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t rnd(uint64_t n)   /* xorshift64*, in [0, n) */
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (rng_state * 0x2545f4914f6cdd1dULL) % n;
+}
+
+void classify_should_decide_known_overlaps(void)
+{
+    static const struct { unsigned rank; uint64_t sizes[4], strides[4]; bool overlap; } cases[] = {
+        { 2, { 3, 3 }, { 1, 1 }, true },
+        { 2, { 2, 3 }, { 3, 1 }, false },
+        { 2, { 2, 4 }, { 3, 1 }, true },             /* 1*3 = 3*1 */
+        { 2, { 2, 2 }, { 2, 3 }, false },            /* nested: 3 > 2 */
+        { 3, { 2, 2, 2 }, { 4, 6, 9 }, false },      /* no nesting, still no overlap */
+        { 3, { 3, 2, 2 }, { 4, 6, 9 }, false },      /* 9 is odd, 4 and 6 cannot meet */
+        { 3, { 4, 3, 2 }, { 4, 6, 9 }, true },       /* 3*4 = 2*6 */
+        { 3, { 2, 2, 2 }, { 5, 3, 2 }, true },       /* 5 = 3 + 2 */
+        { 3, { 2, 2, 2 }, { 7, 3, 2 }, false },
+        { 2, { 1000000, 1000000 }, { 999999, 1000000 }, false },  /* needs z0 = 1000000 */
+        { 2, { 1000001, 1000000 }, { 999999, 1000000 }, true },   /* and has it */
+        { 2, { 999999, 1000000 }, { 1000000, 999999 }, false },
+        { 4, { 1, 1, 3, 5 }, { 15, 1, 5, 1 }, false },
+        { 2, { 5, 5 }, { 0, 0 }, false },            /* broadcast only */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct tl_desc d;
+        struct tl_info in;
+        CHECK(make(&d, &in, TL_DT_UINT8, cases[i].rank, cases[i].sizes, cases[i].strides) == 0);
+        if (in.overlapping != cases[i].overlap) {
+            check_failures++;
+            fprintf(stderr, "known overlap case %zu: got %d\n", i, in.overlapping);
+        }
+    }
+}
+
+/* Draws a small random tensor: rank 1-4 (sometimes 5-6), sizes 1-5, strides 0-12. */
+static void draw(struct tl_desc *d, struct tl_info *in)
+{
+    uint64_t sizes[TL_MAX_RANK], strides[TL_MAX_RANK];
+    unsigned rank = 1 + (unsigned)rnd(rnd(8) == 0 ? 6 : 4);
+    int style = (int)rnd(3);
+    for (unsigned i = 0; i < rank; i++) {
+        sizes[i] = 1 + rnd(rank > 4 ? 3 : 5);
+        strides[i] = rnd(13);
+    }
+    if (style == 0) {              /* packed in a random order, maybe padded */
+        unsigned order[TL_MAX_RANK];
+        for (unsigned i = 0; i < rank; i++)
+            order[i] = i;
+        for (unsigned i = rank; i > 1; i--) {
+            unsigned j = (unsigned)rnd(i), t = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = t;
+        }
+        uint64_t step = 1;
+        for (unsigned k = rank; k-- > 0;) {
+            strides[order[k]] = rnd(4) == 0 ? 0 : step;
+            step = step * sizes[order[k]] + rnd(3);
+        }
+    }
+    make(d, in, TL_DT_UINT8, rank, sizes, strides);
+}
+
+/* The oracle: walk every element, ignoring broadcast axes for overlap. */
+static void brute(const struct tl_desc *d, bool *overlap, uint64_t *distinct)
+{
+    uint64_t span = 1, idx[TL_MAX_RANK] = { 0 };
+    for (unsigned i = 0; i < d->rank; i++)
+        span += (d->sizes[i] - 1) * d->strides[i];
+    unsigned *hits = calloc(span, sizeof *hits);
+    for (;;) {
+        uint64_t off = 0;
+        for (unsigned i = 0; i < d->rank; i++)
+            off += idx[i] * d->strides[i];
+        hits[off]++;
+        unsigned i = d->rank;
+        while (i-- > 0) {          /* next index over the non-broadcast axes */
+            if (d->strides[i] == 0)
+                continue;
+            if (++idx[i] < d->sizes[i])
+                break;
+            idx[i] = 0;
+        }
+        if (i == UINT32_MAX)
+            break;
+    }
+    *overlap = false;
+    *distinct = 0;
+    for (uint64_t o = 0; o < span; o++) {
+        if (hits[o] > 1)
+            *overlap = true;
+        if (hits[o])
+            ++*distinct;
+    }
+    free(hits);
+}
+
+void classify_should_match_brute_force_oracle(void)
+{
+    int mismatches = 0;
+    for (int n = 0; n < 20000; n++) {
+        struct tl_desc d;
+        struct tl_info in;
+        draw(&d, &in);
+        bool overlap;
+        uint64_t distinct;
+        brute(&d, &overlap, &distinct);
+        bool broadcast = false;
+        for (unsigned i = 0; i < d.rank; i++)
+            broadcast |= d.strides[i] == 0 && d.sizes[i] > 1;
+        bool packed = !broadcast && !overlap && in.span == in.element_count;
+        bool padded = !overlap && in.span > distinct;
+        if (in.overlapping != overlap || in.packed != packed || in.padded != padded ||
+            in.broadcast != broadcast || (!overlap && in.distinct != distinct)) {
+            if (mismatches++ < 5) {
+                fprintf(stderr, "oracle mismatch: rank %u sizes", d.rank);
+                for (unsigned i = 0; i < d.rank; i++)
+                    fprintf(stderr, " %" PRIu64 "/%" PRIu64, d.sizes[i], d.strides[i]);
+                fprintf(stderr, ": overlap %d/%d packed %d/%d padded %d/%d\n", in.overlapping,
+                        overlap, in.packed, packed, in.padded, padded);
+            }
+        }
+    }
+    CHECK_EQ_U64(mismatches, 0);
+}
+
+void classify_should_be_fast_on_huge_tensors(void)
+{
+    /* 8-D, 2^40 elements, padded: classified without enumerating */
+    uint64_t sizes[8] = { 32, 32, 32, 32, 32, 32, 32, 32 }, strides[8];
+    uint64_t step = 1;
+    for (unsigned k = 8; k-- > 0;) {
+        strides[k] = step;
+        step = step * 32 + (k == 4);
+    }
+    struct tl_desc d;
+    struct tl_info in;
+    clock_t t0 = clock();
+    CHECK(make(&d, &in, TL_DT_FLOAT32, 8, sizes, strides) == 0);
+    CHECK_EQ_U64(in.element_count, UINT64_C(1) << 40);
+    CHECK(in.padded && !in.overlapping && !in.packed);
+    /* and an overlapping one of the same size */
+    strides[0] = strides[1];
+    CHECK(make(&d, &in, TL_DT_FLOAT32, 8, sizes, strides) == 0);
+    CHECK(in.overlapping);
+    /* large coprime strides with no overlap, where nesting does not apply */
+    uint64_t s2[3] = { 1000, 1000, 1000 }, st2[3] = { 1000003, 999983, 1 };
+    CHECK(make(&d, &in, TL_DT_UINT8, 3, s2, st2) == 0);
+    CHECK(in.overlapping);   /* 999983*x - 1000003*y spans more than 1000 */
+    uint64_t s3[2] = { 999983, 1000003 }, st3[2] = { 1000003, 999983 };
+    CHECK(make(&d, &in, TL_DT_UINT8, 2, s3, st3) == 0);
+    CHECK(!in.overlapping);
+    /* a generous bound for a shared machine; the real time is microseconds */
+    CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
+}
+
+struct collect { uint64_t n, idx[64][TL_MAX_RANK]; unsigned rank; };
+
+static int collect_fn(const uint64_t *idx, void *ctx)
+{
+    struct collect *c = ctx;
+    if (c->n < 64)
+        memcpy(c->idx[c->n], idx, c->rank * sizeof *idx);
+    c->n++;
+    return 0;
+}
+
+void find_should_match_brute_force_oracle(void)
+{
+    int mismatches = 0;
+    for (int n = 0; n < 3000; n++) {
+        struct tl_desc d;
+        struct tl_info in;
+        draw(&d, &in);
+        if (in.element_count > 2000)
+            continue;
+        for (uint64_t o = 0; o < in.span; o++) {
+            struct collect got = { .rank = d.rank }, want = { .rank = d.rank };
+            tl_desc_find(&d, o, UINT64_MAX, collect_fn, &got);
+            uint64_t idx[TL_MAX_RANK] = { 0 };
+            for (uint64_t e = 0; e < in.element_count; e++) {   /* logical order */
+                uint64_t off = 0;
+                for (unsigned i = 0; i < d.rank; i++)
+                    off += idx[i] * d.strides[i];
+                if (off == o)
+                    collect_fn(idx, &want);
+                for (unsigned i = d.rank; i-- > 0;) {
+                    if (++idx[i] < d.sizes[i])
+                        break;
+                    idx[i] = 0;
+                }
+            }
+            uint64_t m = got.n < 64 ? got.n : 64;
+            if (got.n != want.n || memcmp(got.idx, want.idx, m * sizeof got.idx[0]) != 0)
+                mismatches++;
+        }
+    }
+    CHECK_EQ_U64(mismatches, 0);
+}
+
+static int stop_at_first(const uint64_t *idx, void *ctx)
+{
+    (void)idx;
+    (void)ctx;
+    return 1;
+}
+
+void find_should_be_fast_on_huge_broadcast(void)
+{
+    /* 2^60 elements, all on 16 offsets; and an offset nobody owns */
+    struct tl_desc d;
+    struct tl_info in;
+    uint64_t sizes[4] = { UINT64_C(1) << 20, UINT64_C(1) << 20, UINT64_C(1) << 16, 16 };
+    uint64_t strides[4] = { 0, 0, 0, 2 };
+    clock_t t0 = clock();
+    CHECK(make(&d, &in, TL_DT_UINT8, 4, sizes, strides) == 0);
+    CHECK(in.broadcast && in.padded);
+    struct collect c = { .rank = 4 };
+    CHECK_EQ_U64(tl_desc_find(&d, 6, 1000, collect_fn, &c), 1000);
+    CHECK(c.idx[0][3] == 3 && c.idx[1][2] == 1);
+    CHECK_EQ_U64(tl_desc_find(&d, 7, 1000, collect_fn, &c), 0);
+    CHECK_EQ_U64(tl_desc_find(&d, 30, 1, stop_at_first, NULL), 1);
+    CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
+}

@@ -1,0 +1,100 @@
+/* test_dtype.c - the data type table, value text and half precision. */
+#include <math.h>
+
+#include "../../src/core/tl.h"
+#include "check.h"
+#include "tests.h"
+
+void dtype_should_name_and_size_every_type(void)
+{
+    static const struct { const char *name; unsigned size; } want[] = {
+        { "FLOAT32", 4 }, { "FLOAT16", 2 }, { "UINT32", 4 }, { "UINT16", 2 }, { "UINT8", 1 },
+        { "INT32", 4 }, { "INT16", 2 }, { "INT8", 1 }, { "FLOAT64", 8 }, { "UINT64", 8 },
+        { "INT64", 8 },
+    };
+    for (int i = 0; i < TL_DT_COUNT; i++) {
+        enum tl_dtype dt;
+        CHECK_STR(tl_dtype_name((enum tl_dtype)i), want[i].name);
+        CHECK_EQ_U64(tl_dtype_size((enum tl_dtype)i), want[i].size);
+        CHECK(tl_dtype_from_name(want[i].name, &dt) == 0 && dt == (enum tl_dtype)i);
+    }
+    enum tl_dtype dt;
+    CHECK(tl_dtype_from_name("dml_tensor_data_type_float16", &dt) == 0 && dt == TL_DT_FLOAT16);
+    CHECK(tl_dtype_from_name("Uint8", &dt) == 0 && dt == TL_DT_UINT8);
+    CHECK(tl_dtype_from_name("FLOAT", &dt) == TL_E_VALUE);
+    CHECK(tl_dtype_from_name("DML_TENSOR_DATA_TYPE_", &dt) == TL_E_VALUE);
+    CHECK(tl_dtype_from_name("BFLOAT16", &dt) == TL_E_VALUE);
+}
+
+void dtype_should_format_shortest_values(void)
+{
+    char buf[48];
+    float f = 0.1f;
+    tl_dtype_format(TL_DT_FLOAT32, &f, buf, sizeof buf);
+    CHECK_STR(buf, "0.1");
+    f = 10.0f;
+    tl_dtype_format(TL_DT_FLOAT32, &f, buf, sizeof buf);
+    CHECK_STR(buf, "10");
+    f = -INFINITY;
+    tl_dtype_format(TL_DT_FLOAT32, &f, buf, sizeof buf);
+    CHECK_STR(buf, "-inf");
+    double d = 0.1;
+    tl_dtype_format(TL_DT_FLOAT64, &d, buf, sizeof buf);
+    CHECK_STR(buf, "0.1");
+    d = 1.0 / 3.0;
+    tl_dtype_format(TL_DT_FLOAT64, &d, buf, sizeof buf);
+    CHECK_STR(buf, "0.3333333333333333");
+    uint16_t h = 0x3e00;                      /* 1.5 */
+    tl_dtype_format(TL_DT_FLOAT16, &h, buf, sizeof buf);
+    CHECK_STR(buf, "1.5");
+    h = 0x7e00;
+    tl_dtype_format(TL_DT_FLOAT16, &h, buf, sizeof buf);
+    CHECK_STR(buf, "nan");
+    int8_t i8 = -128;
+    tl_dtype_format(TL_DT_INT8, &i8, buf, sizeof buf);
+    CHECK_STR(buf, "-128");
+    uint64_t u64 = UINT64_MAX;
+    tl_dtype_format(TL_DT_UINT64, &u64, buf, sizeof buf);
+    CHECK_STR(buf, "18446744073709551615");
+    int64_t i64 = INT64_MIN;
+    tl_dtype_format(TL_DT_INT64, &i64, buf, sizeof buf);
+    CHECK_STR(buf, "-9223372036854775808");
+    unsigned char odd[9] = { 0, 0x00, 0x00, 0x80, 0x3f };   /* 1.0f at an odd address */
+    tl_dtype_format(TL_DT_FLOAT32, odd + 1, buf, sizeof buf);
+    CHECK_STR(buf, "1");
+}
+
+void dtype_should_round_trip_half(void)
+{
+    /* every half value goes to float and back unchanged (NaNs stay NaNs) */
+    for (uint32_t h = 0; h <= 0xffff; h++) {
+        float f = tl_half_to_float((uint16_t)h);
+        uint16_t back = tl_float_to_half(f);
+        if (isnan(f))
+            CHECK((back & 0x7c00) == 0x7c00 && (back & 0x3ff));
+        else if (back != h)
+            CHECK_EQ_U64(back, h);
+    }
+    CHECK_EQ_U64(tl_float_to_half(65520.0f), 0x7c00);        /* rounds to inf */
+    CHECK_EQ_U64(tl_float_to_half(1.0f + 1.0f / 2048), 0x3c00); /* ties to even */
+    CHECK_EQ_U64(tl_float_to_half(5.9604645e-8f), 0x0001);   /* smallest subnormal */
+    CHECK_EQ_U64(tl_float_to_half(1e-9f), 0x0000);
+}
+
+void dtype_should_parse_values_in_range(void)
+{
+    unsigned char out[8];
+    struct tl_error err;
+    CHECK(tl_dtype_parse_value(TL_DT_UINT8, "255", out, &err) == 0 && out[0] == 255);
+    CHECK(tl_dtype_parse_value(TL_DT_UINT8, "256", out, &err) == TL_E_RANGE);
+    CHECK(tl_dtype_parse_value(TL_DT_UINT8, "-1", out, &err) == TL_E_RANGE);
+    CHECK(tl_dtype_parse_value(TL_DT_INT8, "-128", out, &err) == 0 && out[0] == 0x80);
+    CHECK(tl_dtype_parse_value(TL_DT_INT8, "128", out, &err) == TL_E_RANGE);
+    CHECK(tl_dtype_parse_value(TL_DT_INT16, "0x7fff", out, &err) == 0);
+    CHECK(tl_dtype_parse_value(TL_DT_FLOAT32, "1.5x", out, &err) == TL_E_VALUE);
+    CHECK(tl_dtype_parse_value(TL_DT_FLOAT32, "", out, &err) == TL_E_VALUE);
+    CHECK(tl_dtype_parse_value(TL_DT_FLOAT16, "1.5", out, &err) == 0 && out[0] == 0 && out[1] == 0x3e);
+    CHECK(tl_dtype_parse_value(TL_DT_UINT64, "18446744073709551615", out, &err) == 0);
+    CHECK(tl_dtype_parse_value(TL_DT_UINT64, "18446744073709551616", out, &err) == TL_E_RANGE);
+    CHECK(tl_dtype_parse_value(TL_DT_INT64, "-9223372036854775808", out, &err) == 0);
+}

@@ -1,0 +1,31 @@
+/* tests.h - every unit test, by file. */
+#ifndef TL_TESTS_H
+#define TL_TESTS_H
+
+#define TL_TEST_LIST(X) \
+    X(dtype_should_name_and_size_every_type) \
+    X(dtype_should_format_shortest_values) \
+    X(dtype_should_round_trip_half) \
+    X(dtype_should_parse_values_in_range) \
+    X(desc_should_compute_reference_terms) \
+    X(desc_should_compute_strides_for_layouts) \
+    X(desc_should_name_layout_with_tie_rule) \
+    X(desc_should_report_directml_problems) \
+    X(desc_should_reject_overflow) \
+    X(desc_should_compute_offsets) \
+    X(json_should_accept_both_spellings) \
+    X(json_should_accept_every_key_form) \
+    X(json_should_reject_each_error_with_key_path) \
+    X(json_should_locate_malformed_json) \
+    X(json_should_write_exact_integers) \
+    X(classify_should_decide_known_overlaps) \
+    X(classify_should_match_brute_force_oracle) \
+    X(classify_should_be_fast_on_huge_tensors) \
+    X(find_should_match_brute_force_oracle) \
+    X(find_should_be_fast_on_huge_broadcast)
+
+#define X(name) void name(void);
+TL_TEST_LIST(X)
+#undef X
+
+#endif
