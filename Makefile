@@ -39,7 +39,7 @@ BIN      = $(BUILD)/tensorlayout
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 
-.PHONY: all test check test-once test-unit test-cli test-man install uninstall clean help
+.PHONY: all test check test-once test-unit test-cli test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -66,13 +66,16 @@ test: ## run every test, then again under AddressSanitizer + UndefinedBehaviorSa
 
 check: test  ## same as test
 
-test-once: test-unit test-cli test-man
+test-once: test-unit test-cli test-docs test-man
 
 test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 	$(UNIT_BIN)
 
 test-cli: $(BIN)  ## command-line tests (exact stdout, stderr, exit status)
 	TL=$(abspath $(BIN)) sh tests/cli/run.sh
+
+test-docs: $(BIN)  ## the examples of the man page and README, run and compared
+	TL=$(abspath $(BIN)) sh tests/docs.sh
 
 test-man:  ## the man page renders without warnings
 	@out=$$(groff -man -ww -z man/tensorlayout.1 2>&1); \
