@@ -30,6 +30,7 @@ static const char *const key_names[K_COUNT] = {
 
 struct parser {
     const char *prefix;                /* "" or "Desc." */
+    bool big_literal;                  /* an integer literal above 2^53 is in the text */
     const cJSON *item[K_COUNT];        /* NULL when absent or null */
     const char *spelled[K_COUNT];      /* the key as written */
     struct tl_error *err;
@@ -72,8 +73,9 @@ static int get_u64(struct parser *p, const cJSON *v, const char *key, uint64_t *
         return tl_fail(p->err, TL_E_RANGE, key, "must not be negative (is %.17g)", d);
     if (d != floor(d))
         return tl_fail(p->err, TL_E_RANGE, key, "must be a whole number (is %.17g)", d);
-    if (d > TL_MAX_JSON_INT)
-        return tl_fail(p->err, TL_E_RANGE, key, "is above 2^53 (%.17g)", d);
+    /* 2^53 + 1 reads as 2^53: the text tells them apart */
+    if (d > TL_MAX_JSON_INT || (d == TL_MAX_JSON_INT && p->big_literal))
+        return tl_fail(p->err, TL_E_RANGE, key, "must be at most 2^53 (9007199254740992)");
     *out = (uint64_t)d;
     return 0;
 }
@@ -409,12 +411,32 @@ static int fill(struct parser *p, const cJSON *root, struct tl_desc *d)
     return rc;
 }
 
-/* Where the JSON text nests deeper than TL_MAX_JSON_DEPTH, or NULL. */
-static const char *too_deep(const char *text, size_t len)
+/* Is the integer literal [s, e) above 2^53? */
+static bool above_2_53(const char *s, const char *e)
+{
+    static const char limit[] = "9007199254740992";
+    while (s < e && *s == '0' && s + 1 < e)
+        s++;
+    size_t n = (size_t)(e - s);
+    return n > sizeof limit - 1 || (n == sizeof limit - 1 && memcmp(s, limit, n) > 0);
+}
+
+/* One pass over the text before cJSON sees it: returns where it nests
+ * deeper than TL_MAX_JSON_DEPTH (or NULL), and notes integer literals
+ * above 2^53, which a double cannot always tell from 2^53. */
+static const char *prescan(struct parser *p, const char *text, size_t len)
 {
     int depth = 0;
     bool in_string = false;
     for (const char *c = text; c < text + len; c++) {
+        if (!in_string && *c >= '0' && *c <= '9') {
+            const char *start = c;
+            while (c + 1 < text + len && c[1] >= '0' && c[1] <= '9')
+                c++;
+            if (above_2_53(start, c + 1))
+                p->big_literal = true;
+            continue;
+        }
         if (in_string) {
             if (*c == '\\' && c + 1 < text + len)
                 c++;
@@ -443,7 +465,7 @@ int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d, struct t
 {
     struct tl_error dummy;
     struct parser p = { .prefix = "", .err = err ? err : &dummy };
-    const char *end = too_deep(text, len);
+    const char *end = prescan(&p, text, len);
     if (end) {
         tl_fail(p.err, TL_E_JSON, NULL, "JSON nests deeper than %d levels", TL_MAX_JSON_DEPTH);
         line_col(text, end, &p.err->line, &p.err->col);
