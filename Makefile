@@ -15,7 +15,7 @@ INSTALL ?= install
 # Project flags, kept apart from the user's CFLAGS.
 TL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wundef
-TL_LIBS   = -lcjson -largtable2 -lm
+TL_LIBS   = -lcjson -largtable2 -lm -pthread
 
 ifeq ($(WERROR),1)
 TL_CFLAGS += -Werror
@@ -29,7 +29,20 @@ else
 BUILD    ?= build
 endif
 
-CORE_SRC = $(wildcard src/core/*.c)
+# Kernel files: the scalar one everywhere, the x86-64 ones on x86-64.  Each
+# kern_<isa>.c gets its ISA's flags and nothing else; everything else is
+# built for the baseline.
+MACHINE := $(shell $(CC) -dumpmachine)
+ISA_SRC  = src/copy/kern_scalar.c
+ifneq ($(findstring x86_64,$(MACHINE)),)
+ISA_SRC += src/copy/kern_sse2.c src/copy/kern_avx2.c src/copy/kern_avx512.c
+endif
+$(BUILD)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
+$(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2
+$(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
+
+COPY_SRC = src/copy/cpu.c src/copy/plan.c src/copy/ref.c $(ISA_SRC)
+CORE_SRC = $(wildcard src/core/*.c) $(COPY_SRC)
 CLI_SRC  = $(wildcard src/cli/*.c)
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
@@ -38,16 +51,18 @@ BIN      = $(BUILD)/tensorlayout
 
 UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
+DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all test check test-once test-unit test-cli test-docs test-man install uninstall clean help
+.PHONY: all test check test-once test-unit test-diff test-cli test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
 $(BUILD)/%.o: %.c $(wildcard src/*/*.h) | $(BUILD)/dirs
-	$(CC) $(CFLAGS) $(TL_CFLAGS) $(ISAFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS) $(TL_CFLAGS) $(ISAFLAGS) -pthread -c $< -o $@
 
-$(BUILD)/dirs:
-	mkdir -p $(BUILD)/src/core $(BUILD)/src/cli $(BUILD)/tests/unit
+$(BUILD)/dirs: Makefile
+	mkdir -p $(BUILD)/src/core $(BUILD)/src/copy $(BUILD)/src/cli $(BUILD)/tests/unit \
+	         $(BUILD)/tests/diff $(BUILD)/tests/bench
 	touch $@
 
 $(LIB): $(CORE_OBJ)
@@ -66,10 +81,16 @@ test: ## run every test, then again under AddressSanitizer + UndefinedBehaviorSa
 
 check: test  ## same as test
 
-test-once: test-unit test-cli test-docs test-man
+test-once: test-unit test-diff test-cli test-docs test-man
 
 test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 	$(UNIT_BIN)
+
+$(DIFF_BIN): $(BUILD)/tests/diff/copy_diff.o $(LIB)
+	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
+
+test-diff: $(DIFF_BIN)  ## every kernel and ISA against the scalar reference
+	$(DIFF_BIN)
 
 test-cli: $(BIN)  ## command-line tests (exact stdout, stderr, exit status)
 	TL=$(abspath $(BIN)) sh tests/cli/run.sh

@@ -263,4 +263,67 @@ size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
  * the description declares a total, byte_offset + total. */
 uint64_t tl_desc_bytes_needed(const struct tl_desc *d, const struct tl_info *info);
 
+/* ---- copies (src/copy/) -------------------------------------------------- */
+
+/* Instruction sets the copy kernels are written for. */
+enum tl_isa { TL_ISA_SCALAR, TL_ISA_SSE2, TL_ISA_AVX2, TL_ISA_AVX512, TL_ISA_NEON, TL_ISA_COUNT };
+
+/* "scalar", "sse2", "avx2", "avx512", "neon"; tl_isa_from_name() returns
+ * 0, or TL_E_VALUE for another name. */
+const char *tl_isa_name(enum tl_isa isa);
+int tl_isa_from_name(const char *name, enum tl_isa *out);
+
+/* Whether this CPU (and its operating system, for the wide registers) can
+ * run an ISA's kernels.  Detected once. */
+bool tl_isa_supported(enum tl_isa isa);
+
+/* The best supported ISA at or below ceiling (TL_ISA_COUNT: no ceiling).
+ * tl_isa_set_ceiling() makes it the one every later copy uses and returns
+ * it; call it before any copy runs (it is not thread-safe). */
+enum tl_isa tl_isa_best(enum tl_isa ceiling);
+enum tl_isa tl_isa_set_ceiling(enum tl_isa ceiling);
+enum tl_isa tl_isa_active(void);
+
+/* What a plan does, for tests and for --verbose diagnostics. */
+enum tl_copy_kind {
+    TL_COPY_CONTIG, TL_COPY_FILL, TL_COPY_INTERLEAVE, TL_COPY_DEINTERLEAVE,
+    TL_COPY_TRANSPOSE, TL_COPY_GENERAL
+};
+const char *tl_copy_kind_name(enum tl_copy_kind kind);
+
+/* A normalized copy, ready to run.  Opaque in spirit: fill it with
+ * tl_copy_plan() and read only `kind`, `src_bytes` and `dst_bytes`. */
+struct tl_copy_plan {
+    enum tl_copy_kind kind;
+    unsigned es, shift;                  /* element size, log2 of it */
+    unsigned ndim;                       /* normalized axes, outermost first */
+    uint64_t n[TL_MAX_RANK];
+    uint64_t ss[TL_MAX_RANK], ds[TL_MAX_RANK];   /* strides in bytes */
+    unsigned a, b;                       /* the kernel's axes (see plan.c) */
+    unsigned channels;                   /* C for (de)interleave */
+    uint64_t src_offset, dst_offset;     /* byteOffset of each */
+    uint64_t count;                      /* elements copied */
+    uint64_t src_bytes, dst_bytes;       /* the elements' bytes of each side */
+    enum tl_isa isa;                     /* the ceiling when planned */
+};
+
+/* Plans copying every element of src into dst.  dst must be neither
+ * broadcast nor overlapping; the sizes and data types must match.
+ * @return 0, or TL_E_MISMATCH / TL_E_VALUE with err filled (err->key is
+ * "sizes", "dataType" or "strides" of the destination). */
+int tl_copy_plan(struct tl_copy_plan *plan, const struct tl_desc *src,
+                 const struct tl_desc *dst, struct tl_error *err);
+
+/* Progress, called from one worker now and then with the elements done so
+ * far; may be NULL. */
+typedef void (*tl_progress_fn)(uint64_t done, uint64_t total, void *ctx);
+
+/* Runs a plan: reads the file image src_file (holding at least src_bytes)
+ * and writes into dst_file (holding at least dst_bytes).  The buffers must
+ * not overlap.  Splits the work over `threads` threads (0: one per online
+ * CPU) when it is large enough to gain from them; when a thread cannot be
+ * started, the others finish the copy.  @return 0. */
+int tl_copy_run(const struct tl_copy_plan *plan, const uint8_t *src_file, uint8_t *dst_file,
+                unsigned threads, tl_progress_fn progress, void *ctx);
+
 #endif

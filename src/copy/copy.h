@@ -1,0 +1,82 @@
+/*
+ * copy.h - the strided copy engine: plans, kernel tables, dispatch.
+ *
+ * A copy moves every element of a source tensor to the same logical index
+ * of a destination tensor of the same sizes and data type.  tl_copy_plan()
+ * normalizes the pair the way numpy prepares a two-array iteration: it drops
+ * size-1 axes, orders the axes for the destination (largest destination
+ * stride outermost), and merges neighbours that are contiguous in both.
+ * Then it classifies the innermost shape and picks a kernel:
+ *
+ *   CONTIG       destination and source both contiguous: memcpy of rows
+ *   FILL         source stride 0 along a contiguous destination: broadcast
+ *   INTERLEAVE   C = 2, 3, 4 planes into packed pixels (CHW -> HWC)
+ *   DEINTERLEAVE packed pixels into C = 2, 3, 4 planes (HWC -> CHW)
+ *   TRANSPOSE    a 2-D transpose, tiled, with in-register SIMD blocks
+ *   GENERAL      anything else: a plain strided element loop
+ *
+ * Kernels come from struct tl_kernels tables, one per instruction set.
+ * Each kern_<isa>.c is compiled with that ISA's flags and nothing else,
+ * and exports one table, const struct tl_kernels tl_kernels_<isa>, whose
+ * unimplemented slots are NULL.  cpu.c builds the active table once: it
+ * starts from the scalar table and, for each ISA the CPU supports up to the
+ * ceiling, overwrites the slots that ISA fills (libyuv's way), so a partial
+ * ISA never leaves a hole and an AVX-512 gap falls back to AVX2.
+ *
+ * Adding an ISA:
+ *   1. Write src/copy/kern_<isa>.c exporting tl_kernels_<isa>; reuse the
+ *      static inline drivers of kern_drivers.h for tails and tiling.
+ *   2. Give the file its flags in the Makefile (%_<isa>.o: ISAFLAGS = ...).
+ *   3. Add a TL_ISA_* value, its name, its detection in cpu.c and its row in
+ *      the upgrade order; the differential test then covers it.
+ */
+#ifndef TL_COPY_H
+#define TL_COPY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/tl.h"
+
+/* Element sizes are indexed by log2: w1, w2, w4, w8. */
+#define TL_NW 4
+
+/* Kernel contracts (all strides and planes in bytes, any alignment):
+ *
+ * transpose: src holds `rows` rows of `cols` contiguous elements, row r at
+ *   src + r*ss; writes dst + c*ds + r*es = src + r*ss + c*es for every r, c.
+ * fill: writes n copies of the element at val to dst (contiguous).
+ * interleave (C channels): for i < n, k < C:
+ *   dst[(i*C + k)*es] = src[k*plane + i*es]
+ * deinterleave (C channels): for i < n, k < C:
+ *   dst[k*plane + i*es] = src[(i*C + k)*es]
+ */
+typedef void (*tl_transpose_fn)(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,
+                                size_t rows, size_t cols);
+typedef void (*tl_fill_fn)(uint8_t *dst, const uint8_t *val, size_t n);
+typedef void (*tl_interleave_fn)(const uint8_t *src, size_t plane, uint8_t *dst, size_t n);
+typedef void (*tl_deinterleave_fn)(const uint8_t *src, uint8_t *dst, size_t plane, size_t n);
+
+struct tl_kernels {
+    tl_transpose_fn transpose[TL_NW];
+    tl_fill_fn fill[TL_NW];
+    tl_interleave_fn interleave[3][TL_NW];      /* [C - 2][log2 es] */
+    tl_deinterleave_fn deinterleave[3][TL_NW];
+};
+
+extern const struct tl_kernels tl_kernels_scalar;
+extern const struct tl_kernels tl_kernels_sse2;
+extern const struct tl_kernels tl_kernels_avx2;
+extern const struct tl_kernels tl_kernels_avx512;
+extern const struct tl_kernels tl_kernels_neon;
+
+/* The table a copy with ISA `isa` as its ceiling uses: the scalar table
+ * upgraded by every supported ISA up to isa.  Built once per ISA. */
+const struct tl_kernels *tl_kernels_for(enum tl_isa isa);
+
+/* The reference copy: a naive loop over every logical index, never
+ * optimized.  The differential tests compare everything against it. */
+void tl_copy_ref(const struct tl_desc *src, const uint8_t *src_file,
+                 const struct tl_desc *dst, uint8_t *dst_file);
+
+#endif

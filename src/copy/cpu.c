@@ -1,0 +1,124 @@
+/*
+ * cpu.c - which kernels run: CPU detection (once), the ceiling, and the
+ * active kernel table, built by upgrading the scalar table slot by slot.
+ * Compiled for the baseline: it only reads the ISA files' tables.
+ *
+ * On x86-64, __builtin_cpu_supports() reports AVX2 and AVX-512 only when
+ * the operating system has enabled their register state (libgcc checks
+ * XGETBV), which is what running the kernels needs.
+ */
+#include <pthread.h>
+#include <string.h>
+#include <strings.h>
+
+#include "copy.h"
+
+static const char *const names[TL_ISA_COUNT] = { "scalar", "sse2", "avx2", "avx512", "neon" };
+
+const char *tl_isa_name(enum tl_isa isa)
+{
+    return isa < TL_ISA_COUNT ? names[isa] : "?";
+}
+
+int tl_isa_from_name(const char *name, enum tl_isa *out)
+{
+    for (int i = 0; i < TL_ISA_COUNT; i++) {
+        if (strcasecmp(name, names[i]) == 0) {
+            *out = (enum tl_isa)i;
+            return 0;
+        }
+    }
+    return TL_E_VALUE;
+}
+
+/* The table of one ISA, or NULL when this build has none. */
+static const struct tl_kernels *table_of(enum tl_isa isa)
+{
+    switch (isa) {
+    case TL_ISA_SCALAR: return &tl_kernels_scalar;
+#if defined(__x86_64__)
+    case TL_ISA_SSE2:   return &tl_kernels_sse2;
+    case TL_ISA_AVX2:   return &tl_kernels_avx2;
+    case TL_ISA_AVX512: return &tl_kernels_avx512;
+#endif
+    default:            return NULL;
+    }
+}
+
+bool tl_isa_supported(enum tl_isa isa)
+{
+    if (!table_of(isa))
+        return false;
+#if defined(__x86_64__)
+    switch (isa) {
+    case TL_ISA_SSE2:   return true;                       /* baseline of x86-64 */
+    case TL_ISA_AVX2:   return __builtin_cpu_supports("avx2");
+    case TL_ISA_AVX512: return __builtin_cpu_supports("avx512f") &&
+                               __builtin_cpu_supports("avx512bw") &&
+                               __builtin_cpu_supports("avx512vl");
+    default:            return true;
+    }
+#else
+    return isa == TL_ISA_SCALAR;
+#endif
+}
+
+enum tl_isa tl_isa_best(enum tl_isa ceiling)
+{
+    enum tl_isa best = TL_ISA_SCALAR;
+    for (int i = 0; i < TL_ISA_COUNT && i <= (int)ceiling; i++) {
+        if (tl_isa_supported((enum tl_isa)i))
+            best = (enum tl_isa)i;
+    }
+    return best;
+}
+
+static enum tl_isa active = TL_ISA_COUNT;     /* not chosen yet: the best there is */
+
+enum tl_isa tl_isa_set_ceiling(enum tl_isa ceiling)
+{
+    active = tl_isa_best(ceiling);
+    return active;
+}
+
+enum tl_isa tl_isa_active(void)
+{
+    return active == TL_ISA_COUNT ? tl_isa_best(TL_ISA_COUNT) : active;
+}
+
+/* Upgrades, in order: each ISA's non-NULL slots replace the ones below. */
+static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
+{
+    for (int w = 0; w < TL_NW; w++) {
+        if (by->transpose[w])
+            k->transpose[w] = by->transpose[w];
+        if (by->fill[w])
+            k->fill[w] = by->fill[w];
+        for (int c = 0; c < 3; c++) {
+            if (by->interleave[c][w])
+                k->interleave[c][w] = by->interleave[c][w];
+            if (by->deinterleave[c][w])
+                k->deinterleave[c][w] = by->deinterleave[c][w];
+        }
+    }
+}
+
+static struct tl_kernels built[TL_ISA_COUNT];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void build_all(void)
+{
+    for (int top = 0; top < TL_ISA_COUNT; top++) {
+        built[top] = tl_kernels_scalar;
+        for (int i = 1; i <= top; i++) {
+            if (tl_isa_supported((enum tl_isa)i))
+                upgrade(&built[top], table_of((enum tl_isa)i));
+        }
+    }
+}
+
+const struct tl_kernels *tl_kernels_for(enum tl_isa isa)
+{
+    pthread_once(&once, build_all);
+    return &built[isa < TL_ISA_COUNT ? isa : TL_ISA_COUNT - 1];
+}

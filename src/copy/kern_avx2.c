@@ -1,0 +1,141 @@
+/*
+ * kern_avx2.c - AVX2 kernels: 8x8 32-bit and 4x4 64-bit transposes, fills,
+ * and 3-channel byte (de)interleaves with byte shuffles.  Slots left NULL
+ * (byte and 16-bit transposes, 2- and 4-channel) keep the SSE2 kernels.
+ * Compiled with -mavx2 only.
+ */
+#include <immintrin.h>
+
+#include "kern_drivers.h"
+
+static void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m256 r[8], t[8], s[8];
+    for (int i = 0; i < 8; i++)
+        r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));
+    for (int p = 0; p < 4; p++) {
+        t[2 * p] = _mm256_unpacklo_ps(r[2 * p], r[2 * p + 1]);
+        t[2 * p + 1] = _mm256_unpackhi_ps(r[2 * p], r[2 * p + 1]);
+    }
+    for (int h = 0; h < 2; h++) {      /* rows 4h..4h+3: columns k and k+4 per register */
+        s[4 * h + 0] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
+        s[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xee);
+        s[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
+        s[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xee);
+    }
+    for (int k = 0; k < 4; k++) {
+        _mm256_storeu_ps((float *)(void *)(dst + k * ds),
+                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x20));
+        _mm256_storeu_ps((float *)(void *)(dst + (k + 4) * ds),
+                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x31));
+    }
+}
+
+static void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m256d r0 = _mm256_loadu_pd((const double *)(const void *)src);
+    __m256d r1 = _mm256_loadu_pd((const double *)(const void *)(src + ss));
+    __m256d r2 = _mm256_loadu_pd((const double *)(const void *)(src + 2 * ss));
+    __m256d r3 = _mm256_loadu_pd((const double *)(const void *)(src + 3 * ss));
+    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    _mm256_storeu_pd((double *)(void *)dst, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd((double *)(void *)(dst + ds), _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd((double *)(void *)(dst + 2 * ds), _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd((double *)(void *)(dst + 3 * ds), _mm256_permute2f128_pd(t1, t3, 0x31));
+}
+
+static void transpose_w4(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
+{ tl_transpose_tiled(s, ss, d, ds, r, c, 4, 8, block_w4); }
+static void transpose_w8(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
+{ tl_transpose_tiled(s, ss, d, ds, r, c, 8, 4, block_w8); }
+
+static void fill_vec(uint8_t *dst, __m256i v, size_t bytes, const uint8_t *val, unsigned es)
+{
+    size_t i = 0;
+    for (; i + 128 <= bytes; i += 128) {
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i), v);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i + 32), v);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i + 64), v);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i + 96), v);
+    }
+    for (; i + 32 <= bytes; i += 32)
+        _mm256_storeu_si256((__m256i *)(void *)(dst + i), v);
+    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
+}
+
+static void fill_w1(uint8_t *d, const uint8_t *v, size_t n)
+{ fill_vec(d, _mm256_set1_epi8((char)v[0]), n, v, 1); }
+static void fill_w2(uint8_t *d, const uint8_t *v, size_t n)
+{ uint16_t x; memcpy(&x, v, 2); fill_vec(d, _mm256_set1_epi16((short)x), n * 2, v, 2); }
+static void fill_w4(uint8_t *d, const uint8_t *v, size_t n)
+{ uint32_t x; memcpy(&x, v, 4); fill_vec(d, _mm256_set1_epi32((int)x), n * 4, v, 4); }
+static void fill_w8(uint8_t *d, const uint8_t *v, size_t n)
+{ uint64_t x; memcpy(&x, v, 8); fill_vec(d, _mm256_set1_epi64x((long long)x), n * 8, v, 8); }
+
+/* Shuffle masks for 16 pixels of 3 bytes in three registers:
+ * split[k][r] gathers channel k's bytes out of register r; merge[r][k]
+ * places channel k's bytes into output register r.  -1 leaves a zero. */
+struct masks3 { __m128i split[3][3], merge[3][3]; };
+
+static void make_masks3(struct masks3 *m)
+{
+    for (int k = 0; k < 3; k++) {
+        for (int r = 0; r < 3; r++) {
+            int8_t sp[16], me[16];
+            for (int t = 0; t < 16; t++) {
+                int pos = 3 * t + k - 16 * r;           /* pixel t, channel k, in register r */
+                sp[t] = (int8_t)(pos >= 0 && pos < 16 ? pos : -1);
+                int p = 16 * r + t;                     /* output byte p of register r */
+                me[t] = (int8_t)(p % 3 == k ? p / 3 : -1);
+            }
+            m->split[k][r] = _mm_loadu_si128((const __m128i *)(const void *)sp);
+            m->merge[r][k] = _mm_loadu_si128((const __m128i *)(const void *)me);
+        }
+    }
+}
+
+static void interleave_c3_w1(const uint8_t *src, size_t plane, uint8_t *dst, size_t n)
+{
+    struct masks3 m;
+    make_masks3(&m);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i c[3];
+        for (int k = 0; k < 3; k++)
+            c[k] = _mm_loadu_si128((const __m128i *)(const void *)(src + k * plane + i));
+        for (int r = 0; r < 3; r++) {
+            __m128i v = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(c[0], m.merge[r][0]),
+                                                  _mm_shuffle_epi8(c[1], m.merge[r][1])),
+                                     _mm_shuffle_epi8(c[2], m.merge[r][2]));
+            _mm_storeu_si128((__m128i *)(void *)(dst + 3 * i + 16 * r), v);
+        }
+    }
+    tl_interleave_scalar_es(src + i, plane, dst + 3 * i, n - i, 3, 1);
+}
+
+static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, size_t n)
+{
+    struct masks3 m;
+    make_masks3(&m);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i v[3];
+        for (int r = 0; r < 3; r++)
+            v[r] = _mm_loadu_si128((const __m128i *)(const void *)(src + 3 * i + 16 * r));
+        for (int k = 0; k < 3; k++) {
+            __m128i c = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(v[0], m.split[k][0]),
+                                                  _mm_shuffle_epi8(v[1], m.split[k][1])),
+                                     _mm_shuffle_epi8(v[2], m.split[k][2]));
+            _mm_storeu_si128((__m128i *)(void *)(dst + k * plane + i), c);
+        }
+    }
+    tl_deinterleave_scalar_es(src + 3 * i, dst + i, plane, n - i, 3, 1);
+}
+
+const struct tl_kernels tl_kernels_avx2 = {
+    .transpose = { NULL, NULL, transpose_w4, transpose_w8 },
+    .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
+    .interleave = { { NULL }, { interleave_c3_w1 }, { NULL } },
+    .deinterleave = { { NULL }, { deinterleave_c3_w1 }, { NULL } },
+};

@@ -1,0 +1,47 @@
+/*
+ * kern_scalar.c - the portable kernels: every slot of the table, and the
+ * twin that each SIMD kernel is tested against.
+ */
+#include "kern_drivers.h"
+
+#define WIDTHS(X) X(1, 0) X(2, 1) X(4, 2) X(8, 3)
+
+#define DEFINE(W, L)                                                                       \
+    static void transpose_w##W(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,     \
+                               size_t rows, size_t cols)                                   \
+    {                                                                                      \
+        tl_transpose_scalar_es(src, ss, dst, ds, rows, cols, W);                           \
+    }                                                                                      \
+    static void fill_w##W(uint8_t *dst, const uint8_t *val, size_t n)                      \
+    {                                                                                      \
+        tl_fill_scalar_es(dst, val, n, W);                                                 \
+    }                                                                                      \
+    static void interleave_c2_w##W(const uint8_t *s, size_t p, uint8_t *d, size_t n)       \
+    { tl_interleave_scalar_es(s, p, d, n, 2, W); }                                         \
+    static void interleave_c3_w##W(const uint8_t *s, size_t p, uint8_t *d, size_t n)       \
+    { tl_interleave_scalar_es(s, p, d, n, 3, W); }                                         \
+    static void interleave_c4_w##W(const uint8_t *s, size_t p, uint8_t *d, size_t n)       \
+    { tl_interleave_scalar_es(s, p, d, n, 4, W); }                                         \
+    static void deinterleave_c2_w##W(const uint8_t *s, uint8_t *d, size_t p, size_t n)     \
+    { tl_deinterleave_scalar_es(s, d, p, n, 2, W); }                                       \
+    static void deinterleave_c3_w##W(const uint8_t *s, uint8_t *d, size_t p, size_t n)     \
+    { tl_deinterleave_scalar_es(s, d, p, n, 3, W); }                                       \
+    static void deinterleave_c4_w##W(const uint8_t *s, uint8_t *d, size_t p, size_t n)     \
+    { tl_deinterleave_scalar_es(s, d, p, n, 4, W); }
+WIDTHS(DEFINE)
+#undef DEFINE
+
+const struct tl_kernels tl_kernels_scalar = {
+    .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
+    .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
+    .interleave = {
+        { interleave_c2_w1, interleave_c2_w2, interleave_c2_w4, interleave_c2_w8 },
+        { interleave_c3_w1, interleave_c3_w2, interleave_c3_w4, interleave_c3_w8 },
+        { interleave_c4_w1, interleave_c4_w2, interleave_c4_w4, interleave_c4_w8 },
+    },
+    .deinterleave = {
+        { deinterleave_c2_w1, deinterleave_c2_w2, deinterleave_c2_w4, deinterleave_c2_w8 },
+        { deinterleave_c3_w1, deinterleave_c3_w2, deinterleave_c3_w4, deinterleave_c3_w8 },
+        { deinterleave_c4_w1, deinterleave_c4_w2, deinterleave_c4_w4, deinterleave_c4_w8 },
+    },
+};

@@ -1,0 +1,185 @@
+/*
+ * kern_sse2.c - SSE2 kernels: transposes of 16x16 bytes, 8x8 16-bit,
+ * 4x4 32-bit and 2x2 64-bit blocks; fills; 2- and 4-channel byte
+ * (de)interleaves.  Compiled with -msse2 only.
+ */
+#include <emmintrin.h>
+
+#include "kern_drivers.h"
+
+#define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+
+static void block_w1(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m128i r[16], a[16], b[4][4], c[2][8];
+    for (int i = 0; i < 16; i++)
+        r[i] = LD(src + i * ss);
+    for (int p = 0; p < 8; p++) {              /* byte pairs of rows 2p, 2p+1 */
+        a[2 * p] = _mm_unpacklo_epi8(r[2 * p], r[2 * p + 1]);
+        a[2 * p + 1] = _mm_unpackhi_epi8(r[2 * p], r[2 * p + 1]);
+    }
+    for (int g = 0; g < 4; g++) {              /* 4-row groups, column quads */
+        b[g][0] = _mm_unpacklo_epi16(a[4 * g], a[4 * g + 2]);
+        b[g][1] = _mm_unpackhi_epi16(a[4 * g], a[4 * g + 2]);
+        b[g][2] = _mm_unpacklo_epi16(a[4 * g + 1], a[4 * g + 3]);
+        b[g][3] = _mm_unpackhi_epi16(a[4 * g + 1], a[4 * g + 3]);
+    }
+    for (int h = 0; h < 2; h++) {              /* 8-row halves, column pairs */
+        for (int q = 0; q < 4; q++) {
+            c[h][2 * q] = _mm_unpacklo_epi32(b[2 * h][q], b[2 * h + 1][q]);
+            c[h][2 * q + 1] = _mm_unpackhi_epi32(b[2 * h][q], b[2 * h + 1][q]);
+        }
+    }
+    for (int m = 0; m < 8; m++) {
+        ST(dst + (2 * m) * ds, _mm_unpacklo_epi64(c[0][m], c[1][m]));
+        ST(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(c[0][m], c[1][m]));
+    }
+}
+
+static void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m128i r[8], t[8], u[8];
+    for (int i = 0; i < 8; i++)
+        r[i] = LD(src + i * ss);
+    for (int p = 0; p < 4; p++) {
+        t[2 * p] = _mm_unpacklo_epi16(r[2 * p], r[2 * p + 1]);
+        t[2 * p + 1] = _mm_unpackhi_epi16(r[2 * p], r[2 * p + 1]);
+    }
+    for (int h = 0; h < 2; h++) {              /* rows 4h..4h+3 */
+        u[4 * h + 0] = _mm_unpacklo_epi32(t[4 * h], t[4 * h + 2]);      /* cols 0,1 */
+        u[4 * h + 1] = _mm_unpackhi_epi32(t[4 * h], t[4 * h + 2]);      /* cols 2,3 */
+        u[4 * h + 2] = _mm_unpacklo_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 4,5 */
+        u[4 * h + 3] = _mm_unpackhi_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 6,7 */
+    }
+    for (int m = 0; m < 4; m++) {
+        ST(dst + (2 * m) * ds, _mm_unpacklo_epi64(u[m], u[4 + m]));
+        ST(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(u[m], u[4 + m]));
+    }
+}
+
+static void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m128 r0 = _mm_loadu_ps((const float *)(const void *)src);
+    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(src + ss));
+    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(src + 2 * ss));
+    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(src + 3 * ss));
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_storeu_ps((float *)(void *)dst, r0);
+    _mm_storeu_ps((float *)(void *)(dst + ds), r1);
+    _mm_storeu_ps((float *)(void *)(dst + 2 * ds), r2);
+    _mm_storeu_ps((float *)(void *)(dst + 3 * ds), r3);
+}
+
+static void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m128d r0 = _mm_loadu_pd((const double *)(const void *)src);
+    __m128d r1 = _mm_loadu_pd((const double *)(const void *)(src + ss));
+    _mm_storeu_pd((double *)(void *)dst, _mm_unpacklo_pd(r0, r1));
+    _mm_storeu_pd((double *)(void *)(dst + ds), _mm_unpackhi_pd(r0, r1));
+}
+
+static void transpose_w1(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
+{ tl_transpose_tiled(s, ss, d, ds, r, c, 1, 16, block_w1); }
+static void transpose_w2(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
+{ tl_transpose_tiled(s, ss, d, ds, r, c, 2, 8, block_w2); }
+static void transpose_w4(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
+{ tl_transpose_tiled(s, ss, d, ds, r, c, 4, 4, block_w4); }
+static void transpose_w8(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
+{ tl_transpose_tiled(s, ss, d, ds, r, c, 8, 2, block_w8); }
+
+/* Fills: the value repeated across a register, unaligned stores, a tail. */
+static void fill_vec(uint8_t *dst, __m128i v, size_t bytes, const uint8_t *val, unsigned es)
+{
+    size_t i = 0;
+    for (; i + 64 <= bytes; i += 64) {
+        ST(dst + i, v);
+        ST(dst + i + 16, v);
+        ST(dst + i + 32, v);
+        ST(dst + i + 48, v);
+    }
+    for (; i + 16 <= bytes; i += 16)
+        ST(dst + i, v);
+    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
+}
+
+static void fill_w1(uint8_t *d, const uint8_t *v, size_t n)
+{ fill_vec(d, _mm_set1_epi8((char)v[0]), n, v, 1); }
+static void fill_w2(uint8_t *d, const uint8_t *v, size_t n)
+{ uint16_t x; memcpy(&x, v, 2); fill_vec(d, _mm_set1_epi16((short)x), n * 2, v, 2); }
+static void fill_w4(uint8_t *d, const uint8_t *v, size_t n)
+{ uint32_t x; memcpy(&x, v, 4); fill_vec(d, _mm_set1_epi32((int)x), n * 4, v, 4); }
+static void fill_w8(uint8_t *d, const uint8_t *v, size_t n)
+{ uint64_t x; memcpy(&x, v, 8); fill_vec(d, _mm_set1_epi64x((long long)x), n * 8, v, 8); }
+
+/* Byte (de)interleaves for 2 and 4 channels, 16 pixels a step. */
+static void interleave_c2_w1(const uint8_t *src, size_t plane, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i a = LD(src + i), b = LD(src + plane + i);
+        ST(dst + 2 * i, _mm_unpacklo_epi8(a, b));
+        ST(dst + 2 * i + 16, _mm_unpackhi_epi8(a, b));
+    }
+    tl_interleave_scalar_es(src + i, plane, dst + 2 * i, n - i, 2, 1);
+}
+
+static void interleave_c4_w1(const uint8_t *src, size_t plane, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i a = LD(src + i), b = LD(src + plane + i);
+        __m128i c = LD(src + 2 * plane + i), d = LD(src + 3 * plane + i);
+        __m128i ab0 = _mm_unpacklo_epi8(a, b), ab1 = _mm_unpackhi_epi8(a, b);
+        __m128i cd0 = _mm_unpacklo_epi8(c, d), cd1 = _mm_unpackhi_epi8(c, d);
+        ST(dst + 4 * i, _mm_unpacklo_epi16(ab0, cd0));
+        ST(dst + 4 * i + 16, _mm_unpackhi_epi16(ab0, cd0));
+        ST(dst + 4 * i + 32, _mm_unpacklo_epi16(ab1, cd1));
+        ST(dst + 4 * i + 48, _mm_unpackhi_epi16(ab1, cd1));
+    }
+    tl_interleave_scalar_es(src + i, plane, dst + 4 * i, n - i, 4, 1);
+}
+
+/* Even and odd bytes of 32 bytes. */
+static inline void split2(__m128i v0, __m128i v1, __m128i *even, __m128i *odd)
+{
+    const __m128i lo = _mm_set1_epi16(0x00ff);
+    *even = _mm_packus_epi16(_mm_and_si128(v0, lo), _mm_and_si128(v1, lo));
+    *odd = _mm_packus_epi16(_mm_srli_epi16(v0, 8), _mm_srli_epi16(v1, 8));
+}
+
+static void deinterleave_c2_w1(const uint8_t *src, uint8_t *dst, size_t plane, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i e, o;
+        split2(LD(src + 2 * i), LD(src + 2 * i + 16), &e, &o);
+        ST(dst + i, e);
+        ST(dst + plane + i, o);
+    }
+    tl_deinterleave_scalar_es(src + 2 * i, dst + i, plane, n - i, 2, 1);
+}
+
+static void deinterleave_c4_w1(const uint8_t *src, uint8_t *dst, size_t plane, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i e01, o01, e23, o23, c0, c1, c2, c3;
+        split2(LD(src + 4 * i), LD(src + 4 * i + 16), &e01, &o01);       /* c0c2.., c1c3.. */
+        split2(LD(src + 4 * i + 32), LD(src + 4 * i + 48), &e23, &o23);
+        split2(e01, e23, &c0, &c2);
+        split2(o01, o23, &c1, &c3);
+        ST(dst + i, c0);
+        ST(dst + plane + i, c1);
+        ST(dst + 2 * plane + i, c2);
+        ST(dst + 3 * plane + i, c3);
+    }
+    tl_deinterleave_scalar_es(src + 4 * i, dst + i, plane, n - i, 4, 1);
+}
+
+const struct tl_kernels tl_kernels_sse2 = {
+    .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
+    .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
+    .interleave = { { interleave_c2_w1 }, { NULL }, { interleave_c4_w1 } },
+    .deinterleave = { { deinterleave_c2_w1 }, { NULL }, { deinterleave_c4_w1 } },
+};

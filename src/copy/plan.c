@@ -1,0 +1,311 @@
+/*
+ * plan.c - normalize a copy, pick its kernel, and run it over threads.
+ *
+ * Normalizing (numpy's PyArray_PrepareTwoRawArrayIter in spirit): axes of
+ * size 1 are dropped, the rest are sorted by destination stride, largest
+ * first (ties: by source stride), and an axis is merged into the next
+ * inner one when it is contiguous with it in both source and destination.
+ * The innermost axis then decides the kernel (copy.h lists them).  The
+ * kernel's axes are a (and b for two-axis kernels); every other axis is an
+ * outer loop.
+ *
+ * Running: the work is cut into units, each one outer position times one
+ * slice of the kernel's longest axis, so that even a single large 2-D
+ * transpose spreads over threads.  Workers take units from a shared
+ * counter; the calling thread works too and reports progress.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "copy.h"
+#include "kern_drivers.h"
+
+#define UNIT_BYTES (256u << 10)          /* about this much output a unit */
+#define THREAD_MIN_BYTES (4u << 20)      /* smaller copies stay on one thread */
+#define SLICE_ALIGN 64                   /* slices start on multiples of this */
+
+const char *tl_copy_kind_name(enum tl_copy_kind kind)
+{
+    static const char *const names[] = { "contiguous", "fill", "interleave", "deinterleave",
+                                         "transpose", "general" };
+    return names[kind];
+}
+
+static unsigned log2u(unsigned v)
+{
+    unsigned l = 0;
+    while (v > 1) {
+        v >>= 1;
+        l++;
+    }
+    return l;
+}
+
+int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct tl_desc *dst,
+                 struct tl_error *err)
+{
+    memset(p, 0, sizeof *p);
+    if (src->dtype != dst->dtype)
+        return tl_fail(err, TL_E_MISMATCH, "dataType", "destination is %s but the source is %s",
+                       tl_dtype_name(dst->dtype), tl_dtype_name(src->dtype));
+    if (src->rank != dst->rank || memcmp(src->sizes, dst->sizes, src->rank * sizeof src->sizes[0]))
+        return tl_fail(err, TL_E_MISMATCH, "sizes", "destination sizes differ from the source's");
+    struct tl_info si, di;
+    tl_desc_classify(src, &si);
+    tl_desc_classify(dst, &di);
+    if (di.broadcast)
+        return tl_fail(err, TL_E_VALUE, "strides",
+                       "the destination is broadcast (stride 0 on an axis of size > 1)");
+    if (di.overlapping)
+        return tl_fail(err, TL_E_VALUE, "strides",
+                       "the destination is overlapping (two indices share an offset)");
+    unsigned es = tl_dtype_size(src->dtype);
+    p->es = es;
+    p->shift = log2u(es);
+    p->count = si.element_count;
+    p->src_offset = src->byte_offset;
+    p->dst_offset = dst->byte_offset;
+    p->src_bytes = si.elements_bytes;
+    p->dst_bytes = di.elements_bytes;
+    p->isa = tl_isa_active();
+
+    /* drop size-1 axes; insert by destination stride, largest first */
+    unsigned n = 0;
+    for (unsigned i = 0; i < src->rank; i++) {
+        if (src->sizes[i] == 1)
+            continue;
+        uint64_t ss = src->strides[i] * es, ds = dst->strides[i] * es;
+        unsigned j = n++;
+        while (j > 0 && (p->ds[j - 1] < ds || (p->ds[j - 1] == ds && p->ss[j - 1] < ss))) {
+            p->n[j] = p->n[j - 1];
+            p->ss[j] = p->ss[j - 1];
+            p->ds[j] = p->ds[j - 1];
+            j--;
+        }
+        p->n[j] = src->sizes[i];
+        p->ss[j] = ss;
+        p->ds[j] = ds;
+    }
+    /* merge an axis into the next inner one when contiguous in both */
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (m > 0 && p->ss[m - 1] == p->ss[i] * p->n[i] && p->ds[m - 1] == p->ds[i] * p->n[i]) {
+            p->n[m - 1] *= p->n[i];
+            p->ss[m - 1] = p->ss[i];
+            p->ds[m - 1] = p->ds[i];
+        } else {
+            p->n[m] = p->n[i];
+            p->ss[m] = p->ss[i];
+            p->ds[m] = p->ds[i];
+            m++;
+        }
+    }
+    if (m == 0) {                       /* a single element */
+        p->n[0] = 1;
+        p->ss[0] = p->ds[0] = es;
+        m = 1;
+    }
+    p->ndim = m;
+
+    /* the innermost axis decides */
+    unsigned d = m - 1;
+    p->a = d;
+    p->kind = TL_COPY_GENERAL;
+    if (p->ds[d] != es)
+        return 0;
+    if (p->ss[d] == es || p->n[d] == 1) {
+        p->kind = TL_COPY_CONTIG;
+        return 0;
+    }
+    if (p->ss[d] == 0) {
+        p->kind = TL_COPY_FILL;
+        return 0;
+    }
+    for (unsigned j = 0; j < d; j++) {
+        if (p->ss[j] != es)
+            continue;
+        p->b = j;
+        if (p->n[d] >= 2 && p->n[d] <= 4 && p->ds[j] == p->n[d] * es) {
+            p->kind = TL_COPY_INTERLEAVE;          /* a: channels, b: pixels */
+            p->channels = (unsigned)p->n[d];
+        } else if (p->n[j] >= 2 && p->n[j] <= 4 && p->ss[d] == p->n[j] * es) {
+            p->kind = TL_COPY_DEINTERLEAVE;        /* a: pixels, b: channels */
+            p->channels = (unsigned)p->n[j];
+        } else {
+            p->kind = TL_COPY_TRANSPOSE;           /* a: rows, b: columns */
+        }
+        return 0;
+    }
+    return 0;
+}
+
+/* ---- running ------------------------------------------------------------ */
+
+struct job {
+    const struct tl_copy_plan *p;
+    const struct tl_kernels *k;
+    const uint8_t *src;
+    uint8_t *dst;
+    unsigned outer[TL_MAX_RANK], nouter;   /* the outer axes, outermost first */
+    unsigned split;                        /* the axis cut into slices */
+    uint64_t slices, units;
+    atomic_uint_fast64_t next, done;
+    tl_progress_fn progress;
+    void *ctx;
+};
+
+static bool is_kernel_axis(const struct tl_copy_plan *p, unsigned i)
+{
+    bool two = p->kind == TL_COPY_TRANSPOSE || p->kind == TL_COPY_INTERLEAVE ||
+               p->kind == TL_COPY_DEINTERLEAVE;
+    return i == p->a || (two && i == p->b);
+}
+
+/* The general kernel: one strided element at a time. */
+static void general(const uint8_t *s, uint64_t ss, uint8_t *d, uint64_t ds, uint64_t n,
+                    unsigned es)
+{
+    switch (es) {
+    case 1: for (uint64_t i = 0; i < n; i++) d[i * ds] = s[i * ss]; break;
+    case 2: for (uint64_t i = 0; i < n; i++) memcpy(d + i * ds, s + i * ss, 2); break;
+    case 4: for (uint64_t i = 0; i < n; i++) memcpy(d + i * ds, s + i * ss, 4); break;
+    default: for (uint64_t i = 0; i < n; i++) memcpy(d + i * ds, s + i * ss, 8); break;
+    }
+}
+
+/* Runs the kernel over slice [lo, hi) of the split axis at one outer place. */
+static void run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_t lo, uint64_t hi)
+{
+    const struct tl_copy_plan *p = j->p;
+    const struct tl_kernels *k = j->k;
+    unsigned a = p->a, b = p->b, w = p->shift, es = p->es;
+    s += lo * p->ss[j->split];
+    d += lo * p->ds[j->split];
+    uint64_t len = hi - lo;
+    switch (p->kind) {
+    case TL_COPY_CONTIG:
+        memcpy(d, s, len * es);
+        break;
+    case TL_COPY_FILL:
+        k->fill[w](d, s, len);
+        break;
+    case TL_COPY_GENERAL:
+        general(s, p->ss[a], d, p->ds[a], len, es);
+        break;
+    case TL_COPY_TRANSPOSE:
+        if (j->split == b)
+            k->transpose[w](s, p->ss[a], d, p->ds[b], p->n[a], len);
+        else
+            k->transpose[w](s, p->ss[a], d, p->ds[b], len, p->n[b]);
+        break;
+    case TL_COPY_INTERLEAVE:
+        k->interleave[p->channels - 2][w](s, p->ss[a], d, len);
+        break;
+    case TL_COPY_DEINTERLEAVE:
+        k->deinterleave[p->channels - 2][w](s, d, p->ds[b], len);
+        break;
+    }
+}
+
+static void run_unit(const struct job *j, uint64_t u)
+{
+    const struct tl_copy_plan *p = j->p;
+    uint64_t outer = u / j->slices, slice = u % j->slices;
+    const uint8_t *s = j->src + p->src_offset;
+    uint8_t *d = j->dst + p->dst_offset;
+    for (unsigned i = j->nouter; i-- > 0;) {     /* innermost outer axis varies fastest */
+        unsigned ax = j->outer[i];
+        uint64_t x = outer % p->n[ax];
+        outer /= p->n[ax];
+        s += x * p->ss[ax];
+        d += x * p->ds[ax];
+    }
+    uint64_t len = p->n[j->split];
+    uint64_t lo = len * slice / j->slices, hi = len * (slice + 1) / j->slices;
+    if (j->slices > 1) {                          /* slice edges on aligned columns */
+        lo = slice == 0 ? 0 : lo / SLICE_ALIGN * SLICE_ALIGN;
+        hi = slice + 1 == j->slices ? len : hi / SLICE_ALIGN * SLICE_ALIGN;
+    }
+    if (lo < hi)
+        run_slice(j, s, d, lo, hi);
+}
+
+static void *worker(void *arg)
+{
+    struct job *j = arg;
+    for (;;) {
+        uint64_t u = atomic_fetch_add(&j->next, 1);
+        if (u >= j->units)
+            return NULL;
+        run_unit(j, u);
+        atomic_fetch_add(&j->done, 1);
+    }
+}
+
+int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *dst_file,
+                unsigned threads, tl_progress_fn progress, void *ctx)
+{
+    struct job j = { .p = p, .k = tl_kernels_for(p->isa), .src = src_file, .dst = dst_file,
+                     .progress = progress, .ctx = ctx };
+    uint64_t outer_count = 1;
+    for (unsigned i = 0; i < p->ndim; i++) {
+        if (!is_kernel_axis(p, i)) {
+            j.outer[j.nouter++] = i;
+            outer_count *= p->n[i];
+        }
+    }
+    /* slice the longer kernel axis of a transpose, else the one kernel axis
+     * that can be cut (the pixels of an interleave) */
+    switch (p->kind) {
+    case TL_COPY_TRANSPOSE:   j.split = p->n[p->b] >= p->n[p->a] ? p->b : p->a; break;
+    case TL_COPY_INTERLEAVE:  j.split = p->b; break;
+    default:                  j.split = p->a; break;
+    }
+    uint64_t bytes = p->count * p->es;
+    uint64_t want = bytes / UNIT_BYTES + 1;
+    uint64_t max_slices = p->n[j.split] / SLICE_ALIGN;
+    j.slices = 1;
+    if (want > outer_count && max_slices > 1) {
+        j.slices = (want + outer_count - 1) / outer_count;
+        if (j.slices > max_slices)
+            j.slices = max_slices;
+    }
+    j.units = outer_count * j.slices;
+    if (threads == 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = online > 0 ? (unsigned)online : 1;
+    }
+    if (bytes < THREAD_MIN_BYTES)
+        threads = 1;
+    if (threads > j.units)
+        threads = (unsigned)j.units;
+    if (threads > 256)
+        threads = 256;
+
+    pthread_t tid[256];
+    unsigned started = 0;
+    for (unsigned t = 1; t < threads; t++) {
+        if (pthread_create(&tid[started], NULL, worker, &j) != 0)
+            break;                 /* the rest is done by fewer threads */
+        started++;
+    }
+    uint64_t step = j.units / 100 + 1, next_report = 0;
+    for (;;) {
+        uint64_t u = atomic_fetch_add(&j.next, 1);
+        if (u >= j.units)
+            break;
+        run_unit(&j, u);
+        uint64_t done = atomic_fetch_add(&j.done, 1) + 1;
+        if (progress && done >= next_report) {
+            progress(p->count / j.units * done, p->count, ctx);
+            next_report = done + step;
+        }
+    }
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    if (progress)
+        progress(p->count, p->count, ctx);
+    return 0;
+}

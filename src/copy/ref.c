@@ -1,0 +1,32 @@
+/*
+ * ref.c - the reference copy: one logical index at a time, the offsets
+ * computed from scratch, the bytes copied one by one.  Deliberately naive;
+ * the differential tests hold every kernel and plan to it.
+ */
+#include "copy.h"
+
+void tl_copy_ref(const struct tl_desc *src, const uint8_t *src_file,
+                 const struct tl_desc *dst, uint8_t *dst_file)
+{
+    unsigned es = tl_dtype_size(src->dtype);
+    uint64_t idx[TL_MAX_RANK] = { 0 };
+    for (;;) {
+        uint64_t so = 0, dof = 0;
+        for (unsigned i = 0; i < src->rank; i++) {
+            so += idx[i] * src->strides[i];
+            dof += idx[i] * dst->strides[i];
+        }
+        const uint8_t *s = src_file + src->byte_offset + so * es;
+        uint8_t *d = dst_file + dst->byte_offset + dof * es;
+        for (unsigned b = 0; b < es; b++)
+            d[b] = s[b];
+        unsigned i = src->rank;
+        while (i-- > 0) {
+            if (++idx[i] < src->sizes[i])
+                break;
+            idx[i] = 0;
+        }
+        if (i == (unsigned)-1)
+            return;
+    }
+}

@@ -1,0 +1,410 @@
+/*
+ * copy_diff.c - the randomized differential test of the copy engine.
+ *
+ * 1. Kernels: every slot of every ISA table the CPU supports is called with
+ *    sizes 0 to past two vectors and a few larger ones, misaligned, on
+ *    buffers that end at a guard page, and compared byte for byte (canaries
+ *    included) with its scalar twin.
+ * 2. Plans: random copies (ranks 1-8, sizes 1 and primes, sources packed in
+ *    any order, padded, broadcast or overlapping, destinations packed or
+ *    padded, element sizes 1/2/4/8, byte offsets) run through tl_copy_plan
+ *    and tl_copy_run with each supported ISA as the ceiling, on 1 and 2
+ *    threads, and compared with the naive reference copy.  Targeted cases
+ *    make sure every kernel kind and element size is reached.
+ *
+ * ISAs the CPU lacks are reported as skipped.  TL_SEED and TL_ITERS replay
+ * a run; a failing copy is printed as two JSON descriptions.
+ */
+#define _DEFAULT_SOURCE 1
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "../../src/copy/copy.h"
+
+static uint64_t rng;
+static int failures, checks;
+
+static uint64_t rnd(uint64_t n)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return n ? (rng * 0x2545f4914f6cdd1dULL) % n : 0;
+}
+
+/* ---- buffers that end at a guard page ------------------------------------ */
+
+struct buf {
+    uint8_t *p;       /* n usable bytes */
+    size_t n;
+    void *map;
+    size_t maplen;
+};
+
+/* at_end: the buffer's last byte is the last before a PROT_NONE page;
+ * otherwise it starts `mis` bytes past a 64-byte boundary and 64 canary
+ * bytes follow it. */
+static void buf_alloc(struct buf *b, size_t n, bool at_end, unsigned mis)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    size_t body = (n + 64 + 64 + pg - 1) / pg * pg;
+    b->maplen = body + pg;
+    b->map = mmap(NULL, b->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (b->map == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
+    mprotect((uint8_t *)b->map + body, pg, PROT_NONE);
+    b->n = n;
+    b->p = at_end ? (uint8_t *)b->map + body - n : (uint8_t *)b->map + mis;
+    for (size_t i = 0; i < body; i++)
+        ((uint8_t *)b->map)[i] = (uint8_t)(i * 131 + 7);
+}
+
+static void buf_free(struct buf *b)
+{
+    munmap(b->map, b->maplen);
+}
+
+static void randomize(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)rnd(256);
+}
+
+static bool same(const struct buf *a, const struct buf *b)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    return memcmp(a->map, b->map, a->maplen - pg) == 0;
+}
+
+static void fail(const char *what)
+{
+    failures++;
+    if (failures <= 20)
+        fprintf(stderr, "FAIL %s\n", what);
+}
+
+/* ---- 1. kernels ---------------------------------------------------------- */
+
+static void check_transpose(const char *isa, tl_transpose_fn fn, tl_transpose_fn twin,
+                            unsigned w, size_t rows, size_t cols)
+{
+    unsigned es = 1u << w;
+    size_t ss = (cols + rnd(3)) * es, ds = (rows + rnd(3)) * es;
+    size_t sn = rows ? (rows - 1) * ss + cols * es : 0, dn = cols ? (cols - 1) * ds + rows * es : 0;
+    bool at_end = rnd(2);
+    unsigned mis = (unsigned)rnd(64);
+    struct buf s, d1, d2;
+    buf_alloc(&s, sn, at_end, mis);
+    buf_alloc(&d1, dn, !at_end, (unsigned)rnd(64));
+    buf_alloc(&d2, dn, !at_end, (unsigned)(d1.p - (uint8_t *)d1.map));
+    randomize(s.p, sn);
+    fn(s.p, ss, d1.p, ds, rows, cols);
+    twin(s.p, ss, d2.p, ds, rows, cols);
+    checks++;
+    if (!same(&d1, &d2)) {
+        char what[128];
+        snprintf(what, sizeof what, "%s transpose w%u rows %zu cols %zu", isa, es, rows, cols);
+        fail(what);
+    }
+    buf_free(&s);
+    buf_free(&d1);
+    buf_free(&d2);
+}
+
+static void check_fill(const char *isa, tl_fill_fn fn, tl_fill_fn twin, unsigned w, size_t n)
+{
+    unsigned es = 1u << w;
+    uint8_t val[8];
+    randomize(val, sizeof val);
+    struct buf d1, d2;
+    bool at_end = rnd(2);
+    unsigned mis = (unsigned)rnd(64);
+    buf_alloc(&d1, n * es, at_end, mis);
+    buf_alloc(&d2, n * es, at_end, mis);
+    fn(d1.p, val, n);
+    twin(d2.p, val, n);
+    checks++;
+    if (!same(&d1, &d2)) {
+        char what[96];
+        snprintf(what, sizeof what, "%s fill w%u n %zu", isa, es, n);
+        fail(what);
+    }
+    buf_free(&d1);
+    buf_free(&d2);
+}
+
+static void check_interleave(const char *isa, int c, unsigned w, size_t n,
+                             tl_interleave_fn il, tl_interleave_fn il_twin,
+                             tl_deinterleave_fn de, tl_deinterleave_fn de_twin)
+{
+    unsigned es = 1u << w, C = (unsigned)c + 2;
+    size_t plane = (n + rnd(5)) * es, planes = (C - 1) * plane + n * es, packed = n * C * es;
+    bool at_end = rnd(2);
+    struct buf s, d1, d2;
+    if (il) {
+        buf_alloc(&s, planes, at_end, (unsigned)rnd(64));
+        randomize(s.p, planes);
+        buf_alloc(&d1, packed, !at_end, 3);
+        buf_alloc(&d2, packed, !at_end, 3);
+        il(s.p, plane, d1.p, n);
+        il_twin(s.p, plane, d2.p, n);
+        checks++;
+        if (!same(&d1, &d2)) {
+            char what[96];
+            snprintf(what, sizeof what, "%s interleave c%u w%u n %zu", isa, C, es, n);
+            fail(what);
+        }
+        buf_free(&s);
+        buf_free(&d1);
+        buf_free(&d2);
+    }
+    if (de) {
+        buf_alloc(&s, packed, at_end, (unsigned)rnd(64));
+        randomize(s.p, packed);
+        buf_alloc(&d1, planes, !at_end, 5);
+        buf_alloc(&d2, planes, !at_end, 5);
+        de(s.p, d1.p, plane, n);
+        de_twin(s.p, d2.p, plane, n);
+        checks++;
+        if (!same(&d1, &d2)) {
+            char what[96];
+            snprintf(what, sizeof what, "%s deinterleave c%u w%u n %zu", isa, C, es, n);
+            fail(what);
+        }
+        buf_free(&s);
+        buf_free(&d1);
+        buf_free(&d2);
+    }
+}
+
+/* Every slot a table fills, against the scalar table's twin. */
+static void check_table(const char *isa, const struct tl_kernels *k)
+{
+    const struct tl_kernels *z = &tl_kernels_scalar;
+    static const size_t big[] = { 63, 64, 65, 127, 200, 1000 };
+    for (unsigned w = 0; w < TL_NW; w++) {
+        size_t B = 64 >> w;            /* past two blocks of the widest kernel */
+        if (k->transpose[w]) {
+            for (size_t r = 0; r <= 2 * B + 1; r += 1 + rnd(3))
+                for (size_t c = 0; c <= 2 * B + 1; c += 1 + rnd(5))
+                    check_transpose(isa, k->transpose[w], z->transpose[w], w, r, c);
+            for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
+                check_transpose(isa, k->transpose[w], z->transpose[w], w, big[i], big[5 - i] / 3 + 1);
+        }
+        if (k->fill[w]) {
+            for (size_t n = 0; n <= 2 * (256u >> w) + 1; n++)
+                check_fill(isa, k->fill[w], z->fill[w], w, n);
+            check_fill(isa, k->fill[w], z->fill[w], w, 100003);
+        }
+        for (int c = 0; c < 3; c++) {
+            tl_interleave_fn il = k->interleave[c][w];
+            tl_deinterleave_fn de = k->deinterleave[c][w];
+            if (!il && !de)
+                continue;
+            for (size_t n = 0; n <= 2 * 32 + 1; n++)
+                check_interleave(isa, c, w, n, il, z->interleave[c][w], de, z->deinterleave[c][w]);
+            check_interleave(isa, c, w, 4099, il, z->interleave[c][w], de, z->deinterleave[c][w]);
+        }
+    }
+}
+
+/* ---- 2. whole copies ------------------------------------------------------- */
+
+static const uint64_t odd_sizes[] = { 1, 2, 3, 5, 7, 11, 13, 17, 31, 67 };
+
+static void packed_order(unsigned rank, const uint64_t *sizes, uint64_t *strides, bool pad,
+                         unsigned bmask)
+{
+    unsigned order[TL_MAX_RANK];
+    for (unsigned i = 0; i < rank; i++)
+        order[i] = i;
+    for (unsigned i = rank; i > 1; i--) {
+        unsigned j = (unsigned)rnd(i), t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    uint64_t step = 1;
+    for (unsigned k = rank; k-- > 0;) {
+        unsigned ax = order[k];
+        if (bmask & (1u << ax)) {
+            strides[ax] = 0;
+            continue;
+        }
+        strides[ax] = step;
+        step = step * sizes[ax] + (pad && rnd(3) == 0 ? 1 + rnd(4) : 0);
+    }
+}
+
+static void print_desc(const struct tl_desc *d)
+{
+    fprintf(stderr, "{\"dataType\": \"%s\", \"sizes\": [", tl_dtype_name(d->dtype));
+    for (unsigned i = 0; i < d->rank; i++)
+        fprintf(stderr, "%s%" PRIu64, i ? ", " : "", d->sizes[i]);
+    fprintf(stderr, "], \"strides\": [");
+    for (unsigned i = 0; i < d->rank; i++)
+        fprintf(stderr, "%s%" PRIu64, i ? ", " : "", d->strides[i]);
+    fprintf(stderr, "], \"byteOffset\": %" PRIu64 "}\n", d->byte_offset);
+}
+
+static int kinds_seen[6][TL_NW];
+
+/* Copies src into dst with every supported ceiling and 1 and 2 threads. */
+static void check_copy(struct tl_desc *src, struct tl_desc *dst)
+{
+    struct tl_error err;
+    if (tl_desc_validate(src, &err) || tl_desc_validate(dst, &err))
+        return;
+    struct tl_copy_plan plan;
+    if (tl_copy_plan(&plan, src, dst, &err))
+        return;                        /* an overlapping destination, say */
+    kinds_seen[plan.kind][plan.shift]++;
+    struct buf s, want;
+    bool at_end = rnd(2);
+    buf_alloc(&s, plan.src_bytes, at_end, (unsigned)rnd(64));
+    randomize(s.p, plan.src_bytes);
+    unsigned dmis = (unsigned)rnd(64);
+    buf_alloc(&want, plan.dst_bytes, !at_end, dmis);
+    tl_copy_ref(src, s.p, dst, want.p);
+    for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+        if (!tl_isa_supported((enum tl_isa)isa))
+            continue;
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            struct buf got;
+            buf_alloc(&got, plan.dst_bytes, !at_end, dmis);
+            plan.isa = (enum tl_isa)isa;
+            tl_copy_run(&plan, s.p, got.p, threads, NULL, NULL);
+            checks++;
+            if (!same(&got, &want)) {
+                char what[96];
+                snprintf(what, sizeof what, "copy (%s, %s, %u threads):", tl_copy_kind_name(plan.kind),
+                         tl_isa_name((enum tl_isa)isa), threads);
+                fail(what);
+                if (failures <= 20) {
+                    print_desc(src);
+                    print_desc(dst);
+                }
+            }
+            buf_free(&got);
+        }
+    }
+    buf_free(&s);
+    buf_free(&want);
+}
+
+static void random_copy(void)
+{
+    struct tl_desc src = { 0 }, dst = { 0 };
+    static const enum tl_dtype types[] = { TL_DT_UINT8, TL_DT_FLOAT16, TL_DT_FLOAT32, TL_DT_FLOAT64 };
+    src.dtype = dst.dtype = types[rnd(4)];
+    src.rank = dst.rank = 1 + (unsigned)rnd(rnd(4) == 0 ? 8 : 5);
+    uint64_t total = 1;
+    for (unsigned i = 0; i < src.rank; i++) {
+        uint64_t s = odd_sizes[rnd(total > 4000 ? 3 : 10)];
+        src.sizes[i] = dst.sizes[i] = s;
+        total *= s;
+    }
+    int style = (int)rnd(5);
+    unsigned bmask = style == 2 ? (unsigned)rnd(1u << src.rank) : 0;
+    packed_order(src.rank, src.sizes, src.strides, style == 1, bmask);
+    if (style == 3) {                  /* overlapping: shrink one stride */
+        unsigned ax = (unsigned)rnd(src.rank);
+        src.strides[ax] = src.strides[ax] / 2 + rnd(2);
+    }
+    if (style == 4) {                  /* arbitrary strides */
+        for (unsigned i = 0; i < src.rank; i++)
+            src.strides[i] = rnd(40);
+    }
+    packed_order(dst.rank, dst.sizes, dst.strides, rnd(3) == 0, 0);
+    src.byte_offset = rnd(3) == 0 ? rnd(100) : 0;
+    dst.byte_offset = rnd(3) == 0 ? rnd(100) : 0;
+    check_copy(&src, &dst);
+}
+
+/* Shapes that must reach each kernel: NCHW <-> NHWC, CHW <-> HWC with
+ * C = 2, 3, 4, broadcast rows, padded rows; every element size. */
+static void targeted(void)
+{
+    static const enum tl_dtype types[] = { TL_DT_UINT8, TL_DT_FLOAT16, TL_DT_FLOAT32, TL_DT_FLOAT64 };
+    for (int t = 0; t < 4; t++) {
+        for (int c = 1; c <= 70; c += (c < 5 ? 1 : 13)) {
+            for (int dir = 0; dir < 2; dir++) {
+                struct tl_desc a = { 0 }, b = { 0 };
+                a.dtype = b.dtype = types[t];
+                a.rank = b.rank = 4;
+                uint64_t sizes[4] = { 1 + rnd(2), (uint64_t)c, 5 + rnd(40), 7 + rnd(60) };
+                memcpy(a.sizes, sizes, sizeof sizes);
+                memcpy(b.sizes, sizes, sizeof sizes);
+                unsigned nchw[4] = { 0, 1, 2, 3 }, nhwc[4] = { 0, 2, 3, 1 };
+                tl_strides_for_order(4, sizes, dir ? nchw : nhwc, 0, a.strides, NULL);
+                tl_strides_for_order(4, sizes, dir ? nhwc : nchw, 0, b.strides, NULL);
+                check_copy(&a, &b);
+                /* broadcast over H and W, and padded rows */
+                tl_strides_for_order(4, sizes, nchw, 0xc, a.strides, NULL);
+                tl_strides_for_order(4, sizes, nchw, 0, b.strides, NULL);
+                check_copy(&a, &b);
+                tl_strides_for_order(4, sizes, nchw, 0, a.strides, NULL);
+                a.strides[2] += 1 + rnd(9);
+                a.strides[1] = a.strides[2] * sizes[2];
+                a.strides[0] = a.strides[1] * sizes[1];
+                check_copy(&a, &b);
+            }
+        }
+    }
+    /* one copy large enough to be split over threads (NCHW -> NHWC, 5 MiB) */
+    struct tl_desc a = { 0 }, b = { 0 };
+    uint64_t sizes[4] = { 1, 37, 129, 277 };
+    unsigned nchw[4] = { 0, 1, 2, 3 }, nhwc[4] = { 0, 2, 3, 1 };
+    a.dtype = b.dtype = TL_DT_FLOAT32;
+    a.rank = b.rank = 4;
+    memcpy(a.sizes, sizes, sizeof sizes);
+    memcpy(b.sizes, sizes, sizeof sizes);
+    tl_strides_for_order(4, sizes, nchw, 0, a.strides, NULL);
+    tl_strides_for_order(4, sizes, nhwc, 0, b.strides, NULL);
+    check_copy(&a, &b);
+    check_copy(&b, &a);
+}
+
+int main(void)
+{
+    const char *seed = getenv("TL_SEED"), *iters = getenv("TL_ITERS");
+    rng = seed ? strtoull(seed, NULL, 0) : 0x5eed1234abcdULL;
+    long n = iters ? atol(iters) : 3000;
+    printf("diff: seed 0x%" PRIx64 ", %ld random copies\n", rng, n);
+    for (int isa = 1; isa < TL_ISA_COUNT; isa++) {
+        const char *name = tl_isa_name((enum tl_isa)isa);
+        if (!tl_isa_supported((enum tl_isa)isa)) {
+            printf("skip: %s (not supported by this CPU or build)\n", name);
+            continue;
+        }
+        const struct tl_kernels *own = isa == TL_ISA_SSE2 ? &tl_kernels_sse2
+                                     : isa == TL_ISA_AVX2 ? &tl_kernels_avx2
+                                     : isa == TL_ISA_AVX512 ? &tl_kernels_avx512 : NULL;
+        if (own)
+            check_table(name, own);
+        check_table(name, tl_kernels_for((enum tl_isa)isa));
+        printf("kernels: %s checked\n", name);
+    }
+    check_table("scalar", &tl_kernels_scalar);
+    targeted();
+    for (long i = 0; i < n; i++)
+        random_copy();
+    static const char *const kinds[] = { "contiguous", "fill", "interleave", "deinterleave",
+                                         "transpose", "general" };
+    for (int k = 0; k < 6; k++) {
+        printf("  %-12s", kinds[k]);
+        for (int w = 0; w < TL_NW; w++) {
+            printf(" w%d:%-5d", 1 << w, kinds_seen[k][w]);
+            if (kinds_seen[k][w] == 0 && (k != 0 || w == 0))
+                fail("a kernel kind was never reached");
+        }
+        printf("\n");
+    }
+    printf("diff: %d passed, %d failed\n", checks - failures, failures);
+    return failures != 0;
+}
