@@ -53,7 +53,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all test check test-once test-unit test-diff test-cli test-docs test-man install uninstall clean help
+.PHONY: all bench test check test-once test-unit test-diff test-cli test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -88,6 +88,12 @@ test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 
 $(DIFF_BIN): $(BUILD)/tests/diff/copy_diff.o $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
+
+$(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(LIB)
+	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
+
+bench: $(BUILD)/bench $(BIN)  ## speed of every case and ISA, as ratios to memcpy (BENCH_JSON=FILE)
+	$(BUILD)/bench $(abspath $(BIN))
 
 test-diff: $(DIFF_BIN)  ## every kernel and ISA against the scalar reference
 	$(DIFF_BIN)

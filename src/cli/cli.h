@@ -39,6 +39,7 @@ int cmd_size(int argc, char **argv);
 int cmd_offset(int argc, char **argv);
 int cmd_strides(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 /* ---- arguments (args.c) -------------------------------------------------- */
 
@@ -89,6 +90,33 @@ void cli_close_data(struct cli_data *data);
 /* Checks that data holds the elements' bytes of desc; prints the message
  * naming both sizes and returns CLI_INVALID when it does not. */
 int cli_require_elements(const struct cli_desc *desc, const struct cli_data *data);
+
+/* ---- atomic outputs (atomic.c) ----------------------------------------- */
+
+struct cli_out {
+    const char *path;
+    char name[256];           /* for messages */
+    char tmp[4096 + 32];      /* the temporary file beside path */
+    int fd, slot;
+    bool direct;              /* not a regular file: written at commit */
+    uint64_t size;
+    unsigned char *bytes;     /* size bytes, zeroed, to fill */
+    void *map;
+    unsigned char *heap;
+};
+
+/* Prepares an output of exactly size zero bytes at path ("-": standard
+ * output).  On failure prints the message and returns CLI_IO; nothing is
+ * left behind. */
+int cli_out_open(struct cli_out *o, const char *path, uint64_t size);
+
+/* Puts the output in place (renames the temporary file over path, or
+ * writes a device, FIFO or standard output).  @return CLI_OK or CLI_IO
+ * (message printed; the old path is untouched). */
+int cli_out_commit(struct cli_out *o);
+
+/* Drops the output: nothing is left and path is untouched. */
+void cli_out_abort(struct cli_out *o);
 
 /* ---- output (out.c) ----------------------------------------------------- */
 

@@ -19,6 +19,7 @@ static const struct command commands[] = {
     { "offset",  cmd_offset,  "element and byte offsets of indices, or the owners of a byte" },
     { "strides", cmd_strides, "strides for a layout (DirectML's CalculateStrides)" },
     { "dump",    cmd_dump,    "the values of a tensor, logically or in buffer order" },
+    { "convert", cmd_convert, "rewrite a tensor's data in another layout" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -43,6 +44,22 @@ static void usage(FILE *f)
         "3 input/output error.  See man tensorlayout.\n");
 }
 
+/* TENSORLAYOUT_SIMD caps the kernels' instruction set (see ENVIRONMENT). */
+static void select_simd(void)
+{
+    const char *want = getenv("TENSORLAYOUT_SIMD");
+    enum tl_isa isa;
+    if (!want || !*want)
+        return;
+    if (tl_isa_from_name(want, &isa) != 0) {
+        char q[40];
+        fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD='%s' is not one of scalar, sse2, "
+                "avx2, avx512, neon; ignored\n", tl_quote(want, q, sizeof q));
+        return;
+    }
+    tl_isa_set_ceiling(isa);
+}
+
 static const struct command *find(const char *name)
 {
     for (size_t i = 0; i < NCOMMANDS; i++) {
@@ -63,8 +80,14 @@ int main(int argc, char **argv)
         usage(stdout);
         return cli_finish_output(CLI_OK);
     }
+    select_simd();
     if (strcmp(name, "--version") == 0) {
-        printf("tensorlayout %s\n", TL_VERSION);
+        printf("tensorlayout %s\nsimd: %s (supported:", TL_VERSION, tl_isa_name(tl_isa_active()));
+        for (int i = 0; i < TL_ISA_COUNT; i++) {
+            if (tl_isa_supported((enum tl_isa)i))
+                printf(" %s", tl_isa_name((enum tl_isa)i));
+        }
+        printf(")\n");
         return cli_finish_output(CLI_OK);
     }
     if (strcmp(name, "help") == 0) {

@@ -8,21 +8,25 @@
 
 #include "kern_drivers.h"
 
-static void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
     __m256 r[8], t[8], s[8];
+    TL_UNROLL
     for (int i = 0; i < 8; i++)
         r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));
+    TL_UNROLL
     for (int p = 0; p < 4; p++) {
         t[2 * p] = _mm256_unpacklo_ps(r[2 * p], r[2 * p + 1]);
         t[2 * p + 1] = _mm256_unpackhi_ps(r[2 * p], r[2 * p + 1]);
     }
+    TL_UNROLL
     for (int h = 0; h < 2; h++) {      /* rows 4h..4h+3: columns k and k+4 per register */
         s[4 * h + 0] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
         s[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xee);
         s[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
         s[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xee);
     }
+    TL_UNROLL
     for (int k = 0; k < 4; k++) {
         _mm256_storeu_ps((float *)(void *)(dst + k * ds),
                          _mm256_permute2f128_ps(s[k], s[4 + k], 0x20));
@@ -31,7 +35,7 @@ static void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
     }
 }
 
-static void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
     __m256d r0 = _mm256_loadu_pd((const double *)(const void *)src);
     __m256d r1 = _mm256_loadu_pd((const double *)(const void *)(src + ss));
@@ -45,10 +49,8 @@ static void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
     _mm256_storeu_pd((double *)(void *)(dst + 3 * ds), _mm256_permute2f128_pd(t1, t3, 0x31));
 }
 
-static void transpose_w4(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
-{ tl_transpose_tiled(s, ss, d, ds, r, c, 4, 8, block_w4); }
-static void transpose_w8(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
-{ tl_transpose_tiled(s, ss, d, ds, r, c, 8, 4, block_w8); }
+TL_DEFINE_TRANSPOSE(transpose_w4, 4, 8, block_w4)
+TL_DEFINE_TRANSPOSE(transpose_w8, 8, 4, block_w8)
 
 static void fill_vec(uint8_t *dst, __m256i v, size_t bytes, const uint8_t *val, unsigned es)
 {

@@ -13,25 +13,47 @@
 
 #include "kern_drivers.h"
 
-/* Permute indices for one stage: lo keeps row i's columns with bit b clear
- * and takes row i+b's columns with bit b clear into the set positions. */
-static inline void stage_index(int B, int b, int *lo, int *hi)
-{
-    for (int j = 0; j < B; j++) {
-        lo[j] = (j & b) ? B + (j - b) : j;
-        hi[j] = (j & b) ? B + j : j + b;
-    }
-}
+/* Permute indices of the butterfly stages, b = B/2 down to 1 (see above). */
+static const int32_t idx16[4][2][16] __attribute__((aligned(64))) = {
+    { { 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23 },
+      { 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31 } },
+    { { 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27 },
+      { 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31 } },
+    { { 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29 },
+      { 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31 } },
+    { { 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30 },
+      { 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31 } },
+};
+static const int64_t idx8[3][2][8] __attribute__((aligned(64))) = {
+    { { 0, 1, 2, 3, 8, 9, 10, 11 },
+      { 4, 5, 6, 7, 12, 13, 14, 15 } },
+    { { 0, 1, 8, 9, 4, 5, 12, 13 },
+      { 2, 3, 10, 11, 6, 7, 14, 15 } },
+    { { 0, 8, 2, 10, 4, 12, 6, 14 },
+      { 1, 9, 3, 11, 5, 13, 7, 15 } },
+};
+static const int16_t idx16w[4][2][16] __attribute__((aligned(32))) = {
+    { { 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23 },
+      { 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31 } },
+    { { 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27 },
+      { 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31 } },
+    { { 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29 },
+      { 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31 } },
+    { { 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30 },
+      { 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31 } },
+};
 
-static void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
     __m512 r[16];
+    TL_UNROLL
     for (int i = 0; i < 16; i++)
         r[i] = _mm512_loadu_ps((const void *)(src + i * ss));
-    for (int b = 8; b >= 1; b >>= 1) {
-        int lo[16], hi[16];
-        stage_index(16, b, lo, hi);
-        __m512i ilo = _mm512_loadu_si512((const void *)lo), ihi = _mm512_loadu_si512((const void *)hi);
+    TL_UNROLL
+    for (int st = 0, b = 8; b >= 1; st++, b >>= 1) {
+        __m512i ilo = _mm512_load_si512((const void *)idx16[st][0]);
+        __m512i ihi = _mm512_load_si512((const void *)idx16[st][1]);
+        TL_UNROLL
         for (int i = 0; i < 16; i++) {
             if (i & b)
                 continue;
@@ -40,24 +62,22 @@ static void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
             r[i + b] = _mm512_permutex2var_ps(a, ihi, c);
         }
     }
+    TL_UNROLL
     for (int i = 0; i < 16; i++)
         _mm512_storeu_ps((void *)(dst + i * ds), r[i]);
 }
 
-static void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
     __m512d r[8];
+    TL_UNROLL
     for (int i = 0; i < 8; i++)
         r[i] = _mm512_loadu_pd((const void *)(src + i * ss));
-    for (int b = 4; b >= 1; b >>= 1) {
-        int lo[8], hi[8];
-        long long lo64[8], hi64[8];
-        stage_index(8, b, lo, hi);
-        for (int j = 0; j < 8; j++) {
-            lo64[j] = lo[j];
-            hi64[j] = hi[j];
-        }
-        __m512i ilo = _mm512_loadu_si512((const void *)lo64), ihi = _mm512_loadu_si512((const void *)hi64);
+    TL_UNROLL
+    for (int st = 0, b = 4; b >= 1; st++, b >>= 1) {
+        __m512i ilo = _mm512_load_si512((const void *)idx8[st][0]);
+        __m512i ihi = _mm512_load_si512((const void *)idx8[st][1]);
+        TL_UNROLL
         for (int i = 0; i < 8; i++) {
             if (i & b)
                 continue;
@@ -66,25 +86,22 @@ static void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
             r[i + b] = _mm512_permutex2var_pd(a, ihi, c);
         }
     }
+    TL_UNROLL
     for (int i = 0; i < 8; i++)
         _mm512_storeu_pd((void *)(dst + i * ds), r[i]);
 }
 
-static void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
     __m256i r[16];
+    TL_UNROLL
     for (int i = 0; i < 16; i++)
         r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * ss));
-    for (int b = 8; b >= 1; b >>= 1) {
-        int lo[16], hi[16];
-        short lo16[16], hi16[16];
-        stage_index(16, b, lo, hi);
-        for (int j = 0; j < 16; j++) {
-            lo16[j] = (short)lo[j];
-            hi16[j] = (short)hi[j];
-        }
-        __m256i ilo = _mm256_loadu_si256((const __m256i *)(const void *)lo16);
-        __m256i ihi = _mm256_loadu_si256((const __m256i *)(const void *)hi16);
+    TL_UNROLL
+    for (int st = 0, b = 8; b >= 1; st++, b >>= 1) {
+        __m256i ilo = _mm256_load_si256((const __m256i *)(const void *)idx16w[st][0]);
+        __m256i ihi = _mm256_load_si256((const __m256i *)(const void *)idx16w[st][1]);
+        TL_UNROLL
         for (int i = 0; i < 16; i++) {
             if (i & b)
                 continue;
@@ -93,16 +110,14 @@ static void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
             r[i + b] = _mm256_permutex2var_epi16(a, ihi, c);
         }
     }
+    TL_UNROLL
     for (int i = 0; i < 16; i++)
         _mm256_storeu_si256((__m256i *)(void *)(dst + i * ds), r[i]);
 }
 
-static void transpose_w2(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
-{ tl_transpose_tiled(s, ss, d, ds, r, c, 2, 16, block_w2); }
-static void transpose_w4(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
-{ tl_transpose_tiled(s, ss, d, ds, r, c, 4, 16, block_w4); }
-static void transpose_w8(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
-{ tl_transpose_tiled(s, ss, d, ds, r, c, 8, 8, block_w8); }
+TL_DEFINE_TRANSPOSE(transpose_w2, 2, 16, block_w2)
+TL_DEFINE_TRANSPOSE(transpose_w4, 4, 16, block_w4)
+TL_DEFINE_TRANSPOSE(transpose_w8, 8, 8, block_w8)
 
 static void fill_vec(uint8_t *dst, __m512i v, size_t bytes, const uint8_t *val, unsigned es)
 {

@@ -58,35 +58,45 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
             tl_copy_elem(dst + k * plane + i * es, src + (i * C + k) * es, es);
 }
 
-/* A B x B register block: dst + c*ds + r*es = src + r*ss + c*es. */
-typedef void (*tl_block_fn)(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds);
+/* Register blocks are forced inline and their short loops unrolled, so
+ * that the block's vectors live in registers rather than on the stack. */
+#define TL_BLOCK static inline __attribute__((always_inline))
+#if defined(__clang__)
+#define TL_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define TL_UNROLL _Pragma("GCC unroll 16")
+#else
+#define TL_UNROLL
+#endif
 
-/* The tiled transpose: TILE x TILE element tiles keep both sides in L1;
- * inside a tile, columns outermost so that destination rows are written in
- * order; full blocks go to `block`, edges to the scalar loop. */
-static inline void tl_transpose_tiled(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,
-                                      size_t rows, size_t cols, unsigned es, size_t B,
-                                      tl_block_fn block)
-{
-    const size_t tile = 64;
-    for (size_t cb = 0; cb < cols; cb += tile) {
-        size_t ce = cols - cb < tile ? cols : cb + tile;
-        for (size_t rb = 0; rb < rows; rb += tile) {
-            size_t re = rows - rb < tile ? rows : rb + tile;
-            size_t c = cb;
-            for (; c + B <= ce; c += B) {
-                size_t r = rb;
-                for (; r + B <= re; r += B)
-                    block(src + r * ss + c * es, ss, dst + c * ds + r * es, ds);
-                if (r < re)
-                    tl_transpose_scalar_es(src + r * ss + c * es, ss, dst + c * ds + r * es, ds,
-                                           re - r, B, es);
-            }
-            if (c < ce)
-                tl_transpose_scalar_es(src + rb * ss + c * es, ss, dst + c * ds + rb * es, ds,
-                                       re - rb, ce - c, es);
-        }
+/* Defines `name`, a transpose kernel (copy.h's contract) over the register
+ * block BLOCK(src, ss, dst, ds) of B x B elements of ES bytes.
+ *
+ * Each step takes one source cache line's worth of columns (64 bytes) from
+ * B rows, as 64/(B*ES) blocks side by side, so every source line is used
+ * whole once loaded; rows are swept innermost, so each destination row of
+ * the step is written front to back.  Columns that do not fill a line and
+ * rows that do not fill a block go to the scalar loop. */
+#define TL_DEFINE_TRANSPOSE(name, ES, B, BLOCK)                                                \
+    static void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds, size_t rows,    \
+                     size_t cols)                                                           \
+    {                                                                                        \
+        const size_t cstep = 64 / (ES), rfull = rows / (B) * (B);                            \
+        size_t c = 0;                                                                        \
+        for (; c + cstep <= cols; c += cstep) {                                              \
+            const uint8_t *s = src + c * (ES);                                               \
+            uint8_t *d = dst + c * ds;                                                       \
+            size_t r = 0;                                                                    \
+            for (; r < rfull; r += (B)) {                                                    \
+                TL_UNROLL                                                                    \
+                for (size_t k = 0; k < cstep; k += (B))                                      \
+                    BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (ES), ds);             \
+            }                                                                                \
+            if (r < rows)                                                                    \
+                tl_transpose_scalar_es(s + r * ss, ss, d + r * (ES), ds, rows - r, cstep, ES); \
+        }                                                                                    \
+        if (c < cols)                                                                        \
+            tl_transpose_scalar_es(src + c * (ES), ss, dst + c * ds, ds, rows, cols - c, ES); \
     }
-}
 
 #endif

@@ -10,55 +10,65 @@
 #define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
 
-static void block_w1(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK void block_w1(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
     __m128i r[16], a[16], b[4][4], c[2][8];
+    TL_UNROLL
     for (int i = 0; i < 16; i++)
         r[i] = LD(src + i * ss);
+    TL_UNROLL
     for (int p = 0; p < 8; p++) {              /* byte pairs of rows 2p, 2p+1 */
         a[2 * p] = _mm_unpacklo_epi8(r[2 * p], r[2 * p + 1]);
         a[2 * p + 1] = _mm_unpackhi_epi8(r[2 * p], r[2 * p + 1]);
     }
+    TL_UNROLL
     for (int g = 0; g < 4; g++) {              /* 4-row groups, column quads */
         b[g][0] = _mm_unpacklo_epi16(a[4 * g], a[4 * g + 2]);
         b[g][1] = _mm_unpackhi_epi16(a[4 * g], a[4 * g + 2]);
         b[g][2] = _mm_unpacklo_epi16(a[4 * g + 1], a[4 * g + 3]);
         b[g][3] = _mm_unpackhi_epi16(a[4 * g + 1], a[4 * g + 3]);
     }
+    TL_UNROLL
     for (int h = 0; h < 2; h++) {              /* 8-row halves, column pairs */
+        TL_UNROLL
         for (int q = 0; q < 4; q++) {
             c[h][2 * q] = _mm_unpacklo_epi32(b[2 * h][q], b[2 * h + 1][q]);
             c[h][2 * q + 1] = _mm_unpackhi_epi32(b[2 * h][q], b[2 * h + 1][q]);
         }
     }
+    TL_UNROLL
     for (int m = 0; m < 8; m++) {
         ST(dst + (2 * m) * ds, _mm_unpacklo_epi64(c[0][m], c[1][m]));
         ST(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(c[0][m], c[1][m]));
     }
 }
 
-static void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
     __m128i r[8], t[8], u[8];
+    TL_UNROLL
     for (int i = 0; i < 8; i++)
         r[i] = LD(src + i * ss);
+    TL_UNROLL
     for (int p = 0; p < 4; p++) {
         t[2 * p] = _mm_unpacklo_epi16(r[2 * p], r[2 * p + 1]);
         t[2 * p + 1] = _mm_unpackhi_epi16(r[2 * p], r[2 * p + 1]);
     }
+    TL_UNROLL
     for (int h = 0; h < 2; h++) {              /* rows 4h..4h+3 */
         u[4 * h + 0] = _mm_unpacklo_epi32(t[4 * h], t[4 * h + 2]);      /* cols 0,1 */
         u[4 * h + 1] = _mm_unpackhi_epi32(t[4 * h], t[4 * h + 2]);      /* cols 2,3 */
         u[4 * h + 2] = _mm_unpacklo_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 4,5 */
         u[4 * h + 3] = _mm_unpackhi_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 6,7 */
     }
+    TL_UNROLL
     for (int m = 0; m < 4; m++) {
         ST(dst + (2 * m) * ds, _mm_unpacklo_epi64(u[m], u[4 + m]));
         ST(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(u[m], u[4 + m]));
     }
 }
 
-static void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
     __m128 r0 = _mm_loadu_ps((const float *)(const void *)src);
     __m128 r1 = _mm_loadu_ps((const float *)(const void *)(src + ss));
@@ -71,7 +81,7 @@ static void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
     _mm_storeu_ps((float *)(void *)(dst + 3 * ds), r3);
 }
 
-static void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
     __m128d r0 = _mm_loadu_pd((const double *)(const void *)src);
     __m128d r1 = _mm_loadu_pd((const double *)(const void *)(src + ss));
@@ -79,14 +89,10 @@ static void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
     _mm_storeu_pd((double *)(void *)(dst + ds), _mm_unpackhi_pd(r0, r1));
 }
 
-static void transpose_w1(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
-{ tl_transpose_tiled(s, ss, d, ds, r, c, 1, 16, block_w1); }
-static void transpose_w2(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
-{ tl_transpose_tiled(s, ss, d, ds, r, c, 2, 8, block_w2); }
-static void transpose_w4(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
-{ tl_transpose_tiled(s, ss, d, ds, r, c, 4, 4, block_w4); }
-static void transpose_w8(const uint8_t *s, size_t ss, uint8_t *d, size_t ds, size_t r, size_t c)
-{ tl_transpose_tiled(s, ss, d, ds, r, c, 8, 2, block_w8); }
+TL_DEFINE_TRANSPOSE(transpose_w1, 1, 16, block_w1)
+TL_DEFINE_TRANSPOSE(transpose_w2, 2, 8, block_w2)
+TL_DEFINE_TRANSPOSE(transpose_w4, 4, 4, block_w4)
+TL_DEFINE_TRANSPOSE(transpose_w8, 8, 2, block_w8)
 
 /* Fills: the value repeated across a register, unaligned stores, a tail. */
 static void fill_vec(uint8_t *dst, __m128i v, size_t bytes, const uint8_t *val, unsigned es)

@@ -141,6 +141,11 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     return 0;
 }
 
+void tl_copy_fill(void *dst, uint64_t n, const void *val, unsigned es)
+{
+    tl_kernels_for(tl_isa_active())->fill[log2u(es)](dst, val, n);
+}
+
 /* ---- running ------------------------------------------------------------ */
 
 struct job {

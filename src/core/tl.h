@@ -314,6 +314,10 @@ struct tl_copy_plan {
 int tl_copy_plan(struct tl_copy_plan *plan, const struct tl_desc *src,
                  const struct tl_desc *dst, struct tl_error *err);
 
+/* Writes n copies of the element at val (es bytes: 1, 2, 4 or 8) to dst,
+ * with the active ISA's fill kernel. */
+void tl_copy_fill(void *dst, uint64_t n, const void *val, unsigned es);
+
 /* Progress, called from one worker now and then with the elements done so
  * far; may be NULL. */
 typedef void (*tl_progress_fn)(uint64_t done, uint64_t total, void *ctx);

@@ -1,0 +1,209 @@
+/*
+ * atomic.c - writing an output so that it appears whole or not at all, in
+ * the way of git's lockfile: a temporary file in the output's directory,
+ * renamed over the output only when everything succeeded, unlinked on
+ * every failure and on SIGINT, SIGTERM and SIGHUP.
+ *
+ * Calling sequence:
+ *     struct cli_out o;
+ *     cli_out_open(&o, path, size)   -> a zeroed, mapped file of `size` bytes
+ *     ... write o.bytes[0 .. size) ...
+ *     cli_out_commit(&o) or cli_out_abort(&o)
+ *
+ * An output that is not a regular file (a device, a FIFO, "-") cannot be
+ * renamed over: it is written directly, from a buffer, at commit.
+ */
+#define _GNU_SOURCE 1     /* MAP_POPULATE */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define MAX_PENDING 4
+
+/* Temporary files to remove if a signal ends the program. */
+static char pending[MAX_PENDING][PATH_MAX + 32];
+static volatile sig_atomic_t npending_flags[MAX_PENDING];
+
+static void on_signal(int sig)
+{
+    for (int i = 0; i < MAX_PENDING; i++) {
+        if (npending_flags[i])
+            unlink(pending[i]);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static int remember(const char *path)
+{
+    static bool installed;
+    if (!installed) {
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        signal(SIGHUP, on_signal);
+        signal(SIGXFSZ, SIG_IGN);      /* a file-size limit is an EFBIG error */
+        installed = true;
+    }
+    for (int i = 0; i < MAX_PENDING; i++) {
+        if (!npending_flags[i]) {
+            snprintf(pending[i], sizeof pending[i], "%s", path);
+            npending_flags[i] = 1;
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void forget(int slot)
+{
+    if (slot >= 0)
+        npending_flags[slot] = 0;
+}
+
+static int write_all(int fd, const unsigned char *p, uint64_t n)
+{
+    while (n > 0) {
+        size_t chunk = n > (1u << 30) ? (1u << 30) : (size_t)n;
+        ssize_t w = write(fd, p, chunk);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (uint64_t)w;
+    }
+    return 0;
+}
+
+int cli_out_open(struct cli_out *o, const char *path, uint64_t size)
+{
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    o->slot = -1;
+    o->size = size;
+    o->path = path;
+    tl_quote(strcmp(path, "-") == 0 ? "<stdout>" : path, o->name, sizeof o->name);
+    struct stat st;
+    bool direct = strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+    if (size > SIZE_MAX / 2) {
+        errno = EFBIG;
+        cli_report_errno(o->name, "cannot write");
+        return CLI_IO;
+    }
+    if (direct) {
+        o->direct = true;
+        o->heap = calloc(1, size ? (size_t)size : 1);
+        if (!o->heap) {
+            cli_report_errno(o->name, "cannot write");
+            return CLI_IO;
+        }
+        o->bytes = o->heap;
+        return CLI_OK;
+    }
+    /* the temporary file lives beside the output, so rename() stays atomic */
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path) + 1 : 0;
+    if (snprintf(o->tmp, sizeof o->tmp, "%.*s.%s.tl-XXXXXX", dirlen, path,
+                 slash ? slash + 1 : path) >= (int)sizeof o->tmp) {
+        errno = ENAMETOOLONG;
+        cli_report_errno(o->name, "cannot write");
+        return CLI_IO;
+    }
+    o->fd = mkstemp(o->tmp);
+    if (o->fd < 0) {
+        cli_report_errno(o->name, "cannot create a temporary file beside it");
+        return CLI_IO;
+    }
+    o->slot = remember(o->tmp);
+    int e = size ? posix_fallocate(o->fd, 0, (off_t)size) : 0;
+    if (e == EINVAL || e == EOPNOTSUPP)    /* the file system cannot reserve: grow it */
+        e = ftruncate(o->fd, (off_t)size) ? errno : 0;
+    if (e) {
+        errno = e;
+        cli_report_errno(o->name, "cannot write");
+        cli_out_abort(o);
+        return CLI_IO;
+    }
+    if (size) {
+        o->map = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+                      o->fd, 0);
+        if (o->map == MAP_FAILED) {
+            o->map = NULL;
+            cli_report_errno(o->name, "cannot map");
+            cli_out_abort(o);
+            return CLI_IO;
+        }
+        o->bytes = o->map;
+    }
+    return CLI_OK;
+}
+
+int cli_out_commit(struct cli_out *o)
+{
+    int rc = CLI_OK;
+    if (o->direct) {
+        int fd = strcmp(o->path, "-") == 0 ? 1 : open(o->path, O_WRONLY | O_TRUNC);
+        if (fd < 0 || write_all(fd, o->heap, o->size) != 0) {
+            cli_report_errno(o->name, "cannot write");
+            rc = CLI_IO;
+        }
+        if (fd > 1)
+            close(fd);
+        free(o->heap);
+        o->heap = NULL;
+        return rc;
+    }
+    if (o->map && munmap(o->map, (size_t)o->size) != 0)
+        rc = CLI_IO;
+    o->map = NULL;
+    if (rc == CLI_OK) {
+        /* keep the mode an existing output had; a new one gets 0666 less umask */
+        struct stat st;
+        mode_t mode;
+        if (stat(o->path, &st) == 0) {
+            mode = st.st_mode & 07777;
+        } else {
+            mode_t mask = umask(0);
+            umask(mask);
+            mode = 0666 & ~mask;
+        }
+        if (fchmod(o->fd, mode) != 0)
+            rc = CLI_IO;
+    }
+    if (rc == CLI_OK && close(o->fd) != 0)
+        rc = CLI_IO;
+    else if (rc != CLI_OK)
+        close(o->fd);
+    o->fd = -1;
+    if (rc == CLI_OK && rename(o->tmp, o->path) != 0)
+        rc = CLI_IO;
+    if (rc != CLI_OK) {
+        cli_report_errno(o->name, "cannot write");
+        unlink(o->tmp);
+    }
+    forget(o->slot);
+    return rc;
+}
+
+void cli_out_abort(struct cli_out *o)
+{
+    if (o->map)
+        munmap(o->map, (size_t)o->size);
+    o->map = NULL;
+    if (o->fd >= 0) {
+        close(o->fd);
+        unlink(o->tmp);
+        o->fd = -1;
+    }
+    forget(o->slot);
+    free(o->heap);
+    o->heap = NULL;
+}

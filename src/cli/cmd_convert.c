@@ -1,0 +1,259 @@
+/*
+ * cmd_convert.c - `tensorlayout convert DESC DATA -o OUT --to L`: the same
+ * logical tensor, rewritten in another layout.
+ *
+ * The source is memory-mapped (or read whole from a pipe), the destination
+ * is a mapping of a temporary file beside OUT (cli_out), and the copy
+ * engine writes straight from one into the other: no full-size copy in
+ * between.  OUT is renamed into place only when everything succeeded.
+ */
+#include <argtable2.h>
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define PROGRESS_OVER (256ull << 20)   /* bytes; a progress bar above this */
+
+static const char about[] =
+    "Writes the same logical tensor in the destination layout: --to takes a\n"
+    "layout label or index order (packed strides), --to-strides explicit\n"
+    "strides (padding allowed), --to-desc a whole description (same sizes and\n"
+    "data type).  The source may be packed, padded, broadcast or overlapping;\n"
+    "the destination may be neither broadcast nor overlapping.  OUT holds\n"
+    "exactly the destination's elements' bytes; bytes no element reaches are\n"
+    "zero, or --fill V.  OUT is written to a temporary file beside it and\n"
+    "renamed into place only on success; it may be the input file, or '-'.";
+
+struct progress {
+    bool on;
+    int last;
+};
+
+static void draw(uint64_t done, uint64_t total, void *ctx)
+{
+    struct progress *pr = ctx;
+    int pct = total ? (int)(done * 100 / total) : 100;
+    if (!pr->on || pct == pr->last)
+        return;
+    pr->last = pct;
+    char bar[41];
+    int fill = pct * 40 / 100;
+    memset(bar, '#', (size_t)fill);
+    memset(bar + fill, ' ', (size_t)(40 - fill));
+    bar[40] = '\0';
+    fprintf(stderr, "\rconverting [%s] %3d%%", bar, pct);
+    if (pct == 100)
+        fputc('\n', stderr);
+}
+
+struct options {
+    const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc;
+    int threads;
+    bool quiet, json;
+};
+
+/* The destination description the options ask for. */
+static int destination(const struct options *o, const struct cli_desc *src, struct cli_desc *dst)
+{
+    static const char cmd[] = "convert";
+    struct tl_error err = { 0 };
+    char q[64];
+    const struct tl_desc *s = &src->d;
+    if (o->to_desc) {
+        int rc = cli_load_desc(o->to_desc, dst);
+        if (rc)
+            return rc;
+        if (dst->d.dtype != s->dtype) {
+            fprintf(stderr, "tensorlayout: %s: dataType: is %s but the source is %s\n",
+                    dst->name, tl_dtype_name(dst->d.dtype), tl_dtype_name(s->dtype));
+            return CLI_INVALID;
+        }
+        if (dst->d.rank != s->rank || memcmp(dst->d.sizes, s->sizes, s->rank * sizeof s->sizes[0])) {
+            fprintf(stderr, "tensorlayout: %s: sizes: differ from the source's sizes\n", dst->name);
+            return CLI_INVALID;
+        }
+        return CLI_OK;
+    }
+    memset(dst, 0, sizeof *dst);
+    dst->d = *s;
+    dst->d.byte_offset = 0;
+    dst->d.total_given = false;
+    dst->d.alignment = 0;
+    if (o->to) {
+        unsigned order[TL_MAX_RANK];
+        snprintf(dst->name, sizeof dst->name, "--to");
+        if (tl_layout_parse(s->rank, o->to, order, &err)) {
+            cli_usage_error(cmd, "--to: %s", err.msg);
+            return CLI_USAGE;
+        }
+        tl_strides_for_order(s->rank, s->sizes, order, 0, dst->d.strides, NULL);
+        dst->d.strides_src = TL_STRIDES_LAYOUT;
+    } else {
+        snprintf(dst->name, sizeof dst->name, "--to-strides");
+        int n = cli_parse_u64_list(o->to_strides, dst->d.strides, TL_MAX_RANK);
+        if (n != (int)s->rank) {
+            cli_usage_error(cmd, "--to-strides: '%s' must be %u comma-separated integers",
+                            tl_quote(o->to_strides, q, sizeof q), s->rank);
+            return CLI_USAGE;
+        }
+        dst->d.strides_src = TL_STRIDES_GIVEN;
+    }
+    if (tl_desc_validate(&dst->d, &err)) {
+        fprintf(stderr, "tensorlayout: %s: %s\n", dst->name, err.msg);
+        return CLI_INVALID;
+    }
+    tl_desc_classify(&dst->d, &dst->info);
+    return CLI_OK;
+}
+
+/* Writes the destination description to path, atomically. */
+static int write_desc(const char *path, const struct tl_desc *d, struct cli_out *o)
+{
+    cJSON *j = tl_desc_to_json(d);
+    char *text = j ? cJSON_Print(j) : NULL;
+    cJSON_Delete(j);
+    if (!text) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    size_t len = strlen(text);
+    int rc = cli_out_open(o, path, len + 1);
+    if (rc == CLI_OK) {
+        memcpy(o->bytes, text, len);
+        o->bytes[len] = '\n';
+    }
+    free(text);
+    return rc;
+}
+
+static void note_isa(void)
+{
+    const char *want = getenv("TENSORLAYOUT_SIMD");
+    enum tl_isa isa;
+    if (want && *want && tl_isa_from_name(want, &isa) == 0 && tl_isa_active() != isa)
+        fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD=%s is not supported here; using %s\n",
+                want, tl_isa_name(tl_isa_active()));
+}
+
+static int run(const struct options *o)
+{
+    static const char cmd[] = "convert";
+    struct cli_desc src, dst;
+    struct cli_data data;
+    struct cli_out out, out_desc;
+    struct tl_error err = { 0 };
+    unsigned char fill[8] = { 0 };
+    int rc;
+
+    if (o->json && strcmp(o->out, "-") == 0) {
+        cli_usage_error(cmd, "--json needs standard output: give -o a file");
+        return CLI_USAGE;
+    }
+    if ((rc = cli_load_desc(o->desc, &src)))
+        return rc;
+    if ((rc = destination(o, &src, &dst)))
+        return rc;
+    if (o->fill && tl_dtype_parse_value(src.d.dtype, o->fill, fill, &err)) {
+        cli_usage_error(cmd, "--fill: %s", err.msg);
+        return CLI_USAGE;
+    }
+    struct tl_copy_plan plan;
+    if (tl_copy_plan(&plan, &src.d, &dst.d, &err)) {
+        fprintf(stderr, "tensorlayout: %s: %s: %s\n", dst.name, err.key, err.msg);
+        return CLI_INVALID;
+    }
+    if ((rc = cli_open_data(o->data, &data)))
+        return rc;
+    if ((rc = cli_require_elements(&src, &data))) {
+        cli_close_data(&data);
+        return rc;
+    }
+    note_isa();
+    /* OUT holds the destination's elements' bytes, or its declared total */
+    uint64_t size = plan.dst_bytes;
+    if (dst.d.total_given && dst.d.byte_offset + dst.d.total_bytes > size)
+        size = dst.d.byte_offset + dst.d.total_bytes;
+    if ((rc = cli_out_open(&out, o->out, size))) {
+        cli_close_data(&data);
+        return rc;
+    }
+    if (o->out_desc && (rc = write_desc(o->out_desc, &dst.d, &out_desc))) {
+        cli_out_abort(&out);
+        cli_close_data(&data);
+        return rc;
+    }
+    if (o->fill)            /* every element-sized slot after byteOffset */
+        tl_copy_fill(out.bytes + dst.d.byte_offset, (size - dst.d.byte_offset) / plan.es, fill,
+                     plan.es);
+    struct progress pr = { .on = !o->quiet && plan.count * plan.es > PROGRESS_OVER &&
+                                 isatty(2), .last = -1 };
+    tl_copy_run(&plan, data.bytes, out.bytes, (unsigned)o->threads, draw, &pr);
+    cli_close_data(&data);
+    rc = cli_out_commit(&out);
+    if (o->out_desc) {
+        if (rc == CLI_OK)
+            rc = cli_out_commit(&out_desc);
+        else
+            cli_out_abort(&out_desc);
+    }
+    if (rc == CLI_OK && o->json) {
+        cJSON *j = tl_desc_to_json(&dst.d);
+        if (j && !tl_json_add_u64(j, "bytesWritten", size)) {
+            cJSON_Delete(j);
+            j = NULL;
+        }
+        rc = cli_print_json(j);
+    }
+    return rc;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "source description: a JSON file, '-' or inline JSON");
+    struct arg_file *data = arg_file1(NULL, NULL, "DATA", "source data file ('-' for standard input)");
+    struct arg_file *out = arg_file1("o", "output", "OUT", "output file ('-' for standard output); may be DATA itself");
+    struct arg_str *to = arg_str0(NULL, "to", "L", "destination layout: letters (NHWC) or indices (0,2,3,1), packed");
+    struct arg_str *to_strides = arg_str0(NULL, "to-strides", "LIST", "destination strides in elements (padding allowed)");
+    struct arg_file *to_desc = arg_file0(NULL, "to-desc", "DESC2", "a whole destination description");
+    struct arg_str *fill = arg_str0(NULL, "fill", "V", "value for the slots no element reaches (default 0)");
+    struct arg_file *out_desc = arg_file0(NULL, "out-desc", "FILE", "also write the destination description");
+    struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
+    struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
+    struct arg_lit *json = arg_lit0(NULL, "json", "print the destination description and bytesWritten");
+    struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct arg_end *end = arg_end(5);
+    void *table[] = { desc, data, out, to, to_strides, to_desc, fill, out_desc, threads, quiet,
+                      json, help, end };
+    int rc = CLI_IO;
+    if (arg_nullcheck(table) == 0)
+        rc = cli_parse_args(argc, argv, table, about);
+    if (rc == CLI_CONTINUE) {
+        int forms = to->count + to_strides->count + to_desc->count;
+        if (forms != 1) {
+            cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
+                                             : "missing --to, --to-strides or --to-desc");
+            rc = CLI_USAGE;
+        } else if (threads->count && threads->ival[0] < 1) {
+            cli_usage_error("convert", "--threads must be at least 1");
+            rc = CLI_USAGE;
+        } else {
+            struct options o = {
+                .desc = desc->filename[0], .data = data->filename[0], .out = out->filename[0],
+                .to = to->count ? to->sval[0] : NULL,
+                .to_strides = to_strides->count ? to_strides->sval[0] : NULL,
+                .to_desc = to_desc->count ? to_desc->filename[0] : NULL,
+                .fill = fill->count ? fill->sval[0] : NULL,
+                .out_desc = out_desc->count ? out_desc->filename[0] : NULL,
+                .threads = threads->count ? threads->ival[0] : 0,
+                .quiet = quiet->count > 0, .json = json->count > 0,
+            };
+            rc = run(&o);
+        }
+    }
+    arg_freetable(table, sizeof table / sizeof table[0]);
+    return rc;
+}

@@ -1,0 +1,233 @@
+/*
+ * bench.c - `make bench`: the copy engine's speed as ratios to memcpy
+ * measured in the same run.
+ *
+ * For each standard case, each SIMD ceiling the CPU supports and 1 and 2
+ * threads: a warm-up, then RUNS timed runs alternating with memcpy of the
+ * same output bytes; the medians give
+ *
+ *   GB/s       = (bytes read + bytes written) / time
+ *   memcpy GB/s = 2 x output bytes / memcpy time
+ *   ratio      = GB/s / memcpy GB/s
+ *
+ * where bytes read counts every logical element once and padding the copy
+ * streams over (max(source span, element count) x element size), as the
+ * issue that asked for this benchmark counts them.  Then the whole process:
+ * `tensorlayout convert` of the nchw_nhwc_f32_l tensor as a file on
+ * /dev/shm against `cat IN > OUT`, medians of RUNS, warm cache.
+ *
+ * BENCH_JSON=FILE also writes one JSON object a line per measurement.
+ * Usage: bench [path/to/tensorlayout]
+ */
+#define _DEFAULT_SOURCE 1
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../src/core/tl.h"
+
+#define RUNS 9
+
+struct bcase {
+    const char *name;
+    enum tl_dtype dt;
+    unsigned rank;
+    uint64_t sizes[5];
+    const char *src_layout, *dst_layout;   /* index orders; NULL: see below */
+    uint64_t src_strides[5];               /* used when src_layout is NULL */
+};
+
+static const struct bcase cases[] = {
+    { "nchw_nhwc_f32_s", TL_DT_FLOAT32, 4, { 1, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 } },
+    { "nchw_nhwc_f32_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 } },
+    { "nchw_nhwc_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,2,3,1", { 0 } },
+    { "nhwc_nchw_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,2,3,1", "0,1,2,3", { 0 } },
+    { "hwc_chw_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 } },
+    { "chw_hwc_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "0,1,2", "1,2,0", { 0 } },
+    { "nchw_nhwc_f16_m", TL_DT_FLOAT16, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 } },
+    { "unpad_rows_f32", TL_DT_FLOAT32, 4, { 1, 1, 1080, 1918 }, NULL, "0,1,2,3",
+      { 1080 * 1920, 1080 * 1920, 1920, 1 } },
+    { "broadcast_bias_f32", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, NULL, "0,1,2,3", { 0, 1, 0, 0 } },
+    { "ncdhw_ndhwc_f32", TL_DT_FLOAT32, 5, { 2, 32, 16, 56, 56 }, "0,1,2,3,4", "0,2,3,4,1", { 0 } },
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+static void *big(uint64_t n)
+{
+    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
+    memset(p, 1, n);                   /* fault every page in before timing */
+    return p;
+}
+
+static void make_desc(const struct bcase *c, const char *layout, const uint64_t *strides,
+                      struct tl_desc *d)
+{
+    struct tl_error err;
+    if (tl_desc_init(d, c->dt, c->rank, c->sizes, &err)) {
+        fprintf(stderr, "bench: %s: %s\n", c->name, err.msg);
+        exit(2);
+    }
+    if (layout) {
+        unsigned order[TL_MAX_RANK];
+        tl_layout_parse(c->rank, layout, order, &err);
+        tl_strides_for_order(c->rank, c->sizes, order, 0, d->strides, &err);
+    } else {
+        memcpy(d->strides, strides, c->rank * sizeof *strides);
+    }
+    d->strides_src = TL_STRIDES_GIVEN;
+    d->total_given = false;
+    tl_desc_validate(d, &err);
+}
+
+static FILE *json;
+
+static void report(const char *name, const char *isa, unsigned threads, double gbps, double mgbps)
+{
+    printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f\n", name, isa, threads, gbps, mgbps, gbps / mgbps);
+    if (json)
+        fprintf(json, "{\"case\": \"%s\", \"isa\": \"%s\", \"threads\": %u, \"gbps\": %.3f, "
+                "\"memcpy_gbps\": %.3f, \"ratio\": %.3f}\n", name, isa, threads, gbps, mgbps,
+                gbps / mgbps);
+}
+
+static void bench_case(const struct bcase *c)
+{
+    struct tl_desc s, d;
+    struct tl_info si;
+    make_desc(c, c->src_layout, c->src_strides, &s);
+    make_desc(c, c->dst_layout, NULL, &d);
+    tl_desc_classify(&s, &si);
+    struct tl_copy_plan plan;
+    struct tl_error err;
+    if (tl_copy_plan(&plan, &s, &d, &err)) {
+        fprintf(stderr, "bench: %s: %s\n", c->name, err.msg);
+        exit(2);
+    }
+    uint64_t es = tl_dtype_size(c->dt);
+    uint64_t out = plan.dst_bytes;
+    uint64_t read = (si.span > si.element_count ? si.span : si.element_count) * es;
+    uint8_t *src = big(plan.src_bytes), *dst = big(out), *msrc = big(out), *mdst = big(out);
+    for (uint64_t i = 0; i < plan.src_bytes; i++)
+        src[i] = (uint8_t)(i * 2654435761u >> 13);
+    for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+        if (!tl_isa_supported((enum tl_isa)isa))
+            continue;
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            double t[RUNS], m[RUNS];
+            plan.isa = (enum tl_isa)isa;
+            tl_copy_run(&plan, src, dst, threads, NULL, NULL);      /* warm-up */
+            memcpy(mdst, msrc, out);
+            for (int r = 0; r < RUNS; r++) {
+                double t0 = now();
+                memcpy(mdst, msrc, out);
+                double t1 = now();
+                tl_copy_run(&plan, src, dst, threads, NULL, NULL);
+                double t2 = now();
+                m[r] = t1 - t0;
+                t[r] = t2 - t1;
+            }
+            double mt = median(m, RUNS), ct = median(t, RUNS);
+            report(c->name, tl_isa_name((enum tl_isa)isa), threads, (double)(read + out) / ct / 1e9,
+                   2.0 * (double)out / mt / 1e9);
+        }
+    }
+    munmap(src, plan.src_bytes);
+    munmap(dst, out);
+    munmap(msrc, out);
+    munmap(mdst, out);
+}
+
+/* Wall time of a shell command, median of RUNS after a warm-up. */
+static double time_command(const char *cmd)
+{
+    double t[RUNS];
+    if (system(cmd) != 0) {
+        fprintf(stderr, "bench: failed: %s\n", cmd);
+        return -1;
+    }
+    for (int r = 0; r < RUNS; r++) {
+        double t0 = now();
+        if (system(cmd) != 0)
+            return -1;
+        t[r] = now() - t0;
+    }
+    return median(t, RUNS);
+}
+
+static void bench_process(const char *tool)
+{
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    char in[256], outp[256], desc[512], cmd[2048];
+    snprintf(in, sizeof in, "%s/tl-bench-%d.bin", dir, (int)getpid());
+    snprintf(outp, sizeof outp, "%s/tl-bench-%d.out", dir, (int)getpid());
+    uint64_t n = 32ull * 256 * 56 * 56 * 4;
+    FILE *f = fopen(in, "wb");
+    if (!f) {
+        perror(in);
+        return;
+    }
+    uint8_t *buf = big(n);
+    fwrite(buf, 1, n, f);
+    fclose(f);
+    munmap(buf, n);
+    snprintf(desc, sizeof desc, "{\"dataType\": \"FLOAT32\", \"sizes\": [32, 256, 56, 56]}");
+    snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", in, outp);
+    double tc = time_command(cmd);
+    snprintf(cmd, sizeof cmd, "'%s' convert '%s' '%s' -o '%s' --to NHWC --quiet", tool, desc, in, outp);
+    double tt = time_command(cmd);
+    if (tc > 0 && tt > 0)
+        printf("\nprocess: convert nchw_nhwc_f32_l (%.0f MB file on %s): %.1f ms, cat: %.1f ms, "
+               "ratio %.2f (target <= 1.30)\n", n / 1e6, dir, tt * 1e3, tc * 1e3, tt / tc);
+    if (json && tc > 0 && tt > 0)
+        fprintf(json, "{\"case\": \"process_convert_vs_cat\", \"convert_ms\": %.1f, \"cat_ms\": %.1f, "
+                "\"ratio\": %.3f}\n", tt * 1e3, tc * 1e3, tt / tc);
+    unlink(in);
+    unlink(outp);
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = getenv("BENCH_JSON");
+    const char *only = getenv("BENCH_CASE");
+    if (path && !(json = fopen(path, "w"))) {
+        perror(path);
+        return 2;
+    }
+    printf("%-20s %-7s %s  %8s  %8s  %6s\n", "case", "isa", "T", "GB/s", "memcpy", "ratio");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (!only || strstr(cases[i].name, only))
+            bench_case(&cases[i]);
+    }
+    if (argc > 1 && !only)
+        bench_process(argv[1]);
+    if (json)
+        fclose(json);
+    return 0;
+}
