@@ -1,1 +1,1 @@
-$TL --version
+$TL --version | head -n 1
