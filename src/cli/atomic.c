@@ -12,8 +12,15 @@
  *
  * An output that is not a regular file (a device, a FIFO, "-") cannot be
  * renamed over: it is written directly, from a buffer, at commit.
+ *
+ * The temporary file is sized with ftruncate() and mapped without
+ * reserving its blocks first: on tmpfs, reserving (fallocate) and
+ * prefaulting (MAP_POPULATE) each cost more than the whole copy.  A file
+ * system that runs out of space then raises SIGBUS on the page that cannot
+ * be allocated; the handler below removes every temporary file, says so,
+ * and exits with status 3, so the contract holds: OUT is as it was and no
+ * temporary file remains.
  */
-#define _GNU_SOURCE 1     /* MAP_POPULATE */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,6 +38,32 @@
 /* Temporary files to remove if a signal ends the program. */
 static char pending[MAX_PENDING][PATH_MAX + 32];
 static volatile sig_atomic_t npending_flags[MAX_PENDING];
+
+/* The output mappings, for telling a full disk from other SIGBUS causes. */
+static uint8_t *volatile map_lo[MAX_PENDING], *volatile map_hi[MAX_PENDING];
+
+static void say(const char *s)
+{
+    ssize_t r = write(2, s, strlen(s));
+    (void)r;
+}
+
+static void on_bus(int sig, siginfo_t *info, void *uctx)
+{
+    (void)sig;
+    (void)uctx;
+    bool output = false;
+    for (int i = 0; i < MAX_PENDING; i++) {
+        if (npending_flags[i]) {
+            unlink(pending[i]);
+            if ((uint8_t *)info->si_addr >= map_lo[i] && (uint8_t *)info->si_addr < map_hi[i])
+                output = true;
+        }
+    }
+    say(output ? "tensorlayout: cannot write the output: no space left on the file system\n"
+               : "tensorlayout: a mapped input file could not be read (was it truncated?)\n");
+    _exit(CLI_IO);
+}
 
 static void on_signal(int sig)
 {
@@ -50,6 +83,12 @@ static int remember(const char *path)
         signal(SIGTERM, on_signal);
         signal(SIGHUP, on_signal);
         signal(SIGXFSZ, SIG_IGN);      /* a file-size limit is an EFBIG error */
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_bus;
+        sa.sa_flags = SA_SIGINFO;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGBUS, &sa, NULL);
         installed = true;
     }
     for (int i = 0; i < MAX_PENDING; i++) {
@@ -64,8 +103,10 @@ static int remember(const char *path)
 
 static void forget(int slot)
 {
-    if (slot >= 0)
+    if (slot >= 0) {
         npending_flags[slot] = 0;
+        map_lo[slot] = map_hi[slot] = NULL;
+    }
 }
 
 static int write_all(int fd, const unsigned char *p, uint64_t n)
@@ -123,18 +164,13 @@ int cli_out_open(struct cli_out *o, const char *path, uint64_t size)
         return CLI_IO;
     }
     o->slot = remember(o->tmp);
-    int e = size ? posix_fallocate(o->fd, 0, (off_t)size) : 0;
-    if (e == EINVAL || e == EOPNOTSUPP)    /* the file system cannot reserve: grow it */
-        e = ftruncate(o->fd, (off_t)size) ? errno : 0;
-    if (e) {
-        errno = e;
+    if (ftruncate(o->fd, (off_t)size) != 0) {
         cli_report_errno(o->name, "cannot write");
         cli_out_abort(o);
         return CLI_IO;
     }
     if (size) {
-        o->map = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-                      o->fd, 0);
+        o->map = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_SHARED, o->fd, 0);
         if (o->map == MAP_FAILED) {
             o->map = NULL;
             cli_report_errno(o->name, "cannot map");
@@ -142,6 +178,10 @@ int cli_out_open(struct cli_out *o, const char *path, uint64_t size)
             return CLI_IO;
         }
         o->bytes = o->map;
+        if (o->slot >= 0) {
+            map_lo[o->slot] = o->map;
+            map_hi[o->slot] = (uint8_t *)o->map + size;
+        }
     }
     return CLI_OK;
 }

@@ -50,16 +50,24 @@
  *   dst[(i*C + k)*es] = src[k*plane + i*es]
  * deinterleave (C channels): for i < n, k < C:
  *   dst[k*plane + i*es] = src[(i*C + k)*es]
+ * copy: memcpy(dst, src, bytes) for buffers that do not overlap.
  */
 typedef void (*tl_transpose_fn)(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,
                                 size_t rows, size_t cols);
 typedef void (*tl_fill_fn)(uint8_t *dst, const uint8_t *val, size_t n);
 typedef void (*tl_interleave_fn)(const uint8_t *src, size_t plane, uint8_t *dst, size_t n);
 typedef void (*tl_deinterleave_fn)(const uint8_t *src, uint8_t *dst, size_t plane, size_t n);
+typedef void (*tl_copy_fn)(const uint8_t *src, uint8_t *dst, size_t bytes);
 
+/* The _nt slots do the same with non-temporal (streaming) stores where the
+ * destination's alignment allows, for outputs larger than the caches: they
+ * write whole cache lines without reading them first. */
 struct tl_kernels {
     tl_transpose_fn transpose[TL_NW];
+    tl_transpose_fn transpose_nt[TL_NW];
     tl_fill_fn fill[TL_NW];
+    tl_fill_fn fill_nt[TL_NW];
+    tl_copy_fn copy, copy_nt;
     tl_interleave_fn interleave[3][TL_NW];      /* [C - 2][log2 es] */
     tl_deinterleave_fn deinterleave[3][TL_NW];
 };

@@ -89,11 +89,19 @@ enum tl_isa tl_isa_active(void)
 /* Upgrades, in order: each ISA's non-NULL slots replace the ones below. */
 static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
 {
+    if (by->copy)
+        k->copy = by->copy;
+    if (by->copy_nt)
+        k->copy_nt = by->copy_nt;
     for (int w = 0; w < TL_NW; w++) {
         if (by->transpose[w])
             k->transpose[w] = by->transpose[w];
+        if (by->transpose_nt[w])
+            k->transpose_nt[w] = by->transpose_nt[w];
         if (by->fill[w])
             k->fill[w] = by->fill[w];
+        if (by->fill_nt[w])
+            k->fill_nt[w] = by->fill_nt[w];
         for (int c = 0; c < 3; c++) {
             if (by->interleave[c][w])
                 k->interleave[c][w] = by->interleave[c][w];

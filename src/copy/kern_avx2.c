@@ -8,49 +8,57 @@
 
 #include "kern_drivers.h"
 
-TL_BLOCK void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
-{
-    __m256 r[8], t[8], s[8];
-    TL_UNROLL
-    for (int i = 0; i < 8; i++)
-        r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));
-    TL_UNROLL
-    for (int p = 0; p < 4; p++) {
-        t[2 * p] = _mm256_unpacklo_ps(r[2 * p], r[2 * p + 1]);
-        t[2 * p + 1] = _mm256_unpackhi_ps(r[2 * p], r[2 * p + 1]);
-    }
-    TL_UNROLL
-    for (int h = 0; h < 2; h++) {      /* rows 4h..4h+3: columns k and k+4 per register */
-        s[4 * h + 0] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
-        s[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xee);
-        s[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
-        s[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xee);
-    }
-    TL_UNROLL
-    for (int k = 0; k < 4; k++) {
-        _mm256_storeu_ps((float *)(void *)(dst + k * ds),
-                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x20));
-        _mm256_storeu_ps((float *)(void *)(dst + (k + 4) * ds),
-                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x31));
-    }
+#define DEFINE_block_w4(NAME, STORE)                                                        \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                  \
+{                                                                                           \
+    __m256 r[8], t[8], s[8];                                                                \
+    TL_UNROLL                                                                               \
+    for (int i = 0; i < 8; i++)                                                             \
+        r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));                \
+    TL_UNROLL                                                                               \
+    for (int p = 0; p < 4; p++) {                                                           \
+        t[2 * p] = _mm256_unpacklo_ps(r[2 * p], r[2 * p + 1]);                              \
+        t[2 * p + 1] = _mm256_unpackhi_ps(r[2 * p], r[2 * p + 1]);                          \
+    }                                                                                       \
+    TL_UNROLL                                                                               \
+    for (int h = 0; h < 2; h++) {      /* rows 4h..4h+3: columns k and k+4 per register */  \
+        s[4 * h + 0] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);                     \
+        s[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xee);                     \
+        s[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);                 \
+        s[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xee);                 \
+    }                                                                                       \
+    TL_UNROLL                                                                               \
+    for (int k = 0; k < 4; k++) {                                                           \
+        STORE((float *)(void *)(dst + k * ds),                                              \
+                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x20));                     \
+        STORE((float *)(void *)(dst + (k + 4) * ds),                                        \
+                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x31));                     \
+    }                                                                                       \
 }
+DEFINE_block_w4(block_w4, _mm256_storeu_ps)
+DEFINE_block_w4(block_w4_nt, _mm256_stream_ps)
 
-TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
-{
-    __m256d r0 = _mm256_loadu_pd((const double *)(const void *)src);
-    __m256d r1 = _mm256_loadu_pd((const double *)(const void *)(src + ss));
-    __m256d r2 = _mm256_loadu_pd((const double *)(const void *)(src + 2 * ss));
-    __m256d r3 = _mm256_loadu_pd((const double *)(const void *)(src + 3 * ss));
-    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
-    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
-    _mm256_storeu_pd((double *)(void *)dst, _mm256_permute2f128_pd(t0, t2, 0x20));
-    _mm256_storeu_pd((double *)(void *)(dst + ds), _mm256_permute2f128_pd(t1, t3, 0x20));
-    _mm256_storeu_pd((double *)(void *)(dst + 2 * ds), _mm256_permute2f128_pd(t0, t2, 0x31));
-    _mm256_storeu_pd((double *)(void *)(dst + 3 * ds), _mm256_permute2f128_pd(t1, t3, 0x31));
+#define DEFINE_block_w8(NAME, STORE)                                                \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)          \
+{                                                                                   \
+    __m256d r0 = _mm256_loadu_pd((const double *)(const void *)src);                \
+    __m256d r1 = _mm256_loadu_pd((const double *)(const void *)(src + ss));         \
+    __m256d r2 = _mm256_loadu_pd((const double *)(const void *)(src + 2 * ss));     \
+    __m256d r3 = _mm256_loadu_pd((const double *)(const void *)(src + 3 * ss));     \
+    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);       \
+    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);       \
+    STORE((double *)(void *)dst, _mm256_permute2f128_pd(t0, t2, 0x20));             \
+    STORE((double *)(void *)(dst + ds), _mm256_permute2f128_pd(t1, t3, 0x20));      \
+    STORE((double *)(void *)(dst + 2 * ds), _mm256_permute2f128_pd(t0, t2, 0x31));  \
+    STORE((double *)(void *)(dst + 3 * ds), _mm256_permute2f128_pd(t1, t3, 0x31));  \
 }
+DEFINE_block_w8(block_w8, _mm256_storeu_pd)
+DEFINE_block_w8(block_w8_nt, _mm256_stream_pd)
 
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 8, block_w4)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 8, block_w4, block_w4_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 4, block_w8)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
 
 static void fill_vec(uint8_t *dst, __m256i v, size_t bytes, const uint8_t *val, unsigned es)
 {
@@ -135,9 +143,88 @@ static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
     tl_deinterleave_scalar_es(src + 3 * i, dst + i, plane, n - i, 3, 1);
 }
 
+#define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define ST_NT(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
+
+/* Streaming fills and copies: a scalar head up to a vector boundary, whole
+ * vectors with streaming stores, a scalar tail, then a fence. */
+static void fill_nt_vec(uint8_t *dst, __m256i v, size_t bytes, const uint8_t *val, unsigned es)
+{
+    if ((uintptr_t)dst % es) {          /* the pattern would not line up */
+        fill_vec(dst, v, bytes, val, es);
+        return;
+    }
+    size_t head = (size_t)(-(uintptr_t)dst) & (32 - 1), i;
+    if (head > bytes)
+        head = bytes / es * es;
+    tl_fill_scalar_es(dst, val, head / es, es);
+    for (i = head; i + 4 * 32 <= bytes; i += 4 * 32) {
+        ST_NT(dst + i, v);
+        ST_NT(dst + i + 32, v);
+        ST_NT(dst + i + 2 * 32, v);
+        ST_NT(dst + i + 3 * 32, v);
+    }
+    for (; i + 32 <= bytes; i += 32)
+        ST_NT(dst + i, v);
+    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
+    _mm_sfence();
+}
+
+static void fill_nt_w1(uint8_t *d, const uint8_t *v, size_t n)
+{ fill_nt_vec(d, _mm256_set1_epi8((char)v[0]), n, v, 1); }
+static void fill_nt_w2(uint8_t *d, const uint8_t *v, size_t n)
+{ uint16_t x; memcpy(&x, v, 2); fill_nt_vec(d, _mm256_set1_epi16((short)x), n * 2, v, 2); }
+static void fill_nt_w4(uint8_t *d, const uint8_t *v, size_t n)
+{ uint32_t x; memcpy(&x, v, 4); fill_nt_vec(d, _mm256_set1_epi32((int)x), n * 4, v, 4); }
+static void fill_nt_w8(uint8_t *d, const uint8_t *v, size_t n)
+{ uint64_t x; memcpy(&x, v, 8); fill_nt_vec(d, _mm256_set1_epi64x((long long)x), n * 8, v, 8); }
+
+#define ST_U(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+
+/* Rows copied with ordinary stores, four vectors a step. */
+static void copy_vec(const uint8_t *src, uint8_t *dst, size_t bytes)
+{
+    size_t i = 0;
+    for (; i + 4 * 32 <= bytes; i += 4 * 32) {
+        __typeof__(LD(src)) a = LD(src + i), b = LD(src + i + 32);
+        __typeof__(LD(src)) c = LD(src + i + 2 * 32), d = LD(src + i + 3 * 32);
+        ST_U(dst + i, a);
+        ST_U(dst + i + 32, b);
+        ST_U(dst + i + 2 * 32, c);
+        ST_U(dst + i + 3 * 32, d);
+    }
+    for (; i + 32 <= bytes; i += 32)
+        ST_U(dst + i, LD(src + i));
+    memcpy(dst + i, src + i, bytes - i);
+}
+
+static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)
+{
+    size_t head = (size_t)(-(uintptr_t)dst) & (32 - 1), i;
+    if (head > bytes)
+        head = bytes;
+    memcpy(dst, src, head);
+    for (i = head; i + 4 * 32 <= bytes; i += 4 * 32) {
+        __m256i a = LD(src + i), b = LD(src + i + 32);
+        __m256i c = LD(src + i + 2 * 32), d = LD(src + i + 3 * 32);
+        ST_NT(dst + i, a);
+        ST_NT(dst + i + 32, b);
+        ST_NT(dst + i + 2 * 32, c);
+        ST_NT(dst + i + 3 * 32, d);
+    }
+    for (; i + 32 <= bytes; i += 32)
+        ST_NT(dst + i, LD(src + i));
+    memcpy(dst + i, src + i, bytes - i);
+    _mm_sfence();
+}
+
 const struct tl_kernels tl_kernels_avx2 = {
     .transpose = { NULL, NULL, transpose_w4, transpose_w8 },
+    .transpose_nt = { NULL, NULL, transpose_w4_nt, transpose_w8_nt },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
+    .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
+    .copy = copy_vec,
+    .copy_nt = copy_nt,
     .interleave = { { NULL }, { interleave_c3_w1 }, { NULL } },
     .deinterleave = { { NULL }, { deinterleave_c3_w1 }, { NULL } },
 };

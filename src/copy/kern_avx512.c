@@ -43,81 +43,93 @@ static const int16_t idx16w[4][2][16] __attribute__((aligned(32))) = {
       { 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31 } },
 };
 
-TL_BLOCK void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
-{
-    __m512 r[16];
-    TL_UNROLL
-    for (int i = 0; i < 16; i++)
-        r[i] = _mm512_loadu_ps((const void *)(src + i * ss));
-    TL_UNROLL
-    for (int st = 0, b = 8; b >= 1; st++, b >>= 1) {
-        __m512i ilo = _mm512_load_si512((const void *)idx16[st][0]);
-        __m512i ihi = _mm512_load_si512((const void *)idx16[st][1]);
-        TL_UNROLL
-        for (int i = 0; i < 16; i++) {
-            if (i & b)
-                continue;
-            __m512 a = r[i], c = r[i + b];
-            r[i] = _mm512_permutex2var_ps(a, ilo, c);
-            r[i + b] = _mm512_permutex2var_ps(a, ihi, c);
-        }
-    }
-    TL_UNROLL
-    for (int i = 0; i < 16; i++)
-        _mm512_storeu_ps((void *)(dst + i * ds), r[i]);
+#define DEFINE_block_w4(NAME, STORE)                                        \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
+{                                                                           \
+    __m512 r[16];                                                           \
+    TL_UNROLL                                                               \
+    for (int i = 0; i < 16; i++)                                            \
+        r[i] = _mm512_loadu_ps((const void *)(src + i * ss));               \
+    TL_UNROLL                                                               \
+    for (int st = 0, b = 8; b >= 1; st++, b >>= 1) {                        \
+        __m512i ilo = _mm512_load_si512((const void *)idx16[st][0]);        \
+        __m512i ihi = _mm512_load_si512((const void *)idx16[st][1]);        \
+        TL_UNROLL                                                           \
+        for (int i = 0; i < 16; i++) {                                      \
+            if (i & b)                                                      \
+                continue;                                                   \
+            __m512 a = r[i], c = r[i + b];                                  \
+            r[i] = _mm512_permutex2var_ps(a, ilo, c);                       \
+            r[i + b] = _mm512_permutex2var_ps(a, ihi, c);                   \
+        }                                                                   \
+    }                                                                       \
+    TL_UNROLL                                                               \
+    for (int i = 0; i < 16; i++)                                            \
+        STORE((void *)(dst + i * ds), r[i]);                                \
 }
+DEFINE_block_w4(block_w4, _mm512_storeu_ps)
+DEFINE_block_w4(block_w4_nt, _mm512_stream_ps)
 
-TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
-{
-    __m512d r[8];
-    TL_UNROLL
-    for (int i = 0; i < 8; i++)
-        r[i] = _mm512_loadu_pd((const void *)(src + i * ss));
-    TL_UNROLL
-    for (int st = 0, b = 4; b >= 1; st++, b >>= 1) {
-        __m512i ilo = _mm512_load_si512((const void *)idx8[st][0]);
-        __m512i ihi = _mm512_load_si512((const void *)idx8[st][1]);
-        TL_UNROLL
-        for (int i = 0; i < 8; i++) {
-            if (i & b)
-                continue;
-            __m512d a = r[i], c = r[i + b];
-            r[i] = _mm512_permutex2var_pd(a, ilo, c);
-            r[i + b] = _mm512_permutex2var_pd(a, ihi, c);
-        }
-    }
-    TL_UNROLL
-    for (int i = 0; i < 8; i++)
-        _mm512_storeu_pd((void *)(dst + i * ds), r[i]);
+#define DEFINE_block_w8(NAME, STORE)                                        \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
+{                                                                           \
+    __m512d r[8];                                                           \
+    TL_UNROLL                                                               \
+    for (int i = 0; i < 8; i++)                                             \
+        r[i] = _mm512_loadu_pd((const void *)(src + i * ss));               \
+    TL_UNROLL                                                               \
+    for (int st = 0, b = 4; b >= 1; st++, b >>= 1) {                        \
+        __m512i ilo = _mm512_load_si512((const void *)idx8[st][0]);         \
+        __m512i ihi = _mm512_load_si512((const void *)idx8[st][1]);         \
+        TL_UNROLL                                                           \
+        for (int i = 0; i < 8; i++) {                                       \
+            if (i & b)                                                      \
+                continue;                                                   \
+            __m512d a = r[i], c = r[i + b];                                 \
+            r[i] = _mm512_permutex2var_pd(a, ilo, c);                       \
+            r[i + b] = _mm512_permutex2var_pd(a, ihi, c);                   \
+        }                                                                   \
+    }                                                                       \
+    TL_UNROLL                                                               \
+    for (int i = 0; i < 8; i++)                                             \
+        STORE((void *)(dst + i * ds), r[i]);                                \
 }
+DEFINE_block_w8(block_w8, _mm512_storeu_pd)
+DEFINE_block_w8(block_w8_nt, _mm512_stream_pd)
 
-TL_BLOCK void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
-{
-    __m256i r[16];
-    TL_UNROLL
-    for (int i = 0; i < 16; i++)
-        r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * ss));
-    TL_UNROLL
-    for (int st = 0, b = 8; b >= 1; st++, b >>= 1) {
-        __m256i ilo = _mm256_load_si256((const __m256i *)(const void *)idx16w[st][0]);
-        __m256i ihi = _mm256_load_si256((const __m256i *)(const void *)idx16w[st][1]);
-        TL_UNROLL
-        for (int i = 0; i < 16; i++) {
-            if (i & b)
-                continue;
-            __m256i a = r[i], c = r[i + b];
-            r[i] = _mm256_permutex2var_epi16(a, ilo, c);
-            r[i + b] = _mm256_permutex2var_epi16(a, ihi, c);
-        }
-    }
-    TL_UNROLL
-    for (int i = 0; i < 16; i++)
-        _mm256_storeu_si256((__m256i *)(void *)(dst + i * ds), r[i]);
+#define DEFINE_block_w2(NAME, STORE)                                                    \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)              \
+{                                                                                       \
+    __m256i r[16];                                                                      \
+    TL_UNROLL                                                                           \
+    for (int i = 0; i < 16; i++)                                                        \
+        r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * ss));       \
+    TL_UNROLL                                                                           \
+    for (int st = 0, b = 8; b >= 1; st++, b >>= 1) {                                    \
+        __m256i ilo = _mm256_load_si256((const __m256i *)(const void *)idx16w[st][0]);  \
+        __m256i ihi = _mm256_load_si256((const __m256i *)(const void *)idx16w[st][1]);  \
+        TL_UNROLL                                                                       \
+        for (int i = 0; i < 16; i++) {                                                  \
+            if (i & b)                                                                  \
+                continue;                                                               \
+            __m256i a = r[i], c = r[i + b];                                             \
+            r[i] = _mm256_permutex2var_epi16(a, ilo, c);                                \
+            r[i + b] = _mm256_permutex2var_epi16(a, ihi, c);                            \
+        }                                                                               \
+    }                                                                                   \
+    TL_UNROLL                                                                           \
+    for (int i = 0; i < 16; i++)                                                        \
+        STORE((__m256i *)(void *)(dst + i * ds), r[i]);                                 \
 }
+DEFINE_block_w2(block_w2, _mm256_storeu_si256)
+DEFINE_block_w2(block_w2_nt, _mm256_stream_si256)
 
 TL_DEFINE_TRANSPOSE(transpose_w2, 2, 16, block_w2)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 16, block_w2, block_w2_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 16, block_w4)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 16, block_w4, block_w4_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 8, block_w8)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 8, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
 
 static void fill_vec(uint8_t *dst, __m512i v, size_t bytes, const uint8_t *val, unsigned es)
 {
@@ -142,7 +154,67 @@ static void fill_w4(uint8_t *d, const uint8_t *v, size_t n)
 static void fill_w8(uint8_t *d, const uint8_t *v, size_t n)
 { uint64_t x; memcpy(&x, v, 8); fill_vec(d, _mm512_set1_epi64((long long)x), n * 8, v, 8); }
 
+#define LD(p) _mm512_loadu_si512((const void *)(p))
+#define ST_NT(p, v) _mm512_stream_si512((void *)(p), (v))
+
+/* Streaming fills and copies: a scalar head up to a vector boundary, whole
+ * vectors with streaming stores, a scalar tail, then a fence. */
+static void fill_nt_vec(uint8_t *dst, __m512i v, size_t bytes, const uint8_t *val, unsigned es)
+{
+    if ((uintptr_t)dst % es) {          /* the pattern would not line up */
+        fill_vec(dst, v, bytes, val, es);
+        return;
+    }
+    size_t head = (size_t)(-(uintptr_t)dst) & (64 - 1), i;
+    if (head > bytes)
+        head = bytes / es * es;
+    tl_fill_scalar_es(dst, val, head / es, es);
+    for (i = head; i + 4 * 64 <= bytes; i += 4 * 64) {
+        ST_NT(dst + i, v);
+        ST_NT(dst + i + 64, v);
+        ST_NT(dst + i + 2 * 64, v);
+        ST_NT(dst + i + 3 * 64, v);
+    }
+    for (; i + 64 <= bytes; i += 64)
+        ST_NT(dst + i, v);
+    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
+    _mm_sfence();
+}
+
+static void fill_nt_w1(uint8_t *d, const uint8_t *v, size_t n)
+{ fill_nt_vec(d, _mm512_set1_epi8((char)v[0]), n, v, 1); }
+static void fill_nt_w2(uint8_t *d, const uint8_t *v, size_t n)
+{ uint16_t x; memcpy(&x, v, 2); fill_nt_vec(d, _mm512_set1_epi16((short)x), n * 2, v, 2); }
+static void fill_nt_w4(uint8_t *d, const uint8_t *v, size_t n)
+{ uint32_t x; memcpy(&x, v, 4); fill_nt_vec(d, _mm512_set1_epi32((int)x), n * 4, v, 4); }
+static void fill_nt_w8(uint8_t *d, const uint8_t *v, size_t n)
+{ uint64_t x; memcpy(&x, v, 8); fill_nt_vec(d, _mm512_set1_epi64((long long)x), n * 8, v, 8); }
+
+
+static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)
+{
+    size_t head = (size_t)(-(uintptr_t)dst) & (64 - 1), i;
+    if (head > bytes)
+        head = bytes;
+    memcpy(dst, src, head);
+    for (i = head; i + 4 * 64 <= bytes; i += 4 * 64) {
+        __m512i a = LD(src + i), b = LD(src + i + 64);
+        __m512i c = LD(src + i + 2 * 64), d = LD(src + i + 3 * 64);
+        ST_NT(dst + i, a);
+        ST_NT(dst + i + 64, b);
+        ST_NT(dst + i + 2 * 64, c);
+        ST_NT(dst + i + 3 * 64, d);
+    }
+    for (; i + 64 <= bytes; i += 64)
+        ST_NT(dst + i, LD(src + i));
+    memcpy(dst + i, src + i, bytes - i);
+    _mm_sfence();
+}
+
 const struct tl_kernels tl_kernels_avx512 = {
     .transpose = { NULL, transpose_w2, transpose_w4, transpose_w8 },
+    .transpose_nt = { NULL, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
+    .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
+    .copy_nt = copy_nt,     /* .copy: 512-bit stores measured slower than AVX2's here */
 };

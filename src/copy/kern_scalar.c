@@ -31,9 +31,18 @@
 WIDTHS(DEFINE)
 #undef DEFINE
 
+static void copy_plain(const uint8_t *src, uint8_t *dst, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+}
+
 const struct tl_kernels tl_kernels_scalar = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
+    .transpose_nt = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
+    .fill_nt = { fill_w1, fill_w2, fill_w4, fill_w8 },
+    .copy = copy_plain,
+    .copy_nt = copy_plain,
     .interleave = {
         { interleave_c2_w1, interleave_c2_w2, interleave_c2_w4, interleave_c2_w8 },
         { interleave_c3_w1, interleave_c3_w2, interleave_c3_w4, interleave_c3_w8 },

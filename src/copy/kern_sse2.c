@@ -9,90 +9,107 @@
 
 #define LD(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
 #define ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
+#define ST_NT(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
 
-TL_BLOCK void block_w1(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
-{
-    __m128i r[16], a[16], b[4][4], c[2][8];
-    TL_UNROLL
-    for (int i = 0; i < 16; i++)
-        r[i] = LD(src + i * ss);
-    TL_UNROLL
-    for (int p = 0; p < 8; p++) {              /* byte pairs of rows 2p, 2p+1 */
-        a[2 * p] = _mm_unpacklo_epi8(r[2 * p], r[2 * p + 1]);
-        a[2 * p + 1] = _mm_unpackhi_epi8(r[2 * p], r[2 * p + 1]);
-    }
-    TL_UNROLL
-    for (int g = 0; g < 4; g++) {              /* 4-row groups, column quads */
-        b[g][0] = _mm_unpacklo_epi16(a[4 * g], a[4 * g + 2]);
-        b[g][1] = _mm_unpackhi_epi16(a[4 * g], a[4 * g + 2]);
-        b[g][2] = _mm_unpacklo_epi16(a[4 * g + 1], a[4 * g + 3]);
-        b[g][3] = _mm_unpackhi_epi16(a[4 * g + 1], a[4 * g + 3]);
-    }
-    TL_UNROLL
-    for (int h = 0; h < 2; h++) {              /* 8-row halves, column pairs */
-        TL_UNROLL
-        for (int q = 0; q < 4; q++) {
-            c[h][2 * q] = _mm_unpacklo_epi32(b[2 * h][q], b[2 * h + 1][q]);
-            c[h][2 * q + 1] = _mm_unpackhi_epi32(b[2 * h][q], b[2 * h + 1][q]);
-        }
-    }
-    TL_UNROLL
-    for (int m = 0; m < 8; m++) {
-        ST(dst + (2 * m) * ds, _mm_unpacklo_epi64(c[0][m], c[1][m]));
-        ST(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(c[0][m], c[1][m]));
-    }
+#define DEFINE_block_w1(NAME, STORE)                                              \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)        \
+{                                                                                 \
+    __m128i r[16], a[16], b[4][4], c[2][8];                                       \
+    TL_UNROLL                                                                     \
+    for (int i = 0; i < 16; i++)                                                  \
+        r[i] = LD(src + i * ss);                                                  \
+    TL_UNROLL                                                                     \
+    for (int p = 0; p < 8; p++) {              /* byte pairs of rows 2p, 2p+1 */  \
+        a[2 * p] = _mm_unpacklo_epi8(r[2 * p], r[2 * p + 1]);                     \
+        a[2 * p + 1] = _mm_unpackhi_epi8(r[2 * p], r[2 * p + 1]);                 \
+    }                                                                             \
+    TL_UNROLL                                                                     \
+    for (int g = 0; g < 4; g++) {              /* 4-row groups, column quads */   \
+        b[g][0] = _mm_unpacklo_epi16(a[4 * g], a[4 * g + 2]);                     \
+        b[g][1] = _mm_unpackhi_epi16(a[4 * g], a[4 * g + 2]);                     \
+        b[g][2] = _mm_unpacklo_epi16(a[4 * g + 1], a[4 * g + 3]);                 \
+        b[g][3] = _mm_unpackhi_epi16(a[4 * g + 1], a[4 * g + 3]);                 \
+    }                                                                             \
+    TL_UNROLL                                                                     \
+    for (int h = 0; h < 2; h++) {              /* 8-row halves, column pairs */   \
+        TL_UNROLL                                                                 \
+        for (int q = 0; q < 4; q++) {                                             \
+            c[h][2 * q] = _mm_unpacklo_epi32(b[2 * h][q], b[2 * h + 1][q]);       \
+            c[h][2 * q + 1] = _mm_unpackhi_epi32(b[2 * h][q], b[2 * h + 1][q]);   \
+        }                                                                         \
+    }                                                                             \
+    TL_UNROLL                                                                     \
+    for (int m = 0; m < 8; m++) {                                                 \
+        STORE(dst + (2 * m) * ds, _mm_unpacklo_epi64(c[0][m], c[1][m]));          \
+        STORE(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(c[0][m], c[1][m]));      \
+    }                                                                             \
 }
+DEFINE_block_w1(block_w1, ST)
+DEFINE_block_w1(block_w1_nt, ST_NT)
 
-TL_BLOCK void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
-{
-    __m128i r[8], t[8], u[8];
-    TL_UNROLL
-    for (int i = 0; i < 8; i++)
-        r[i] = LD(src + i * ss);
-    TL_UNROLL
-    for (int p = 0; p < 4; p++) {
-        t[2 * p] = _mm_unpacklo_epi16(r[2 * p], r[2 * p + 1]);
-        t[2 * p + 1] = _mm_unpackhi_epi16(r[2 * p], r[2 * p + 1]);
-    }
-    TL_UNROLL
-    for (int h = 0; h < 2; h++) {              /* rows 4h..4h+3 */
-        u[4 * h + 0] = _mm_unpacklo_epi32(t[4 * h], t[4 * h + 2]);      /* cols 0,1 */
-        u[4 * h + 1] = _mm_unpackhi_epi32(t[4 * h], t[4 * h + 2]);      /* cols 2,3 */
-        u[4 * h + 2] = _mm_unpacklo_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 4,5 */
-        u[4 * h + 3] = _mm_unpackhi_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 6,7 */
-    }
-    TL_UNROLL
-    for (int m = 0; m < 4; m++) {
-        ST(dst + (2 * m) * ds, _mm_unpacklo_epi64(u[m], u[4 + m]));
-        ST(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(u[m], u[4 + m]));
-    }
+#define DEFINE_block_w2(NAME, STORE)                                                    \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)              \
+{                                                                                       \
+    __m128i r[8], t[8], u[8];                                                           \
+    TL_UNROLL                                                                           \
+    for (int i = 0; i < 8; i++)                                                         \
+        r[i] = LD(src + i * ss);                                                        \
+    TL_UNROLL                                                                           \
+    for (int p = 0; p < 4; p++) {                                                       \
+        t[2 * p] = _mm_unpacklo_epi16(r[2 * p], r[2 * p + 1]);                          \
+        t[2 * p + 1] = _mm_unpackhi_epi16(r[2 * p], r[2 * p + 1]);                      \
+    }                                                                                   \
+    TL_UNROLL                                                                           \
+    for (int h = 0; h < 2; h++) {              /* rows 4h..4h+3 */                      \
+        u[4 * h + 0] = _mm_unpacklo_epi32(t[4 * h], t[4 * h + 2]);      /* cols 0,1 */  \
+        u[4 * h + 1] = _mm_unpackhi_epi32(t[4 * h], t[4 * h + 2]);      /* cols 2,3 */  \
+        u[4 * h + 2] = _mm_unpacklo_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 4,5 */  \
+        u[4 * h + 3] = _mm_unpackhi_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 6,7 */  \
+    }                                                                                   \
+    TL_UNROLL                                                                           \
+    for (int m = 0; m < 4; m++) {                                                       \
+        STORE(dst + (2 * m) * ds, _mm_unpacklo_epi64(u[m], u[4 + m]));                  \
+        STORE(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(u[m], u[4 + m]));              \
+    }                                                                                   \
 }
+DEFINE_block_w2(block_w2, ST)
+DEFINE_block_w2(block_w2_nt, ST_NT)
 
-TL_BLOCK void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
-{
-    __m128 r0 = _mm_loadu_ps((const float *)(const void *)src);
-    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(src + ss));
-    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(src + 2 * ss));
-    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(src + 3 * ss));
-    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
-    _mm_storeu_ps((float *)(void *)dst, r0);
-    _mm_storeu_ps((float *)(void *)(dst + ds), r1);
-    _mm_storeu_ps((float *)(void *)(dst + 2 * ds), r2);
-    _mm_storeu_ps((float *)(void *)(dst + 3 * ds), r3);
+#define DEFINE_block_w4(NAME, STORE)                                        \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
+{                                                                           \
+    __m128 r0 = _mm_loadu_ps((const float *)(const void *)src);             \
+    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(src + ss));      \
+    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(src + 2 * ss));  \
+    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(src + 3 * ss));  \
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);                                      \
+    STORE((float *)(void *)dst, r0);                                        \
+    STORE((float *)(void *)(dst + ds), r1);                                 \
+    STORE((float *)(void *)(dst + 2 * ds), r2);                             \
+    STORE((float *)(void *)(dst + 3 * ds), r3);                             \
 }
+DEFINE_block_w4(block_w4, _mm_storeu_ps)
+DEFINE_block_w4(block_w4_nt, _mm_stream_ps)
 
-TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
-{
-    __m128d r0 = _mm_loadu_pd((const double *)(const void *)src);
-    __m128d r1 = _mm_loadu_pd((const double *)(const void *)(src + ss));
-    _mm_storeu_pd((double *)(void *)dst, _mm_unpacklo_pd(r0, r1));
-    _mm_storeu_pd((double *)(void *)(dst + ds), _mm_unpackhi_pd(r0, r1));
+#define DEFINE_block_w8(NAME, STORE)                                        \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
+{                                                                           \
+    __m128d r0 = _mm_loadu_pd((const double *)(const void *)src);           \
+    __m128d r1 = _mm_loadu_pd((const double *)(const void *)(src + ss));    \
+    STORE((double *)(void *)dst, _mm_unpacklo_pd(r0, r1));                  \
+    STORE((double *)(void *)(dst + ds), _mm_unpackhi_pd(r0, r1));           \
 }
+DEFINE_block_w8(block_w8, _mm_storeu_pd)
+DEFINE_block_w8(block_w8_nt, _mm_stream_pd)
 
 TL_DEFINE_TRANSPOSE(transpose_w1, 1, 16, block_w1)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w1_nt, 1, 16, block_w1, block_w1_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w2, 2, 8, block_w2)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 8, block_w2, block_w2_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 4, block_w4)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 4, block_w4, block_w4_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 2, block_w8)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 2, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
 
 /* Fills: the value repeated across a register, unaligned stores, a tail. */
 static void fill_vec(uint8_t *dst, __m128i v, size_t bytes, const uint8_t *val, unsigned es)
@@ -183,9 +200,65 @@ static void deinterleave_c4_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
     tl_deinterleave_scalar_es(src + 4 * i, dst + i, plane, n - i, 4, 1);
 }
 
+/* Streaming fills and copies: a scalar head up to a vector boundary, whole
+ * vectors with streaming stores, a scalar tail, then a fence. */
+static void fill_nt_vec(uint8_t *dst, __m128i v, size_t bytes, const uint8_t *val, unsigned es)
+{
+    if ((uintptr_t)dst % es) {          /* the pattern would not line up */
+        fill_vec(dst, v, bytes, val, es);
+        return;
+    }
+    size_t head = (size_t)(-(uintptr_t)dst) & (16 - 1), i;
+    if (head > bytes)
+        head = bytes / es * es;
+    tl_fill_scalar_es(dst, val, head / es, es);
+    for (i = head; i + 4 * 16 <= bytes; i += 4 * 16) {
+        ST_NT(dst + i, v);
+        ST_NT(dst + i + 16, v);
+        ST_NT(dst + i + 2 * 16, v);
+        ST_NT(dst + i + 3 * 16, v);
+    }
+    for (; i + 16 <= bytes; i += 16)
+        ST_NT(dst + i, v);
+    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
+    _mm_sfence();
+}
+
+static void fill_nt_w1(uint8_t *d, const uint8_t *v, size_t n)
+{ fill_nt_vec(d, _mm_set1_epi8((char)v[0]), n, v, 1); }
+static void fill_nt_w2(uint8_t *d, const uint8_t *v, size_t n)
+{ uint16_t x; memcpy(&x, v, 2); fill_nt_vec(d, _mm_set1_epi16((short)x), n * 2, v, 2); }
+static void fill_nt_w4(uint8_t *d, const uint8_t *v, size_t n)
+{ uint32_t x; memcpy(&x, v, 4); fill_nt_vec(d, _mm_set1_epi32((int)x), n * 4, v, 4); }
+static void fill_nt_w8(uint8_t *d, const uint8_t *v, size_t n)
+{ uint64_t x; memcpy(&x, v, 8); fill_nt_vec(d, _mm_set1_epi64x((long long)x), n * 8, v, 8); }
+
+static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)
+{
+    size_t head = (size_t)(-(uintptr_t)dst) & (16 - 1), i;
+    if (head > bytes)
+        head = bytes;
+    memcpy(dst, src, head);
+    for (i = head; i + 4 * 16 <= bytes; i += 4 * 16) {
+        __m128i a = LD(src + i), b = LD(src + i + 16);
+        __m128i c = LD(src + i + 2 * 16), d = LD(src + i + 3 * 16);
+        ST_NT(dst + i, a);
+        ST_NT(dst + i + 16, b);
+        ST_NT(dst + i + 2 * 16, c);
+        ST_NT(dst + i + 3 * 16, d);
+    }
+    for (; i + 16 <= bytes; i += 16)
+        ST_NT(dst + i, LD(src + i));
+    memcpy(dst + i, src + i, bytes - i);
+    _mm_sfence();
+}
+
 const struct tl_kernels tl_kernels_sse2 = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
+    .transpose_nt = { transpose_w1_nt, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
+    .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
+    .copy_nt = copy_nt,
     .interleave = { { interleave_c2_w1 }, { NULL }, { interleave_c4_w1 } },
     .deinterleave = { { deinterleave_c2_w1 }, { NULL }, { deinterleave_c4_w1 } },
 };

@@ -24,6 +24,7 @@
 
 #define UNIT_BYTES (256u << 10)          /* about this much output a unit */
 #define THREAD_MIN_BYTES (4u << 20)      /* smaller copies stay on one thread */
+#define THREAD_MIN_BYTES_BW (64u << 20)  /* ... and smaller row copies and fills */
 #define SLICE_ALIGN 64                   /* slices start on multiples of this */
 
 const char *tl_copy_kind_name(enum tl_copy_kind kind)
@@ -41,6 +42,24 @@ static unsigned log2u(unsigned v)
         l++;
     }
     return l;
+}
+
+/* Copies whose source and destination together exceed the last-level
+ * cache are written with streaming stores: the output would not stay in the
+ * cache anyway, and streaming saves reading every destination line before
+ * writing it.  Smaller copies keep ordinary stores, which leave the output
+ * in the cache.  Some systems report the whole package's L3 where a core
+ * sees only its complex's share (384 MiB for 32 MiB here), so the figure is
+ * clamped to 8..32 MiB. */
+static uint64_t stream_threshold(void)
+{
+    uint64_t l3 = 32u << 20;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (v > 0 && (uint64_t)v < l3)
+        l3 = (uint64_t)v;
+#endif
+    return l3 < (8u << 20) ? 8u << 20 : l3;
 }
 
 int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct tl_desc *dst,
@@ -70,6 +89,7 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     p->src_bytes = si.elements_bytes;
     p->dst_bytes = di.elements_bytes;
     p->isa = tl_isa_active();
+    p->stream = si.elements_bytes + di.elements_bytes > stream_threshold();
 
     /* drop size-1 axes; insert by destination stride, largest first */
     unsigned n = 0;
@@ -191,20 +211,22 @@ static void run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
     uint64_t len = hi - lo;
     switch (p->kind) {
     case TL_COPY_CONTIG:
-        memcpy(d, s, len * es);
+        (p->stream ? k->copy_nt : k->copy)(s, d, len * es);
         break;
     case TL_COPY_FILL:
-        k->fill[w](d, s, len);
+        (p->stream ? k->fill_nt : k->fill)[w](d, s, len);
         break;
     case TL_COPY_GENERAL:
         general(s, p->ss[a], d, p->ds[a], len, es);
         break;
-    case TL_COPY_TRANSPOSE:
+    case TL_COPY_TRANSPOSE: {
+        tl_transpose_fn t = (p->stream ? k->transpose_nt : k->transpose)[w];
         if (j->split == b)
-            k->transpose[w](s, p->ss[a], d, p->ds[b], p->n[a], len);
+            t(s, p->ss[a], d, p->ds[b], p->n[a], len);
         else
-            k->transpose[w](s, p->ss[a], d, p->ds[b], len, p->n[b]);
+            t(s, p->ss[a], d, p->ds[b], len, p->n[b]);
         break;
+    }
     case TL_COPY_INTERLEAVE:
         k->interleave[p->channels - 2][w](s, p->ss[a], d, len);
         break;
@@ -282,7 +304,11 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
         long online = sysconf(_SC_NPROCESSORS_ONLN);
         threads = online > 0 ? (unsigned)online : 1;
     }
-    if (bytes < THREAD_MIN_BYTES)
+    /* Row copies and fills are bound by memory bandwidth, which a second
+     * thread does not raise here (measured: slower on 2 threads); only the
+     * largest get more than one. */
+    bool bw_bound = p->kind == TL_COPY_CONTIG || p->kind == TL_COPY_FILL;
+    if (bytes < (bw_bound ? THREAD_MIN_BYTES_BW : THREAD_MIN_BYTES))
         threads = 1;
     if (threads > j.units)
         threads = (unsigned)j.units;

@@ -305,6 +305,7 @@ struct tl_copy_plan {
     uint64_t count;                      /* elements copied */
     uint64_t src_bytes, dst_bytes;       /* the elements' bytes of each side */
     enum tl_isa isa;                     /* the ceiling when planned */
+    bool stream;                         /* streaming stores: output beyond the caches */
 };
 
 /* Plans copying every element of src into dst.  dst must be neither

@@ -16,7 +16,9 @@
  * `tensorlayout convert` of the nchw_nhwc_f32_l tensor as a file on
  * /dev/shm against `cat IN > OUT`, medians of RUNS, warm cache.
  *
- * BENCH_JSON=FILE also writes one JSON object a line per measurement.
+ * BENCH_JSON=FILE also writes one JSON object a line per measurement;
+ * BENCH_CASE=TEXT runs only the cases whose names contain TEXT;
+ * BENCH_STREAM=0 or 1 overrides the planner's choice of streaming stores.
  * Usage: bench [path/to/tensorlayout]
  */
 #define _DEFAULT_SOURCE 1
@@ -133,6 +135,9 @@ static void bench_case(const struct bcase *c)
     uint64_t es = tl_dtype_size(c->dt);
     uint64_t out = plan.dst_bytes;
     uint64_t read = (si.span > si.element_count ? si.span : si.element_count) * es;
+    const char *force = getenv("BENCH_STREAM");
+    if (force && *force)
+        plan.stream = atoi(force) != 0;
     uint8_t *src = big(plan.src_bytes), *dst = big(out), *msrc = big(out), *mdst = big(out);
     for (uint64_t i = 0; i < plan.src_bytes; i++)
         src[i] = (uint8_t)(i * 2654435761u >> 13);

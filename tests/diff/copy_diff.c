@@ -91,18 +91,22 @@ static void fail(const char *what)
 
 /* ---- 1. kernels ---------------------------------------------------------- */
 
+/* aligned: the destination and its row stride on cache lines, as the
+ * streaming kernels need to take their streaming path. */
 static void check_transpose(const char *isa, tl_transpose_fn fn, tl_transpose_fn twin,
-                            unsigned w, size_t rows, size_t cols)
+                            unsigned w, size_t rows, size_t cols, bool aligned)
 {
     unsigned es = 1u << w;
     size_t ss = (cols + rnd(3)) * es, ds = (rows + rnd(3)) * es;
+    if (aligned)
+        ds = (ds + 63) / 64 * 64;
     size_t sn = rows ? (rows - 1) * ss + cols * es : 0, dn = cols ? (cols - 1) * ds + rows * es : 0;
-    bool at_end = rnd(2);
-    unsigned mis = (unsigned)rnd(64);
+    bool at_end = aligned ? true : rnd(2);
+    unsigned mis = (unsigned)rnd(64), dmis = aligned ? 0 : (unsigned)rnd(64);
     struct buf s, d1, d2;
     buf_alloc(&s, sn, at_end, mis);
-    buf_alloc(&d1, dn, !at_end, (unsigned)rnd(64));
-    buf_alloc(&d2, dn, !at_end, (unsigned)(d1.p - (uint8_t *)d1.map));
+    buf_alloc(&d1, dn, !at_end, dmis);
+    buf_alloc(&d2, dn, !at_end, dmis);
     randomize(s.p, sn);
     fn(s.p, ss, d1.p, ds, rows, cols);
     twin(s.p, ss, d2.p, ds, rows, cols);
@@ -183,24 +187,64 @@ static void check_interleave(const char *isa, int c, unsigned w, size_t n,
     }
 }
 
+static void check_copy_kernel(const char *isa, tl_copy_fn fn, size_t n)
+{
+    struct buf s, d1, d2;
+    bool at_end = rnd(2);
+    buf_alloc(&s, n, at_end, (unsigned)rnd(64));
+    randomize(s.p, n);
+    unsigned mis = (unsigned)rnd(64);
+    buf_alloc(&d1, n, !at_end, mis);
+    buf_alloc(&d2, n, !at_end, mis);
+    fn(s.p, d1.p, n);
+    memcpy(d2.p, s.p, n);
+    checks++;
+    if (!same(&d1, &d2)) {
+        char what[96];
+        snprintf(what, sizeof what, "%s copy n %zu", isa, n);
+        fail(what);
+    }
+    buf_free(&s);
+    buf_free(&d1);
+    buf_free(&d2);
+}
+
 /* Every slot a table fills, against the scalar table's twin. */
 static void check_table(const char *isa, const struct tl_kernels *k)
 {
     const struct tl_kernels *z = &tl_kernels_scalar;
     static const size_t big[] = { 63, 64, 65, 127, 200, 1000 };
+    for (int nt = 0; nt < 2; nt++) {
+        tl_copy_fn f = nt ? k->copy_nt : k->copy;
+        if (!f)
+            continue;
+        for (size_t n = 0; n <= 2 * 256 + 1; n++)
+            check_copy_kernel(isa, f, n);
+        check_copy_kernel(isa, f, 100003);
+    }
     for (unsigned w = 0; w < TL_NW; w++) {
         size_t B = 64 >> w;            /* past two blocks of the widest kernel */
         if (k->transpose[w]) {
             for (size_t r = 0; r <= 2 * B + 1; r += 1 + rnd(3))
                 for (size_t c = 0; c <= 2 * B + 1; c += 1 + rnd(5))
-                    check_transpose(isa, k->transpose[w], z->transpose[w], w, r, c);
+                    check_transpose(isa, k->transpose[w], z->transpose[w], w, r, c, false);
             for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
-                check_transpose(isa, k->transpose[w], z->transpose[w], w, big[i], big[5 - i] / 3 + 1);
+                check_transpose(isa, k->transpose[w], z->transpose[w], w, big[i], big[5 - i] / 3 + 1, false);
         }
-        if (k->fill[w]) {
+        if (k->transpose_nt[w]) {
+            for (size_t r = 0; r <= 2 * B + 1; r += 1 + rnd(3))
+                for (size_t c = 0; c <= 2 * B + 1; c += 1 + rnd(5))
+                    check_transpose(isa, k->transpose_nt[w], z->transpose[w], w, r, c, rnd(2));
+            for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
+                check_transpose(isa, k->transpose_nt[w], z->transpose[w], w, big[i], big[5 - i] / 3 + 1, true);
+        }
+        for (int nt = 0; nt < 2; nt++) {
+            tl_fill_fn f = nt ? k->fill_nt[w] : k->fill[w];
+            if (!f)
+                continue;
             for (size_t n = 0; n <= 2 * (256u >> w) + 1; n++)
-                check_fill(isa, k->fill[w], z->fill[w], w, n);
-            check_fill(isa, k->fill[w], z->fill[w], w, 100003);
+                check_fill(isa, f, z->fill[w], w, n);
+            check_fill(isa, f, z->fill[w], w, 100003);
         }
         for (int c = 0; c < 3; c++) {
             tl_interleave_fn il = k->interleave[c][w];
@@ -278,12 +322,13 @@ static void check_copy(struct tl_desc *src, struct tl_desc *dst)
             struct buf got;
             buf_alloc(&got, plan.dst_bytes, !at_end, dmis);
             plan.isa = (enum tl_isa)isa;
+            plan.stream = rnd(2);      /* both store kinds, whatever the size */
             tl_copy_run(&plan, s.p, got.p, threads, NULL, NULL);
             checks++;
             if (!same(&got, &want)) {
                 char what[96];
-                snprintf(what, sizeof what, "copy (%s, %s, %u threads):", tl_copy_kind_name(plan.kind),
-                         tl_isa_name((enum tl_isa)isa), threads);
+                snprintf(what, sizeof what, "copy (%s, %s, %u threads%s):", tl_copy_kind_name(plan.kind),
+                         tl_isa_name((enum tl_isa)isa), threads, plan.stream ? ", streaming" : "");
                 fail(what);
                 if (failures <= 20) {
                     print_desc(src);
