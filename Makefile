@@ -98,8 +98,14 @@ bench: $(BUILD)/bench $(BIN)  ## speed of every case and ISA, as ratios to memcp
 test-diff: $(DIFF_BIN)  ## every kernel and ISA against the scalar reference
 	$(DIFF_BIN)
 
-test-cli: $(BIN)  ## command-line tests (exact stdout, stderr, exit status)
+# The command-line suite runs once as it is, then once more under each
+# TENSORLAYOUT_SIMD value this CPU supports, against the same expectations.
+test-cli: $(BIN)  ## command-line tests (exact stdout, stderr, exit status), once per SIMD ceiling
 	TL=$(abspath $(BIN)) sh tests/cli/run.sh
+	@for isa in $$($(BIN) --version | sed -n 's/.*(supported: \(.*\))/\1/p'); do \
+	    echo "TENSORLAYOUT_SIMD=$$isa"; \
+	    TENSORLAYOUT_SIMD=$$isa TL_LABEL=cli-$$isa TL=$(abspath $(BIN)) sh tests/cli/run.sh || exit 1; \
+	done
 
 test-docs: $(BIN)  ## the examples of the man page and README, run and compared
 	TL=$(abspath $(BIN)) sh tests/docs.sh

@@ -2,9 +2,10 @@
 # docs.sh - the documentation's examples are tests.
 #
 # Runs every "$ command" line of the man page's .EX/.EE blocks and of the
-# README's ```console blocks from the top of the source tree, with the
-# binary's directory first on PATH, and compares its standard output with
-# the lines that follow it in the document.
+# README's ```console blocks in a scratch directory where examples/ and
+# tests/ are linked, with the binary's directory first on PATH, and compares
+# its standard output and error with the lines that follow it in the
+# document.
 #
 # Usage: TL=/path/to/tensorlayout sh tests/docs.sh
 set -u
@@ -13,7 +14,9 @@ root=$(cd "$here/.." && pwd)
 : "${TL:?set TL to the tensorlayout binary}"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/tl-docs.XXXXXX") || exit 3
 trap 'rm -rf "$scratch"' EXIT INT TERM
-mkdir "$scratch/bin" && ln -s "$TL" "$scratch/bin/tensorlayout"
+mkdir "$scratch/bin" "$scratch/work" && ln -s "$TL" "$scratch/bin/tensorlayout"
+ln -s "$root/examples" "$scratch/work/examples"
+ln -s "$root/tests" "$scratch/work/tests"
 
 # Writes the examples of a document as blocks: "$ cmd" lines, then output.
 extract() {
@@ -29,7 +32,7 @@ extract() {
 passed=0
 failed=0
 check() {   # doc, command, expected-file
-    (cd "$root" && PATH="$scratch/bin:$PATH" sh -c "$2") >"$scratch/got" 2>&1
+    (cd "$scratch/work" && PATH="$scratch/bin:$PATH" sh -c "$2") >"$scratch/got" 2>&1
     if cmp -s "$3" "$scratch/got"; then
         passed=$((passed + 1))
     else

@@ -1,0 +1,1 @@
+for isa in scalar sse2 avx2 avx512 neon; do TENSORLAYOUT_SIMD=$isa $TL convert examples/image.json examples/image.bin -o $isa.bin --to NHWC 2>/dev/null; done; cmp scalar.bin sse2.bin && cmp scalar.bin avx2.bin && cmp scalar.bin avx512.bin && cmp scalar.bin neon.bin && echo every ceiling agrees

@@ -1,0 +1,1 @@
+$TL convert --json examples/hw.json examples/hw.bin -o - --to WH

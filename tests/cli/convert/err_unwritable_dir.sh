@@ -1,0 +1,1 @@
+$TL convert examples/hw.json examples/hw.bin -o no-such-dir/out.bin --to WH

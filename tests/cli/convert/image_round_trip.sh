@@ -1,0 +1,1 @@
+$TL convert examples/image.json examples/image.bin -o hwc.bin --to NHWC --out-desc hwc.json && $TL convert hwc.json hwc.bin -o back.bin --to NCHW && cmp back.bin examples/image.bin && echo round trip ok

@@ -1,0 +1,1 @@
+$TL convert examples/dhw.json examples/dhw.bin -o - --to WHD | od -An -f

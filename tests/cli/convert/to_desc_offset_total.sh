@@ -1,0 +1,1 @@
+printf %s '{"dataType": "UINT8", "sizes": [2, 3], "layout": "WH", "byteOffset": 3, "totalTensorSizeInBytes": 8}' > d.json; $TL convert '{"dataType": "UINT8", "sizes": [2, 3]}' examples/hw.bin -o out.bin --to-desc d.json --fill 255 && od -An -tu1 out.bin

@@ -1,0 +1,1 @@
+for c in 2 3 4; do $TL convert "{\"dataType\": \"UINT8\", \"sizes\": [$c, 7, 9]}" examples/image.bin -o hwc.bin --to HWD --out-desc hwc.json && $TL convert hwc.json hwc.bin -o chw.bin --to DHW && head -c $((c * 63)) examples/image.bin | cmp - chw.bin && echo "C=$c ok"; done
