@@ -105,11 +105,35 @@ static void make_masks3(struct masks3 *m)
     }
 }
 
+/* The same masks in both 128-bit lanes: vpshufb works lane by lane, so one
+ * 256-bit register holds pixels 0-15 in its low lane and 16-31 in its high. */
+static inline __m256i both(__m128i m)
+{
+    return _mm256_broadcastsi128_si256(m);
+}
+
 static void interleave_c3_w1(const uint8_t *src, size_t plane, uint8_t *dst, size_t n)
 {
     struct masks3 m;
     make_masks3(&m);
+    __m256i mg[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++)
+            mg[r][k] = both(m.merge[r][k]);
     size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i c[3], o[3];
+        for (int k = 0; k < 3; k++)
+            c[k] = _mm256_loadu_si256((const __m256i *)(const void *)(src + k * plane + i));
+        for (int r = 0; r < 3; r++)   /* lane L of o[r]: bytes 16r.. of pixels 16L.. */
+            o[r] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(c[0], mg[r][0]),
+                                                   _mm256_shuffle_epi8(c[1], mg[r][1])),
+                                   _mm256_shuffle_epi8(c[2], mg[r][2]));
+        uint8_t *d = dst + 3 * i;
+        _mm256_storeu_si256((__m256i *)(void *)d, _mm256_permute2x128_si256(o[0], o[1], 0x20));
+        _mm256_storeu_si256((__m256i *)(void *)(d + 32), _mm256_permute2x128_si256(o[2], o[0], 0x30));
+        _mm256_storeu_si256((__m256i *)(void *)(d + 64), _mm256_permute2x128_si256(o[1], o[2], 0x31));
+    }
     for (; i + 16 <= n; i += 16) {
         __m128i c[3];
         for (int k = 0; k < 3; k++)
@@ -128,7 +152,27 @@ static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
 {
     struct masks3 m;
     make_masks3(&m);
+    __m256i sp[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int r = 0; r < 3; r++)
+            sp[k][r] = both(m.split[k][r]);
     size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const uint8_t *s = src + 3 * i;
+        __m256i v0 = _mm256_loadu_si256((const __m256i *)(const void *)s);
+        __m256i v1 = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32));
+        __m256i v2 = _mm256_loadu_si256((const __m256i *)(const void *)(s + 64));
+        /* a[r] holds chunk r (bytes 16r..) of pixels 0-15 low and 16-31 high */
+        __m256i a[3] = { _mm256_permute2x128_si256(v0, v1, 0x30),
+                         _mm256_permute2x128_si256(v0, v2, 0x21),
+                         _mm256_permute2x128_si256(v1, v2, 0x30) };
+        for (int k = 0; k < 3; k++) {
+            __m256i c = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a[0], sp[k][0]),
+                                                        _mm256_shuffle_epi8(a[1], sp[k][1])),
+                                        _mm256_shuffle_epi8(a[2], sp[k][2]));
+            _mm256_storeu_si256((__m256i *)(void *)(dst + k * plane + i), c);
+        }
+    }
     for (; i + 16 <= n; i += 16) {
         __m128i v[3];
         for (int r = 0; r < 3; r++)
