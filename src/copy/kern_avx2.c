@@ -55,6 +55,49 @@ TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)      
 DEFINE_block_w8(block_w8, _mm256_storeu_pd)
 DEFINE_block_w8(block_w8_nt, _mm256_stream_pd)
 
+/* 16 x 16 16-bit elements: in-lane unpacks of 16-, 32- and 64-bit units,
+ * then a swap of 128-bit lanes.  Lane 0 of a row holds columns 0-7, lane 1
+ * columns 8-15; v[h][m] ends with column m (lane 0) and m+8 (lane 1) of rows
+ * 8h..8h+7. */
+#define DEFINE_block_w2(NAME, STORE)                                                        \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                  \
+{                                                                                           \
+    __m256i r[16], t[16], u[4][4], v[2][8];                                                 \
+    TL_UNROLL                                                                               \
+    for (int i = 0; i < 16; i++)                                                            \
+        r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * ss));           \
+    TL_UNROLL                                                                               \
+    for (int p = 0; p < 8; p++) {                                                           \
+        t[2 * p] = _mm256_unpacklo_epi16(r[2 * p], r[2 * p + 1]);                           \
+        t[2 * p + 1] = _mm256_unpackhi_epi16(r[2 * p], r[2 * p + 1]);                       \
+    }                                                                                       \
+    TL_UNROLL                                                                               \
+    for (int g = 0; g < 4; g++) {                                                           \
+        u[g][0] = _mm256_unpacklo_epi32(t[4 * g], t[4 * g + 2]);                            \
+        u[g][1] = _mm256_unpackhi_epi32(t[4 * g], t[4 * g + 2]);                            \
+        u[g][2] = _mm256_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);                        \
+        u[g][3] = _mm256_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);                        \
+    }                                                                                       \
+    TL_UNROLL                                                                               \
+    for (int h = 0; h < 2; h++) {                                                           \
+        TL_UNROLL                                                                           \
+        for (int q = 0; q < 4; q++) {                                                       \
+            v[h][2 * q] = _mm256_unpacklo_epi64(u[2 * h][q], u[2 * h + 1][q]);              \
+            v[h][2 * q + 1] = _mm256_unpackhi_epi64(u[2 * h][q], u[2 * h + 1][q]);          \
+        }                                                                                   \
+    }                                                                                       \
+    TL_UNROLL                                                                               \
+    for (int m = 0; m < 8; m++) {                                                           \
+        STORE((__m256i *)(void *)(dst + m * ds), _mm256_permute2x128_si256(v[0][m], v[1][m], 0x20)); \
+        STORE((__m256i *)(void *)(dst + (m + 8) * ds),                                      \
+              _mm256_permute2x128_si256(v[0][m], v[1][m], 0x31));                           \
+    }                                                                                       \
+}
+DEFINE_block_w2(block_w2, _mm256_storeu_si256)
+DEFINE_block_w2(block_w2_nt, _mm256_stream_si256)
+
+TL_DEFINE_TRANSPOSE(transpose_w2, 2, 16, block_w2)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 16, block_w2, block_w2_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 8, block_w4)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 8, block_w4, block_w4_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 4, block_w8)
@@ -263,8 +306,8 @@ static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)
 }
 
 const struct tl_kernels tl_kernels_avx2 = {
-    .transpose = { NULL, NULL, transpose_w4, transpose_w8 },
-    .transpose_nt = { NULL, NULL, transpose_w4_nt, transpose_w8_nt },
+    .transpose = { NULL, transpose_w2, transpose_w4, transpose_w8 },
+    .transpose_nt = { NULL, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
     .copy = copy_vec,
