@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -210,6 +211,22 @@ static void bench_process(const char *tool)
     if (tc > 0 && tt > 0)
         printf("\nprocess: convert nchw_nhwc_f32_l (%.0f MB file on %s): %.1f ms, cat: %.1f ms, "
                "ratio %.2f (target <= 1.30)\n", n / 1e6, dir, tt * 1e3, tc * 1e3, tt / tc);
+    /* peak memory of the converter alone, from wait4().  fork(), not
+     * posix_spawn(): a child that shares this process's memory until exec
+     * (CLONE_VM) inherits its high-water mark; a forked copy starts from
+     * the current, small, resident size. */
+    char *args[] = { (char *)tool, "convert", desc, in, "-o", outp, "--to", "NHWC", "--quiet", NULL };
+    struct rusage ru;
+    int status;
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(tool, args);
+        _exit(127);
+    }
+    if (pid > 0 && wait4(pid, &status, 0, &ru) == pid && WIFEXITED(status) &&
+        WEXITSTATUS(status) == 0)
+        printf("process: peak resident memory of convert %.1f MiB (bound: input + output + 64 MiB "
+               "= %.1f MiB)\n", ru.ru_maxrss / 1024.0, (2.0 * n + (64 << 20)) / 1048576.0);
     if (json && tc > 0 && tt > 0)
         fprintf(json, "{\"case\": \"process_convert_vs_cat\", \"convert_ms\": %.1f, \"cat_ms\": %.1f, "
                 "\"ratio\": %.3f}\n", tt * 1e3, tc * 1e3, tt / tc);
