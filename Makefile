@@ -37,6 +37,9 @@ ISA_SRC  = src/copy/kern_scalar.c
 ifneq ($(findstring x86_64,$(MACHINE)),)
 ISA_SRC += src/copy/kern_sse2.c src/copy/kern_avx2.c src/copy/kern_avx512.c
 endif
+ifneq ($(findstring aarch64,$(MACHINE)),)
+ISA_SRC += src/copy/kern_neon.c
+endif
 $(BUILD)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2
 $(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
@@ -53,7 +56,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench test check test-once test-unit test-diff test-cli test-docs test-man install uninstall clean help
+.PHONY: all bench test check test-once test-unit test-diff test-neon test-cli test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -77,6 +80,7 @@ $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 
 test: ## run every test, then again under AddressSanitizer + UndefinedBehaviorSanitizer
 	$(MAKE) test-once WERROR=1
+	$(MAKE) test-neon
 	$(MAKE) test-once WERROR=1 SANITIZE=1
 
 check: test  ## same as test
@@ -100,6 +104,25 @@ test-diff: $(DIFF_BIN)  ## every kernel and ISA against the scalar reference
 
 # The command-line suite runs once as it is, then once more under each
 # TENSORLAYOUT_SIMD value this CPU supports, against the same expectations.
+# NEON on an x86-64 host: the differential test and the copy engine,
+# cross-built for AArch64 and run under qemu-user (.ci/install-deps installs
+# both when it can).  On AArch64 itself, test-diff covers NEON natively.
+CROSS_CC ?= aarch64-linux-gnu-gcc
+QEMU     ?= qemu-aarch64
+NEON_SRC  = src/core/desc.c src/core/classify.c src/core/dtype.c src/core/error.c \
+            src/copy/cpu.c src/copy/plan.c src/copy/ref.c src/copy/kern_scalar.c \
+            src/copy/kern_neon.c tests/diff/copy_diff.c
+
+test-neon:  ## the NEON kernels, cross-built for AArch64 and run under qemu
+	@if command -v $(CROSS_CC) >/dev/null 2>&1 && command -v $(QEMU) >/dev/null 2>&1; then \
+	    mkdir -p $(BUILD) && \
+	    $(CROSS_CC) -O2 $(filter-out -fsanitize% -fno-sanitize%,$(TL_CFLAGS)) -pthread -static \
+	        $(NEON_SRC) -o $(BUILD)/copy_diff_neon -lm && \
+	    TL_ITERS=1000 $(QEMU) $(BUILD)/copy_diff_neon; \
+	else \
+	    echo "skip: neon (no $(CROSS_CC) or $(QEMU) here; .ci/install-deps installs them)"; \
+	fi
+
 test-cli: $(BIN)  ## command-line tests (exact stdout, stderr, exit status), once per SIMD ceiling
 	TL=$(abspath $(BIN)) sh tests/cli/run.sh
 	@for isa in $$($(BIN) --version | sed -n 's/.*(supported: \(.*\))/\1/p'); do \

@@ -78,6 +78,10 @@ extern const struct tl_kernels tl_kernels_avx2;
 extern const struct tl_kernels tl_kernels_avx512;
 extern const struct tl_kernels tl_kernels_neon;
 
+/* An ISA's own table (NULL slots and all), or NULL when this build has
+ * none for it. */
+const struct tl_kernels *tl_kernels_own(enum tl_isa isa);
+
 /* The table a copy with ISA `isa` as its ceiling uses: the scalar table
  * upgraded by every supported ISA up to isa.  Built once per ISA. */
 const struct tl_kernels *tl_kernels_for(enum tl_isa isa);

@@ -3,6 +3,7 @@
  * active kernel table, built by upgrading the scalar table slot by slot.
  * Compiled for the baseline: it only reads the ISA files' tables.
  *
+ * On AArch64, NEON is part of the baseline and needs no probe.
  * On x86-64, __builtin_cpu_supports() reports AVX2 and AVX-512 only when
  * the operating system has enabled their register state (libgcc checks
  * XGETBV), which is what running the kernels needs.
@@ -31,8 +32,7 @@ int tl_isa_from_name(const char *name, enum tl_isa *out)
     return TL_E_VALUE;
 }
 
-/* The table of one ISA, or NULL when this build has none. */
-static const struct tl_kernels *table_of(enum tl_isa isa)
+const struct tl_kernels *tl_kernels_own(enum tl_isa isa)
 {
     switch (isa) {
     case TL_ISA_SCALAR: return &tl_kernels_scalar;
@@ -41,13 +41,16 @@ static const struct tl_kernels *table_of(enum tl_isa isa)
     case TL_ISA_AVX2:   return &tl_kernels_avx2;
     case TL_ISA_AVX512: return &tl_kernels_avx512;
 #endif
+#if defined(__aarch64__)
+    case TL_ISA_NEON:   return &tl_kernels_neon;
+#endif
     default:            return NULL;
     }
 }
 
 bool tl_isa_supported(enum tl_isa isa)
 {
-    if (!table_of(isa))
+    if (!tl_kernels_own(isa))
         return false;
 #if defined(__x86_64__)
     switch (isa) {
@@ -59,7 +62,7 @@ bool tl_isa_supported(enum tl_isa isa)
     default:            return true;
     }
 #else
-    return isa == TL_ISA_SCALAR;
+    return true;                       /* NEON is the baseline of AArch64 */
 #endif
 }
 
@@ -120,7 +123,7 @@ static void build_all(void)
         built[top] = tl_kernels_scalar;
         for (int i = 1; i <= top; i++) {
             if (tl_isa_supported((enum tl_isa)i))
-                upgrade(&built[top], table_of((enum tl_isa)i));
+                upgrade(&built[top], tl_kernels_own((enum tl_isa)i));
         }
     }
 }

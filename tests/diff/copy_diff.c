@@ -427,11 +427,7 @@ int main(void)
             printf("skip: %s (not supported by this CPU or build)\n", name);
             continue;
         }
-        const struct tl_kernels *own = isa == TL_ISA_SSE2 ? &tl_kernels_sse2
-                                     : isa == TL_ISA_AVX2 ? &tl_kernels_avx2
-                                     : isa == TL_ISA_AVX512 ? &tl_kernels_avx512 : NULL;
-        if (own)
-            check_table(name, own);
+        check_table(name, tl_kernels_own((enum tl_isa)isa));
         check_table(name, tl_kernels_for((enum tl_isa)isa));
         printf("kernels: %s checked\n", name);
     }
