@@ -56,7 +56,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench test check test-once test-unit test-diff test-neon test-cli test-docs test-man install uninstall clean help
+.PHONY: all bench fuzz test check test-once test-unit test-diff test-neon test-cli test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -136,6 +136,45 @@ test-docs: $(BIN)  ## the examples of the man page and README, run and compared
 test-man:  ## the man page renders without warnings
 	@out=$$(groff -man -ww -z man/tensorlayout.1 2>&1); \
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man page: ok"
+
+# Fuzzers (libFuzzer; clang and Debian's libclang-rt-14-dev), with ASan and
+# UBSan, built apart in build/fuzz.  FUZZ_TIME seconds each for `make fuzz`;
+# the corpora in tests/fuzz/corpus grow as the fuzzers find new paths.
+FUZZ_CC    ?= clang
+FUZZ_TIME  ?= 20
+FUZZ_DIR    = build/fuzz
+FUZZ_FLAGS  = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread \
+              -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_LIB    = $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_CLI    = $(filter-out $(FUZZ_DIR)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_DIR)/%.o))
+FUZZERS     = fuzz_desc fuzz_dump fuzz_copy
+
+$(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
+$(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2
+$(FUZZ_DIR)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
+
+$(FUZZ_DIR)/%.o: %.c $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(ISAFLAGS) -c $< -o $@
+
+$(FUZZ_DIR)/fuzz_desc: $(FUZZ_DIR)/tests/fuzz/fuzz_desc.o $(FUZZ_LIB)
+$(FUZZ_DIR)/fuzz_copy: $(FUZZ_DIR)/tests/fuzz/fuzz_copy.o $(FUZZ_LIB)
+$(FUZZ_DIR)/fuzz_dump: $(FUZZ_DIR)/tests/fuzz/fuzz_dump.o $(FUZZ_CLI) $(FUZZ_LIB)
+$(addprefix $(FUZZ_DIR)/,$(FUZZERS)):
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread $^ -o $@ $(TL_LIBS)
+
+fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZERS))  ## build the fuzzers and run each FUZZ_TIME seconds on its corpus
+	@for f in $(FUZZERS); do \
+	    c=tests/fuzz/corpus/$${f#fuzz_}; mkdir -p $$c; \
+	    echo "$$f: $(FUZZ_TIME) s on $$c"; \
+	    if $(FUZZ_DIR)/$$f -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=4096 \
+	           -close_fd_mask=2 -artifact_prefix=$(FUZZ_DIR)/ -print_final_stats=1 $$c \
+	           > $(FUZZ_DIR)/$$f.log 2>&1; then \
+	        grep -E "^stat::number_of_executed_units" $(FUZZ_DIR)/$$f.log; \
+	    else \
+	        grep -E "ERROR|SUMMARY|invariant|differs|Test unit written" $(FUZZ_DIR)/$$f.log; exit 1; \
+	    fi; \
+	done
 
 install: $(BIN)  ## install the binary and the man page
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1

@@ -528,12 +528,46 @@ bool tl_json_add_u64_array(cJSON *obj, const char *key, const uint64_t *v, size_
     return true;
 }
 
+/* Strides above 2^53 cannot be read back, so a description whose strides
+ * are packed for an axis order (with broadcast axes) is written as that
+ * order instead.  @return true when order[] and *mask say so. */
+static bool as_layout(const struct tl_desc *d, unsigned *order, unsigned *mask)
+{
+    bool big = false;
+    for (unsigned i = 0; i < d->rank; i++)
+        big |= d->strides[i] > (uint64_t)TL_MAX_JSON_INT;
+    if (!big)
+        return false;
+    uint64_t again[TL_MAX_RANK];
+    tl_axis_order(d->rank, d->sizes, d->strides, order);
+    *mask = 0;
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (d->strides[i] == 0)
+            *mask |= 1u << i;
+    }
+    return tl_strides_for_order(d->rank, d->sizes, order, *mask, again, NULL) == 0 &&
+           memcmp(again, d->strides, d->rank * sizeof again[0]) == 0;
+}
+
 cJSON *tl_desc_to_json(const struct tl_desc *d)
 {
     cJSON *o = cJSON_CreateObject();
+    unsigned order[TL_MAX_RANK], mask;
     bool ok = o && cJSON_AddStringToObject(o, "dataType", tl_dtype_name(d->dtype)) &&
-              tl_json_add_u64_array(o, "sizes", d->sizes, d->rank) &&
-              tl_json_add_u64_array(o, "strides", d->strides, d->rank);
+              tl_json_add_u64_array(o, "sizes", d->sizes, d->rank);
+    if (ok && as_layout(d, order, &mask)) {
+        uint64_t o64[TL_MAX_RANK], axes[TL_MAX_RANK];
+        size_t nb = 0;
+        for (unsigned i = 0; i < d->rank; i++) {
+            o64[i] = order[i];
+            if (mask & (1u << i))
+                axes[nb++] = i;
+        }
+        ok = tl_json_add_u64_array(o, "layout", o64, d->rank) &&
+             (nb == 0 || tl_json_add_u64_array(o, "broadcast", axes, nb));
+    } else if (ok) {
+        ok = tl_json_add_u64_array(o, "strides", d->strides, d->rank);
+    }
     if (ok && d->total_given)
         ok = tl_json_add_u64(o, "totalTensorSizeInBytes", d->total_bytes);
     if (ok && d->alignment)

@@ -158,7 +158,9 @@ int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d,
 /* The description as a JSON object (cJSON), as other commands read it back:
  * dataType, sizes, strides, and byteOffset, guaranteedBaseOffsetAlignment,
  * flags when not 0, totalTensorSizeInBytes when total_given.  Every integer
- * is written exactly (as raw text, never through a double).
+ * is written exactly (as raw text, never through a double).  Strides above
+ * 2^53, which a description may not hold, are written as the "layout" (and
+ * "broadcast") they are packed for.
  * @return the object, or NULL when out of memory.  The caller frees it. */
 struct cJSON;
 struct cJSON *tl_desc_to_json(const struct tl_desc *d);

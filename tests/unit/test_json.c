@@ -180,6 +180,19 @@ void json_should_write_exact_integers(void)
     CHECK_STR(text, "{\"dataType\":\"UINT8\",\"sizes\":[2,4503599627370497],\"strides\":[1,2]}");
     free(text);
     cJSON_Delete(j);
+    /* packed strides above 2^53 are written as their layout, and read back */
+    uint64_t huge[7] = { 40, 6, 4096, 4096, 4096, 4096, 16 };
+    struct tl_desc back;
+    CHECK(tl_desc_init(&d, TL_DT_UINT8, 7, huge, &err) == 0);
+    j = tl_desc_to_json(&d);
+    text = cJSON_PrintUnformatted(j);
+    CHECK_STR(text, "{\"dataType\":\"UINT8\",\"sizes\":[40,6,4096,4096,4096,4096,16],"
+                    "\"layout\":[0,1,2,3,4,5,6]}");
+    CHECK(parse(text, &back, &err) == 0);
+    for (unsigned i = 0; i < 7; i++)
+        CHECK_EQ_U64(back.strides[i], d.strides[i]);
+    free(text);
+    cJSON_Delete(j);
     /* a packed stride above 2^53 is printed exactly */
     uint64_t sizes[2] = { 3, 4503599627370497 };
     CHECK(tl_desc_init(&d, TL_DT_UINT8, 2, sizes, &err) == 0);

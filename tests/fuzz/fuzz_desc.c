@@ -1,0 +1,100 @@
+/*
+ * fuzz_desc.c - libFuzzer over the description parser and every derived
+ * term: arbitrary bytes as a JSON description.  Beyond "no crash, no hang,
+ * no sanitizer report", it checks invariants: a parsed description prints
+ * as JSON that parses back to the same description; the terms agree with
+ * each other; on small tensors, overlap, packed and padded agree with a
+ * brute-force walk; every index the finder returns owns its offset.
+ */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/tl.h"
+
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, "invariant failed: %s\n", #c); abort(); } } while (0)
+
+static uint64_t target;
+static const struct tl_desc *fd;
+
+static int owner(const uint64_t *idx, void *ctx)
+{
+    (void)ctx;
+    uint64_t eo, bo;
+    CHECK(tl_desc_offset(fd, idx, &eo, &bo, NULL) == 0);
+    CHECK(eo == target);
+    return 0;
+}
+
+static void brute(const struct tl_desc *d, const struct tl_info *in)
+{
+    if (in->span > 4096 || in->element_count > 4096)
+        return;
+    unsigned char hits[4096] = { 0 };
+    bool overlap = false;
+    uint64_t idx[TL_MAX_RANK] = { 0 }, distinct = 0;
+    for (;;) {
+        uint64_t off = 0;
+        for (unsigned i = 0; i < d->rank; i++)
+            off += idx[i] * d->strides[i];
+        if (hits[off] == 0)
+            distinct++;
+        else
+            overlap = true;
+        hits[off] = 1;
+        unsigned i = d->rank;
+        while (i-- > 0) {      /* the non-broadcast axes only */
+            if (d->strides[i] == 0)
+                continue;
+            if (++idx[i] < d->sizes[i])
+                break;
+            idx[i] = 0;
+        }
+        if (i == (unsigned)-1)
+            break;
+    }
+    CHECK(overlap == in->overlapping);
+    if (!overlap)
+        CHECK(distinct == in->distinct);
+    CHECK(in->padded == (!overlap && in->span > distinct));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    struct tl_desc d, back;
+    struct tl_error err;
+    if (tl_desc_parse_json((const char *)data, size, &d, &err) != 0) {
+        CHECK(err.code != 0 && strlen(err.msg) > 0);
+        return 0;
+    }
+    struct tl_info in;
+    tl_desc_classify(&d, &in);
+    CHECK(in.span >= 1 && in.span <= in.element_count * 0 + in.span);
+    CHECK(!in.packed || (in.span == in.element_count && !in.broadcast && !in.overlapping));
+    CHECK(!(in.padded && in.overlapping));
+    CHECK(in.min_size % 4 == 0 && in.min_size >= in.span * tl_dtype_size(d.dtype));
+    struct tl_problem p[TL_MAX_PROBLEMS];
+    CHECK(tl_desc_problems(&d, &in, TL_NO_DATA, p) <= TL_MAX_PROBLEMS);
+    CHECK(tl_desc_problems(&d, &in, 0, p) <= TL_MAX_PROBLEMS);
+    brute(&d, &in);
+    /* the JSON it prints reads back as the same description */
+    cJSON *j = tl_desc_to_json(&d);
+    char *text = j ? cJSON_PrintUnformatted(j) : NULL;
+    CHECK(text);
+    CHECK(tl_desc_parse_json(text, strlen(text), &back, &err) == 0);
+    CHECK(back.rank == d.rank && back.dtype == d.dtype && back.byte_offset == d.byte_offset);
+    CHECK(memcmp(back.sizes, d.sizes, d.rank * 8) == 0 && memcmp(back.strides, d.strides, d.rank * 8) == 0);
+    free(text);
+    cJSON_Delete(j);
+    /* the owners of a few offsets own them */
+    fd = &d;
+    uint64_t probes[4] = { 0, in.span - 1, in.span / 2, in.span / 3 };
+    for (int i = 0; i < 4; i++) {
+        target = probes[i];
+        tl_desc_find(&d, target, 50, owner, NULL);
+    }
+    return 0;
+}
