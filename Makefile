@@ -56,7 +56,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench fuzz test check test-once test-unit test-diff test-neon test-cli test-docs test-man install uninstall clean help
+.PHONY: all bench fuzz test check test-once test-unit test-diff test-neon test-cli test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -78,10 +78,11 @@ $(BIN): $(CLI_OBJ) $(LIB)
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
-test: ## run every test, then again under AddressSanitizer + UndefinedBehaviorSanitizer
+test: ## every test; again under ASan + UBSan; the command-line tests under valgrind
 	$(MAKE) test-once WERROR=1
 	$(MAKE) test-neon
 	$(MAKE) test-once WERROR=1 SANITIZE=1
+	$(MAKE) test-valgrind
 
 check: test  ## same as test
 
@@ -123,12 +124,26 @@ test-neon:  ## the NEON kernels, cross-built for AArch64 and run under qemu
 	    echo "skip: neon (no $(CROSS_CC) or $(QEMU) here; .ci/install-deps installs them)"; \
 	fi
 
-test-cli: $(BIN)  ## command-line tests (exact stdout, stderr, exit status), once per SIMD ceiling
-	TL=$(abspath $(BIN)) sh tests/cli/run.sh
+# The fault injector of tests/cli/fault (LD_PRELOAD), never sanitized.
+INJECT = $(BUILD)/inject.so
+$(INJECT): tests/fault/inject.c | $(BUILD)/dirs
+	$(CC) -O2 -shared -fPIC -Wall -Wextra $< -o $@ -ldl
+
+# The command-line suite runs once as it is, then once more under each
+# TENSORLAYOUT_SIMD value this CPU supports, against the same expectations.
+CLI_ENV = TL=$(abspath $(BIN)) TL_INJECT_LIB=$(abspath $(INJECT)) ASAN_OPTIONS=verify_asan_link_order=0
+test-cli: $(BIN) $(INJECT)  ## command-line tests (exact stdout, stderr, exit status), once per SIMD ceiling
+	$(CLI_ENV) sh tests/cli/run.sh
 	@for isa in $$($(BIN) --version | sed -n 's/.*(supported: \(.*\))/\1/p'); do \
 	    echo "TENSORLAYOUT_SIMD=$$isa"; \
-	    TENSORLAYOUT_SIMD=$$isa TL_LABEL=cli-$$isa TL=$(abspath $(BIN)) sh tests/cli/run.sh || exit 1; \
+	    TENSORLAYOUT_SIMD=$$isa TL_LABEL=cli-$$isa $(CLI_ENV) sh tests/cli/run.sh || exit 1; \
 	done
+
+# Once more under valgrind (memcheck), as CI does.
+test-valgrind: $(BIN) $(INJECT)  ## command-line tests under valgrind --error-exitcode
+	@if command -v valgrind >/dev/null 2>&1; then \
+	    TL_LABEL=cli-valgrind TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh; \
+	else echo "skip: valgrind (not installed)"; fi
 
 test-docs: $(BIN)  ## the examples of the man page and README, run and compared
 	TL=$(abspath $(BIN)) sh tests/docs.sh

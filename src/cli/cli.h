@@ -70,7 +70,8 @@ struct cli_desc {
 };
 
 /* Reads and parses DESC.  On failure prints the message and returns
- * CLI_INVALID or CLI_IO; CLI_OK otherwise. */
+ * CLI_INVALID or CLI_IO (CLI_USAGE when '-' names standard input a second
+ * time); CLI_OK otherwise. */
 int cli_load_desc(const char *arg, struct cli_desc *out);
 
 /* A data file, memory-mapped when it is a regular file, read whole when it
@@ -83,7 +84,8 @@ struct cli_data {
     unsigned char *heap;      /* non-NULL when read */
 };
 
-/* Opens DATA.  On failure prints the message and returns CLI_IO. */
+/* Opens DATA.  On failure prints the message and returns CLI_IO
+ * (CLI_USAGE when '-' names standard input a second time). */
 int cli_open_data(const char *path, struct cli_data *out);
 void cli_close_data(struct cli_data *data);
 

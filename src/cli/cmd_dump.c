@@ -29,6 +29,7 @@ static const char about[] =
 
 struct dump {
     const struct tl_desc *d;
+    struct tl_finder finder;       /* for --physical: who owns each slot */
     const unsigned char *base;     /* element 0 */
     unsigned es, rank;
     bool summarize, measure;
@@ -235,7 +236,7 @@ static void physical_text(struct dump *s, uint64_t span)
                 continue;
             }
             struct owners own = { .rank = s->rank };
-            tl_desc_find(s->d, o, 4, keep_owner, &own);
+            tl_finder_find(&s->finder, o, 4, keep_owner, &own);
             printf("%*" PRIu64 "  %*s  ", owidth, o, s->width, buf);
             if (own.n == 0)
                 printf("padding");
@@ -258,7 +259,7 @@ static void physical_json(struct dump *s, uint64_t span)
     printf("{\"span\": %" PRIu64 ", \"slots\": [", span);
     for (uint64_t o = 0; o < span; o++) {
         struct owners own = { .rank = s->rank };
-        tl_desc_find(s->d, o, MAX_LISTED + 1, keep_owner, &own);
+        tl_finder_find(&s->finder, o, MAX_LISTED + 1, keep_owner, &own);
         printf("%s\n{\"offset\": %" PRIu64 ", \"value\": ", o ? "," : "", o);
         json_value(s, o);
         printf(", \"padding\": %s, \"shared\": %s, \"indices\": [",
@@ -292,6 +293,11 @@ static int run(const char *desc_arg, const char *data_arg, bool physical, bool a
     };
     uint64_t span = desc.info.span;
     if (physical) {
+        if (tl_finder_init(&s.finder, &desc.d) != 0) {
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_close_data(&data);
+            return CLI_IO;
+        }
         /* the declared total's trailing slots too, when the file holds them */
         uint64_t slots = desc.d.total_bytes / s.es;
         if (desc.d.total_given && slots > span && data.size - desc.d.byte_offset >= slots * s.es)
@@ -301,6 +307,7 @@ static int run(const char *desc_arg, const char *data_arg, bool physical, bool a
             physical_json(&s, span);
         else
             physical_text(&s, span);
+        tl_finder_free(&s.finder);
     } else if (json) {
         printf("{\"sizes\": [");
         cli_print_u64_list(stdout, desc.d.sizes, desc.d.rank, ", ");

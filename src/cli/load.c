@@ -14,6 +14,9 @@
 
 #define DESC_MAX_BYTES (1u << 20)   /* a description larger than 1 MiB is refused */
 
+/* Standard input can be read once: by one DESC or one DATA. */
+static const char *stdin_taken;
+
 /* Reads all of fd into a malloc'd buffer (at most max bytes when max > 0).
  * @return 0, -1 with errno set, or 1 when the input exceeds max. */
 static int read_all(int fd, size_t max, unsigned char **out, size_t *len)
@@ -78,6 +81,11 @@ int cli_load_desc(const char *arg, struct cli_desc *out)
         int fd;
         if (strcmp(arg, "-") == 0) {
             snprintf(out->name, sizeof out->name, "<stdin>");
+            if (stdin_taken) {
+                fprintf(stderr, "tensorlayout: standard input is already read as %s\n", stdin_taken);
+                return CLI_USAGE;
+            }
+            stdin_taken = "a description";
             fd = 0;
         } else {
             tl_quote(arg, out->name, sizeof out->name);
@@ -117,6 +125,11 @@ int cli_open_data(const char *path, struct cli_data *out)
     int fd;
     if (strcmp(path, "-") == 0) {
         snprintf(out->name, sizeof out->name, "<stdin>");
+        if (stdin_taken) {
+            fprintf(stderr, "tensorlayout: standard input is already read as %s\n", stdin_taken);
+            return CLI_USAGE;
+        }
+        stdin_taken = "the data";
         fd = 0;
     } else {
         tl_quote(path, out->name, sizeof out->name);

@@ -22,6 +22,7 @@
  * Arithmetic: after tl_desc_validate() every reach sum_i a_i u_i is below
  * 2^64, so the signed 128-bit intermediates below cannot overflow.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -243,11 +244,87 @@ void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
         info->layout[i] = l[info->axis_order[i]];
 }
 
-/* ---- finding the indices of an offset ----------------------------------- */
+/* ---- finding the indices of an offset ----------------------------------- *
+ *
+ * Depth-first over the axes in logical order, so that indices come out in
+ * logical order.  An axis's candidate values are those that leave a target
+ * the later axes can reach (an interval) and can represent (a multiple of
+ * their gcd, so candidates step through one residue class).  When the later
+ * axes can reach only a few sums (at most SUMS_MAX), the candidates come from
+ * those sums instead: an axis of stride 1 and size 4e9 followed by axes that
+ * take ten values then has ten candidates, not four billion.
+ */
+#define SUMS_MAX 4096
 
-struct finder {
-    const struct tl_desc *d;
-    uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
+{
+    memset(f, 0, sizeof *f);
+    f->d = d;
+    /* sums[rank] = {0}; sums[i] = the sums of axes i.., kept while small */
+    uint64_t *cur = malloc(sizeof *cur);
+    if (!cur)
+        return TL_E_NOMEM;
+    cur[0] = 0;
+    size_t n = 1;
+    f->sums[d->rank] = cur;
+    f->nsums[d->rank] = 1;
+    for (unsigned j = d->rank; j-- > 0;) {
+        /* a size-1 axis adds nothing; its stride may be any value */
+        bool moves = d->sizes[j] > 1 && d->strides[j] > 0;
+        f->reach[j] = f->reach[j + 1] + (moves ? (d->sizes[j] - 1) * d->strides[j] : 0);
+        f->g[j] = moves ? gcd64(d->strides[j], f->g[j + 1]) : f->g[j + 1];
+        if (!cur) {
+            continue;
+        } else if (!moves) {
+            f->sums[j] = cur;                  /* shared with j + 1 */
+            f->nsums[j] = n;
+            continue;
+        }
+        uint64_t count = d->sizes[j];
+        if (count > SUMS_MAX || n * count > SUMS_MAX) {
+            cur = NULL;
+            continue;
+        }
+        uint64_t *next = malloc(n * count * sizeof *next);
+        if (!next) {
+            tl_finder_free(f);
+            return TL_E_NOMEM;
+        }
+        size_t m = 0;
+        for (uint64_t x = 0; x < count; x++)
+            for (size_t k = 0; k < n; k++)
+                next[m++] = x * d->strides[j] + cur[k];
+        qsort(next, m, sizeof *next, cmp_u64);
+        size_t u = 0;
+        for (size_t k = 0; k < m; k++) {
+            if (u == 0 || next[k] != next[u - 1])
+                next[u++] = next[k];
+        }
+        cur = next;
+        n = u;
+        f->sums[j] = cur;
+        f->nsums[j] = n;
+    }
+    return 0;
+}
+
+void tl_finder_free(struct tl_finder *f)
+{
+    for (unsigned i = 0; i <= TL_MAX_RANK; i++) {
+        if (f->sums[i] && (i == TL_MAX_RANK || f->sums[i] != f->sums[i + 1]))
+            free(f->sums[i]);
+        f->sums[i] = NULL;
+    }
+}
+
+struct search {
+    const struct tl_finder *f;
     uint64_t idx[TL_MAX_RANK];
     uint64_t found, limit;
     tl_index_fn fn;
@@ -255,15 +332,15 @@ struct finder {
     bool stop;
 };
 
-/* Depth-first in logical order; all terms are non-negative here. */
-static void find_from(struct finder *f, unsigned i, uint64_t t)
+static void find_from(struct search *q, unsigned i, uint64_t t)
 {
+    const struct tl_finder *f = q->f;
     const struct tl_desc *d = f->d;
     if (i == d->rank) {
         if (t == 0) {
-            f->found++;
-            if (f->fn(f->idx, f->ctx) || f->found >= f->limit)
-                f->stop = true;
+            q->found++;
+            if (q->fn(q->idx, q->ctx) || q->found >= q->limit)
+                q->stop = true;
         }
         return;
     }
@@ -271,17 +348,17 @@ static void find_from(struct finder *f, unsigned i, uint64_t t)
         return;
     uint64_t s = d->strides[i], u = d->sizes[i] - 1;
     if (u == 0) {
-        f->idx[i] = 0;
-        find_from(f, i + 1, t);
+        q->idx[i] = 0;
+        find_from(q, i + 1, t);
         return;
     }
     if (s == 0) {
         /* a broadcast axis: every value works or none does */
-        for (uint64_t x = 0; x <= u && !f->stop; x++) {
-            uint64_t before = f->found;
-            f->idx[i] = x;
-            find_from(f, i + 1, t);
-            if (f->found == before)
+        for (uint64_t x = 0; x <= u && !q->stop; x++) {
+            uint64_t before = q->found;
+            q->idx[i] = x;
+            find_from(q, i + 1, t);
+            if (q->found == before)
                 break;
         }
         return;
@@ -295,24 +372,46 @@ static void find_from(struct finder *f, unsigned i, uint64_t t)
     i128 z, step;
     if (!residue((i128)s, (i128)t, (i128)f->g[i + 1], (i128)lo, &z, &step))
         return;
-    for (; z <= (i128)hi && !f->stop; z += step) {
-        f->idx[i] = (uint64_t)z;
-        find_from(f, i + 1, t - s * (uint64_t)z);
+    if (z > (i128)hi)
+        return;
+    i128 candidates = ((i128)hi - z) / step + 1;
+    if (f->sums[i + 1] && (i128)f->nsums[i + 1] < candidates) {
+        /* from the sums the later axes can make, largest first: x ascending */
+        for (size_t k = f->nsums[i + 1]; k-- > 0 && !q->stop;) {
+            uint64_t v = f->sums[i + 1][k];
+            if (v > t || (t - v) % s)
+                continue;
+            uint64_t x = (t - v) / s;
+            if (x < lo || x > hi)
+                continue;
+            q->idx[i] = x;
+            find_from(q, i + 1, v);
+        }
+        return;
     }
+    for (; z <= (i128)hi && !q->stop; z += step) {
+        q->idx[i] = (uint64_t)z;
+        find_from(q, i + 1, t - s * (uint64_t)z);
+    }
+}
+
+uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
+                        tl_index_fn fn, void *ctx)
+{
+    struct search q = { .f = f, .limit = limit, .fn = fn, .ctx = ctx };
+    if (limit == 0)
+        return 0;
+    find_from(&q, 0, elem_offset);
+    return q.found;
 }
 
 uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
                       uint64_t limit, tl_index_fn fn, void *ctx)
 {
-    struct finder f = { .d = d, .limit = limit, .fn = fn, .ctx = ctx };
-    if (limit == 0)
+    struct tl_finder f;
+    if (tl_finder_init(&f, d) != 0)
         return 0;
-    for (unsigned j = d->rank; j-- > 0;) {
-        /* a size-1 axis adds nothing; its stride may be any value */
-        bool moves = d->sizes[j] > 1;
-        f.reach[j] = f.reach[j + 1] + (moves ? (d->sizes[j] - 1) * d->strides[j] : 0);
-        f.g[j] = moves ? gcd64(d->strides[j], f.g[j + 1]) : f.g[j + 1];
-    }
-    find_from(&f, 0, elem_offset);
-    return f.found;
+    uint64_t n = tl_finder_find(&f, elem_offset, limit, fn, ctx);
+    tl_finder_free(&f);
+    return n;
 }

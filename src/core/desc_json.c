@@ -422,13 +422,20 @@ static bool above_2_53(const char *s, const char *e)
 }
 
 /* One pass over the text before cJSON sees it: returns where it nests
- * deeper than TL_MAX_JSON_DEPTH (or NULL), and notes integer literals
- * above 2^53, which a double cannot always tell from 2^53. */
-static const char *prescan(struct parser *p, const char *text, size_t len)
+ * deeper than TL_MAX_JSON_DEPTH or holds a control character that JSON does
+ * not allow (cJSON would take a NUL or a form feed for white space), with
+ * *why set; or NULL.  Notes integer literals above 2^53, which a double
+ * cannot always tell from 2^53. */
+static const char *prescan(struct parser *p, const char *text, size_t len, const char **why)
 {
     int depth = 0;
     bool in_string = false;
     for (const char *c = text; c < text + len; c++) {
+        unsigned char u = (unsigned char)*c;
+        if (u < 0x20 && (in_string || (u != ' ' && u != '\t' && u != '\n' && u != '\r'))) {
+            *why = "malformed JSON: control character in the text";
+            return c;
+        }
         if (!in_string && *c >= '0' && *c <= '9') {
             const char *start = c;
             while (c + 1 < text + len && c[1] >= '0' && c[1] <= '9')
@@ -445,8 +452,10 @@ static const char *prescan(struct parser *p, const char *text, size_t len)
         } else if (*c == '"') {
             in_string = true;
         } else if (*c == '[' || *c == '{') {
-            if (++depth > TL_MAX_JSON_DEPTH)
+            if (++depth > TL_MAX_JSON_DEPTH) {
+                *why = "JSON nests deeper than 32 levels";
                 return c;
+            }
         } else if (*c == ']' || *c == '}') {
             depth--;
         }
@@ -465,9 +474,10 @@ int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d, struct t
 {
     struct tl_error dummy;
     struct parser p = { .prefix = "", .err = err ? err : &dummy };
-    const char *end = prescan(&p, text, len);
+    const char *why = NULL;
+    const char *end = prescan(&p, text, len, &why);
     if (end) {
-        tl_fail(p.err, TL_E_JSON, NULL, "JSON nests deeper than %d levels", TL_MAX_JSON_DEPTH);
+        tl_fail(p.err, TL_E_JSON, NULL, "%s", why);
         line_col(text, end, &p.err->line, &p.err->col);
         return TL_E_JSON;
     }
@@ -556,7 +566,7 @@ cJSON *tl_desc_to_json(const struct tl_desc *d)
     bool ok = o && cJSON_AddStringToObject(o, "dataType", tl_dtype_name(d->dtype)) &&
               tl_json_add_u64_array(o, "sizes", d->sizes, d->rank);
     if (ok && as_layout(d, order, &mask)) {
-        uint64_t o64[TL_MAX_RANK], axes[TL_MAX_RANK];
+        uint64_t o64[TL_MAX_RANK] = { 0 }, axes[TL_MAX_RANK] = { 0 };
         size_t nb = 0;
         for (unsigned i = 0; i < d->rank; i++) {
             o64[i] = order[i];

@@ -234,6 +234,21 @@ typedef int (*tl_index_fn)(const uint64_t *idx, void *ctx);
 uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
                       uint64_t limit, tl_index_fn fn, void *ctx);
 
+/* The same for many offsets of one description: tl_finder_init() prepares
+ * (and may allocate a bounded table of at most 8 x 4096 sums, never in
+ * proportion to the tensor), tl_finder_find() answers, tl_finder_free()
+ * releases.  @return of init: 0, or TL_E_NOMEM. */
+struct tl_finder {
+    const struct tl_desc *d;
+    uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
+    uint64_t *sums[TL_MAX_RANK + 1];    /* sorted sums of the axes after i, or NULL */
+    size_t nsums[TL_MAX_RANK + 1];
+};
+int tl_finder_init(struct tl_finder *f, const struct tl_desc *d);
+uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
+                        tl_index_fn fn, void *ctx);
+void tl_finder_free(struct tl_finder *f);
+
 /* ---- DirectML problems -------------------------------------------------- */
 
 enum tl_problem_code {

@@ -1,0 +1,1 @@
+$TL offset examples/hw.json --byte

@@ -1,0 +1,1 @@
+$TL convert --frobnicate examples/hw.json

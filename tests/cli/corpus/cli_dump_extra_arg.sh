@@ -1,0 +1,1 @@
+$TL dump examples/hw.json examples/hw.bin examples/wh.bin

@@ -1,0 +1,1 @@
+$TL dump --frobnicate examples/hw.json

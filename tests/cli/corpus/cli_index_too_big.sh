@@ -1,0 +1,1 @@
+$TL offset examples/hw.json 18446744073709551616,0

@@ -1,0 +1,1 @@
+$TL inspect examples/hw.json examples/hw.bin examples/wh.bin

@@ -1,0 +1,1 @@
+$TL inspect --frobnicate examples/hw.json

@@ -1,0 +1,1 @@
+$TL size --json --json examples/hw.json

@@ -1,0 +1,1 @@
+$TL convert examples/hw.json examples/hw.bin --to WH -o

@@ -1,0 +1,1 @@
+$TL size --frobnicate examples/hw.json

@@ -1,0 +1,1 @@
+$TL strides --sizes "" --layout W

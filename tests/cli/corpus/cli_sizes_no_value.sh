@@ -1,0 +1,1 @@
+$TL strides --layout NCHW --sizes

@@ -1,0 +1,1 @@
+$TL strides --frobnicate examples/hw.json

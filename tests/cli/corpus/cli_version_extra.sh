@@ -1,0 +1,1 @@
+$TL --version extra | head -n 1

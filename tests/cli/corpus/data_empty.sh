@@ -1,0 +1,1 @@
+: > empty.bin; $TL dump examples/hw.json empty.bin

@@ -1,0 +1,1 @@
+: > empty.bin; $TL convert examples/hw.json empty.bin -o - --to WH

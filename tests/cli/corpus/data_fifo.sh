@@ -1,0 +1,1 @@
+mkfifo p; cat examples/hw.bin > p & $TL dump examples/hw.json p; wait

@@ -1,0 +1,1 @@
+head -c 23 examples/hw.bin > short.bin; $TL dump examples/hw.json short.bin

@@ -1,0 +1,1 @@
+mkfifo d; cat examples/hw.json > d & $TL size d; wait

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_guaranteedBaseOffsetAlignment_false.json

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_malformed_bare_string.json

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_malformed_leading_plus.json

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_non_utf8_key.json

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_sizes_entry_huge.json

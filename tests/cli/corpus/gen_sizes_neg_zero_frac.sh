@@ -1,0 +1,1 @@
+$TL inspect bad/gen_sizes_neg_zero_frac.json

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_span_near_2_64.json

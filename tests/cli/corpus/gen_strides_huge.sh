@@ -1,0 +1,1 @@
+$TL inspect bad/gen_strides_huge.json

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_totalTensorSizeInBytes_fraction.json

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_total_plus_offset.json

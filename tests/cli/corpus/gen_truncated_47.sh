@@ -1,0 +1,1 @@
+$TL inspect bad/gen_truncated_47.json

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_utf8_bom.json

@@ -1,0 +1,1 @@
+$TL inspect bad/gen_whitespace_then_desc.json

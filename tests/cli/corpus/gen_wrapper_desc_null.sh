@@ -1,0 +1,1 @@
+$TL inspect bad/gen_wrapper_desc_null.json

@@ -1,0 +1,1 @@
+$TL offset bad/sparse_owners.json --byte 2049840961 | sed -n "1p;\$p"; $TL offset --json bad/sparse_owners.json --byte 2049840962 | tr -d "\t\n"; echo; head -c 64 /dev/zero > z.bin; $TL dump --physical bad/sparse_owners.json z.bin 2>&1 | head -n 1

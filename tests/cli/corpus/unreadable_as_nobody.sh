@@ -1,0 +1,1 @@
+d=$(mktemp -d /tmp/tl-nobody.XXXXXX); chmod 755 "$d"; cp examples/hw.json examples/hw.bin "$d"; chmod 000 "$d/hw.bin"; cd "$d"; setpriv --reuid=65534 --regid=65534 --clear-groups $TL dump hw.json hw.bin; echo exit $?; chmod 000 hw.json; setpriv --reuid=65534 --regid=65534 --clear-groups $TL size hw.json; echo exit $?; cd /; rm -rf "$d"

@@ -1,0 +1,1 @@
+d=$(mktemp -d /tmp/tl-nobody.XXXXXX); chmod 755 "$d"; cp examples/hw.json examples/hw.bin "$d"; echo old > "$d/out.bin"; chmod 644 "$d/out.bin"; cd "$d"; setpriv --reuid=65534 --regid=65534 --clear-groups $TL convert hw.json hw.bin -o out.bin --to WH; echo exit $?; cat out.bin; ls -A; cd /; rm -rf "$d"

@@ -1,0 +1,1 @@
+mkdir full; unshare -m sh -c "mount -t tmpfs -o size=8k tmpfs full && echo old > full/out.bin && $TL convert examples/image.json examples/image.bin -o full/out.bin --to NHWC; echo exit \$?; cat full/out.bin; ls -A full"

@@ -1,0 +1,1 @@
+mkdir full; unshare -m sh -c "mount -t tmpfs -o size=16k tmpfs full && head -c 16384 /dev/zero > full/pad; $TL convert examples/image.json examples/image.bin -o out.bin --to NHWC --out-desc full/d.json; echo exit \$?; ls -A full; ls -A"

@@ -1,0 +1,1 @@
+echo old > out.bin; LD_PRELOAD=$TL_INJECT_LIB TL_INJECT=stall $TL convert examples/image.json examples/image.bin -o new.bin --to NHWC --out-desc new.json & sleep 1; kill -INT $!; wait $!; echo exit $?; ls -A

@@ -1,0 +1,1 @@
+echo old > out.bin; LD_PRELOAD=$TL_INJECT_LIB TL_INJECT=stall $TL convert examples/image.json examples/image.bin -o out.bin --to NHWC & sleep 1; kill -TERM $!; wait $!; echo exit $?; cat out.bin; ls -A
