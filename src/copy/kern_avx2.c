@@ -103,28 +103,15 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 8, block_w4, block_w4_nt, TL_LINE_AL
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 4, block_w8)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
 
-static void fill_vec(uint8_t *dst, __m256i v, size_t bytes, const uint8_t *val, unsigned es)
-{
-    size_t i = 0;
-    for (; i + 128 <= bytes; i += 128) {
-        _mm256_storeu_si256((__m256i *)(void *)(dst + i), v);
-        _mm256_storeu_si256((__m256i *)(void *)(dst + i + 32), v);
-        _mm256_storeu_si256((__m256i *)(void *)(dst + i + 64), v);
-        _mm256_storeu_si256((__m256i *)(void *)(dst + i + 96), v);
-    }
-    for (; i + 32 <= bytes; i += 32)
-        _mm256_storeu_si256((__m256i *)(void *)(dst + i), v);
-    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
-}
-
-static void fill_w1(uint8_t *d, const uint8_t *v, size_t n)
-{ fill_vec(d, _mm256_set1_epi8((char)v[0]), n, v, 1); }
-static void fill_w2(uint8_t *d, const uint8_t *v, size_t n)
-{ uint16_t x; memcpy(&x, v, 2); fill_vec(d, _mm256_set1_epi16((short)x), n * 2, v, 2); }
-static void fill_w4(uint8_t *d, const uint8_t *v, size_t n)
-{ uint32_t x; memcpy(&x, v, 4); fill_vec(d, _mm256_set1_epi32((int)x), n * 4, v, 4); }
-static void fill_w8(uint8_t *d, const uint8_t *v, size_t n)
-{ uint64_t x; memcpy(&x, v, 8); fill_vec(d, _mm256_set1_epi64x((long long)x), n * 8, v, 8); }
+#define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define ST_U(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
+#define ST_NT(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
+#define SET1_8(x) _mm256_set1_epi8((char)(x))
+#define SET1_16(x) _mm256_set1_epi16((short)(x))
+#define SET1_32(x) _mm256_set1_epi32((int)(x))
+#define SET1_64(x) _mm256_set1_epi64x((long long)(x))
+TL_DEFINE_FILLS(__m256i, 32, ST_U, SET1_8, SET1_16, SET1_32, SET1_64)
+TL_DEFINE_STREAMING(__m256i, 32, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
 
 /* Shuffle masks for 16 pixels of 3 bytes in three registers:
  * split[k][r] gathers channel k's bytes out of register r; merge[r][k]
@@ -230,51 +217,13 @@ static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
     tl_deinterleave_scalar_es(src + 3 * i, dst + i, plane, n - i, 3, 1);
 }
 
-#define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define ST_NT(p, v) _mm256_stream_si256((__m256i *)(void *)(p), (v))
-
-/* Streaming fills and copies: a scalar head up to a vector boundary, whole
- * vectors with streaming stores, a scalar tail, then a fence. */
-static void fill_nt_vec(uint8_t *dst, __m256i v, size_t bytes, const uint8_t *val, unsigned es)
-{
-    if ((uintptr_t)dst % es) {          /* the pattern would not line up */
-        fill_vec(dst, v, bytes, val, es);
-        return;
-    }
-    size_t head = (size_t)(-(uintptr_t)dst) & (32 - 1), i;
-    if (head > bytes)
-        head = bytes / es * es;
-    tl_fill_scalar_es(dst, val, head / es, es);
-    for (i = head; i + 4 * 32 <= bytes; i += 4 * 32) {
-        ST_NT(dst + i, v);
-        ST_NT(dst + i + 32, v);
-        ST_NT(dst + i + 2 * 32, v);
-        ST_NT(dst + i + 3 * 32, v);
-    }
-    for (; i + 32 <= bytes; i += 32)
-        ST_NT(dst + i, v);
-    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
-    _mm_sfence();
-}
-
-static void fill_nt_w1(uint8_t *d, const uint8_t *v, size_t n)
-{ fill_nt_vec(d, _mm256_set1_epi8((char)v[0]), n, v, 1); }
-static void fill_nt_w2(uint8_t *d, const uint8_t *v, size_t n)
-{ uint16_t x; memcpy(&x, v, 2); fill_nt_vec(d, _mm256_set1_epi16((short)x), n * 2, v, 2); }
-static void fill_nt_w4(uint8_t *d, const uint8_t *v, size_t n)
-{ uint32_t x; memcpy(&x, v, 4); fill_nt_vec(d, _mm256_set1_epi32((int)x), n * 4, v, 4); }
-static void fill_nt_w8(uint8_t *d, const uint8_t *v, size_t n)
-{ uint64_t x; memcpy(&x, v, 8); fill_nt_vec(d, _mm256_set1_epi64x((long long)x), n * 8, v, 8); }
-
-#define ST_U(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
-
 /* Rows copied with ordinary stores, four vectors a step. */
 static void copy_vec(const uint8_t *src, uint8_t *dst, size_t bytes)
 {
     size_t i = 0;
     for (; i + 4 * 32 <= bytes; i += 4 * 32) {
-        __typeof__(LD(src)) a = LD(src + i), b = LD(src + i + 32);
-        __typeof__(LD(src)) c = LD(src + i + 2 * 32), d = LD(src + i + 3 * 32);
+        __m256i a = LD(src + i), b = LD(src + i + 32);
+        __m256i c = LD(src + i + 2 * 32), d = LD(src + i + 3 * 32);
         ST_U(dst + i, a);
         ST_U(dst + i + 32, b);
         ST_U(dst + i + 2 * 32, c);
@@ -283,26 +232,6 @@ static void copy_vec(const uint8_t *src, uint8_t *dst, size_t bytes)
     for (; i + 32 <= bytes; i += 32)
         ST_U(dst + i, LD(src + i));
     memcpy(dst + i, src + i, bytes - i);
-}
-
-static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)
-{
-    size_t head = (size_t)(-(uintptr_t)dst) & (32 - 1), i;
-    if (head > bytes)
-        head = bytes;
-    memcpy(dst, src, head);
-    for (i = head; i + 4 * 32 <= bytes; i += 4 * 32) {
-        __m256i a = LD(src + i), b = LD(src + i + 32);
-        __m256i c = LD(src + i + 2 * 32), d = LD(src + i + 3 * 32);
-        ST_NT(dst + i, a);
-        ST_NT(dst + i + 32, b);
-        ST_NT(dst + i + 2 * 32, c);
-        ST_NT(dst + i + 3 * 32, d);
-    }
-    for (; i + 32 <= bytes; i += 32)
-        ST_NT(dst + i, LD(src + i));
-    memcpy(dst + i, src + i, bytes - i);
-    _mm_sfence();
 }
 
 const struct tl_kernels tl_kernels_avx2 = {

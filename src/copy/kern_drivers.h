@@ -147,6 +147,87 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
             tl_transpose_scalar_es(src + c * (ES), ss, dst + c * ds, ds, rows, cols - c, ES); \
     }
 
+/* Defines, for one vector type, the fills of every element width and, when
+ * STREAM is given, their streaming twins and a streaming copy:
+ *   fill_w1 .. fill_w8, fill_nt_w1 .. fill_nt_w8, copy_nt
+ * VEC is the vector type and VB its size in bytes; STOREU/STREAM(p, v)
+ * store it, LOADU(p) loads it, SET1_8 .. SET1_64 broadcast a value, FENCE
+ * orders streaming stores.  Each kernel stores whole vectors four at a time,
+ * then one at a time, then finishes with the scalar loop. */
+#define TL_DEFINE_FILLS(VEC, VB, STOREU, SET1_8, SET1_16, SET1_32, SET1_64)                   \
+    static void fill_vec(uint8_t *dst, VEC v, size_t bytes, const uint8_t *val, unsigned es) \
+    {                                                                                        \
+        size_t i = 0;                                                                        \
+        for (; i + 4 * (VB) <= bytes; i += 4 * (VB)) {                                       \
+            STOREU(dst + i, v);                                                              \
+            STOREU(dst + i + (VB), v);                                                       \
+            STOREU(dst + i + 2 * (VB), v);                                                   \
+            STOREU(dst + i + 3 * (VB), v);                                                   \
+        }                                                                                    \
+        for (; i + (VB) <= bytes; i += (VB))                                                 \
+            STOREU(dst + i, v);                                                              \
+        tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);                               \
+    }                                                                                        \
+    static void fill_w1(uint8_t *d, const uint8_t *v, size_t n)                              \
+    { fill_vec(d, SET1_8(v[0]), n, v, 1); }                                                  \
+    static void fill_w2(uint8_t *d, const uint8_t *v, size_t n)                              \
+    { uint16_t x; memcpy(&x, v, 2); fill_vec(d, SET1_16(x), n * 2, v, 2); }                  \
+    static void fill_w4(uint8_t *d, const uint8_t *v, size_t n)                              \
+    { uint32_t x; memcpy(&x, v, 4); fill_vec(d, SET1_32(x), n * 4, v, 4); }                  \
+    static void fill_w8(uint8_t *d, const uint8_t *v, size_t n)                              \
+    { uint64_t x; memcpy(&x, v, 8); fill_vec(d, SET1_64(x), n * 8, v, 8); }
+
+#define TL_DEFINE_STREAMING(VEC, VB, STREAM, LOADU, SET1_8, SET1_16, SET1_32, SET1_64, FENCE) \
+    static void fill_nt_vec(uint8_t *dst, VEC v, size_t bytes, const uint8_t *val,          \
+                            unsigned es)                                                     \
+    {                                                                                        \
+        if ((uintptr_t)dst % es) {          /* the pattern would not line up */              \
+            fill_vec(dst, v, bytes, val, es);                                                \
+            return;                                                                          \
+        }                                                                                    \
+        size_t head = (size_t)(-(uintptr_t)dst) & ((VB) - 1), i;                             \
+        if (head > bytes)                                                                    \
+            head = bytes / es * es;                                                          \
+        tl_fill_scalar_es(dst, val, head / es, es);                                          \
+        for (i = head; i + 4 * (VB) <= bytes; i += 4 * (VB)) {                               \
+            STREAM(dst + i, v);                                                              \
+            STREAM(dst + i + (VB), v);                                                       \
+            STREAM(dst + i + 2 * (VB), v);                                                   \
+            STREAM(dst + i + 3 * (VB), v);                                                   \
+        }                                                                                    \
+        for (; i + (VB) <= bytes; i += (VB))                                                 \
+            STREAM(dst + i, v);                                                              \
+        tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);                               \
+        FENCE;                                                                               \
+    }                                                                                        \
+    static void fill_nt_w1(uint8_t *d, const uint8_t *v, size_t n)                           \
+    { fill_nt_vec(d, SET1_8(v[0]), n, v, 1); }                                               \
+    static void fill_nt_w2(uint8_t *d, const uint8_t *v, size_t n)                           \
+    { uint16_t x; memcpy(&x, v, 2); fill_nt_vec(d, SET1_16(x), n * 2, v, 2); }               \
+    static void fill_nt_w4(uint8_t *d, const uint8_t *v, size_t n)                           \
+    { uint32_t x; memcpy(&x, v, 4); fill_nt_vec(d, SET1_32(x), n * 4, v, 4); }               \
+    static void fill_nt_w8(uint8_t *d, const uint8_t *v, size_t n)                           \
+    { uint64_t x; memcpy(&x, v, 8); fill_nt_vec(d, SET1_64(x), n * 8, v, 8); }               \
+    static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)                      \
+    {                                                                                        \
+        size_t head = (size_t)(-(uintptr_t)dst) & ((VB) - 1), i;                             \
+        if (head > bytes)                                                                    \
+            head = bytes;                                                                    \
+        memcpy(dst, src, head);                                                              \
+        for (i = head; i + 4 * (VB) <= bytes; i += 4 * (VB)) {                               \
+            VEC a = LOADU(src + i), b = LOADU(src + i + (VB));                               \
+            VEC c = LOADU(src + i + 2 * (VB)), e = LOADU(src + i + 3 * (VB));                \
+            STREAM(dst + i, a);                                                              \
+            STREAM(dst + i + (VB), b);                                                       \
+            STREAM(dst + i + 2 * (VB), c);                                                   \
+            STREAM(dst + i + 3 * (VB), e);                                                   \
+        }                                                                                    \
+        for (; i + (VB) <= bytes; i += (VB))                                                 \
+            STREAM(dst + i, LOADU(src + i));                                                 \
+        memcpy(dst + i, src + i, bytes - i);                                                 \
+        FENCE;                                                                               \
+    }
+
 /* Streaming stores need the destination and its row stride aligned to lines. */
 #define TL_LINE_ALIGNED(dst, ds) ((((uintptr_t)(dst) | (uintptr_t)(ds)) & 63) == 0)
 

@@ -106,28 +106,11 @@ TL_DEFINE_TRANSPOSE(transpose_w2, 2, 8, block_w2)
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 4, block_w4)
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 2, block_w8)
 
-static void fill_vec(uint8_t *dst, uint8x16_t v, size_t bytes, const uint8_t *val, unsigned es)
-{
-    size_t i = 0;
-    for (; i + 64 <= bytes; i += 64) {
-        ST8(dst + i, v);
-        ST8(dst + i + 16, v);
-        ST8(dst + i + 32, v);
-        ST8(dst + i + 48, v);
-    }
-    for (; i + 16 <= bytes; i += 16)
-        ST8(dst + i, v);
-    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
-}
-
-static void fill_w1(uint8_t *d, const uint8_t *v, size_t n)
-{ fill_vec(d, vdupq_n_u8(v[0]), n, v, 1); }
-static void fill_w2(uint8_t *d, const uint8_t *v, size_t n)
-{ uint16_t x; memcpy(&x, v, 2); fill_vec(d, vreinterpretq_u8_u16(vdupq_n_u16(x)), n * 2, v, 2); }
-static void fill_w4(uint8_t *d, const uint8_t *v, size_t n)
-{ uint32_t x; memcpy(&x, v, 4); fill_vec(d, vreinterpretq_u8_u32(vdupq_n_u32(x)), n * 4, v, 4); }
-static void fill_w8(uint8_t *d, const uint8_t *v, size_t n)
-{ uint64_t x; memcpy(&x, v, 8); fill_vec(d, vreinterpretq_u8_u64(vdupq_n_u64(x)), n * 8, v, 8); }
+#define SET1_8(x) vdupq_n_u8(x)
+#define SET1_16(x) vreinterpretq_u8_u16(vdupq_n_u16(x))
+#define SET1_32(x) vreinterpretq_u8_u32(vdupq_n_u32(x))
+#define SET1_64(x) vreinterpretq_u8_u64(vdupq_n_u64(x))
+TL_DEFINE_FILLS(uint8x16_t, 16, ST8, SET1_8, SET1_16, SET1_32, SET1_64)
 
 /* (De)interleaves with structure loads and stores: C planes of one vector
  * each <-> C-element pixels, L lanes a step. */

@@ -111,29 +111,12 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 4, block_w4, block_w4_nt, TL_LINE_AL
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 2, block_w8)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 2, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
 
-/* Fills: the value repeated across a register, unaligned stores, a tail. */
-static void fill_vec(uint8_t *dst, __m128i v, size_t bytes, const uint8_t *val, unsigned es)
-{
-    size_t i = 0;
-    for (; i + 64 <= bytes; i += 64) {
-        ST(dst + i, v);
-        ST(dst + i + 16, v);
-        ST(dst + i + 32, v);
-        ST(dst + i + 48, v);
-    }
-    for (; i + 16 <= bytes; i += 16)
-        ST(dst + i, v);
-    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
-}
-
-static void fill_w1(uint8_t *d, const uint8_t *v, size_t n)
-{ fill_vec(d, _mm_set1_epi8((char)v[0]), n, v, 1); }
-static void fill_w2(uint8_t *d, const uint8_t *v, size_t n)
-{ uint16_t x; memcpy(&x, v, 2); fill_vec(d, _mm_set1_epi16((short)x), n * 2, v, 2); }
-static void fill_w4(uint8_t *d, const uint8_t *v, size_t n)
-{ uint32_t x; memcpy(&x, v, 4); fill_vec(d, _mm_set1_epi32((int)x), n * 4, v, 4); }
-static void fill_w8(uint8_t *d, const uint8_t *v, size_t n)
-{ uint64_t x; memcpy(&x, v, 8); fill_vec(d, _mm_set1_epi64x((long long)x), n * 8, v, 8); }
+#define SET1_8(x) _mm_set1_epi8((char)(x))
+#define SET1_16(x) _mm_set1_epi16((short)(x))
+#define SET1_32(x) _mm_set1_epi32((int)(x))
+#define SET1_64(x) _mm_set1_epi64x((long long)(x))
+TL_DEFINE_FILLS(__m128i, 16, ST, SET1_8, SET1_16, SET1_32, SET1_64)
+TL_DEFINE_STREAMING(__m128i, 16, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
 
 /* Byte (de)interleaves for 2 and 4 channels, 16 pixels a step. */
 static void interleave_c2_w1(const uint8_t *src, size_t plane, uint8_t *dst, size_t n)
@@ -198,59 +181,6 @@ static void deinterleave_c4_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
         ST(dst + 3 * plane + i, c3);
     }
     tl_deinterleave_scalar_es(src + 4 * i, dst + i, plane, n - i, 4, 1);
-}
-
-/* Streaming fills and copies: a scalar head up to a vector boundary, whole
- * vectors with streaming stores, a scalar tail, then a fence. */
-static void fill_nt_vec(uint8_t *dst, __m128i v, size_t bytes, const uint8_t *val, unsigned es)
-{
-    if ((uintptr_t)dst % es) {          /* the pattern would not line up */
-        fill_vec(dst, v, bytes, val, es);
-        return;
-    }
-    size_t head = (size_t)(-(uintptr_t)dst) & (16 - 1), i;
-    if (head > bytes)
-        head = bytes / es * es;
-    tl_fill_scalar_es(dst, val, head / es, es);
-    for (i = head; i + 4 * 16 <= bytes; i += 4 * 16) {
-        ST_NT(dst + i, v);
-        ST_NT(dst + i + 16, v);
-        ST_NT(dst + i + 2 * 16, v);
-        ST_NT(dst + i + 3 * 16, v);
-    }
-    for (; i + 16 <= bytes; i += 16)
-        ST_NT(dst + i, v);
-    tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);
-    _mm_sfence();
-}
-
-static void fill_nt_w1(uint8_t *d, const uint8_t *v, size_t n)
-{ fill_nt_vec(d, _mm_set1_epi8((char)v[0]), n, v, 1); }
-static void fill_nt_w2(uint8_t *d, const uint8_t *v, size_t n)
-{ uint16_t x; memcpy(&x, v, 2); fill_nt_vec(d, _mm_set1_epi16((short)x), n * 2, v, 2); }
-static void fill_nt_w4(uint8_t *d, const uint8_t *v, size_t n)
-{ uint32_t x; memcpy(&x, v, 4); fill_nt_vec(d, _mm_set1_epi32((int)x), n * 4, v, 4); }
-static void fill_nt_w8(uint8_t *d, const uint8_t *v, size_t n)
-{ uint64_t x; memcpy(&x, v, 8); fill_nt_vec(d, _mm_set1_epi64x((long long)x), n * 8, v, 8); }
-
-static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)
-{
-    size_t head = (size_t)(-(uintptr_t)dst) & (16 - 1), i;
-    if (head > bytes)
-        head = bytes;
-    memcpy(dst, src, head);
-    for (i = head; i + 4 * 16 <= bytes; i += 4 * 16) {
-        __m128i a = LD(src + i), b = LD(src + i + 16);
-        __m128i c = LD(src + i + 2 * 16), d = LD(src + i + 3 * 16);
-        ST_NT(dst + i, a);
-        ST_NT(dst + i + 16, b);
-        ST_NT(dst + i + 2 * 16, c);
-        ST_NT(dst + i + 3 * 16, d);
-    }
-    for (; i + 16 <= bytes; i += 16)
-        ST_NT(dst + i, LD(src + i));
-    memcpy(dst + i, src + i, bytes - i);
-    _mm_sfence();
 }
 
 const struct tl_kernels tl_kernels_sse2 = {
