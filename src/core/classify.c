@@ -266,6 +266,22 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
 {
     memset(f, 0, sizeof *f);
     f->d = d;
+    /* the moving axes, largest stride first, with suffix reach and gcd */
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (d->sizes[i] < 2 || d->strides[i] == 0)
+            continue;
+        unsigned j = f->k++;
+        while (j > 0 && d->strides[f->axis[j - 1]] < d->strides[i]) {
+            f->axis[j] = f->axis[j - 1];
+            j--;
+        }
+        f->axis[j] = i;
+    }
+    for (unsigned j = f->k; j-- > 0;) {
+        uint64_t s = d->strides[f->axis[j]];
+        f->dreach[j] = f->dreach[j + 1] + (d->sizes[f->axis[j]] - 1) * s;
+        f->dg[j] = gcd64(s, f->dg[j + 1]);
+    }
     /* sums[rank] = {0}; sums[i] = the sums of axes i.., kept while small */
     uint64_t *cur = malloc(sizeof *cur);
     if (!cur)
@@ -316,6 +332,8 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
 
 void tl_finder_free(struct tl_finder *f)
 {
+    free(f->solutions);
+    f->solutions = NULL;
     for (unsigned i = 0; i <= TL_MAX_RANK; i++) {
         if (f->sums[i] && (i == TL_MAX_RANK || f->sums[i] != f->sums[i + 1]))
             free(f->sums[i]);
@@ -395,12 +413,135 @@ static void find_from(struct search *q, unsigned i, uint64_t t)
     }
 }
 
+/* Phase one: every solution over the moving axes, largest stride first (the
+ * order in which dead branches are pruned soonest), into q->buf as vectors
+ * in logical axis order; stops with q->overflow past TL_FIND_CAP. */
+struct enumeration {
+    const struct tl_finder *f;
+    uint64_t x[TL_MAX_RANK];             /* by sorted position */
+    uint64_t *buf;
+    size_t n;
+    bool overflow;
+};
+
+static void enum_from(struct enumeration *e, unsigned j, uint64_t t)
+{
+    const struct tl_finder *f = e->f;
+    const struct tl_desc *d = f->d;
+    if (e->overflow)
+        return;
+    if (j == f->k) {
+        if (t != 0)
+            return;
+        if (e->n == TL_FIND_CAP) {
+            e->overflow = true;
+            return;
+        }
+        uint64_t *v = e->buf + e->n++ * f->k;
+        for (unsigned m = 0, i = 0; i < d->rank; i++) {     /* back to logical order */
+            for (unsigned p = 0; p < f->k; p++) {
+                if (f->axis[p] == i)
+                    v[m++] = e->x[p];
+            }
+        }
+        return;
+    }
+    if (t > f->dreach[j] || (f->dg[j] ? t % f->dg[j] : t != 0))
+        return;
+    uint64_t s = d->strides[f->axis[j]], u = d->sizes[f->axis[j]] - 1;
+    if (j + 1 == f->k) {                 /* the last axis is determined */
+        e->x[j] = t / s;
+        enum_from(e, j + 1, t - s * (t / s));
+        return;
+    }
+    uint64_t r = f->dreach[j + 1];
+    uint64_t lo = t > r ? (t - r + s - 1) / s : 0, hi = t / s;
+    if (hi > u)
+        hi = u;
+    i128 z, step;
+    if (lo > hi || !residue((i128)s, (i128)t, (i128)f->dg[j + 1], (i128)lo, &z, &step))
+        return;
+    for (; z <= (i128)hi && !e->overflow; z += step) {
+        e->x[j] = (uint64_t)z;
+        enum_from(e, j + 1, t - s * (uint64_t)z);
+    }
+}
+
+static _Thread_local unsigned vec_len;  /* for cmp_vec, which qsort cannot pass it */
+
+static int cmp_vec(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    for (unsigned i = 0; i < vec_len; i++) {
+        if (x[i] != y[i])
+            return x[i] < y[i] ? -1 : 1;
+    }
+    return 0;
+}
+
+/* Phase two: the logical indices in logical order, from the sorted
+ * solutions [lo, hi) that agree with the prefix; m counts moving axes. */
+static void emit_from(struct search *q, const uint64_t *sol, unsigned k, unsigned i, unsigned m,
+                      size_t lo, size_t hi)
+{
+    const struct tl_desc *d = q->f->d;
+    if (q->stop)
+        return;
+    if (i == d->rank) {
+        q->found++;
+        if (q->fn(q->idx, q->ctx) || q->found >= q->limit)
+            q->stop = true;
+        return;
+    }
+    if (d->sizes[i] == 1) {
+        q->idx[i] = 0;
+        emit_from(q, sol, k, i + 1, m, lo, hi);
+    } else if (d->strides[i] == 0) {
+        for (uint64_t x = 0; x < d->sizes[i] && !q->stop; x++) {
+            q->idx[i] = x;
+            emit_from(q, sol, k, i + 1, m, lo, hi);
+        }
+    } else {
+        for (size_t a = lo; a < hi && !q->stop;) {
+            size_t b = a + 1;
+            while (b < hi && sol[b * k + m] == sol[a * k + m])
+                b++;
+            q->idx[i] = sol[a * k + m];
+            emit_from(q, sol, k, i + 1, m + 1, a, b);
+            a = b;
+        }
+    }
+}
+
 uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
                         tl_index_fn fn, void *ctx)
 {
     struct search q = { .f = f, .limit = limit, .fn = fn, .ctx = ctx };
     if (limit == 0)
         return 0;
+    struct tl_finder *mf = (struct tl_finder *)f;
+    if (!mf->solutions && f->k > 0)
+        mf->solutions = malloc((size_t)TL_FIND_CAP * f->k * sizeof *mf->solutions);
+    if (f->solutions || f->k == 0) {
+        struct enumeration e = { .f = f, .buf = f->solutions };
+        uint64_t zero[1];
+        if (f->k == 0) {
+            e.n = elem_offset == 0;      /* nothing moves: offset 0 or nothing */
+            e.buf = zero;
+        } else {
+            enum_from(&e, 0, elem_offset);
+        }
+        if (!e.overflow) {
+            unsigned k = f->k;
+            vec_len = k;
+            if (k > 0)
+                qsort(e.buf, e.n, k * sizeof *e.buf, cmp_vec);
+            if (e.n > 0)
+                emit_from(&q, e.buf, k, 0, 0, 0, e.n);
+            return q.found;
+        }
+    }
+    /* many solutions: the logical-order walk finds the first ones soon */
     find_from(&q, 0, elem_offset);
     return q.found;
 }

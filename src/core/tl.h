@@ -243,7 +243,12 @@ struct tl_finder {
     uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
     uint64_t *sums[TL_MAX_RANK + 1];    /* sorted sums of the axes after i, or NULL */
     size_t nsums[TL_MAX_RANK + 1];
+    /* the moving axes (size > 1, stride > 0), largest stride first */
+    unsigned k, axis[TL_MAX_RANK];
+    uint64_t dreach[TL_MAX_RANK + 1], dg[TL_MAX_RANK + 1];
+    uint64_t *solutions;                 /* room for TL_FIND_CAP of them */
 };
+#define TL_FIND_CAP 16384
 int tl_finder_init(struct tl_finder *f, const struct tl_desc *d);
 uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
                         tl_index_fn fn, void *ctx);
