@@ -60,7 +60,7 @@ DIFF_BIN = $(BUILD)/copy_diff
 
 all: $(BIN)  ## build build/tensorlayout
 
-$(BUILD)/%.o: %.c $(wildcard src/*/*.h) | $(BUILD)/dirs
+$(BUILD)/%.o: %.c $(wildcard src/*/*.h tests/*/*.h) | $(BUILD)/dirs
 	$(CC) $(CFLAGS) $(TL_CFLAGS) $(ISAFLAGS) -pthread -c $< -o $@
 
 $(BUILD)/dirs: Makefile

@@ -237,3 +237,34 @@ void find_should_be_fast_on_huge_broadcast(void)
     CHECK_EQ_U64(tl_desc_find(&d, 30, 1, stop_at_first, NULL), 1);
     CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
 }
+
+void find_should_walk_dense_owners_in_logical_order(void)
+{
+    /* 20000 x 20000 with strides 1,1: offset 19999 has 20000 owners, more
+     * than the enumeration keeps, so the logical walk answers */
+    struct tl_desc d;
+    struct tl_info in;
+    uint64_t sizes[2] = { 20000, 20000 }, strides[2] = { 1, 1 };
+    CHECK(make(&d, &in, TL_DT_UINT8, 2, sizes, strides) == 0);
+    struct collect c = { .rank = 2 };
+    CHECK_EQ_U64(tl_desc_find(&d, 19999, UINT64_MAX, collect_fn, &c), 20000);
+    for (uint64_t i = 0; i < 64; i++) {
+        CHECK_EQ_U64(c.idx[i][0], i);
+        CHECK_EQ_U64(c.idx[i][1], 19999 - i);
+    }
+    /* and with a broadcast axis between them, in logical order too */
+    uint64_t s3[3] = { 20000, 3, 20000 }, st3[3] = { 1, 0, 1 };
+    CHECK(make(&d, &in, TL_DT_UINT8, 3, s3, st3) == 0);
+    struct collect c3 = { .rank = 3 };
+    CHECK_EQ_U64(tl_desc_find(&d, 19999, 64, collect_fn, &c3), 64);
+    CHECK(c3.idx[0][0] == 0 && c3.idx[0][1] == 0 && c3.idx[0][2] == 19999);
+    CHECK(c3.idx[1][0] == 0 && c3.idx[1][1] == 1 && c3.idx[1][2] == 19999);
+    CHECK(c3.idx[3][0] == 1 && c3.idx[3][1] == 0 && c3.idx[3][2] == 19998);
+    /* a few owners among many elements: the enumeration answers */
+    uint64_t s4[2] = { 100000, 3 }, st4[2] = { 7, 100000 };
+    CHECK(make(&d, &in, TL_DT_UINT8, 2, s4, st4) == 0);
+    struct collect c4 = { .rank = 2 };
+    CHECK_EQ_U64(tl_desc_find(&d, 200035, UINT64_MAX, collect_fn, &c4), 1);
+    CHECK(c4.idx[0][0] == 5 && c4.idx[0][1] == 2);
+    CHECK_EQ_U64(tl_desc_find(&d, 700000, UINT64_MAX, collect_fn, &c4), 0);
+}
