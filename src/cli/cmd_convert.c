@@ -193,13 +193,12 @@ static int run(const struct options *o)
                                  isatty(2), .last = -1 };
     tl_copy_run(&plan, data.bytes, out.bytes, (unsigned)o->threads, draw, &pr);
     cli_close_data(&data);
-    rc = cli_out_commit(&out);
-    if (o->out_desc) {
-        if (rc == CLI_OK)
-            rc = cli_out_commit(&out_desc);
-        else
-            cli_out_abort(&out_desc);
-    }
+    /* the description first: if anything fails, OUT must be as it was */
+    rc = o->out_desc ? cli_out_commit(&out_desc) : CLI_OK;
+    if (rc == CLI_OK)
+        rc = cli_out_commit(&out);
+    else
+        cli_out_abort(&out);
     if (rc == CLI_OK && o->json) {
         cJSON *j = tl_desc_to_json(&dst.d);
         if (j && !tl_json_add_u64(j, "bytesWritten", size)) {
