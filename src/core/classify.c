@@ -414,36 +414,92 @@ static void find_from(struct search *q, unsigned i, uint64_t t)
 }
 
 /* Phase one: every solution over the moving axes, largest stride first (the
- * order in which dead branches are pruned soonest), into q->buf as vectors
- * in logical axis order; stops with q->overflow past TL_FIND_CAP. */
+ * order in which dead branches are pruned soonest), keeping the K smallest
+ * in logical order in a max-heap in e->buf.  The first `limit` logical
+ * indices use only a sorted prefix of these projections (broadcast axes
+ * only repeat them), so K = min(limit, TL_FIND_CAP) is enough.  Stops with
+ * e->too_much after FIND_WORK steps; the caller then walks in logical
+ * order, which is quick exactly when solutions are that plentiful. */
+#define FIND_WORK (1u << 24)
+
 struct enumeration {
     const struct tl_finder *f;
     uint64_t x[TL_MAX_RANK];             /* by sorted position */
-    uint64_t *buf;
-    size_t n;
-    bool overflow;
+    uint64_t *buf, vec[TL_MAX_RANK];
+    size_t n, K;
+    uint64_t work;
+    bool too_much;
 };
+
+static int vec_cmp(const uint64_t *a, const uint64_t *b, unsigned k)
+{
+    for (unsigned i = 0; i < k; i++) {
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    }
+    return 0;
+}
+
+static void vec_swap(uint64_t *a, uint64_t *b, unsigned k)
+{
+    for (unsigned i = 0; i < k; i++) {
+        uint64_t t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
+/* Offers e->vec to the heap of the K smallest. */
+static void keep_smallest(struct enumeration *e)
+{
+    unsigned k = e->f->k;
+    uint64_t *h = e->buf;
+    size_t i;
+    if (e->n < e->K) {                   /* push, sift up */
+        i = e->n++;
+        memcpy(h + i * k, e->vec, k * sizeof *h);
+        while (i > 0 && vec_cmp(h + (i - 1) / 2 * k, h + i * k, k) < 0) {
+            vec_swap(h + (i - 1) / 2 * k, h + i * k, k);
+            i = (i - 1) / 2;
+        }
+        return;
+    }
+    if (vec_cmp(e->vec, h, k) >= 0)      /* not smaller than the largest kept */
+        return;
+    memcpy(h, e->vec, k * sizeof *h);    /* replace the root, sift down */
+    for (i = 0;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < e->n && vec_cmp(h + l * k, h + m * k, k) > 0)
+            m = l;
+        if (r < e->n && vec_cmp(h + r * k, h + m * k, k) > 0)
+            m = r;
+        if (m == i)
+            break;
+        vec_swap(h + i * k, h + m * k, k);
+        i = m;
+    }
+}
 
 static void enum_from(struct enumeration *e, unsigned j, uint64_t t)
 {
     const struct tl_finder *f = e->f;
     const struct tl_desc *d = f->d;
-    if (e->overflow)
+    if (e->too_much)
         return;
+    if (++e->work > FIND_WORK) {
+        e->too_much = true;
+        return;
+    }
     if (j == f->k) {
         if (t != 0)
             return;
-        if (e->n == TL_FIND_CAP) {
-            e->overflow = true;
-            return;
-        }
-        uint64_t *v = e->buf + e->n++ * f->k;
         for (unsigned m = 0, i = 0; i < d->rank; i++) {     /* back to logical order */
             for (unsigned p = 0; p < f->k; p++) {
                 if (f->axis[p] == i)
-                    v[m++] = e->x[p];
+                    e->vec[m++] = e->x[p];
             }
         }
+        keep_smallest(e);
         return;
     }
     if (t > f->dreach[j] || (f->dg[j] ? t % f->dg[j] : t != 0))
@@ -461,13 +517,14 @@ static void enum_from(struct enumeration *e, unsigned j, uint64_t t)
     i128 z, step;
     if (lo > hi || !residue((i128)s, (i128)t, (i128)f->dg[j + 1], (i128)lo, &z, &step))
         return;
-    for (; z <= (i128)hi && !e->overflow; z += step) {
+    for (; z <= (i128)hi && !e->too_much; z += step) {
         e->x[j] = (uint64_t)z;
         enum_from(e, j + 1, t - s * (uint64_t)z);
     }
 }
 
 static _Thread_local unsigned vec_len;  /* for cmp_vec, which qsort cannot pass it */
+
 
 static int cmp_vec(const void *a, const void *b)
 {
@@ -523,7 +580,8 @@ uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_
     if (!mf->solutions && f->k > 0)
         mf->solutions = malloc((size_t)TL_FIND_CAP * f->k * sizeof *mf->solutions);
     if (f->solutions || f->k == 0) {
-        struct enumeration e = { .f = f, .buf = f->solutions };
+        struct enumeration e = { .f = f, .buf = f->solutions,
+                                 .K = limit < TL_FIND_CAP ? (size_t)limit : TL_FIND_CAP };
         uint64_t zero[1];
         if (f->k == 0) {
             e.n = elem_offset == 0;      /* nothing moves: offset 0 or nothing */
@@ -531,7 +589,10 @@ uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_
         } else {
             enum_from(&e, 0, elem_offset);
         }
-        if (!e.overflow) {
+        /* with more solutions than kept and a limit beyond them, the kept
+         * ones are not enough: walk instead */
+        bool enough = e.n < e.K || e.K == limit;
+        if (!e.too_much && enough) {
             unsigned k = f->k;
             vec_len = k;
             if (k > 0)
