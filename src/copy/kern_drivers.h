@@ -94,6 +94,10 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
             uint8_t *d = dst + c * ds;                                                       \
             size_t r = 0;                                                                    \
             for (; r + line <= rows; r += line) {                                            \
+                if (c + 2 * line <= cols) {   /* these rows' next column line */             \
+                    for (size_t j = 0; j < line; j++)                                        \
+                        __builtin_prefetch(s + (r + j) * ss + 64, 0, 2);                     \
+                }                                                                            \
                 for (size_t k = 0; k < line; k += (B)) {                                     \
                     for (size_t j = 0; j < line; j += (B)) {                                 \
                         const uint8_t *bs = s + (r + j) * ss + k * (ES);                     \
@@ -136,6 +140,10 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
             uint8_t *d = dst + c * ds;                                                       \
             size_t r = 0;                                                                    \
             for (; r < rfull; r += (B)) {                                                    \
+                if (c + 2 * line <= cols) {   /* these rows' next column line */             \
+                    for (size_t j = 0; j < (B); j++)                                         \
+                        __builtin_prefetch(s + (r + j) * ss + 64, 0, 2);                     \
+                }                                                                            \
                 TL_UNROLL                                                                    \
                 for (size_t k = 0; k < line; k += (B))                                       \
                     BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (ES), ds);             \
