@@ -129,6 +129,39 @@ static bool residue(i128 a, i128 t, i128 g, i128 lo, i128 *first, i128 *step)
     return true;
 }
 
+/* The residue classes of an axis of stride a before axes of gcd g, ready
+ * for many targets: d = gcd(a, g), m = g / d, inv = (a/d)^-1 mod m.  Then
+ * a*z == t (mod g) needs d | t and z == (t/d)*inv (mod m). */
+static void residue_prepare(uint64_t a, uint64_t g, uint64_t *d, uint64_t *m, uint64_t *inv)
+{
+    if (g == 0) {
+        *d = *m = *inv = 0;
+        return;
+    }
+    *d = gcd64(a, g);
+    *m = g / *d;
+    *inv = *m == 1 ? 0 : (uint64_t)inverse((i128)(a / *d), (i128)*m);
+}
+
+/* residue() with the prepared d, m, inv; t >= 0 and lo >= 0 here. */
+static bool residue_fast(uint64_t a, uint64_t t, uint64_t d, uint64_t m, uint64_t inv,
+                         uint64_t lo, i128 *first, i128 *step)
+{
+    if (m == 0) {                      /* no unknowns after: a*z must be t */
+        if (t % a)
+            return false;
+        *first = t / a;
+        *step = 1;
+        return (uint64_t)*first >= lo;
+    }
+    if (t % d)
+        return false;
+    uint64_t z0 = m == 1 ? 0 : (uint64_t)((unsigned __int128)((t / d) % m) * inv % m);
+    *first = (i128)lo + (i128)((z0 + m - lo % m) % m);
+    *step = m;
+    return true;
+}
+
 /* Two unknowns: a*z1 + b*z2 = t with |z1| <= u1, |z2| <= u2. */
 static bool solve2(i128 a, i128 u1, i128 b, i128 u2, i128 t)
 {
@@ -281,6 +314,7 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
         uint64_t s = d->strides[f->axis[j]];
         f->dreach[j] = f->dreach[j + 1] + (d->sizes[f->axis[j]] - 1) * s;
         f->dg[j] = gcd64(s, f->dg[j + 1]);
+        residue_prepare(s, f->dg[j + 1], &f->srd[j], &f->srm[j], &f->srinv[j]);
     }
     /* sums[rank] = {0}; sums[i] = the sums of axes i.., kept while small */
     uint64_t *cur = malloc(sizeof *cur);
@@ -295,6 +329,8 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
         bool moves = d->sizes[j] > 1 && d->strides[j] > 0;
         f->reach[j] = f->reach[j + 1] + (moves ? (d->sizes[j] - 1) * d->strides[j] : 0);
         f->g[j] = moves ? gcd64(d->strides[j], f->g[j + 1]) : f->g[j + 1];
+        if (moves)
+            residue_prepare(d->strides[j], f->g[j + 1], &f->rd[j], &f->rm[j], &f->rinv[j]);
         if (!cur) {
             continue;
         } else if (!moves) {
@@ -333,7 +369,8 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
 void tl_finder_free(struct tl_finder *f)
 {
     free(f->solutions);
-    f->solutions = NULL;
+    free(f->walked);
+    f->solutions = f->walked = NULL;
     for (unsigned i = 0; i <= TL_MAX_RANK; i++) {
         if (f->sums[i] && (i == TL_MAX_RANK || f->sums[i] != f->sums[i + 1]))
             free(f->sums[i]);
@@ -345,21 +382,39 @@ struct search {
     const struct tl_finder *f;
     uint64_t idx[TL_MAX_RANK];
     uint64_t found, limit;
+    uint64_t skip;                       /* already passed to fn by an earlier try */
+    uint64_t work, budget;               /* steps taken, steps allowed (walk only) */
+    uint64_t *out;                       /* when not NULL, indices are kept here */
+    bool aborted;
     tl_index_fn fn;
     void *ctx;
     bool stop;
 };
 
+/* Passes one index on, unless an earlier, cut-short walk already did. */
+static void emit(struct search *q)
+{
+    unsigned rank = q->f->d->rank;
+    if (q->out)
+        memcpy(q->out + q->found * rank, q->idx, rank * sizeof *q->idx);
+    q->found++;
+    if (!q->out && q->found > q->skip && q->fn(q->idx, q->ctx))
+        q->stop = true;
+    if (q->found >= q->limit)
+        q->stop = true;
+}
+
 static void find_from(struct search *q, unsigned i, uint64_t t)
 {
     const struct tl_finder *f = q->f;
     const struct tl_desc *d = f->d;
+    if (q->budget && ++q->work > q->budget) {
+        q->aborted = q->stop = true;
+        return;
+    }
     if (i == d->rank) {
-        if (t == 0) {
-            q->found++;
-            if (q->fn(q->idx, q->ctx) || q->found >= q->limit)
-                q->stop = true;
-        }
+        if (t == 0)
+            emit(q);
         return;
     }
     if (t > f->reach[i] || (f->g[i] ? t % f->g[i] : t != 0))
@@ -388,7 +443,7 @@ static void find_from(struct search *q, unsigned i, uint64_t t)
     if (lo > hi)
         return;
     i128 z, step;
-    if (!residue((i128)s, (i128)t, (i128)f->g[i + 1], (i128)lo, &z, &step))
+    if (!residue_fast(s, t, f->rd[i], f->rm[i], f->rinv[i], lo, &z, &step))
         return;
     if (z > (i128)hi)
         return;
@@ -396,6 +451,10 @@ static void find_from(struct search *q, unsigned i, uint64_t t)
     if (f->sums[i + 1] && (i128)f->nsums[i + 1] < candidates) {
         /* from the sums the later axes can make, largest first: x ascending */
         for (size_t k = f->nsums[i + 1]; k-- > 0 && !q->stop;) {
+            if (q->budget && ++q->work > q->budget) {    /* every look counts */
+                q->aborted = q->stop = true;
+                return;
+            }
             uint64_t v = f->sums[i + 1][k];
             if (v > t || (t - v) % s)
                 continue;
@@ -418,16 +477,13 @@ static void find_from(struct search *q, unsigned i, uint64_t t)
  * in logical order in a max-heap in e->buf.  The first `limit` logical
  * indices use only a sorted prefix of these projections (broadcast axes
  * only repeat them), so K = min(limit, TL_FIND_CAP) is enough.  Stops with
- * e->too_much after FIND_WORK steps; the caller then walks in logical
- * order, which is quick exactly when solutions are that plentiful. */
-#define FIND_WORK (1u << 24)
-
+ * e->too_much after e->budget steps. */
 struct enumeration {
     const struct tl_finder *f;
     uint64_t x[TL_MAX_RANK];             /* by sorted position */
     uint64_t *buf, vec[TL_MAX_RANK];
     size_t n, K;
-    uint64_t work;
+    uint64_t work, budget;
     bool too_much;
 };
 
@@ -486,7 +542,7 @@ static void enum_from(struct enumeration *e, unsigned j, uint64_t t)
     const struct tl_desc *d = f->d;
     if (e->too_much)
         return;
-    if (++e->work > FIND_WORK) {
+    if (++e->work > e->budget) {
         e->too_much = true;
         return;
     }
@@ -515,7 +571,7 @@ static void enum_from(struct enumeration *e, unsigned j, uint64_t t)
     if (hi > u)
         hi = u;
     i128 z, step;
-    if (lo > hi || !residue((i128)s, (i128)t, (i128)f->dg[j + 1], (i128)lo, &z, &step))
+    if (lo > hi || !residue_fast(s, t, f->srd[j], f->srm[j], f->srinv[j], lo, &z, &step))
         return;
     for (; z <= (i128)hi && !e->too_much; z += step) {
         e->x[j] = (uint64_t)z;
@@ -545,9 +601,7 @@ static void emit_from(struct search *q, const uint64_t *sol, unsigned k, unsigne
     if (q->stop)
         return;
     if (i == d->rank) {
-        q->found++;
-        if (q->fn(q->idx, q->ctx) || q->found >= q->limit)
-            q->stop = true;
+        emit(q);
         return;
     }
     if (d->sizes[i] == 1) {
@@ -570,41 +624,95 @@ static void emit_from(struct search *q, const uint64_t *sol, unsigned k, unsigne
     }
 }
 
+/* Phase one, within `work` steps: true when it finished and answered. */
+static bool try_enumeration(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
+                            uint64_t work, struct search *q)
+{
+    struct tl_finder *mf = (struct tl_finder *)f;
+    if (!mf->solutions && f->k > 0)
+        mf->solutions = malloc((size_t)TL_FIND_CAP * f->k * sizeof *mf->solutions);
+    if (!f->solutions && f->k > 0)
+        return false;
+    struct enumeration e = { .f = f, .buf = f->solutions, .budget = work,
+                             .K = limit < TL_FIND_CAP ? (size_t)limit : TL_FIND_CAP };
+    uint64_t zero[1];
+    if (f->k == 0) {
+        e.n = elem_offset == 0;          /* nothing moves: offset 0 or nothing */
+        e.buf = zero;
+    } else {
+        enum_from(&e, 0, elem_offset);
+    }
+    /* with more solutions than kept and a limit beyond them, the kept ones
+     * are not enough: only the walk can answer */
+    bool enough = e.n < e.K || e.K == limit;
+    if (e.too_much || !enough)
+        return false;
+    unsigned k = f->k;
+    vec_len = k;
+    if (k > 0)
+        qsort(e.buf, e.n, k * sizeof *e.buf, cmp_vec);
+    if (e.n > 0)
+        emit_from(q, e.buf, k, 0, 0, 0, e.n);
+    return true;
+}
+
+/* The two ways of answering fail on different inputs: the walk in logical
+ * order wastes time on candidates with no completion when owners are
+ * sparse; the enumeration by stride wastes it listing owners when they are
+ * dense.  So they take turns with budgets growing fourfold, and the first to
+ * finish answers: never much slower than the better of the two.  A walk cut
+ * short is run again from the start, passing on only what it had not. */
+int tl_find_force;
+
 uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
                         tl_index_fn fn, void *ctx)
 {
     struct search q = { .f = f, .limit = limit, .fn = fn, .ctx = ctx };
     if (limit == 0)
         return 0;
-    struct tl_finder *mf = (struct tl_finder *)f;
-    if (!mf->solutions && f->k > 0)
-        mf->solutions = malloc((size_t)TL_FIND_CAP * f->k * sizeof *mf->solutions);
-    if (f->solutions || f->k == 0) {
-        struct enumeration e = { .f = f, .buf = f->solutions,
-                                 .K = limit < TL_FIND_CAP ? (size_t)limit : TL_FIND_CAP };
-        uint64_t zero[1];
-        if (f->k == 0) {
-            e.n = elem_offset == 0;      /* nothing moves: offset 0 or nothing */
-            e.buf = zero;
-        } else {
-            enum_from(&e, 0, elem_offset);
-        }
-        /* with more solutions than kept and a limit beyond them, the kept
-         * ones are not enough: walk instead */
-        bool enough = e.n < e.K || e.K == limit;
-        if (!e.too_much && enough) {
-            unsigned k = f->k;
-            vec_len = k;
-            if (k > 0)
-                qsort(e.buf, e.n, k * sizeof *e.buf, cmp_vec);
-            if (e.n > 0)
-                emit_from(&q, e.buf, k, 0, 0, 0, e.n);
+    if (tl_find_force == 1) {
+        find_from(&q, 0, elem_offset);
+        return q.found;
+    }
+    if (tl_find_force == 2 && limit <= TL_FIND_CAP) {
+        if (try_enumeration(f, elem_offset, limit, UINT64_MAX, &q))
             return q.found;
+    }
+    /* a walk keeps what it finds until it finishes, so that the enumeration
+     * can still take over; only a limit beyond TL_FIND_CAP passes indices on
+     * as they come (and never switches once it has) */
+    struct tl_finder *mf = (struct tl_finder *)f;
+    if (limit <= TL_FIND_CAP && !mf->walked)
+        mf->walked = malloc((size_t)TL_FIND_CAP * (f->d->rank ? f->d->rank : 1) * sizeof *mf->walked);
+    q.out = limit <= TL_FIND_CAP ? f->walked : NULL;
+    if (limit <= TL_FIND_CAP && !q.out)
+        return 0;                        /* out of memory */
+    uint64_t passed = 0;
+    for (uint64_t budget = 1u << 14;; budget *= 4) {
+        q.found = 0;
+        q.skip = passed;
+        q.work = 0;
+        q.budget = budget < (UINT64_C(1) << 62) ? budget : 0;   /* 0: no bound */
+        q.aborted = q.stop = false;
+        find_from(&q, 0, elem_offset);
+        if (!q.aborted) {
+            if (!q.out)
+                return q.found;
+            uint64_t n = q.found;
+            for (uint64_t i = 0; i < n; i++) {
+                if (fn(q.out + i * f->d->rank, ctx))
+                    return i + 1;
+            }
+            return n;
+        }
+        if (!q.out && q.found > passed)
+            passed = q.found;
+        if (passed == 0) {               /* nothing passed on yet: may switch */
+            struct search e = { .f = f, .limit = limit, .fn = fn, .ctx = ctx };
+            if (try_enumeration(f, elem_offset, limit, budget, &e))
+                return e.found;
         }
     }
-    /* many solutions: the logical-order walk finds the first ones soon */
-    find_from(&q, 0, elem_offset);
-    return q.found;
 }
 
 uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,

@@ -10,6 +10,10 @@
 struct tl_error;
 void tl_error_key(struct tl_error *err, const char *key);
 
+/* For tests: 0 lets the owner finder choose; 1 forces the logical walk
+ * and 2 the enumeration by stride, each without a work bound. */
+extern int tl_find_force;
+
 /* a*b and a+b into *r, false when the result does not fit in 64 bits. */
 static inline bool tl_mul_ok(uint64_t a, uint64_t b, uint64_t *r)
 {

@@ -247,6 +247,11 @@ struct tl_finder {
     unsigned k, axis[TL_MAX_RANK];
     uint64_t dreach[TL_MAX_RANK + 1], dg[TL_MAX_RANK + 1];
     uint64_t *solutions;                 /* room for TL_FIND_CAP of them */
+    uint64_t *walked;                    /* the walk's TL_FIND_CAP indices */
+    /* per axis, for stepping through the values that keep the rest solvable:
+     * gcd with the later axes, modulus and inverse (logical and sorted order) */
+    uint64_t rd[TL_MAX_RANK], rm[TL_MAX_RANK], rinv[TL_MAX_RANK];
+    uint64_t srd[TL_MAX_RANK], srm[TL_MAX_RANK], srinv[TL_MAX_RANK];
 };
 #define TL_FIND_CAP 16384
 int tl_finder_init(struct tl_finder *f, const struct tl_desc *d);
