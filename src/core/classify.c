@@ -279,20 +279,113 @@ void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
 
 /* ---- finding the indices of an offset ----------------------------------- *
  *
- * Depth-first over the axes in logical order, so that indices come out in
- * logical order.  An axis's candidate values are those that leave a target
- * the later axes can reach (an interval) and can represent (a multiple of
- * their gcd, so candidates step through one residue class).  When the later
- * axes can reach only a few sums (at most SUMS_MAX), the candidates come from
- * those sums instead: an axis of stride 1 and size 4e9 followed by axes that
- * take ten values then has ten candidates, not four billion.
+ * Two ways, taking turns (see tl_finder_find):
+ *
+ * The walk goes depth-first over the axes in logical order, so indices come
+ * out in logical order.  An axis's candidates are the values that leave a
+ * target the later axes can reach.  Where the offsets the later axes reach
+ * fit in RUNS_MAX runs of consecutive integers (built exactly, once per
+ * description), the candidates come from those runs and every one of them
+ * has a completion; otherwise they are the interval the later axes span,
+ * stepped through the residue class their gcd allows.
+ *
+ * The enumeration goes largest stride first and keeps the `limit` smallest
+ * owners, then sorts them into logical order.
  */
-#define SUMS_MAX 4096
+#define RUNS_MAX 4096
+#define RUNS_WORK (1u << 16)
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_run(const void *a, const void *b)
 {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
+    const uint64_t *x = a, *y = b;
+    return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* The runs reachable as cur + s*x for 0 <= x <= u: a new sorted array of
+ * merged [lo, hi] pairs, count in *out_n; NULL when past RUNS_MAX (or out
+ * of memory). */
+static uint64_t *runs_extend(const uint64_t *cur, size_t n, uint64_t s, uint64_t u, size_t *out_n)
+{
+    if (n == 1 && s <= cur[1] - cur[0] + 1) {        /* one run that the steps overlap */
+        uint64_t *r = malloc(2 * sizeof *r);
+        if (r) {
+            r[0] = cur[0];
+            r[1] = cur[1] + s * u;
+            *out_n = 1;
+        }
+        return r;
+    }
+    if ((u + 1) > RUNS_WORK / n)
+        return NULL;
+    size_t m = (size_t)(u + 1) * n;
+    uint64_t *r = malloc(2 * m * sizeof *r);
+    if (!r)
+        return NULL;
+    size_t k = 0;
+    for (uint64_t x = 0; x <= u; x++) {
+        for (size_t i = 0; i < n; i++) {
+            r[2 * k] = cur[2 * i] + s * x;
+            r[2 * k + 1] = cur[2 * i + 1] + s * x;
+            k++;
+        }
+    }
+    qsort(r, m, 2 * sizeof *r, cmp_run);
+    size_t w = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (w > 0 && r[2 * i] <= r[2 * (w - 1) + 1] + 1) {
+            if (r[2 * i + 1] > r[2 * (w - 1) + 1])
+                r[2 * (w - 1) + 1] = r[2 * i + 1];
+        } else {
+            r[2 * w] = r[2 * i];
+            r[2 * w + 1] = r[2 * i + 1];
+            w++;
+        }
+    }
+    if (w > RUNS_MAX) {
+        free(r);
+        return NULL;
+    }
+    *out_n = w;
+    return r;
+}
+
+/* When the exact runs of axes i.. are too many: the small-stride axes that
+ * nest into one span [0, R] (each stride at most R + 1 of those before it)
+ * as that span, plus the exact sums of the few large-stride ones.  A
+ * superset of what they reach, so candidates from it may have no
+ * completion, but far fewer than from the whole span. */
+static uint64_t *hull_runs(const struct tl_desc *d, unsigned i, size_t *out_n)
+{
+    unsigned ax[TL_MAX_RANK], k = 0;
+    for (unsigned j = i; j < d->rank; j++) {
+        if (d->sizes[j] < 2 || d->strides[j] == 0)
+            continue;
+        unsigned p = k++;
+        while (p > 0 && d->strides[ax[p - 1]] > d->strides[j]) {
+            ax[p] = ax[p - 1];
+            p--;
+        }
+        ax[p] = j;
+    }
+    uint64_t R = 0;
+    unsigned m = 0;
+    while (m < k && d->strides[ax[m]] <= R + 1) {
+        R += (d->sizes[ax[m]] - 1) * d->strides[ax[m]];
+        m++;
+    }
+    uint64_t *cur = malloc(2 * sizeof *cur);
+    if (!cur)
+        return NULL;
+    cur[0] = 0;
+    cur[1] = R;
+    size_t n = 1;
+    for (unsigned p = m; p < k && cur; p++) {
+        uint64_t *next = runs_extend(cur, n, d->strides[ax[p]], d->sizes[ax[p]] - 1, &n);
+        free(cur);
+        cur = next;
+    }
+    *out_n = cur ? n : 0;
+    return cur;
 }
 
 int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
@@ -316,14 +409,14 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
         f->dg[j] = gcd64(s, f->dg[j + 1]);
         residue_prepare(s, f->dg[j + 1], &f->srd[j], &f->srm[j], &f->srinv[j]);
     }
-    /* sums[rank] = {0}; sums[i] = the sums of axes i.., kept while small */
-    uint64_t *cur = malloc(sizeof *cur);
+    /* runs[rank] = {[0, 0]}; runs[i] = what axes i.. reach, while few */
+    uint64_t *cur = malloc(2 * sizeof *cur);
     if (!cur)
         return TL_E_NOMEM;
-    cur[0] = 0;
+    cur[0] = cur[1] = 0;
     size_t n = 1;
-    f->sums[d->rank] = cur;
-    f->nsums[d->rank] = 1;
+    f->runs[d->rank] = cur;
+    f->nruns[d->rank] = 1;
     for (unsigned j = d->rank; j-- > 0;) {
         /* a size-1 axis adds nothing; its stride may be any value */
         bool moves = d->sizes[j] > 1 && d->strides[j] > 0;
@@ -331,37 +424,20 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
         f->g[j] = moves ? gcd64(d->strides[j], f->g[j + 1]) : f->g[j + 1];
         if (moves)
             residue_prepare(d->strides[j], f->g[j + 1], &f->rd[j], &f->rm[j], &f->rinv[j]);
-        if (!cur) {
+        if (!cur)
             continue;
-        } else if (!moves) {
-            f->sums[j] = cur;                  /* shared with j + 1 */
-            f->nsums[j] = n;
-            continue;
-        }
-        uint64_t count = d->sizes[j];
-        if (count > SUMS_MAX || n * count > SUMS_MAX) {
-            cur = NULL;
+        if (!moves) {
+            f->runs[j] = cur;                  /* shared with j + 1 */
+            f->nruns[j] = n;
             continue;
         }
-        uint64_t *next = malloc(n * count * sizeof *next);
-        if (!next) {
-            tl_finder_free(f);
-            return TL_E_NOMEM;
-        }
-        size_t m = 0;
-        for (uint64_t x = 0; x < count; x++)
-            for (size_t k = 0; k < n; k++)
-                next[m++] = x * d->strides[j] + cur[k];
-        qsort(next, m, sizeof *next, cmp_u64);
-        size_t u = 0;
-        for (size_t k = 0; k < m; k++) {
-            if (u == 0 || next[k] != next[u - 1])
-                next[u++] = next[k];
-        }
-        cur = next;
-        n = u;
-        f->sums[j] = cur;
-        f->nsums[j] = n;
+        cur = runs_extend(cur, n, d->strides[j], d->sizes[j] - 1, &n);
+        f->runs[j] = cur;
+        f->nruns[j] = cur ? n : 0;
+    }
+    for (unsigned j = 0; j < d->rank; j++) {     /* no exact runs: the hull's */
+        if (!f->runs[j])
+            f->runs[j] = hull_runs(d, j, &f->nruns[j]);
     }
     return 0;
 }
@@ -372,9 +448,9 @@ void tl_finder_free(struct tl_finder *f)
     free(f->walked);
     f->solutions = f->walked = NULL;
     for (unsigned i = 0; i <= TL_MAX_RANK; i++) {
-        if (f->sums[i] && (i == TL_MAX_RANK || f->sums[i] != f->sums[i + 1]))
-            free(f->sums[i]);
-        f->sums[i] = NULL;
+        if (f->runs[i] && (i == TL_MAX_RANK || f->runs[i] != f->runs[i + 1]))
+            free(f->runs[i]);
+        f->runs[i] = NULL;
     }
 }
 
@@ -447,22 +523,49 @@ static void find_from(struct search *q, unsigned i, uint64_t t)
         return;
     if (z > (i128)hi)
         return;
-    i128 candidates = ((i128)hi - z) / step + 1;
-    if (f->sums[i + 1] && (i128)f->nsums[i + 1] < candidates) {
-        /* from the sums the later axes can make, largest first: x ascending */
-        for (size_t k = f->nsums[i + 1]; k-- > 0 && !q->stop;) {
-            if (q->budget && ++q->work > q->budget) {    /* every look counts */
+    if (f->runs[i + 1]) {
+        /* from the runs the later axes reach, highest first: x ascending
+         * (every x has a completion when the runs are exact) */
+        const uint64_t *rr = f->runs[i + 1];
+        /* only the runs meeting [t - s*hi, t - s*lo]: binary search both ends */
+        uint64_t wlo = t - s * hi, whi = t - s * lo;
+        size_t top = 0, bottom, n = f->nruns[i + 1];
+        for (size_t l = 0, h = n; l < h;) {            /* first run with a > whi */
+            size_t mid = l + (h - l) / 2;
+            if (rr[2 * mid] <= whi)
+                l = top = mid + 1;
+            else
+                h = mid;
+        }
+        bottom = top;
+        for (size_t l = 0, h = top; l < h;) {          /* first run with b >= wlo */
+            size_t mid = l + (h - l) / 2;
+            if (rr[2 * mid + 1] < wlo)
+                l = mid + 1;
+            else
+                h = bottom = mid;
+        }
+        for (size_t k = top; k-- > bottom && !q->stop;) {
+            if (q->budget && ++q->work > q->budget) {
                 q->aborted = q->stop = true;
                 return;
             }
-            uint64_t v = f->sums[i + 1][k];
-            if (v > t || (t - v) % s)
+            uint64_t a = rr[2 * k], b = rr[2 * k + 1];
+            if (a > t)
                 continue;
-            uint64_t x = (t - v) / s;
-            if (x < lo || x > hi)
-                continue;
-            q->idx[i] = x;
-            find_from(q, i + 1, v);
+            uint64_t xlo = t > b ? (t - b + s - 1) / s : 0, xhi = (t - a) / s;
+            if (xlo < lo)
+                xlo = lo;
+            if (xhi > hi)
+                xhi = hi;
+            for (uint64_t x = xlo; x <= xhi && !q->stop; x++) {
+                if (q->budget && ++q->work > q->budget) {
+                    q->aborted = q->stop = true;
+                    return;
+                }
+                q->idx[i] = x;
+                find_from(q, i + 1, t - s * x);
+            }
         }
         return;
     }

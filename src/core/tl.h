@@ -235,14 +235,14 @@ uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
                       uint64_t limit, tl_index_fn fn, void *ctx);
 
 /* The same for many offsets of one description: tl_finder_init() prepares
- * (and may allocate a bounded table of at most 8 x 4096 sums, never in
- * proportion to the tensor), tl_finder_find() answers, tl_finder_free()
+ * (and may allocate bounded tables, at most 8 x 4096 runs and 16384 owners,
+ * never in proportion to the tensor), tl_finder_find() answers, tl_finder_free()
  * releases.  @return of init: 0, or TL_E_NOMEM. */
 struct tl_finder {
     const struct tl_desc *d;
     uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
-    uint64_t *sums[TL_MAX_RANK + 1];    /* sorted sums of the axes after i, or NULL */
-    size_t nsums[TL_MAX_RANK + 1];
+    uint64_t *runs[TL_MAX_RANK + 1];    /* offsets axes i.. reach, as sorted runs */
+    size_t nruns[TL_MAX_RANK + 1];      /* [lo, hi] pairs; NULL when too many */
     /* the moving axes (size > 1, stride > 0), largest stride first */
     unsigned k, axis[TL_MAX_RANK];
     uint64_t dreach[TL_MAX_RANK + 1], dg[TL_MAX_RANK + 1];
