@@ -157,6 +157,7 @@ test-man:  ## the man page renders without warnings
 # the corpora in tests/fuzz/corpus grow as the fuzzers find new paths.
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 20
+FUZZ_TIMEOUT ?= 10
 FUZZ_DIR    = build/fuzz
 FUZZ_FLAGS  = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread \
               -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
@@ -182,7 +183,7 @@ fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZERS))  ## build the fuzzers and run each FU
 	@for f in $(FUZZERS); do \
 	    c=tests/fuzz/corpus/$${f#fuzz_}; mkdir -p $$c; \
 	    echo "$$f: $(FUZZ_TIME) s on $$c"; \
-	    if $(FUZZ_DIR)/$$f -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=4096 \
+	    if $(FUZZ_DIR)/$$f -max_total_time=$(FUZZ_TIME) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=4096 \
 	           -close_fd_mask=2 -artifact_prefix=$(FUZZ_DIR)/ -print_final_stats=1 $$c \
 	           > $(FUZZ_DIR)/$$f.log 2>&1; then \
 	        grep -E "^stat::number_of_executed_units" $(FUZZ_DIR)/$$f.log; \
