@@ -284,16 +284,24 @@ void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
  * The walk goes depth-first over the axes in logical order, so indices come
  * out in logical order.  An axis's candidates are the values that leave a
  * target the later axes can reach.  Where the offsets the later axes reach
- * fit in RUNS_MAX runs of consecutive integers (built exactly, once per
+ * fit in runs_max runs of consecutive integers (built exactly, once per
  * description), the candidates come from those runs and every one of them
- * has a completion; otherwise they are the interval the later axes span,
- * stepped through the residue class their gcd allows.
+ * has a completion.  Where they do not, the large strides' sums still may,
+ * and the small strides' sums fit a bit set (see reach_build): candidates
+ * then come from windows around the large runs, and the bit set passes only
+ * those with a completion.  Failing both, the candidates are the interval
+ * the later axes span, stepped through the residue class their gcd allows.
  *
  * The enumeration goes largest stride first and keeps the `limit` smallest
  * owners, then sorts them into logical order.
  */
-#define RUNS_MAX 4096
 #define RUNS_WORK (1u << 16)
+
+struct tl_find_limits tl_find_limits = {
+    .runs_max = 4096,
+    .bits_max = UINT64_C(1) << 20,       /* 128 KiB */
+    .has_scan = 64,
+};
 
 static int cmp_run(const void *a, const void *b)
 {
@@ -302,7 +310,7 @@ static int cmp_run(const void *a, const void *b)
 }
 
 /* The runs reachable as cur + s*x for 0 <= x <= u: a new sorted array of
- * merged [lo, hi] pairs, count in *out_n; NULL when past RUNS_MAX (or out
+ * merged [lo, hi] pairs, count in *out_n; NULL when past runs_max (or out
  * of memory). */
 static uint64_t *runs_extend(const uint64_t *cur, size_t n, uint64_t s, uint64_t u, size_t *out_n)
 {
@@ -341,7 +349,7 @@ static uint64_t *runs_extend(const uint64_t *cur, size_t n, uint64_t s, uint64_t
             w++;
         }
     }
-    if (w > RUNS_MAX) {
+    if (w > tl_find_limits.runs_max) {
         free(r);
         return NULL;
     }
@@ -349,15 +357,113 @@ static uint64_t *runs_extend(const uint64_t *cur, size_t n, uint64_t s, uint64_t
     return r;
 }
 
-/* When the exact runs of axes i.. are too many: the small-stride axes that
- * nest into one span [0, R] (each stride at most R + 1 of those before it)
- * as that span, plus the exact sums of the few large-stride ones.  A
- * superset of what they reach, so candidates from it may have no
- * completion, but far fewer than from the whole span. */
-static uint64_t *hull_runs(const struct tl_desc *d, unsigned i, size_t *out_n)
+/* ---- exact reach where the runs are too many ----------------------------- *
+ *
+ * When the offsets axes i.. reach make more than runs_max runs, they are
+ * split by stride.  The small strides' sums fill [0, span] with few holes
+ * (like 4a + 5b + 7c, dense but for the ends), so they are kept as a bit
+ * set over the multiples of their gcd; the few large strides' sums are kept
+ * as exact runs.  The reach is every large sum plus every small one: the
+ * windows [a, b + span] over the large runs hold it, and reach_has() tells
+ * exactly which of their offsets it holds.
+ */
+
+struct tl_reach {
+    uint64_t *large;                     /* sorted, disjoint [lo, hi] runs */
+    size_t nlarge;
+    uint64_t *bits;                      /* bit k: g*k is a small sum; NULL: all */
+    uint64_t g, span;                    /* the small sums lie in g*[0, span/g] */
+    uint64_t maxgap;                     /* widest step between set bits */
+};
+
+static bool bit_get(const uint64_t *b, uint64_t k)
+{
+    return b[k / 64] >> (k % 64) & 1;
+}
+
+/* b |= b << k over n words (bits past the end fall off). */
+static void bits_shift_or(uint64_t *b, size_t n, uint64_t k)
+{
+    size_t q = (size_t)(k / 64);
+    unsigned r = (unsigned)(k % 64);
+    for (size_t i = n; i-- > q;) {
+        uint64_t v = b[i - q] << r;
+        if (r && i > q)
+            v |= b[i - q - 1] >> (64 - r);
+        b[i] |= v;
+    }
+}
+
+/* Whether any of bits [lo, hi] is set. */
+static bool bits_any(const uint64_t *b, uint64_t lo, uint64_t hi)
+{
+    for (uint64_t w = lo / 64; w <= hi / 64; w++) {
+        uint64_t m = b[w];
+        if (w == lo / 64)
+            m &= ~UINT64_C(0) << (lo % 64);
+        if (w == hi / 64 && hi % 64 != 63)
+            m &= (UINT64_C(1) << (hi % 64 + 1)) - 1;
+        if (m)
+            return true;
+    }
+    return false;
+}
+
+static void reach_free(struct tl_reach *x)
+{
+    if (x) {
+        free(x->large);
+        free(x->bits);
+        free(x);
+    }
+}
+
+/* Whether axes i.. reach offset t.  Exact, but past has_scan large runs or
+ * a scan of 64 words it answers yes: a superset, which costs the walk a
+ * candidate with no completion and never an owner. */
+static bool reach_has(const struct tl_reach *x, uint64_t t)
+{
+    const uint64_t *r = x->large;
+    size_t l = 0, h = x->nlarge;
+    uint64_t floor = t > x->span ? t - x->span : 0;
+    while (l < h) {                      /* the first run with hi >= t - span */
+        size_t mid = l + (h - l) / 2;
+        if (r[2 * mid + 1] < floor)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    for (size_t k = l, seen = 0; k < x->nlarge && r[2 * k] <= t; k++) {
+        if (++seen > tl_find_limits.has_scan)
+            return true;                 /* a superset answer: the walk checks */
+        /* small sums t - L for L in [a, b], L <= t, as positions */
+        uint64_t a = r[2 * k], b = r[2 * k + 1] < t ? r[2 * k + 1] : t;
+        uint64_t dlo = t - b, dhi = t - a;
+        if (dhi > x->span)
+            dhi = x->span;
+        uint64_t plo = (dlo + x->g - 1) / x->g, phi = dhi / x->g;
+        if (dlo > dhi || plo > phi)
+            continue;
+        if (!x->bits || phi - plo + 1 >= x->maxgap)
+            return true;
+        if (phi / 64 - plo / 64 >= 64)
+            return true;                 /* a long scan: a superset answer too */
+        if (bits_any(x->bits, plo, phi))
+            return true;
+    }
+    return false;
+}
+
+/* The reach of axes i.. split as above, with its windows in *win (count in
+ * *out_n); NULL for both when the large sums make too many runs (or out of
+ * memory).  *exact is NULL when the windows are the reach themselves. */
+static uint64_t *reach_build(const struct tl_desc *d, unsigned i, size_t *out_n,
+                             struct tl_reach **exact)
 {
     unsigned ax[TL_MAX_RANK], k = 0;
-    for (unsigned j = i; j < d->rank; j++) {
+    *exact = NULL;
+    *out_n = 0;
+    for (unsigned j = i; j < d->rank; j++) {     /* moving axes, smallest stride first */
         if (d->sizes[j] < 2 || d->strides[j] == 0)
             continue;
         unsigned p = k++;
@@ -367,25 +473,96 @@ static uint64_t *hull_runs(const struct tl_desc *d, unsigned i, size_t *out_n)
         }
         ax[p] = j;
     }
-    uint64_t R = 0;
+    struct tl_reach *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    /* strides that nest into one interval [0, R] (each at most R + 1)... */
+    uint64_t R = 0, g = 0;
     unsigned m = 0;
     while (m < k && d->strides[ax[m]] <= R + 1) {
         R += (d->sizes[ax[m]] - 1) * d->strides[ax[m]];
+        g = 1;
         m++;
     }
+    /* ...then, while the positions fit, the next ones as a bit set */
+    unsigned nest = m;
+    uint64_t have = R;                   /* the nested interval [0, have], or {0} */
+    if (R < tl_find_limits.bits_max) {
+        while (m < k) {
+            uint64_t s = d->strides[ax[m]], u = d->sizes[ax[m]] - 1;
+            uint64_t g2 = gcd64(g, s), to = R + u * s;   /* below the reach: no overflow */
+            if (to / g2 >= tl_find_limits.bits_max)
+                break;
+            R = to;
+            g = g2;
+            m++;
+        }
+    }
+    x->g = g ? g : 1;
+    x->span = R;
+    if (m > nest) {
+        uint64_t npos = R / x->g + 1, nw = (npos + 63) / 64;
+        x->bits = calloc(nw, sizeof *x->bits);
+        if (!x->bits)
+            goto fail;
+        for (uint64_t w = 0; w <= have / 64; w++)
+            x->bits[w] = w < have / 64 ? ~UINT64_C(0) : (UINT64_C(2) << (have % 64)) - 1;
+        for (unsigned p = nest; p < m; p++) {    /* {0..u} * s as 1 + 2 + 4 + ... + rest */
+            uint64_t s = d->strides[ax[p]] / x->g, u = d->sizes[ax[p]] - 1;
+            for (uint64_t c = 1; u > 0; c *= 2) {
+                uint64_t take = c < u ? c : u;
+                bits_shift_or(x->bits, (size_t)nw, take * s);
+                u -= take;
+            }
+        }
+        uint64_t last = 0;
+        x->maxgap = 1;
+        for (uint64_t p = 1; p < npos; p++) {
+            if (bit_get(x->bits, p)) {
+                if (p - last > x->maxgap)
+                    x->maxgap = p - last;
+                last = p;
+            }
+        }
+    }
+    /* the large strides' exact sums */
     uint64_t *cur = malloc(2 * sizeof *cur);
     if (!cur)
-        return NULL;
-    cur[0] = 0;
-    cur[1] = R;
+        goto fail;
+    cur[0] = cur[1] = 0;
     size_t n = 1;
     for (unsigned p = m; p < k && cur; p++) {
         uint64_t *next = runs_extend(cur, n, d->strides[ax[p]], d->sizes[ax[p]] - 1, &n);
         free(cur);
         cur = next;
     }
-    *out_n = cur ? n : 0;
-    return cur;
+    if (!cur)
+        goto fail;
+    x->large = cur;
+    x->nlarge = n;
+    /* the windows: [a, b + span] merged */
+    uint64_t *win = malloc(2 * n * sizeof *win);
+    if (!win)
+        goto fail;
+    size_t w = 0;
+    for (size_t p = 0; p < n; p++) {
+        if (w > 0 && cur[2 * p] <= win[2 * w - 1] + 1) {
+            win[2 * w - 1] = cur[2 * p + 1] + R;
+        } else {
+            win[2 * w] = cur[2 * p];
+            win[2 * w + 1] = cur[2 * p + 1] + R;
+            w++;
+        }
+    }
+    *out_n = w;
+    if (x->bits && (x->g > 1 || x->maxgap > 1))
+        *exact = x;                              /* the windows hold holes */
+    else
+        reach_free(x);
+    return win;
+fail:
+    reach_free(x);
+    return NULL;
 }
 
 int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
@@ -435,9 +612,9 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
         f->runs[j] = cur;
         f->nruns[j] = cur ? n : 0;
     }
-    for (unsigned j = 0; j < d->rank; j++) {     /* no exact runs: the hull's */
+    for (unsigned j = 1; j < d->rank; j++) {     /* too many runs: split by stride */
         if (!f->runs[j])
-            f->runs[j] = hull_runs(d, j, &f->nruns[j]);
+            f->runs[j] = reach_build(d, j, &f->nruns[j], &f->exact[j]);
     }
     return 0;
 }
@@ -451,6 +628,8 @@ void tl_finder_free(struct tl_finder *f)
         if (f->runs[i] && (i == TL_MAX_RANK || f->runs[i] != f->runs[i + 1]))
             free(f->runs[i]);
         f->runs[i] = NULL;
+        reach_free(f->exact[i]);
+        f->exact[i] = NULL;
     }
 }
 
@@ -563,6 +742,8 @@ static void find_from(struct search *q, unsigned i, uint64_t t)
                     q->aborted = q->stop = true;
                     return;
                 }
+                if (f->exact[i + 1] && !reach_has(f->exact[i + 1], t - s * x))
+                    continue;
                 q->idx[i] = x;
                 find_from(q, i + 1, t - s * x);
             }
@@ -744,6 +925,7 @@ static bool try_enumeration(const struct tl_finder *f, uint64_t elem_offset, uin
         e.buf = zero;
     } else {
         enum_from(&e, 0, elem_offset);
+        tl_find_work += e.work;
     }
     /* with more solutions than kept and a limit beyond them, the kept ones
      * are not enough: only the walk can answer */
@@ -766,11 +948,13 @@ static bool try_enumeration(const struct tl_finder *f, uint64_t elem_offset, uin
  * finish answers: never much slower than the better of the two.  A walk cut
  * short is run again from the start, passing on only what it had not. */
 int tl_find_force;
+_Thread_local uint64_t tl_find_work;
 
 uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
                         tl_index_fn fn, void *ctx)
 {
     struct search q = { .f = f, .limit = limit, .fn = fn, .ctx = ctx };
+    tl_find_work = 0;
     if (limit == 0)
         return 0;
     if (tl_find_force == 1) {
@@ -798,6 +982,7 @@ uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_
         q.budget = budget < (UINT64_C(1) << 62) ? budget : 0;   /* 0: no bound */
         q.aborted = q.stop = false;
         find_from(&q, 0, elem_offset);
+        tl_find_work += q.work;
         if (!q.aborted) {
             if (!q.out)
                 return q.found;

@@ -235,14 +235,18 @@ uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
                       uint64_t limit, tl_index_fn fn, void *ctx);
 
 /* The same for many offsets of one description: tl_finder_init() prepares
- * (and may allocate bounded tables, at most 8 x 4096 runs and 16384 owners,
- * never in proportion to the tensor), tl_finder_find() answers, tl_finder_free()
- * releases.  @return of init: 0, or TL_E_NOMEM. */
+ * (and may allocate bounded tables, at most 8 x 4096 runs, 8 bit sets of
+ * 128 KiB and 16384 owners, never in proportion to the tensor),
+ * tl_finder_find() answers, tl_finder_free() releases.  @return of init: 0,
+ * or TL_E_NOMEM. */
+struct tl_reach;
 struct tl_finder {
     const struct tl_desc *d;
     uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
     uint64_t *runs[TL_MAX_RANK + 1];    /* offsets axes i.. reach, as sorted runs */
     size_t nruns[TL_MAX_RANK + 1];      /* [lo, hi] pairs; NULL when too many */
+    struct tl_reach *exact[TL_MAX_RANK + 1];   /* which offsets of runs[i] are reached, */
+                                        /* where runs[i] holds more (NULL: all) */
     /* the moving axes (size > 1, stride > 0), largest stride first */
     unsigned k, axis[TL_MAX_RANK];
     uint64_t dreach[TL_MAX_RANK + 1], dg[TL_MAX_RANK + 1];

@@ -181,10 +181,12 @@ static int collect_fn(const uint64_t *idx, void *ctx)
     return 0;
 }
 
-void find_should_match_brute_force_oracle(void)
+/* Offsets of `tries` random small tensors whose owners the finder lists
+ * otherwise than the brute-force walk over every element. */
+static int find_mismatches(int tries)
 {
     int mismatches = 0;
-    for (int n = 0; n < 3000; n++) {
+    for (int n = 0; n < tries; n++) {
         tl_find_force = n % 3;           /* either way, or the finder's choice */
         struct tl_desc d;
         struct tl_info in;
@@ -213,6 +215,28 @@ void find_should_match_brute_force_oracle(void)
         }
     }
     tl_find_force = 0;
+    return mismatches;
+}
+
+void find_should_match_brute_force_oracle(void)
+{
+    CHECK_EQ_U64(find_mismatches(3000), 0);
+}
+
+void find_should_match_oracle_with_tables_cut_short(void)
+{
+    /* runs, bit sets and membership scans cut to a few entries, so that
+     * small tensors take the paths of large ones: windows with a bit set,
+     * windows alone, and no tables at all */
+    struct tl_find_limits keep = tl_find_limits;
+    int mismatches = 0;
+    for (int n = 0; n < 40; n++) {
+        tl_find_limits.runs_max = 1 + rnd(8);
+        tl_find_limits.bits_max = 1 + rnd(n % 2 ? 8 : 1024);   /* one word or several */
+        tl_find_limits.has_scan = 1 + rnd(3);
+        mismatches += find_mismatches(100);
+    }
+    tl_find_limits = keep;
     CHECK_EQ_U64(mismatches, 0);
 }
 
@@ -271,3 +295,62 @@ void find_should_walk_dense_owners_in_logical_order(void)
     CHECK(c4.idx[0][0] == 5 && c4.idx[0][1] == 2);
     CHECK_EQ_U64(tl_desc_find(&d, 700000, UINT64_MAX, collect_fn, &c4), 0);
 }
+
+struct owners { uint64_t n, prev[TL_MAX_RANK], offset; const struct tl_desc *d; bool ok; };
+
+static int check_owner(const uint64_t *idx, void *ctx)
+{
+    struct owners *o = ctx;
+    const struct tl_desc *d = o->d;
+    uint64_t off = 0;
+    for (unsigned i = 0; i < d->rank; i++)
+        off += idx[i] * d->strides[i];
+    if (off != o->offset)
+        o->ok = false;
+    for (unsigned i = 0; o->n > 0 && i < d->rank; i++) {   /* strictly ascending */
+        if (o->prev[i] != idx[i]) {
+            if (o->prev[i] > idx[i])
+                o->ok = false;
+            break;
+        }
+        if (i + 1 == d->rank)
+            o->ok = false;               /* the same index twice */
+    }
+    memcpy(o->prev, idx, d->rank * sizeof *idx);
+    o->n++;
+    return 0;
+}
+
+void find_should_answer_fuzzer_cases_in_few_steps(void)
+{
+    /* the descriptions on which the fuzzer found offset --byte slow (tests/
+     * cli/bad/{dense,sparse}_owners*.json); counted in steps, not seconds */
+    static const struct { unsigned rank; uint64_t sizes[6], strides[6]; } c[] = {
+        { 6, { 2, 40962464, 67, 55, 255, 4 }, { 9, 5, 4, 6, 69641096, 40966 } },
+        { 6, { 2, 40962464, 62, 525, 5, 45 }, { 6, 5, 4, 6, 69641097, 40966 } },
+        { 6, { 229446, 64, 67, 55, 255, 3 }, { 1, 5, 4, 86, 60, UINT64_C(16969440966) } },
+        { 4, { 9, UINT64_C(4099681922), 2, 5 }, { 42, 1, 5, 94766960 } },
+        { 4, { 88, 491022, 2, 510922 }, { 42, 1, 5, 947664 } },
+        { 6, { 4224906, 64, 725, 6, 5, 555 }, { 8, 5, 4, 7, 69641096, 40966 } },
+    };
+    uint64_t most = 0;
+    for (size_t k = 0; k < sizeof c / sizeof c[0]; k++) {
+        struct tl_desc d;
+        struct tl_info in;
+        CHECK(make(&d, &in, TL_DT_INT8, c[k].rank, c[k].sizes, c[k].strides) == 0);
+        struct tl_finder f;
+        CHECK(tl_finder_init(&f, &d) == 0);
+        for (uint64_t div = 2; div <= 7; div++) {
+            struct owners o = { .offset = in.span / div, .d = &d, .ok = true };
+            uint64_t n = tl_finder_find(&f, o.offset, 1001, check_owner, &o);
+            CHECK(o.ok && n == o.n);
+            if (tl_find_work > most)
+                most = tl_find_work;
+        }
+        tl_finder_free(&f);
+    }
+    /* at most ~100 steps per owner listed (before the bit sets: up to
+     * 152 million on the last case, 10 million on the second) */
+    CHECK(most <= 100 * 1001);
+}
+

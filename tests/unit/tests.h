@@ -22,8 +22,10 @@
     X(classify_should_match_brute_force_oracle) \
     X(classify_should_be_fast_on_huge_tensors) \
     X(find_should_match_brute_force_oracle) \
+    X(find_should_match_oracle_with_tables_cut_short) \
     X(find_should_be_fast_on_huge_broadcast) \
-    X(find_should_walk_dense_owners_in_logical_order)
+    X(find_should_walk_dense_owners_in_logical_order) \
+    X(find_should_answer_fuzzer_cases_in_few_steps)
 
 #define X(name) void name(void);
 TL_TEST_LIST(X)
