@@ -110,7 +110,7 @@ test-diff: $(DIFF_BIN)  ## every kernel and ISA against the scalar reference
 # both when it can).  On AArch64 itself, test-diff covers NEON natively.
 CROSS_CC ?= aarch64-linux-gnu-gcc
 QEMU     ?= qemu-aarch64
-NEON_SRC  = src/core/desc.c src/core/classify.c src/core/dtype.c src/core/error.c \
+NEON_SRC  = src/core/desc.c src/core/classify.c src/core/find.c src/core/dtype.c src/core/error.c \
             src/copy/cpu.c src/copy/plan.c src/copy/ref.c src/copy/kern_scalar.c \
             src/copy/kern_neon.c tests/diff/copy_diff.c
 

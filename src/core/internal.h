@@ -29,6 +29,32 @@ struct tl_find_limits {
 };
 extern struct tl_find_limits tl_find_limits;
 
+/* gcd(a, b), with gcd(a, 0) = a. */
+static inline uint64_t tl_gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* x in [0, m) with a*x == 1 (mod m), for gcd(a, m) == 1 and m >= 1. */
+static inline uint64_t tl_inverse(uint64_t a, uint64_t m)
+{
+    __int128 r0 = m, r1 = a % m, s0 = 0, s1 = 1;
+    while (r1) {
+        __int128 q = r0 / r1, t = r0 - q * r1;
+        r0 = r1;
+        r1 = t;
+        t = s0 - q * s1;
+        s0 = s1;
+        s1 = t;
+    }
+    return (uint64_t)(s0 < 0 ? s0 + m : s0);
+}
+
 /* a*b and a+b into *r, false when the result does not fit in 64 bits. */
 static inline bool tl_mul_ok(uint64_t a, uint64_t b, uint64_t *r)
 {
