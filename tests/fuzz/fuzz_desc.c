@@ -4,13 +4,16 @@
  * no sanitizer report", it checks invariants: a parsed description prints
  * as JSON that parses back to the same description; the terms agree with
  * each other; on small tensors, overlap, packed and padded agree with a
- * brute-force walk; every index the finder returns owns its offset.
+ * brute-force walk; every index the finder returns owns its offset, and on
+ * small tensors it finds as many as the walk does, also with its tables cut
+ * to a few entries (so that the paths of large tensors are taken).
  */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/core/internal.h"
 #include "../../src/core/tl.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "invariant failed: %s\n", #c); abort(); } } while (0)
@@ -25,6 +28,26 @@ static int owner(const uint64_t *idx, void *ctx)
     CHECK(tl_desc_offset(fd, idx, &eo, &bo, NULL) == 0);
     CHECK(eo == target);
     return 0;
+}
+
+/* The owners of offset t among all elements, broadcast axes included. */
+static uint64_t brute_owners(const struct tl_desc *d, uint64_t t)
+{
+    uint64_t idx[TL_MAX_RANK] = { 0 }, n = 0;
+    for (;;) {
+        uint64_t off = 0;
+        for (unsigned i = 0; i < d->rank; i++)
+            off += idx[i] * d->strides[i];
+        n += off == t;
+        unsigned i = d->rank;
+        while (i-- > 0) {
+            if (++idx[i] < d->sizes[i])
+                break;
+            idx[i] = 0;
+        }
+        if (i == (unsigned)-1)
+            return n;
+    }
 }
 
 static void brute(const struct tl_desc *d, const struct tl_info *in)
@@ -89,12 +112,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(memcmp(back.sizes, d.sizes, d.rank * 8) == 0 && memcmp(back.strides, d.strides, d.rank * 8) == 0);
     free(text);
     cJSON_Delete(j);
-    /* the owners of a few offsets own them */
+    /* the owners of a few offsets own them, and on small tensors they are
+     * all there, with the finder's tables as they are and cut short */
     fd = &d;
     uint64_t probes[4] = { 0, in.span - 1, in.span / 2, in.span / 3 };
-    for (int i = 0; i < 4; i++) {
-        target = probes[i];
-        tl_desc_find(&d, target, 50, owner, NULL);
+    bool small = in.element_count <= 4096;
+    struct tl_find_limits keep = tl_find_limits;
+    for (int cut = 0; cut < (small ? 2 : 1); cut++) {
+        if (cut) {
+            tl_find_limits.runs_max = 1 + size % 7;
+            tl_find_limits.bits_max = 1 + size % 251;
+            tl_find_limits.has_scan = 1 + size % 3;
+        }
+        for (int i = 0; i < 4; i++) {
+            target = probes[i];
+            uint64_t n = tl_desc_find(&d, target, 50, owner, NULL);
+            if (small) {
+                uint64_t want = brute_owners(&d, target);
+                CHECK(n == (want < 50 ? want : 50));
+            }
+        }
     }
+    tl_find_limits = keep;
     return 0;
 }
