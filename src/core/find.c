@@ -80,6 +80,7 @@ struct tl_find_limits tl_find_limits = {
     .runs_max = 4096,
     .bits_max = UINT64_C(1) << 20,       /* 128 KiB */
     .has_scan = 64,
+    .oracle_steps = 256,
 };
 
 static int cmp_run(const void *a, const void *b)
@@ -344,6 +345,81 @@ fail:
     return NULL;
 }
 
+/* ---- whether axes i.. reach an offset, where no table says -------------- *
+ *
+ * A depth-first search over the axes, largest stride first, pruned by what
+ * the rest reach and by their gcd, stepping through the residue class the
+ * gcd allows: the overlap solver's method, which answers at its first steps
+ * where strides nest.  Past oracle_steps steps it answers yes, a superset
+ * that costs the walk a candidate with no completion and never an owner.
+ */
+struct tl_suffix {
+    unsigned k;                          /* moving axes, largest stride first */
+    uint64_t s[TL_MAX_RANK], u[TL_MAX_RANK];
+    uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
+    uint64_t rd[TL_MAX_RANK], rm[TL_MAX_RANK], rinv[TL_MAX_RANK];
+};
+
+static struct tl_suffix *suffix_build(const struct tl_desc *d, unsigned i)
+{
+    struct tl_suffix *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    for (unsigned j = i; j < d->rank; j++) {
+        if (d->sizes[j] < 2 || d->strides[j] == 0)
+            continue;
+        unsigned p = x->k++;
+        while (p > 0 && x->s[p - 1] < d->strides[j]) {
+            x->s[p] = x->s[p - 1];
+            x->u[p] = x->u[p - 1];
+            p--;
+        }
+        x->s[p] = d->strides[j];
+        x->u[p] = d->sizes[j] - 1;
+    }
+    for (unsigned p = x->k; p-- > 0;) {
+        x->reach[p] = x->reach[p + 1] + x->u[p] * x->s[p];
+        x->g[p] = tl_gcd(x->s[p], x->g[p + 1]);
+        residue_prepare(x->s[p], x->g[p + 1], &x->rd[p], &x->rm[p], &x->rinv[p]);
+    }
+    return x;
+}
+
+static bool suffix_from(const struct tl_suffix *x, unsigned p, uint64_t t, uint64_t *left)
+{
+    if (p == x->k)
+        return t == 0;
+    if (t > x->reach[p] || (x->g[p] ? t % x->g[p] : t != 0))
+        return false;
+    if (p + 1 == x->k)                   /* t is a multiple of s within reach */
+        return true;
+    if (*left == 0)
+        return true;                     /* given up: maybe */
+    --*left;
+    uint64_t s = x->s[p], u = x->u[p], r = x->reach[p + 1];
+    uint64_t lo = t > r ? (t - r + s - 1) / s : 0, hi = t / s;
+    if (hi > u)
+        hi = u;
+    i128 z, step;
+    if (lo > hi || !residue_fast(s, t, x->rd[p], x->rm[p], x->rinv[p], lo, &z, &step))
+        return false;
+    for (; z <= (i128)hi; z += step) {
+        if (suffix_from(x, p + 1, t - s * (uint64_t)z, left))
+            return true;
+    }
+    return false;
+}
+
+/* Whether the axes of x reach t (or maybe, past the step bound); adds the
+ * steps taken to *work. */
+static bool suffix_reaches(const struct tl_suffix *x, uint64_t t, uint64_t *work)
+{
+    uint64_t left = tl_find_limits.oracle_steps;
+    bool yes = suffix_from(x, 0, t, &left);
+    *work += tl_find_limits.oracle_steps - left + 1;
+    return yes;
+}
+
 int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
 {
     memset(f, 0, sizeof *f);
@@ -394,6 +470,8 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
     for (unsigned j = 1; j < d->rank; j++) {     /* too many runs: split by stride */
         if (!f->runs[j])
             f->runs[j] = reach_build(d, j, &f->nruns[j], &f->exact[j]);
+        if (!f->runs[j])
+            f->oracle[j] = suffix_build(d, j);
     }
     return 0;
 }
@@ -409,6 +487,8 @@ void tl_finder_free(struct tl_finder *f)
         f->runs[i] = NULL;
         reach_free(f->exact[i]);
         f->exact[i] = NULL;
+        free(f->oracle[i]);
+        f->oracle[i] = NULL;
     }
 }
 
@@ -530,8 +610,16 @@ static void find_from(struct search *q, unsigned i, uint64_t t)
         return;
     }
     for (; z <= (i128)hi && !q->stop; z += step) {
+        uint64_t rest = t - s * (uint64_t)z;
+        if (f->oracle[i + 1] && !suffix_reaches(f->oracle[i + 1], rest, &q->work)) {
+            if (q->budget && q->work > q->budget) {
+                q->aborted = q->stop = true;
+                return;
+            }
+            continue;
+        }
         q->idx[i] = (uint64_t)z;
-        find_from(q, i + 1, t - s * (uint64_t)z);
+        find_from(q, i + 1, rest);
     }
 }
 

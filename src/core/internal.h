@@ -19,13 +19,15 @@ extern int tl_find_force;
  * work that does not depend on the machine. */
 extern _Thread_local uint64_t tl_find_work;
 
-/* The owner finder's table bounds: runs per suffix of axes, positions per
- * bit set, large runs one membership test looks at.  Tests lower them to
- * reach on small tensors the paths that only large ones take otherwise. */
+/* The owner finder's bounds: runs per suffix of axes, positions per bit
+ * set, large runs one membership test looks at, steps one search of a
+ * suffix without tables takes.  Tests lower them to reach on small tensors
+ * the paths that only large ones take otherwise. */
 struct tl_find_limits {
     size_t runs_max;
     uint64_t bits_max;
     size_t has_scan;
+    uint64_t oracle_steps;
 };
 extern struct tl_find_limits tl_find_limits;
 

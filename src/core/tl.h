@@ -240,6 +240,7 @@ uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
  * tl_finder_find() answers, tl_finder_free() releases.  @return of init: 0,
  * or TL_E_NOMEM. */
 struct tl_reach;
+struct tl_suffix;
 struct tl_finder {
     const struct tl_desc *d;
     uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
@@ -247,6 +248,8 @@ struct tl_finder {
     size_t nruns[TL_MAX_RANK + 1];      /* [lo, hi] pairs; NULL when too many */
     struct tl_reach *exact[TL_MAX_RANK + 1];   /* which offsets of runs[i] are reached, */
                                         /* where runs[i] holds more (NULL: all) */
+    struct tl_suffix *oracle[TL_MAX_RANK + 1];  /* axes i.. for a search, where */
+                                        /* runs[i] is NULL */
     /* the moving axes (size > 1, stride > 0), largest stride first */
     unsigned k, axis[TL_MAX_RANK];
     uint64_t dreach[TL_MAX_RANK + 1], dg[TL_MAX_RANK + 1];

@@ -123,6 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tl_find_limits.runs_max = 1 + size % 7;
             tl_find_limits.bits_max = 1 + size % 251;
             tl_find_limits.has_scan = 1 + size % 3;
+            tl_find_limits.oracle_steps = size % 5;
         }
         for (int i = 0; i < 4; i++) {
             target = probes[i];
