@@ -93,3 +93,18 @@ int cli_parse_u64_list(const char *s, uint64_t *out, int max)
         s = end + 1;
     }
 }
+
+int cli_search_steps(const char *cmd, const struct arg_str *a, uint64_t *steps)
+{
+    char q[64];
+    *steps = TL_FIND_WORK;
+    if (a->count == 0)
+        return CLI_OK;
+    if (!cli_parse_u64(a->sval[0], steps) || *steps == 0) {
+        cli_usage_error(cmd, "--search-steps: '%s' is not a positive count",
+                        tl_quote(a->sval[0], q, sizeof q));
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+

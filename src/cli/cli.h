@@ -57,6 +57,12 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Parses an unsigned decimal integer; false when malformed or above 2^64-1. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 
+/* The --search-steps option of a command that looks for an offset's owners:
+ * its value in *steps (TL_FIND_WORK when not given); CLI_OK, or CLI_USAGE
+ * after the message when it is not a positive count. */
+struct arg_str;
+int cli_search_steps(const char *cmd, const struct arg_str *a, uint64_t *steps);
+
 /* Parses "1,0,1" into at most max numbers; returns how many, or -1. */
 int cli_parse_u64_list(const char *s, uint64_t *out, int max);
 

@@ -238,12 +238,14 @@ static void physical_text(struct dump *s, uint64_t span)
             struct owners own = { .rank = s->rank };
             tl_finder_find(&s->finder, o, 4, keep_owner, &own);
             printf("%*" PRIu64 "  %*s  ", owidth, o, s->width, buf);
-            if (own.n == 0)
+            if (!s->finder.complete)     /* stopped at its work bound */
+                printf("unknown");
+            else if (own.n == 0)
                 printf("padding");
             else if (own.n > 1)
                 printf("shared");
             for (uint64_t i = 0; i < own.n && i < 3; i++) {
-                if (own.n > 1)
+                if (own.n > 1 || !s->finder.complete)
                     putchar(' ');
                 print_index(stdout, own.idx[i], s->rank);
             }
@@ -262,8 +264,10 @@ static void physical_json(struct dump *s, uint64_t span)
         tl_finder_find(&s->finder, o, MAX_LISTED + 1, keep_owner, &own);
         printf("%s\n{\"offset\": %" PRIu64 ", \"value\": ", o ? "," : "", o);
         json_value(s, o);
-        printf(", \"padding\": %s, \"shared\": %s, \"indices\": [",
-               own.n == 0 ? "true" : "false", own.n > 1 ? "true" : "false");
+        bool known = s->finder.complete;
+        printf(", \"padding\": %s, \"shared\": %s, \"unknown\": %s, \"indices\": [",
+               known && own.n == 0 ? "true" : "false", known && own.n > 1 ? "true" : "false",
+               known ? "false" : "true");
         for (uint64_t i = 0; i < own.n && i < MAX_LISTED; i++) {
             if (i)
                 putchar(',');
@@ -276,7 +280,8 @@ static void physical_json(struct dump *s, uint64_t span)
     printf("\n]}\n");
 }
 
-static int run(const char *desc_arg, const char *data_arg, bool physical, bool all, bool json)
+static int run(const char *desc_arg, const char *data_arg, bool physical, bool all, bool json,
+               uint64_t steps)
 {
     struct cli_desc desc;
     struct cli_data data;
@@ -298,6 +303,7 @@ static int run(const char *desc_arg, const char *data_arg, bool physical, bool a
             cli_close_data(&data);
             return CLI_IO;
         }
+        s.finder.work_max = steps;
         /* the declared total's trailing slots too, when the file holds them */
         uint64_t slots = desc.d.total_bytes / s.es;
         if (desc.d.total_given && slots > span && data.size - desc.d.byte_offset >= slots * s.es)
@@ -329,15 +335,17 @@ int cmd_dump(int argc, char **argv)
     struct arg_lit *physical = arg_lit0(NULL, "physical", "show the buffer in offset order, with padding and shared slots");
     struct arg_lit *all = arg_lit0(NULL, "all", "never summarize large tensors with '...'");
     struct arg_lit *json = arg_lit0(NULL, "json", "print every value as one JSON document");
+    struct arg_str *steps = arg_str0(NULL, "search-steps", "N", "with --physical: stop each slot's search for owners after N steps (default 33554432)");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, physical, all, json, help, end };
+    void *table[] = { desc, data, physical, all, json, steps, help, end };
+    uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
-    if (rc == CLI_CONTINUE)
+    if (rc == CLI_CONTINUE && (rc = cli_search_steps("dump", steps, &nsteps)) == CLI_OK)
         rc = run(desc->filename[0], data->filename[0], physical->count > 0, all->count > 0,
-                 json->count > 0);
+                 json->count > 0, nsteps);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }

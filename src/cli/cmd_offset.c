@@ -17,7 +17,9 @@ static const char about[] =
     "and its byte offset in the data file (byteOffset + element offset x\n"
     "element size).  With --byte N, prints the indices of the elements whose\n"
     "bytes hold byte N of the file, one a line in logical order (at most the\n"
-    "first 1000), or 'padding' or 'outside'.";
+    "first 1000), or 'padding' or 'outside'.  The search stops after\n"
+    "--search-steps steps: then it prints the owners it found, the first ones,\n"
+    "or 'unknown', and exits 1.";
 
 static int by_index(const struct cli_desc *c, int n, const char **args, bool json)
 {
@@ -88,7 +90,7 @@ static int print_owner(const uint64_t *idx, void *ctx)
     return 0;
 }
 
-static int by_byte(const struct cli_desc *c, const char *byte_arg, bool json)
+static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t steps, bool json)
 {
     const struct tl_desc *d = &c->d;
     const struct tl_info *in = &c->info;
@@ -113,27 +115,49 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, bool json)
         }
     }
     uint64_t found = 0, rel = byte - d->byte_offset;
-    if (!outside && rel / es < in->span)
-        found = tl_desc_find(d, rel / es, MAX_OWNERS + 1, print_owner, &o);
+    bool complete = true;
+    if (!outside && rel / es < in->span) {
+        struct tl_finder f;
+        if (tl_finder_init(&f, d) != 0) {
+            cJSON_Delete(doc);
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            return CLI_IO;
+        }
+        f.work_max = steps;
+        found = tl_finder_find(&f, rel / es, MAX_OWNERS + 1, print_owner, &o);
+        complete = f.complete;
+        tl_finder_free(&f);
+    }
     if (o.failed) {
         cJSON_Delete(doc);
         return cli_print_json(NULL);
     }
+    /* a search cut at its work bound listed the first owners only; with
+     * none listed, owned and padding cannot be told apart */
+    if (!complete)
+        fprintf(stderr, "tensorlayout: %s: byte %" PRIu64 ": the search for its indices stopped at "
+                "its work bound: %s\n", c->name, byte,
+                found ? "those listed are the first, there may be more" : "owned or padding is unknown");
+    int rc = complete ? CLI_OK : CLI_INVALID;
     if (json) {
-        if (!cJSON_AddBoolToObject(doc, "padding", !outside && found == 0) ||
-            !cJSON_AddBoolToObject(doc, "outside", outside)) {
+        if (!cJSON_AddBoolToObject(doc, "padding", !outside && found == 0 && complete) ||
+            !cJSON_AddBoolToObject(doc, "outside", outside) ||
+            !cJSON_AddBoolToObject(doc, "complete", complete)) {
             cJSON_Delete(doc);
             return cli_print_json(NULL);
         }
-        return cli_print_json(doc);
+        int jrc = cli_print_json(doc);
+        return jrc != CLI_OK ? jrc : rc;
     }
     if (found > MAX_OWNERS)
         printf("... (more than %d indices)\n", MAX_OWNERS);
     else if (outside)
         printf("outside\n");
+    else if (!complete)
+        printf(found ? "... (the search stopped: there may be more)\n" : "unknown\n");
     else if (found == 0)
         printf("padding\n");
-    return CLI_OK;
+    return rc;
 }
 
 int cmd_offset(int argc, char **argv)
@@ -141,10 +165,12 @@ int cmd_offset(int argc, char **argv)
     struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON");
     struct arg_str *index = arg_strn(NULL, NULL, "INDEX", 0, 100000, "logical index, e.g. 1,0,1");
     struct arg_str *byte = arg_str0(NULL, "byte", "N", "which indices own byte N of the data file");
+    struct arg_str *steps = arg_str0(NULL, "search-steps", "N", "with --byte: stop the search after N steps (default 33554432)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, index, byte, json, help, end };
+    void *table[] = { desc, index, byte, steps, json, help, end };
+    uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
@@ -155,11 +181,11 @@ int cmd_offset(int argc, char **argv)
         } else if (!byte->count && !index->count) {
             cli_usage_error("offset", "missing INDEX (or --byte N)");
             rc = CLI_USAGE;
-        } else {
+        } else if ((rc = cli_search_steps("offset", steps, &nsteps)) == CLI_OK) {
             struct cli_desc d;
             rc = cli_load_desc(desc->filename[0], &d);
             if (rc == CLI_OK)
-                rc = byte->count ? by_byte(&d, byte->sval[0], json->count > 0)
+                rc = byte->count ? by_byte(&d, byte->sval[0], nsteps, json->count > 0)
                                  : by_index(&d, index->count, index->sval, json->count > 0);
         }
     }

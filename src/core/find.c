@@ -424,6 +424,7 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
 {
     memset(f, 0, sizeof *f);
     f->d = d;
+    f->work_max = TL_FIND_WORK;
     /* the moving axes, largest stride first, with suffix reach and gcd */
     for (unsigned i = 0; i < d->rank; i++) {
         if (d->sizes[i] < 2 || d->strides[i] == 0)
@@ -776,12 +777,11 @@ static void emit_from(struct search *q, const uint64_t *sol, unsigned k, unsigne
 }
 
 /* Phase one, within `work` steps: true when it finished and answered. */
-static bool try_enumeration(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
+static bool try_enumeration(struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
                             uint64_t work, struct search *q)
 {
-    struct tl_finder *mf = (struct tl_finder *)f;
-    if (!mf->solutions && f->k > 0)
-        mf->solutions = malloc((size_t)TL_FIND_CAP * f->k * sizeof *mf->solutions);
+    if (!f->solutions && f->k > 0)
+        f->solutions = malloc((size_t)TL_FIND_CAP * f->k * sizeof *f->solutions);
     if (!f->solutions && f->k > 0)
         return false;
     struct enumeration e = { .f = f, .buf = f->solutions, .budget = work,
@@ -808,6 +808,21 @@ static bool try_enumeration(const struct tl_finder *f, uint64_t elem_offset, uin
     return true;
 }
 
+/* The end of tl_finder_find(), after a walk that finished or was the last
+ * one allowed: the walk goes in logical order, so what it found are the
+ * first owners either way.  Passes on what it kept; returns the count. */
+static uint64_t pass_on(struct tl_finder *f, const struct search *q, uint64_t passed)
+{
+    f->complete = !q->aborted;
+    if (!q->out)
+        return q->aborted ? passed : q->found;
+    for (uint64_t i = 0; i < q->found; i++) {
+        if (q->fn(q->out + i * f->d->rank, q->ctx))
+            return i + 1;
+    }
+    return q->found;
+}
+
 /* The two ways of answering fail on different inputs: the walk in logical
  * order wastes time on candidates with no completion when owners are
  * sparse; the enumeration by stride wastes it listing owners when they are
@@ -817,11 +832,12 @@ static bool try_enumeration(const struct tl_finder *f, uint64_t elem_offset, uin
 int tl_find_force;
 _Thread_local uint64_t tl_find_work;
 
-uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
+uint64_t tl_finder_find(struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
                         tl_index_fn fn, void *ctx)
 {
     struct search q = { .f = f, .limit = limit, .fn = fn, .ctx = ctx };
     tl_find_work = 0;
+    f->complete = true;
     if (limit == 0)
         return 0;
     if (tl_find_force == 1) {
@@ -835,37 +851,32 @@ uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_
     /* a walk keeps what it finds until it finishes, so that the enumeration
      * can still take over; only a limit beyond TL_FIND_CAP passes indices on
      * as they come (and never switches once it has) */
-    struct tl_finder *mf = (struct tl_finder *)f;
-    if (limit <= TL_FIND_CAP && !mf->walked)
-        mf->walked = malloc((size_t)TL_FIND_CAP * (f->d->rank ? f->d->rank : 1) * sizeof *mf->walked);
+    if (limit <= TL_FIND_CAP && !f->walked)
+        f->walked = malloc((size_t)TL_FIND_CAP * (f->d->rank ? f->d->rank : 1) * sizeof *f->walked);
     q.out = limit <= TL_FIND_CAP ? f->walked : NULL;
     if (limit <= TL_FIND_CAP && !q.out)
         return 0;                        /* out of memory */
     uint64_t passed = 0;
     for (uint64_t budget = 1u << 14;; budget *= 4) {
+        uint64_t left = f->work_max > tl_find_work ? f->work_max - tl_find_work : 1;
         q.found = 0;
         q.skip = passed;
         q.work = 0;
-        q.budget = budget < (UINT64_C(1) << 62) ? budget : 0;   /* 0: no bound */
+        q.budget = budget < left ? budget : left;        /* never 0: no bound */
         q.aborted = q.stop = false;
         find_from(&q, 0, elem_offset);
         tl_find_work += q.work;
-        if (!q.aborted) {
-            if (!q.out)
-                return q.found;
-            uint64_t n = q.found;
-            for (uint64_t i = 0; i < n; i++) {
-                if (fn(q.out + i * f->d->rank, ctx))
-                    return i + 1;
-            }
-            return n;
-        }
+        if (!q.aborted || tl_find_work >= f->work_max)
+            return pass_on(f, &q, passed);
         if (!q.out && q.found > passed)
             passed = q.found;
         if (passed == 0) {               /* nothing passed on yet: may switch */
             struct search e = { .f = f, .limit = limit, .fn = fn, .ctx = ctx };
-            if (try_enumeration(f, elem_offset, limit, budget, &e))
+            left = f->work_max - tl_find_work;
+            if (try_enumeration(f, elem_offset, limit, budget < left ? budget : left, &e))
                 return e.found;
+            if (tl_find_work >= f->work_max)
+                return pass_on(f, &q, passed);
         }
     }
 }

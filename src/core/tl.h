@@ -229,7 +229,9 @@ int tl_desc_offset(const struct tl_desc *d, const uint64_t *idx,
 /* Calls fn for each logical index whose element offset is elem_offset, in
  * logical order, until fn returns non-zero or `limit` indices were passed.
  * Runs in time independent of the element count for broadcast dimensions.
- * @return the number of indices passed to fn. */
+ * Finding them is a bounded subset sum: on a few descriptions it stops at a
+ * work bound (about a second) having passed only the first ones; a
+ * tl_finder tells when.  @return the number of indices passed to fn. */
 typedef int (*tl_index_fn)(const uint64_t *idx, void *ctx);
 uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
                       uint64_t limit, tl_index_fn fn, void *ctx);
@@ -259,10 +261,18 @@ struct tl_finder {
      * gcd with the later axes, modulus and inverse (logical and sorted order) */
     uint64_t rd[TL_MAX_RANK], rm[TL_MAX_RANK], rinv[TL_MAX_RANK];
     uint64_t srd[TL_MAX_RANK], srm[TL_MAX_RANK], srinv[TL_MAX_RANK];
+    /* the steps one tl_finder_find() may take (init sets TL_FIND_WORK, a
+     * second or so; the caller may change it) */
+    uint64_t work_max;
+    /* after tl_finder_find(): false when it stopped at work_max, so that
+     * the indices it passed are the first ones and there may be more (none
+     * passed: the offset may be owned or not) */
+    bool complete;
 };
 #define TL_FIND_CAP 16384
+#define TL_FIND_WORK (UINT64_C(1) << 25)
 int tl_finder_init(struct tl_finder *f, const struct tl_desc *d);
-uint64_t tl_finder_find(const struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
+uint64_t tl_finder_find(struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
                         tl_index_fn fn, void *ctx);
 void tl_finder_free(struct tl_finder *f);
 

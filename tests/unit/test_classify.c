@@ -358,3 +358,36 @@ void find_should_answer_fuzzer_cases_in_few_steps(void)
     CHECK(most <= 2000 * 1001);
 }
 
+struct listing { uint64_t n, idx[1001][6]; };
+
+static int list_fn(const uint64_t *idx, void *ctx)
+{
+    struct listing *l = ctx;
+    memcpy(l->idx[l->n++], idx, sizeof l->idx[0]);
+    return 0;
+}
+
+void find_should_stop_at_its_bound_with_the_first_owners(void)
+{
+    /* the seventh fuzzer case takes about a million steps for 1001 owners;
+     * cut at 2^18, the finder stops after its third turn and says so, and
+     * what it passed are the first owners in logical order */
+    uint64_t sizes[6] = { 8068465, 645, 2, 8, 8555, 4 };
+    uint64_t strides[6] = { 9, 5, 8, 6, 69641, 69641067 };
+    struct tl_desc d;
+    struct tl_info in;
+    CHECK(make(&d, &in, TL_DT_INT8, 6, sizes, strides) == 0);
+    struct tl_finder f;
+    CHECK(tl_finder_init(&f, &d) == 0);
+    static struct listing all, cut;
+    all.n = cut.n = 0;
+    CHECK_EQ_U64(tl_finder_find(&f, in.span / 2, 1001, list_fn, &all), 1001);
+    CHECK(f.complete);
+    f.work_max = 1 << 18;
+    uint64_t n = tl_finder_find(&f, in.span / 2, 1001, list_fn, &cut);
+    CHECK(!f.complete);
+    CHECK(n == cut.n && n > 0 && n < 1001);
+    CHECK(memcmp(all.idx, cut.idx, n * sizeof all.idx[0]) == 0);
+    tl_finder_free(&f);
+}
+

@@ -25,7 +25,8 @@
     X(find_should_match_oracle_with_tables_cut_short) \
     X(find_should_be_fast_on_huge_broadcast) \
     X(find_should_walk_dense_owners_in_logical_order) \
-    X(find_should_answer_fuzzer_cases_in_few_steps)
+    X(find_should_answer_fuzzer_cases_in_few_steps) \
+    X(find_should_stop_at_its_bound_with_the_first_owners)
 
 #define X(name) void name(void);
 TL_TEST_LIST(X)
