@@ -9,7 +9,8 @@
  *
  * (z = x - y).  That is a bounded linear Diophantine equation in at most
  * eight unknowns.  has_overlap() solves it by depth-first search over the
- * unknowns, largest stride first, pruning every branch whose remaining
+ * unknowns, largest stride first (and, taking turns with it, smallest range
+ * first: see has_overlap), pruning every branch whose remaining
  * target lies outside what the other unknowns can reach or is not a multiple
  * of their gcd, stepping each unknown only through the residue class that
  * the gcd allows, and solving the last two unknowns in closed form with the
@@ -29,6 +30,8 @@
 #include "tl.h"
 
 typedef __int128 i128;
+
+_Thread_local uint64_t tl_overlap_work;
 
 const char *tl_status_name(enum tl_status st)
 {
@@ -80,6 +83,8 @@ struct eq {
     unsigned k;
     i128 a[TL_MAX_RANK], u[TL_MAX_RANK];
     i128 reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
+    uint64_t work, budget;             /* steps taken, steps allowed */
+    bool aborted;                      /* past the budget: no answer */
 };
 
 /* Smallest z >= lo with a*z == t (mod m*...): the residue class of the
@@ -122,8 +127,12 @@ static bool solve2(i128 a, i128 u1, i128 b, i128 u2, i128 t)
 }
 
 /* Is sum_{j >= i} a_j z_j = t solvable with |z_j| <= u_j? */
-static bool solve(const struct eq *e, unsigned i, i128 t)
+static bool solve(struct eq *e, unsigned i, i128 t)
 {
+    if (++e->work > e->budget) {
+        e->aborted = true;
+        return false;
+    }
     if (i == e->k)
         return t == 0;
     if (t > e->reach[i] || -t > e->reach[i] || mod(t, e->g[i]))
@@ -140,14 +149,49 @@ static bool solve(const struct eq *e, unsigned i, i128 t)
         hi = e->u[i];
     if (lo > hi || !residue(e->a[i], t, e->g[i + 1], lo, &z, &step))
         return false;
-    for (; z <= hi; z += step) {
+    for (; z <= hi && !e->aborted; z += step) {
         if (solve(e, i + 1, t - e->a[i] * z))
             return true;
     }
     return false;
 }
 
-/* Exact overlap test over the dimensions with size > 1 and stride > 0. */
+/* The suffix reaches and gcds of e's unknowns, in e's order. */
+static void eq_finish(struct eq *e)
+{
+    e->reach[e->k] = 0;
+    e->g[e->k] = 0;
+    for (unsigned j = e->k; j-- > 0;) {
+        e->reach[j] = e->reach[j + 1] + e->a[j] * e->u[j];
+        e->g[j] = tl_gcd((uint64_t)e->a[j], (uint64_t)e->g[j + 1]);
+    }
+}
+
+/* Whether the equation has a solution z != 0, searching the unknowns in e's
+ * order within e->budget steps (past it: false, with e->aborted).  By
+ * symmetry (z and -z), the first non-zero unknown is positive. */
+static bool overlap_in(struct eq *e)
+{
+    for (unsigned i = 0; i < e->k && !e->aborted; i++) {
+        i128 hi = e->reach[i + 1] / e->a[i], z, step;
+        if (hi > e->u[i])
+            hi = e->u[i];
+        if (hi < 1 || !residue(e->a[i], 0, e->g[i + 1], 1, &z, &step))
+            continue;
+        for (; z <= hi && !e->aborted; z += step) {
+            if (solve(e, i + 1, -e->a[i] * z))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Exact overlap test over the dimensions with size > 1 and stride > 0.
+ * Two orders of the unknowns fail on different equations: largest stride
+ * first prunes nested strides at once, but where a small unknown's parity
+ * decides, it enumerates the large ones' products first; smallest range
+ * first leaves the two widest ranges to the closed form.  They take turns
+ * with budgets growing fourfold, and the first to finish answers. */
 static bool has_overlap(const struct tl_desc *d)
 {
     struct eq e = { 0 };
@@ -163,29 +207,38 @@ static bool has_overlap(const struct tl_desc *d)
         e.a[j] = d->strides[i];
         e.u[j] = d->sizes[i] - 1;
     }
-    e.reach[e.k] = 0;
-    e.g[e.k] = 0;
-    for (unsigned j = e.k; j-- > 0;) {
-        e.reach[j] = e.reach[j + 1] + e.a[j] * e.u[j];
-        e.g[j] = tl_gcd((uint64_t)e.a[j], (uint64_t)e.g[j + 1]);
-    }
     for (unsigned j = 0; j + 1 < e.k; j++) {   /* equal strides: the usual overlap */
         if (e.a[j] == e.a[j + 1])
             return true;
     }
-    /* By symmetry (z and -z), let the first non-zero unknown be positive. */
-    for (unsigned i = 0; i < e.k; i++) {
-        i128 hi = e.reach[i + 1] / e.a[i], z, step;
-        if (hi > e.u[i])
-            hi = e.u[i];
-        if (hi < 1 || !residue(e.a[i], 0, e.g[i + 1], 1, &z, &step))
-            continue;
-        for (; z <= hi; z += step) {
-            if (solve(&e, i + 1, -e.a[i] * z))
-                return true;
+    struct eq r = e;                   /* ranges ascending, then strides descending */
+    for (unsigned i = 1; i < r.k; i++) {
+        i128 a = r.a[i], u = r.u[i];
+        unsigned j = i;
+        for (; j > 0 && r.u[j - 1] > u; j--) {
+            r.a[j] = r.a[j - 1];
+            r.u[j] = r.u[j - 1];
+        }
+        r.a[j] = a;
+        r.u[j] = u;
+    }
+    eq_finish(&e);
+    eq_finish(&r);
+    tl_overlap_work = 0;
+    for (uint64_t budget = 1u << 12;; budget = budget > UINT64_MAX / 4 ? UINT64_MAX : budget * 4) {
+        struct eq *turn[2] = { &e, &r };
+        for (int t = 0; t < 2; t++) {
+            turn[t]->work = 0;
+            turn[t]->budget = budget;
+            turn[t]->aborted = false;
+            bool yes = overlap_in(turn[t]);
+            tl_overlap_work += turn[t]->work;
+            if (yes)
+                return true;           /* a solution is one, cut short or not */
+            if (!turn[t]->aborted)
+                return false;
         }
     }
-    return false;
 }
 
 void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)

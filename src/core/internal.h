@@ -19,6 +19,10 @@ extern int tl_find_force;
  * work that does not depend on the machine. */
 extern _Thread_local uint64_t tl_find_work;
 
+/* For tests: the steps the overlap solver took in the last
+ * tl_desc_classify() on this thread. */
+extern _Thread_local uint64_t tl_overlap_work;
+
 /* The owner finder's bounds: runs per suffix of axes, positions per bit
  * set, large runs one membership test looks at, steps one search of a
  * suffix without tables takes.  Tests lower them to reach on small tensors

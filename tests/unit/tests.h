@@ -21,6 +21,7 @@
     X(classify_should_decide_known_overlaps) \
     X(classify_should_match_brute_force_oracle) \
     X(classify_should_be_fast_on_huge_tensors) \
+    X(classify_should_decide_fuzzer_case_in_few_steps) \
     X(find_should_match_brute_force_oracle) \
     X(find_should_match_oracle_with_tables_cut_short) \
     X(find_should_be_fast_on_huge_broadcast) \
