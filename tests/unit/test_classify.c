@@ -182,6 +182,12 @@ void classify_should_decide_fuzzer_case_in_few_steps(void)
     CHECK(make(&d, &in, TL_DT_INT8, 6, sizes, strides) == 0);
     CHECK(in.overlapping);
     CHECK(tl_overlap_work < 100000);  /* measured: 4099 (before the turns: ~10^8) */
+    /* and one fuzz_dump found the same way (measured: 4101) */
+    uint64_t s2[6] = { 2, 409624, 6367, 5, 5255, 4 };
+    uint64_t st2[6] = { 9, 56, 49, 66, 63, 60940966 };
+    CHECK(make(&d, &in, TL_DT_INT8, 6, s2, st2) == 0);
+    CHECK(in.overlapping);
+    CHECK(tl_overlap_work < 100000);
 }
 
 struct collect { uint64_t n, idx[64][TL_MAX_RANK]; unsigned rank; };
