@@ -56,6 +56,24 @@ static bool residue_fast(uint64_t a, uint64_t t, uint64_t d, uint64_t m, uint64_
     return true;
 }
 
+/* The moving axes of i.. (size > 1, stride > 0) into ax, largest stride
+ * first (ties in logical order); returns their count. */
+static unsigned moving_axes(const struct tl_desc *d, unsigned i, unsigned *ax)
+{
+    unsigned k = 0;
+    for (unsigned j = i; j < d->rank; j++) {
+        if (d->sizes[j] < 2 || d->strides[j] == 0)
+            continue;
+        unsigned p = k++;
+        while (p > 0 && d->strides[ax[p - 1]] < d->strides[j]) {
+            ax[p] = ax[p - 1];
+            p--;
+        }
+        ax[p] = j;
+    }
+    return k;
+}
+
 /* ---- finding the indices of an offset ----------------------------------- *
  *
  * Two ways, taking turns (see tl_finder_find):
@@ -240,19 +258,11 @@ static bool reach_has(const struct tl_reach *x, uint64_t t)
 static uint64_t *reach_build(const struct tl_desc *d, unsigned i, size_t *out_n,
                              struct tl_reach **exact)
 {
-    unsigned ax[TL_MAX_RANK], k = 0;
+    unsigned down[TL_MAX_RANK], ax[TL_MAX_RANK], k = moving_axes(d, i, down);
+    for (unsigned p = 0; p < k; p++)             /* smallest stride first */
+        ax[p] = down[k - 1 - p];
     *exact = NULL;
     *out_n = 0;
-    for (unsigned j = i; j < d->rank; j++) {     /* moving axes, smallest stride first */
-        if (d->sizes[j] < 2 || d->strides[j] == 0)
-            continue;
-        unsigned p = k++;
-        while (p > 0 && d->strides[ax[p - 1]] > d->strides[j]) {
-            ax[p] = ax[p - 1];
-            p--;
-        }
-        ax[p] = j;
-    }
     struct tl_reach *x = calloc(1, sizeof *x);
     if (!x)
         return NULL;
@@ -354,7 +364,7 @@ fail:
  * that costs the walk a candidate with no completion and never an owner.
  */
 struct tl_suffix {
-    unsigned k;                          /* moving axes, largest stride first */
+    unsigned k, axis[TL_MAX_RANK];       /* moving axes, largest stride first */
     uint64_t s[TL_MAX_RANK], u[TL_MAX_RANK];
     uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
     uint64_t rd[TL_MAX_RANK], rm[TL_MAX_RANK], rinv[TL_MAX_RANK];
@@ -365,19 +375,10 @@ static struct tl_suffix *suffix_build(const struct tl_desc *d, unsigned i)
     struct tl_suffix *x = calloc(1, sizeof *x);
     if (!x)
         return NULL;
-    for (unsigned j = i; j < d->rank; j++) {
-        if (d->sizes[j] < 2 || d->strides[j] == 0)
-            continue;
-        unsigned p = x->k++;
-        while (p > 0 && x->s[p - 1] < d->strides[j]) {
-            x->s[p] = x->s[p - 1];
-            x->u[p] = x->u[p - 1];
-            p--;
-        }
-        x->s[p] = d->strides[j];
-        x->u[p] = d->sizes[j] - 1;
-    }
+    x->k = moving_axes(d, i, x->axis);
     for (unsigned p = x->k; p-- > 0;) {
+        x->s[p] = d->strides[x->axis[p]];
+        x->u[p] = d->sizes[x->axis[p]] - 1;
         x->reach[p] = x->reach[p + 1] + x->u[p] * x->s[p];
         x->g[p] = tl_gcd(x->s[p], x->g[p + 1]);
         residue_prepare(x->s[p], x->g[p + 1], &x->rd[p], &x->rm[p], &x->rinv[p]);
@@ -425,27 +426,15 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
     memset(f, 0, sizeof *f);
     f->d = d;
     f->work_max = TL_FIND_WORK;
-    /* the moving axes, largest stride first, with suffix reach and gcd */
-    for (unsigned i = 0; i < d->rank; i++) {
-        if (d->sizes[i] < 2 || d->strides[i] == 0)
-            continue;
-        unsigned j = f->k++;
-        while (j > 0 && d->strides[f->axis[j - 1]] < d->strides[i]) {
-            f->axis[j] = f->axis[j - 1];
-            j--;
-        }
-        f->axis[j] = i;
-    }
-    for (unsigned j = f->k; j-- > 0;) {
-        uint64_t s = d->strides[f->axis[j]];
-        f->dreach[j] = f->dreach[j + 1] + (d->sizes[f->axis[j]] - 1) * s;
-        f->dg[j] = tl_gcd(s, f->dg[j + 1]);
-        residue_prepare(s, f->dg[j + 1], &f->srd[j], &f->srm[j], &f->srinv[j]);
-    }
+    f->all = suffix_build(d, 0);         /* for the enumeration */
+    if (!f->all)
+        return TL_E_NOMEM;
     /* runs[rank] = {[0, 0]}; runs[i] = what axes i.. reach, while few */
     uint64_t *cur = malloc(2 * sizeof *cur);
-    if (!cur)
+    if (!cur) {
+        tl_finder_free(f);
         return TL_E_NOMEM;
+    }
     cur[0] = cur[1] = 0;
     size_t n = 1;
     f->runs[d->rank] = cur;
@@ -481,7 +470,9 @@ void tl_finder_free(struct tl_finder *f)
 {
     free(f->solutions);
     free(f->walked);
+    free(f->all);
     f->solutions = f->walked = NULL;
+    f->all = NULL;
     for (unsigned i = 0; i <= TL_MAX_RANK; i++) {
         if (f->runs[i] && (i == TL_MAX_RANK || f->runs[i] != f->runs[i + 1]))
             free(f->runs[i]);
@@ -660,7 +651,7 @@ static void vec_swap(uint64_t *a, uint64_t *b, unsigned k)
 /* Offers e->vec to the heap of the K smallest. */
 static void keep_smallest(struct enumeration *e)
 {
-    unsigned k = e->f->k;
+    unsigned k = e->f->all->k;
     uint64_t *h = e->buf;
     size_t i;
     if (e->n < e->K) {                   /* push, sift up */
@@ -698,32 +689,33 @@ static void enum_from(struct enumeration *e, unsigned j, uint64_t t)
         e->too_much = true;
         return;
     }
-    if (j == f->k) {
+    const struct tl_suffix *x = f->all;
+    if (j == x->k) {
         if (t != 0)
             return;
         for (unsigned m = 0, i = 0; i < d->rank; i++) {     /* back to logical order */
-            for (unsigned p = 0; p < f->k; p++) {
-                if (f->axis[p] == i)
+            for (unsigned p = 0; p < x->k; p++) {
+                if (x->axis[p] == i)
                     e->vec[m++] = e->x[p];
             }
         }
         keep_smallest(e);
         return;
     }
-    if (t > f->dreach[j] || (f->dg[j] ? t % f->dg[j] : t != 0))
+    if (t > x->reach[j] || (x->g[j] ? t % x->g[j] : t != 0))
         return;
-    uint64_t s = d->strides[f->axis[j]], u = d->sizes[f->axis[j]] - 1;
-    if (j + 1 == f->k) {                 /* the last axis is determined */
+    uint64_t s = x->s[j], u = x->u[j];
+    if (j + 1 == x->k) {                 /* the last axis is determined */
         e->x[j] = t / s;
         enum_from(e, j + 1, t - s * (t / s));
         return;
     }
-    uint64_t r = f->dreach[j + 1];
+    uint64_t r = x->reach[j + 1];
     uint64_t lo = t > r ? (t - r + s - 1) / s : 0, hi = t / s;
     if (hi > u)
         hi = u;
     i128 z, step;
-    if (lo > hi || !residue_fast(s, t, f->srd[j], f->srm[j], f->srinv[j], lo, &z, &step))
+    if (lo > hi || !residue_fast(s, t, x->rd[j], x->rm[j], x->rinv[j], lo, &z, &step))
         return;
     for (; z <= (i128)hi && !e->too_much; z += step) {
         e->x[j] = (uint64_t)z;
@@ -780,14 +772,15 @@ static void emit_from(struct search *q, const uint64_t *sol, unsigned k, unsigne
 static bool try_enumeration(struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
                             uint64_t work, struct search *q)
 {
-    if (!f->solutions && f->k > 0)
-        f->solutions = malloc((size_t)TL_FIND_CAP * f->k * sizeof *f->solutions);
-    if (!f->solutions && f->k > 0)
+    unsigned k = f->all->k;
+    if (!f->solutions && k > 0)
+        f->solutions = malloc((size_t)TL_FIND_CAP * k * sizeof *f->solutions);
+    if (!f->solutions && k > 0)
         return false;
     struct enumeration e = { .f = f, .buf = f->solutions, .budget = work,
                              .K = limit < TL_FIND_CAP ? (size_t)limit : TL_FIND_CAP };
     uint64_t zero[1];
-    if (f->k == 0) {
+    if (k == 0) {
         e.n = elem_offset == 0;          /* nothing moves: offset 0 or nothing */
         e.buf = zero;
     } else {
@@ -799,7 +792,6 @@ static bool try_enumeration(struct tl_finder *f, uint64_t elem_offset, uint64_t 
     bool enough = e.n < e.K || e.K == limit;
     if (e.too_much || !enough)
         return false;
-    unsigned k = f->k;
     vec_len = k;
     if (k > 0)
         qsort(e.buf, e.n, k * sizeof *e.buf, cmp_vec);

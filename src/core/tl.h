@@ -252,15 +252,12 @@ struct tl_finder {
                                         /* where runs[i] holds more (NULL: all) */
     struct tl_suffix *oracle[TL_MAX_RANK + 1];  /* axes i.. for a search, where */
                                         /* runs[i] is NULL */
-    /* the moving axes (size > 1, stride > 0), largest stride first */
-    unsigned k, axis[TL_MAX_RANK];
-    uint64_t dreach[TL_MAX_RANK + 1], dg[TL_MAX_RANK + 1];
+    struct tl_suffix *all;               /* all the axes, for the enumeration */
     uint64_t *solutions;                 /* room for TL_FIND_CAP of them */
     uint64_t *walked;                    /* the walk's TL_FIND_CAP indices */
     /* per axis, for stepping through the values that keep the rest solvable:
-     * gcd with the later axes, modulus and inverse (logical and sorted order) */
+     * gcd with the later axes, modulus and inverse (logical order) */
     uint64_t rd[TL_MAX_RANK], rm[TL_MAX_RANK], rinv[TL_MAX_RANK];
-    uint64_t srd[TL_MAX_RANK], srm[TL_MAX_RANK], srinv[TL_MAX_RANK];
     /* the steps one tl_finder_find() may take (init sets TL_FIND_WORK, a
      * second or so; the caller may change it) */
     uint64_t work_max;
