@@ -139,10 +139,12 @@ test-cli: $(BIN) $(INJECT)  ## command-line tests (exact stdout, stderr, exit st
 	    TENSORLAYOUT_SIMD=$$isa TL_LABEL=cli-$$isa $(CLI_ENV) sh tests/cli/run.sh || exit 1; \
 	done
 
-# Once more under valgrind (memcheck), as CI does.
+# Once more under valgrind (memcheck), as CI does.  CLI_FILTER restricts
+# it to the tests whose names contain one of its words.
+CLI_FILTER ?=
 test-valgrind: $(BIN) $(INJECT)  ## command-line tests under valgrind --error-exitcode
 	@if command -v valgrind >/dev/null 2>&1; then \
-	    TL_LABEL=cli-valgrind TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh; \
+	    TL_LABEL=cli-valgrind TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh $(CLI_FILTER); \
 	else echo "skip: valgrind (not installed)"; fi
 
 test-docs: $(BIN)  ## the examples of the man page and README, run and compared

@@ -9,6 +9,12 @@
 # (review the diff before committing).  Arguments restrict the run to
 # test names containing them.
 #
+# A test that cannot run here (it needs root, or a namespace the kernel
+# refuses) prints one line "skip: REASON" and exits 77; it is counted as
+# skipped, never as passed.  Tests that must run the binary from a folder of
+# their own (as user nobody, say) use $TL_BIN, the binary itself, and
+# $TL_EXEC_PREFIX, the wrapper, rather than $TL.
+#
 # Usage: TL=/path/to/tensorlayout sh tests/cli/run.sh [FILTER...]
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +26,7 @@ trap 'rm -rf "$scratch"' EXIT INT TERM
 label=${TL_LABEL:-cli}
 passed=0
 failed=0
+skipped=0
 for t in "$here"/*/*.sh; do
     name=${t#"$here"/}
     if [ $# -gt 0 ]; then
@@ -33,9 +40,15 @@ for t in "$here"/*/*.sh; do
     rm -rf "$dir" && mkdir -p "$dir" || exit 3
     ln -s "$root/examples" "$dir/examples"
     ln -s "$here/bad" "$dir/bad"
-    (cd "$dir" && TL="${TL_EXEC_PREFIX:+$TL_EXEC_PREFIX }$TL" sh "$t" \
+    (cd "$dir" && TL_BIN="$TL" TL_EXEC_PREFIX="${TL_EXEC_PREFIX:-}" \
+        TL="${TL_EXEC_PREFIX:+$TL_EXEC_PREFIX }$TL" sh "$t" \
         >"$scratch/stdout" 2>"$scratch/stderr" </dev/null)
     echo $? >"$scratch/exit"
+    if [ "$(cat "$scratch/exit")" = 77 ] && head -n 1 "$scratch/stdout" | grep -q '^skip: '; then
+        echo "$(head -n 1 "$scratch/stdout") ($name)"
+        skipped=$((skipped + 1))
+        continue
+    fi
     if [ "${UPDATE:-0}" = 1 ]; then
         cp "$scratch/stdout" "$t.stdout"
         cp "$scratch/stderr" "$t.stderr"
@@ -58,5 +71,5 @@ for t in "$here"/*/*.sh; do
         failed=$((failed + 1))
     fi
 done
-echo "$label: $passed passed, $failed failed"
+echo "$label: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]
