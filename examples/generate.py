@@ -4,6 +4,11 @@ run this only to regenerate them (python3 examples/generate.py)."""
 import math
 import os
 import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
+                                "tensorfiles"))
+import tensorfiles  # noqa: E402
 
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -36,3 +41,20 @@ for c in range(3):
         for x in range(48):
             img.append(round(0.5 + 0.5 * math.sin((x + 2 * y) / 9.0 + 2.1 * c), 3))
 write("image.bin", "f", img)
+
+# Tensor files.  An NCHW FLOAT32 .npy of shape (1, 2, 2, 3) holding 0..11, as
+# np.save writes it; a Fortran-order INT16 (2, 3) .npy of [[1,2,3],[4,5,6]];
+# a safetensors file of three tensors (FLOAT32, FLOAT16 and BFLOAT16) whose
+# names hold '.', '/' and ':'.
+with open(os.path.join(here, "nchw.npy"), "wb") as f:
+    f.write(tensorfiles.npy_header("<f4", (1, 2, 2, 3)))
+    f.write(struct.pack("<12f", *range(12)))
+with open(os.path.join(here, "fortran.npy"), "wb") as f:
+    f.write(tensorfiles.npy_header("<i2", (2, 3), fortran=True))
+    f.write(struct.pack("<6h", 1, 4, 2, 5, 3, 6))     # column by column
+with open(os.path.join(here, "model.safetensors"), "wb") as f:
+    f.write(tensorfiles.safetensors([
+        ("conv.weight", "F32", (2, 1, 2, 2), struct.pack("<8f", *[0.5 * i for i in range(8)])),
+        ("conv.bias", "F16", (2,), struct.pack("<2e", 0.25, -1.5)),
+        ("embed/table:0", "BF16", (2, 3), tensorfiles.bf16([1, 2, 3, 0.1, -0.5, 100])),
+    ], metadata={"format": "pt", "source": "examples/generate.py"}))

@@ -40,6 +40,7 @@ int cmd_offset(int argc, char **argv);
 int cmd_strides(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 
 /* ---- arguments (args.c) -------------------------------------------------- */
 
@@ -68,18 +69,6 @@ int cli_parse_u64_list(const char *s, uint64_t *out, int max);
 
 /* ---- inputs (load.c) ----------------------------------------------------- */
 
-/* A description read from a file, '-' (standard input) or inline text. */
-struct cli_desc {
-    char name[256];           /* for messages: the path, "<stdin>" or "<inline>" */
-    struct tl_desc d;
-    struct tl_info info;
-};
-
-/* Reads and parses DESC.  On failure prints the message and returns
- * CLI_INVALID or CLI_IO (CLI_USAGE when '-' names standard input a second
- * time); CLI_OK otherwise. */
-int cli_load_desc(const char *arg, struct cli_desc *out);
-
 /* A data file, memory-mapped when it is a regular file, read whole when it
  * is a pipe or standard input ('-'). */
 struct cli_data {
@@ -90,10 +79,41 @@ struct cli_data {
     unsigned char *heap;      /* non-NULL when read */
 };
 
+/* A description: a JSON file, '-' (standard input), inline JSON, or one
+ * tensor of a tensor file (FILE or FILE:NAME; SPEC section 6). */
+struct cli_desc {
+    char name[256];           /* for messages: the path, "<stdin>", "<inline>", "FILE:NAME" */
+    struct tl_desc d;
+    struct tl_info info;
+    enum tl_format format;    /* TL_FMT_JSON, or the tensor file's format */
+    struct cli_data file;     /* a tensor file, mapped: it holds the data too */
+};
+
+/* Reads and parses DESC; axes (NULL: none) is --axes, which only a tensor
+ * file takes.  On failure prints the message and returns CLI_INVALID,
+ * CLI_IO or CLI_USAGE (standard input named twice, --axes with JSON);
+ * CLI_OK otherwise, and then cli_desc_release() frees it. */
+int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out);
+void cli_desc_release(struct cli_desc *desc);
+
 /* Opens DATA.  On failure prints the message and returns CLI_IO
  * (CLI_USAGE when '-' names standard input a second time). */
 int cli_open_data(const char *path, struct cli_data *out);
 void cli_close_data(struct cli_data *data);
+
+/* Opens a file whose first bytes say what it is (*format), as DESC is
+ * read: a stream that holds a JSON description is read to at most 1 MiB
+ * and a byte.  Messages and statuses as cli_open_data(). */
+int cli_open_file(const char *path, struct cli_data *out, enum tl_format *format);
+
+/* The input of a command that reads values: `DESC DATA`, or one tensor
+ * file as DESC, which holds its own data (then data_arg must be NULL).
+ * With optional, a JSON DESC may come without DATA: data->bytes is then
+ * NULL.  On success data is open (close it) and desc loaded (release it);
+ * on failure the message is printed and nothing is left to free. */
+int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
+                   const char *cmd, bool optional, struct cli_desc *desc,
+                   struct cli_data *data);
 
 /* Checks that data holds the elements' bytes of desc; prints the message
  * naming both sizes and returns CLI_INVALID when it does not. */

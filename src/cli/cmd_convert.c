@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -51,7 +52,7 @@ static void draw(uint64_t done, uint64_t total, void *ctx)
 }
 
 struct options {
-    const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc;
+    const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc, *axes, *format;
     int threads;
     bool quiet, json;
 };
@@ -64,9 +65,10 @@ static int destination(const struct options *o, const struct cli_desc *src, stru
     char q[64];
     const struct tl_desc *s = &src->d;
     if (o->to_desc) {
-        int rc = cli_load_desc(o->to_desc, dst);
+        int rc = cli_load_desc(o->to_desc, NULL, dst);
         if (rc)
             return rc;
+        cli_desc_release(dst);
         if (dst->d.dtype != s->dtype) {
             fprintf(stderr, "tensorlayout: %s: dataType: is %s but the source is %s\n",
                     dst->name, tl_dtype_name(dst->d.dtype), tl_dtype_name(s->dtype));
@@ -139,6 +141,38 @@ static void note_isa(void)
                 want, tl_isa_name(tl_isa_active()));
 }
 
+/* Whether OUT is to be a .npy file: --format, or else its name. */
+static bool wants_npy(const struct options *o)
+{
+    if (o->format)
+        return strcmp(o->format, "npy") == 0;
+    size_t n = strlen(o->out);
+    return n >= 4 && strcasecmp(o->out + n - 4, ".npy") == 0;
+}
+
+/* Makes dst the description of a .npy file: its header before the data.
+ * header receives the header's bytes, *hlen their count. */
+static int npy_destination(const struct options *o, struct cli_desc *dst, uint8_t *header,
+                           size_t cap, size_t *hlen)
+{
+    struct tl_error err = { 0 };
+    char q[128];
+    if (tl_npy_header(&dst->d, header, cap, hlen, &err)) {
+        fprintf(stderr, "tensorlayout: %s: cannot be a .npy file: %s: %s%s\n",
+                tl_quote(o->out, q, sizeof q), err.key, err.msg,
+                o->format ? "" : " (--format raw writes raw bytes)");
+        return CLI_INVALID;
+    }
+    dst->d.byte_offset = *hlen;
+    dst->d.total_given = false;        /* the file is exactly the header and the data */
+    if (tl_desc_validate(&dst->d, &err)) {
+        fprintf(stderr, "tensorlayout: %s: %s\n", dst->name, err.msg);
+        return CLI_INVALID;
+    }
+    tl_desc_classify(&dst->d, &dst->info);
+    return CLI_OK;
+}
+
 static int run(const struct options *o)
 {
     static const char cmd[] = "convert";
@@ -147,26 +181,49 @@ static int run(const struct options *o)
     struct cli_out out, out_desc;
     struct tl_error err = { 0 };
     unsigned char fill[8] = { 0 };
+    uint8_t header[4096];
+    size_t hlen = 0;
+    bool npy = wants_npy(o);
     int rc;
 
     if (o->json && strcmp(o->out, "-") == 0) {
         cli_usage_error(cmd, "--json needs standard output: give -o a file");
         return CLI_USAGE;
     }
-    if ((rc = cli_load_desc(o->desc, &src)))
+    if ((rc = cli_load_desc(o->desc, o->axes, &src)))
         return rc;
-    if ((rc = destination(o, &src, &dst)))
-        return rc;
-    if (o->fill && tl_dtype_parse_value(src.d.dtype, o->fill, fill, &err)) {
+    /* a tensor file holds its data; a JSON description needs DATA */
+    if (src.format != TL_FMT_JSON && o->data) {
+        char q[64];
+        cli_usage_error(cmd, "%s is a tensor file (%s) and holds its own data: unexpected "
+                        "argument '%s'",
+                        src.name, tl_format_name(src.format), tl_quote(o->data, q, sizeof q));
+        rc = CLI_USAGE;
+    } else if (src.format == TL_FMT_JSON && !o->data) {
+        cli_usage_error(cmd, "missing argument DATA (a JSON description needs its data file)");
+        rc = CLI_USAGE;
+    }
+    if (!rc)
+        rc = destination(o, &src, &dst);
+    if (!rc && o->fill && tl_dtype_parse_value(src.d.dtype, o->fill, fill, &err)) {
         cli_usage_error(cmd, "--fill: %s", err.msg);
-        return CLI_USAGE;
+        rc = CLI_USAGE;
     }
+    if (!rc && npy)
+        rc = npy_destination(o, &dst, header, sizeof header, &hlen);
     struct tl_copy_plan plan;
-    if (tl_copy_plan(&plan, &src.d, &dst.d, &err)) {
+    if (!rc && tl_copy_plan(&plan, &src.d, &dst.d, &err)) {
         fprintf(stderr, "tensorlayout: %s: %s: %s\n", dst.name, err.key, err.msg);
-        return CLI_INVALID;
+        rc = CLI_INVALID;
     }
-    if ((rc = cli_open_data(o->data, &data)))
+    if (!rc && src.format != TL_FMT_JSON) {
+        data = src.file;
+        memset(&src.file, 0, sizeof src.file);
+    } else if (!rc) {
+        rc = cli_open_data(o->data, &data);
+    }
+    cli_desc_release(&src);
+    if (rc)
         return rc;
     if ((rc = cli_require_elements(&src, &data))) {
         cli_close_data(&data);
@@ -186,6 +243,7 @@ static int run(const struct options *o)
         cli_close_data(&data);
         return rc;
     }
+    memcpy(out.bytes, header, hlen);
     if (o->fill)            /* every element-sized slot after byteOffset */
         tl_copy_fill(out.bytes + dst.d.byte_offset, (size - dst.d.byte_offset) / plan.es, fill,
                      plan.es);
@@ -212,8 +270,8 @@ static int run(const struct options *o)
 
 int cmd_convert(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "source description: a JSON file, '-' or inline JSON");
-    struct arg_file *data = arg_file1(NULL, NULL, "DATA", "source data file ('-' for standard input)");
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "source description: a JSON file, '-' or inline JSON, or a tensor file (.npy, safetensors FILE[:NAME])");
+    struct arg_file *data = arg_file0(NULL, NULL, "DATA", "source data file ('-' for standard input); none with a tensor file");
     struct arg_file *out = arg_file1("o", "output", "OUT", "output file ('-' for standard output); may be DATA itself");
     struct arg_str *to = arg_str0(NULL, "to", "L", "destination layout: letters (NHWC) or indices (0,2,3,1), packed");
     struct arg_str *to_strides = arg_str0(NULL, "to-strides", "LIST", "destination strides in elements (padding allowed)");
@@ -221,12 +279,14 @@ int cmd_convert(int argc, char **argv)
     struct arg_str *fill = arg_str0(NULL, "fill", "V", "value for the slots no element reaches (default 0)");
     struct arg_file *out_desc = arg_file0(NULL, "out-desc", "FILE", "also write the destination description");
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
+    struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
+    struct arg_str *format = arg_str0(NULL, "format", "F", "npy or raw: what OUT is (default: npy when OUT ends in .npy)");
     struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
     struct arg_lit *json = arg_lit0(NULL, "json", "print the destination description and bytesWritten");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, out, to, to_strides, to_desc, fill, out_desc, threads, quiet,
-                      json, help, end };
+    void *table[] = { desc, data, out, to, to_strides, to_desc, fill, out_desc, axes, format,
+                      threads, quiet, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
@@ -236,17 +296,26 @@ int cmd_convert(int argc, char **argv)
             cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
                                              : "missing --to, --to-strides or --to-desc");
             rc = CLI_USAGE;
+        } else if (format->count && strcmp(format->sval[0], "npy") != 0 &&
+                   strcmp(format->sval[0], "raw") != 0) {
+            char q[64];
+            cli_usage_error("convert", "--format: '%s' is not npy or raw",
+                            tl_quote(format->sval[0], q, sizeof q));
+            rc = CLI_USAGE;
         } else if (threads->count && threads->ival[0] < 1) {
             cli_usage_error("convert", "--threads must be at least 1");
             rc = CLI_USAGE;
         } else {
             struct options o = {
-                .desc = desc->filename[0], .data = data->filename[0], .out = out->filename[0],
+                .desc = desc->filename[0], .data = data->count ? data->filename[0] : NULL,
+                .out = out->filename[0],
                 .to = to->count ? to->sval[0] : NULL,
                 .to_strides = to_strides->count ? to_strides->sval[0] : NULL,
                 .to_desc = to_desc->count ? to_desc->filename[0] : NULL,
                 .fill = fill->count ? fill->sval[0] : NULL,
                 .out_desc = out_desc->count ? out_desc->filename[0] : NULL,
+                .axes = axes->count ? axes->sval[0] : NULL,
+                .format = format->count ? format->sval[0] : NULL,
                 .threads = threads->count ? threads->ival[0] : 0,
                 .quiet = quiet->count > 0, .json = json->count > 0,
             };

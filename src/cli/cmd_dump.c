@@ -280,16 +280,17 @@ static void physical_json(struct dump *s, uint64_t span)
     printf("\n]}\n");
 }
 
-static int run(const char *desc_arg, const char *data_arg, bool physical, bool all, bool json,
-               uint64_t steps)
+static int run(const char *desc_arg, const char *data_arg, const char *axes, bool physical,
+               bool all, bool json, uint64_t steps)
 {
     struct cli_desc desc;
     struct cli_data data;
-    int rc = cli_load_desc(desc_arg, &desc);
-    if (rc || (rc = cli_open_data(data_arg, &data)))
+    int rc = cli_load_input(desc_arg, data_arg, axes, "dump", false, &desc, &data);
+    if (rc)
         return rc;
     if ((rc = cli_require_elements(&desc, &data))) {
         cli_close_data(&data);
+        cli_desc_release(&desc);
         return rc;
     }
     struct dump s = {
@@ -301,6 +302,7 @@ static int run(const char *desc_arg, const char *data_arg, bool physical, bool a
         if (tl_finder_init(&s.finder, &desc.d) != 0) {
             fprintf(stderr, "tensorlayout: out of memory\n");
             cli_close_data(&data);
+            cli_desc_release(&desc);
             return CLI_IO;
         }
         s.finder.work_max = steps;
@@ -325,26 +327,29 @@ static int run(const char *desc_arg, const char *data_arg, bool physical, bool a
         logical_text(&s);
     }
     cli_close_data(&data);
+    cli_desc_release(&desc);
     return CLI_OK;
 }
 
 int cmd_dump(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON");
-    struct arg_file *data = arg_file1(NULL, NULL, "DATA", "raw data file ('-' for standard input)");
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, safetensors FILE[:NAME])");
+    struct arg_file *data = arg_file0(NULL, NULL, "DATA", "raw data file ('-' for standard input); none with a tensor file");
+    struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_lit *physical = arg_lit0(NULL, "physical", "show the buffer in offset order, with padding and shared slots");
     struct arg_lit *all = arg_lit0(NULL, "all", "never summarize large tensors with '...'");
     struct arg_lit *json = arg_lit0(NULL, "json", "print every value as one JSON document");
     struct arg_str *steps = arg_str0(NULL, "search-steps", "N", "with --physical: stop each slot's search for owners after N steps (default 33554432)");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, physical, all, json, steps, help, end };
+    void *table[] = { desc, data, axes, physical, all, json, steps, help, end };
     uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
     if (rc == CLI_CONTINUE && (rc = cli_search_steps("dump", steps, &nsteps)) == CLI_OK)
-        rc = run(desc->filename[0], data->filename[0], physical->count > 0, all->count > 0,
+        rc = run(desc->filename[0], data->count ? data->filename[0] : NULL,
+                 axes->count ? axes->sval[0] : NULL, physical->count > 0, all->count > 0,
                  json->count > 0, nsteps);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;

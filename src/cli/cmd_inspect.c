@@ -133,39 +133,40 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
     return o;
 }
 
-static int run(const char *desc_arg, const char *data_arg, bool json)
+static int run(const char *desc_arg, const char *data_arg, const char *axes, bool json)
 {
     struct cli_desc desc;
     struct cli_data data;
-    int rc = cli_load_desc(desc_arg, &desc);
+    int rc = cli_load_input(desc_arg, data_arg, axes, "inspect", true, &desc, &data);
     if (rc)
         return rc;
-    if (data_arg && (rc = cli_open_data(data_arg, &data)))
-        return rc;
+    bool have = data_arg || desc.format != TL_FMT_JSON;
     struct tl_problem p[TL_MAX_PROBLEMS];
-    size_t np = tl_desc_problems(&desc.d, &desc.info, data_arg ? data.size : TL_NO_DATA, p);
+    size_t np = tl_desc_problems(&desc.d, &desc.info, have ? data.size : TL_NO_DATA, p);
     if (json)
-        rc = cli_print_json(build_json(&desc, data_arg ? &data : NULL, p, np));
+        rc = cli_print_json(build_json(&desc, have ? &data : NULL, p, np));
     else
-        print_text(&desc, data_arg ? &data : NULL, p, np);
-    if (data_arg)
-        cli_close_data(&data);
+        print_text(&desc, have ? &data : NULL, p, np);
+    cli_close_data(&data);
+    cli_desc_release(&desc);
     return rc ? rc : np ? CLI_INVALID : CLI_OK;
 }
 
 int cmd_inspect(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON");
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, safetensors FILE[:NAME])");
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "raw data file to check against the description");
+    struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, json, help, end };
+    void *table[] = { desc, data, axes, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
     if (rc == CLI_CONTINUE)
-        rc = run(desc->filename[0], data->count ? data->filename[0] : NULL, json->count > 0);
+        rc = run(desc->filename[0], data->count ? data->filename[0] : NULL,
+                 axes->count ? axes->sval[0] : NULL, json->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }

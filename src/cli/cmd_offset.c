@@ -162,14 +162,15 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
 
 int cmd_offset(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON");
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, safetensors FILE[:NAME])");
+    struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_str *index = arg_strn(NULL, NULL, "INDEX", 0, 100000, "logical index, e.g. 1,0,1");
     struct arg_str *byte = arg_str0(NULL, "byte", "N", "which indices own byte N of the data file");
     struct arg_str *steps = arg_str0(NULL, "search-steps", "N", "with --byte: stop the search after N steps (default 33554432)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, index, byte, steps, json, help, end };
+    void *table[] = { desc, index, byte, steps, axes, json, help, end };
     uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
@@ -183,10 +184,12 @@ int cmd_offset(int argc, char **argv)
             rc = CLI_USAGE;
         } else if ((rc = cli_search_steps("offset", steps, &nsteps)) == CLI_OK) {
             struct cli_desc d;
-            rc = cli_load_desc(desc->filename[0], &d);
-            if (rc == CLI_OK)
+            rc = cli_load_desc(desc->filename[0], axes->count ? axes->sval[0] : NULL, &d);
+            if (rc == CLI_OK) {
                 rc = byte->count ? by_byte(&d, byte->sval[0], nsteps, json->count > 0)
                                  : by_index(&d, index->count, index->sval, json->count > 0);
+                cli_desc_release(&d);
+            }
         }
     }
     arg_freetable(table, sizeof table / sizeof table[0]);

@@ -10,12 +10,13 @@ static const char about[] =
     "times the element size, rounded up to a multiple of 4 (DirectML's\n"
     "DMLCalcBufferTensorSize).";
 
-static int run(const char *arg, bool json)
+static int run(const char *arg, const char *axes, bool json)
 {
     struct cli_desc desc;
-    int rc = cli_load_desc(arg, &desc);
+    int rc = cli_load_desc(arg, axes, &desc);
     if (rc)
         return rc;
+    cli_desc_release(&desc);
     if (json) {
         cJSON *doc = cJSON_CreateObject();
         if (doc && !tl_json_add_u64(doc, "minimumImpliedSizeInBytes", desc.info.min_size)) {
@@ -30,16 +31,17 @@ static int run(const char *arg, bool json)
 
 int cmd_size(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON");
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, safetensors FILE[:NAME])");
+    struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print {\"minimumImpliedSizeInBytes\": N}");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, json, help, end };
+    void *table[] = { desc, axes, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
     if (rc == CLI_CONTINUE)
-        rc = run(desc->filename[0], json->count > 0);
+        rc = run(desc->filename[0], axes->count ? axes->sval[0] : NULL, json->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }

@@ -1,6 +1,7 @@
 /*
- * load.c - reading descriptions (a file, '-' or inline JSON) and data files
- * (memory-mapped, or read whole when they are pipes).
+ * load.c - reading descriptions (a JSON file, '-' or inline JSON, or a
+ * tensor file: .npy or safetensors, told apart by their first bytes) and
+ * data files (memory-mapped, or read whole when they are pipes).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,15 +18,19 @@
 /* Standard input can be read once: by one DESC or one DATA. */
 static const char *stdin_taken;
 
-/* Reads all of fd into a malloc'd buffer (at most max bytes when max > 0).
- * @return 0, -1 with errno set, or 1 when the input exceeds max. */
-static int read_all(int fd, size_t max, unsigned char **out, size_t *len)
+/* Reads fd to its end into a malloc'd buffer that starts with the n bytes
+ * of head; with max > 0, stops once it holds more than max bytes (the
+ * caller then reports the input as too large).  @return 0, or -1 with
+ * errno set. */
+static int read_all(int fd, size_t max, const unsigned char *head, size_t n,
+                    unsigned char **out, size_t *len)
 {
-    size_t cap = 65536, n = 0;
+    size_t cap = 65536;
     unsigned char *buf = malloc(cap);
     if (!buf)
         return -1;
-    for (;;) {
+    memcpy(buf, head, n);
+    while (!(max && n > max)) {
         if (n == cap) {
             unsigned char *bigger = realloc(buf, cap * 2);
             if (!bigger) {
@@ -48,78 +53,206 @@ static int read_all(int fd, size_t max, unsigned char **out, size_t *len)
         if (r == 0)
             break;
         n += (size_t)r;
-        if (max && n > max) {
-            free(buf);
-            return 1;
-        }
     }
     *out = buf;
     *len = n;
     return 0;
 }
 
-int cli_load_desc(const char *arg, struct cli_desc *out)
+static int open_input(const char *path, const char *role, struct cli_data *out,
+                      enum tl_format *format);
+
+/* Parses JSON description text into out (name already set). */
+static int parse_json(const unsigned char *text, size_t len, struct cli_desc *out)
+{
+    struct tl_error err = { 0 };
+    if (len > DESC_MAX_BYTES) {
+        fprintf(stderr, "tensorlayout: %s: description is larger than 1 MiB\n", out->name);
+        return CLI_INVALID;
+    }
+    if (tl_desc_parse_json((const char *)text, len, &out->d, &err)) {
+        cli_report(out->name, &err);
+        return CLI_INVALID;
+    }
+    return CLI_OK;
+}
+
+/* Splits a DESC argument into the file and the tensor name (SPEC section
+ * 6): the whole argument when it names an existing file, otherwise the part
+ * before the last ':' whose left part does.  *name is NULL when there is
+ * none. */
+static void split_name(const char *arg, char *path, size_t n, const char **name)
+{
+    struct stat st;
+    *name = NULL;
+    snprintf(path, n, "%s", arg);
+    if (stat(arg, &st) == 0 || strlen(arg) >= n)
+        return;
+    for (size_t i = strlen(arg); i-- > 0;) {
+        if (arg[i] != ':')
+            continue;
+        path[i] = '\0';
+        if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            *name = arg + i + 1;
+            return;
+        }
+    }
+    snprintf(path, n, "%s", arg);
+}
+
+/* Picks the tensor of a parsed file that the argument names. */
+static int pick_tensor(const struct tl_file *tf, const char *file, const char *tname,
+                       struct cli_desc *out)
+{
+    char q[128];
+    const struct tl_file_tensor *t = NULL;
+    if (tf->nproblems) {
+        fprintf(stderr, "tensorlayout: %s: its tensors overlap or leave bytes no tensor owns; "
+                "'tensorlayout list %s' shows where\n", file, file);
+        return CLI_INVALID;
+    }
+    if (tf->format == TL_FMT_NPY) {
+        if (tname) {
+            fprintf(stderr, "tensorlayout: %s: a .npy file holds one unnamed tensor, so ':%s' "
+                    "names nothing\n", file, tl_quote(tname, q, sizeof q));
+            return CLI_USAGE;
+        }
+        t = &tf->tensors[0];
+    } else if (tname) {
+        t = tl_file_find(tf, tname);
+        if (!t) {
+            fprintf(stderr, "tensorlayout: %s: holds no tensor named '%s' ('tensorlayout list "
+                    "%s' lists them)\n", file, tl_quote(tname, q, sizeof q), file);
+            return CLI_INVALID;
+        }
+    } else if (tf->count == 1) {
+        t = &tf->tensors[0];
+    } else {
+        fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME "
+                "('tensorlayout list %s' lists them)\n", file, tf->count, file, file);
+        return CLI_INVALID;
+    }
+    out->d = t->desc;
+    if (t->name)
+        snprintf(out->name, sizeof out->name, "%.120s:%s", file, tl_quote(t->name, q, sizeof q));
+    return CLI_OK;
+}
+
+int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
 {
     const char *p = arg;
-    unsigned char *text = NULL;
-    size_t len = 0;
-    struct tl_error err = { 0 };
+    memset(out, 0, sizeof *out);
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
+    int rc;
     if (*p == '{') {
         snprintf(out->name, sizeof out->name, "<inline>");
-        len = strlen(arg);
-        if (len > DESC_MAX_BYTES) {
-            fprintf(stderr, "tensorlayout: <inline>: description is larger than 1 MiB\n");
-            return CLI_INVALID;
-        }
-        if (tl_desc_parse_json(arg, len, &out->d, &err)) {
-            cli_report(out->name, &err);
-            return CLI_INVALID;
-        }
+        rc = parse_json((const unsigned char *)arg, strlen(arg), out);
     } else {
-        int fd;
-        if (strcmp(arg, "-") == 0) {
-            snprintf(out->name, sizeof out->name, "<stdin>");
-            if (stdin_taken) {
-                fprintf(stderr, "tensorlayout: standard input is already read as %s\n", stdin_taken);
+        char path[4096];
+        const char *tname = NULL;
+        if (strcmp(arg, "-") != 0)
+            split_name(arg, path, sizeof path, &tname);
+        else
+            snprintf(path, sizeof path, "-");
+        struct cli_data file;
+        if ((rc = open_input(path, "a description", &file, &out->format)))
+            return rc;
+        snprintf(out->name, sizeof out->name, "%s", file.name);
+        if (out->format == TL_FMT_JSON) {
+            if (tname) {
+                char q[128];
+                fprintf(stderr, "tensorlayout: %s: is a JSON description, not a safetensors "
+                        "file: ':%s' names nothing\n", file.name, tl_quote(tname, q, sizeof q));
+                cli_close_data(&file);
                 return CLI_USAGE;
             }
-            stdin_taken = "a description";
-            fd = 0;
+            rc = parse_json(file.bytes, (size_t)file.size, out);
+            cli_close_data(&file);
         } else {
-            tl_quote(arg, out->name, sizeof out->name);
-            fd = open(arg, O_RDONLY);
-            if (fd < 0) {
-                cli_report_errno(out->name, "cannot open");
-                return CLI_IO;
+            struct tl_file tf;
+            struct tl_error err = { 0 };
+            if (tl_file_parse(file.bytes, file.size, &tf, &err)) {
+                cli_report(file.name, &err);
+                cli_close_data(&file);
+                return CLI_INVALID;
             }
+            rc = pick_tensor(&tf, file.name, tname, out);
+            tl_file_free(&tf);
+            if (rc) {
+                cli_close_data(&file);
+                return rc;
+            }
+            out->file = file;
         }
-        int rc = read_all(fd, DESC_MAX_BYTES, &text, &len);
-        int e = errno;
-        if (fd != 0)
-            close(fd);
-        if (rc < 0) {
-            errno = e;
-            cli_report_errno(out->name, "cannot read");
-            return CLI_IO;
+    }
+    if (rc)
+        return rc;
+    if (axes) {
+        struct tl_error err = { 0 };
+        unsigned order[TL_MAX_RANK];
+        if (out->format == TL_FMT_JSON) {
+            fprintf(stderr, "tensorlayout: --axes: says how a tensor file's dimensions map to "
+                    "logical axes; %s is a JSON description (its sizes are already logical)\n",
+                    out->name);
+            return CLI_USAGE;
         }
-        if (rc > 0) {
-            fprintf(stderr, "tensorlayout: %s: description is larger than 1 MiB\n", out->name);
-            return CLI_INVALID;
+        if (tl_layout_parse(out->d.rank, axes, order, &err)) {
+            fprintf(stderr, "tensorlayout: --axes: %s (%s has %u dimensions)\n", err.msg,
+                    out->name, out->d.rank);
+            cli_desc_release(out);
+            return CLI_USAGE;
         }
-        rc = tl_desc_parse_json((const char *)text, len, &out->d, &err);
-        free(text);
-        if (rc) {
-            cli_report(out->name, &err);
-            return CLI_INVALID;
-        }
+        tl_desc_assign_axes(&out->d, order, NULL);
     }
     tl_desc_classify(&out->d, &out->info);
     return CLI_OK;
 }
 
-int cli_open_data(const char *path, struct cli_data *out)
+void cli_desc_release(struct cli_desc *desc)
+{
+    cli_close_data(&desc->file);
+}
+
+int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
+                   const char *cmd, bool optional, struct cli_desc *desc, struct cli_data *data)
+{
+    memset(data, 0, sizeof *data);
+    int rc = cli_load_desc(desc_arg, axes, desc);
+    if (rc)
+        return rc;
+    if (desc->format != TL_FMT_JSON) {
+        if (data_arg) {
+            char q[64];
+            cli_usage_error(cmd, "%s is a tensor file (%s) and holds its own data: unexpected "
+                            "argument '%s'", desc->name, tl_format_name(desc->format),
+                            tl_quote(data_arg, q, sizeof q));
+            cli_desc_release(desc);
+            return CLI_USAGE;
+        }
+        *data = desc->file;
+        memset(&desc->file, 0, sizeof desc->file);
+        return CLI_OK;
+    }
+    if (!data_arg && optional)
+        return CLI_OK;
+    if (!data_arg) {
+        cli_desc_release(desc);
+        cli_usage_error(cmd, "missing argument DATA (a JSON description needs its data file)");
+        return CLI_USAGE;
+    }
+    rc = cli_open_data(data_arg, data);
+    if (rc)
+        cli_desc_release(desc);
+    return rc;
+}
+
+/* Opens path ('-': standard input) into out: a regular file is mapped
+ * whole; a stream is read whole, or when sniff is set only as far as its
+ * first bytes allow: DESC_MAX_BYTES + 1 of a JSON description.  *format is
+ * what the first bytes say (when format is not NULL). */
+static int open_input(const char *path, const char *role, struct cli_data *out,
+                      enum tl_format *format)
 {
     memset(out, 0, sizeof *out);
     int fd;
@@ -129,7 +262,7 @@ int cli_open_data(const char *path, struct cli_data *out)
             fprintf(stderr, "tensorlayout: standard input is already read as %s\n", stdin_taken);
             return CLI_USAGE;
         }
-        stdin_taken = "the data";
+        stdin_taken = role;
         fd = 0;
     } else {
         tl_quote(path, out->name, sizeof out->name);
@@ -139,46 +272,70 @@ int cli_open_data(const char *path, struct cli_data *out)
             return CLI_IO;
         }
     }
+    int rc = CLI_OK;
     struct stat st;
     if (fstat(fd, &st) != 0) {
         cli_report_errno(out->name, "cannot read");
-        if (fd != 0)
-            close(fd);
-        return CLI_IO;
-    }
-    if (S_ISDIR(st.st_mode)) {
+        rc = CLI_IO;
+    } else if (S_ISDIR(st.st_mode)) {
         fprintf(stderr, "tensorlayout: %s: cannot read: Is a directory\n", out->name);
-        if (fd != 0)
-            close(fd);
-        return CLI_IO;
-    }
-    if (S_ISREG(st.st_mode)) {
+        rc = CLI_IO;
+    } else if (S_ISREG(st.st_mode)) {
         out->size = (uint64_t)st.st_size;
         if (st.st_size > 0) {
             out->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
             if (out->map == MAP_FAILED) {
                 out->map = NULL;
                 cli_report_errno(out->name, "cannot map");
-                if (fd != 0)
-                    close(fd);
-                return CLI_IO;
+                rc = CLI_IO;
             }
             out->bytes = out->map;
         }
     } else {
-        size_t len;
-        if (read_all(fd, 0, &out->heap, &len) != 0) {
-            cli_report_errno(out->name, "cannot read");
-            if (fd != 0)
-                close(fd);
-            return CLI_IO;
+        /* a stream: its first bytes, then as much as they allow */
+        unsigned char head[16];
+        size_t n = 0;
+        while (n < sizeof head) {
+            ssize_t r = read(fd, head + n, sizeof head - n);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                if (r < 0)
+                    rc = CLI_IO;
+                break;
+            }
+            n += (size_t)r;
         }
+        size_t max = 0;
+        if (format && tl_file_sniff(head, n) == TL_FMT_JSON)
+            max = DESC_MAX_BYTES;
+        size_t len = 0;
+        if (rc == CLI_OK && read_all(fd, max, head, n, &out->heap, &len) < 0)
+            rc = CLI_IO;
+        if (rc != CLI_OK)
+            cli_report_errno(out->name, "cannot read");
         out->bytes = out->heap;
         out->size = len;
     }
     if (fd != 0)
         close(fd);
+    if (rc != CLI_OK) {
+        cli_close_data(out);
+        return rc;
+    }
+    if (format)
+        *format = tl_file_sniff(out->bytes, out->size < 16 ? (size_t)out->size : 16);
     return CLI_OK;
+}
+
+int cli_open_data(const char *path, struct cli_data *out)
+{
+    return open_input(path, "the data", out, NULL);
+}
+
+int cli_open_file(const char *path, struct cli_data *out, enum tl_format *format)
+{
+    return open_input(path, "a file", out, format);
 }
 
 void cli_close_data(struct cli_data *data)

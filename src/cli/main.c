@@ -20,6 +20,7 @@ static const struct command commands[] = {
     { "strides", cmd_strides, "strides for a layout (DirectML's CalculateStrides)" },
     { "dump",    cmd_dump,    "the values of a tensor, logically or in buffer order" },
     { "convert", cmd_convert, "rewrite a tensor's data in another layout" },
+    { "list",    cmd_list,    "the tensors of a .npy or safetensors file, with their bytes" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -39,7 +40,9 @@ static void usage(FILE *f)
     fprintf(f,
         "\n"
         "Every command takes --help; most take --json.  DESC is a JSON file, '-'\n"
-        "for standard input, or inline JSON starting with '{'.\n"
+        "for standard input, or inline JSON starting with '{'; or, in place of\n"
+        "DESC DATA, one tensor file: a .npy file, or a safetensors file as\n"
+        "FILE:NAME (FILE alone when it holds one tensor).\n"
         "Exit status: 0 success, 1 invalid input or problems found, 2 usage error,\n"
         "3 input/output error.  See man tensorlayout.\n");
 }

@@ -50,6 +50,9 @@ void cli_problem_text(const struct tl_problem *p, char *buf, size_t n)
     case TL_P_DATA_SHORT:
         snprintf(buf, n, "%s: the file has %llu bytes but DirectML needs %llu", p->key, a, b);
         break;
+    case TL_P_DTYPE_NOT_DML:
+        snprintf(buf, n, "%s: BFLOAT16 is not a DirectML data type", p->key);
+        break;
     default:
         snprintf(buf, n, "%s: unknown problem", p->key);
     }

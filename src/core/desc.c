@@ -213,6 +213,8 @@ size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
 #define ADD(c, k, va, vb) do { out[n].code = (c); out[n].a = (va); out[n].b = (vb); \
         snprintf(out[n].key, sizeof out[n].key, "%s", (k)); n++; } while (0)
     char key[24];
+    if (!tl_dtype_is_dml(d->dtype))
+        ADD(TL_P_DTYPE_NOT_DML, "dataType", 0, 0);
     for (unsigned i = 0; i < d->rank; i++) {
         if (d->sizes[i] > TL_DML_UINT_MAX) {
             snprintf(key, sizeof key, "sizes[%u]", i);

@@ -25,7 +25,7 @@ static const struct {
     [TL_DT_UINT8] = { "UINT8", 1 },     [TL_DT_INT32] = { "INT32", 4 },
     [TL_DT_INT16] = { "INT16", 2 },     [TL_DT_INT8] = { "INT8", 1 },
     [TL_DT_FLOAT64] = { "FLOAT64", 8 }, [TL_DT_UINT64] = { "UINT64", 8 },
-    [TL_DT_INT64] = { "INT64", 8 },
+    [TL_DT_INT64] = { "INT64", 8 },     [TL_DT_BFLOAT16] = { "BFLOAT16", 2 },
 };
 
 const char *tl_dtype_name(enum tl_dtype dt) { return dtypes[dt].name; }
@@ -86,8 +86,36 @@ uint16_t tl_float_to_half(float f)
     return sign | (uint16_t)half;
 }
 
+float tl_bfloat_to_float(uint16_t b)
+{
+    uint32_t x = (uint32_t)b << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+uint16_t tl_float_to_bfloat(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffff) > 0x7f800000)          /* NaN: keep sign and payload top, quiet */
+        return (uint16_t)((x >> 16) | 0x40);
+    x += 0x7fff + ((x >> 16) & 1);              /* to nearest, ties to even; may reach inf */
+    return (uint16_t)(x >> 16);
+}
+
+/* Whether text read back as `back` is the same value as v in the type. */
+static bool same_value(enum tl_dtype dt, double back, double v)
+{
+    switch (dt) {
+    case TL_DT_FLOAT64:  return back == v;
+    case TL_DT_BFLOAT16: return tl_float_to_bfloat((float)back) == tl_float_to_bfloat((float)v);
+    default:             return (float)back == (float)v;
+    }
+}
+
 /* Shortest "%.*g" text of v that reads back as the same value of the type. */
-static int format_float(double v, int maxprec, bool single, char *buf, size_t n)
+static int format_float(double v, int maxprec, enum tl_dtype dt, char *buf, size_t n)
 {
     if (isnan(v))
         return snprintf(buf, n, "nan");
@@ -97,7 +125,7 @@ static int format_float(double v, int maxprec, bool single, char *buf, size_t n)
     for (; prec < maxprec; prec++) {
         snprintf(buf, n, "%.*g", prec, v);
         double back = strtod(buf, NULL);
-        if (single ? (float)back == (float)v : back == v)
+        if (same_value(dt, back, v))
             break;
     }
     /* keep every integer digit up to 16 of them: "10", not "1e+01" */
@@ -114,9 +142,10 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
             int32_t i32; uint64_t u64; int64_t i64; float f; double d; } v;
     memcpy(&v, p, dtypes[dt].size);
     switch (dt) {
-    case TL_DT_FLOAT32: return format_float(v.f, 9, true, buf, n);
-    case TL_DT_FLOAT16: return format_float(tl_half_to_float(v.u16), 5, true, buf, n);
-    case TL_DT_FLOAT64: return format_float(v.d, 17, false, buf, n);
+    case TL_DT_FLOAT32: return format_float(v.f, 9, dt, buf, n);
+    case TL_DT_FLOAT16: return format_float(tl_half_to_float(v.u16), 5, dt, buf, n);
+    case TL_DT_BFLOAT16: return format_float(tl_bfloat_to_float(v.u16), 4, dt, buf, n);
+    case TL_DT_FLOAT64: return format_float(v.d, 17, dt, buf, n);
     case TL_DT_UINT8:   return snprintf(buf, n, "%u", (unsigned)v.u8);
     case TL_DT_INT8:    return snprintf(buf, n, "%d", (int)v.i8);
     case TL_DT_UINT16:  return snprintf(buf, n, "%u", (unsigned)v.u16);
@@ -131,7 +160,8 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
 
 static bool is_float(enum tl_dtype dt)
 {
-    return dt == TL_DT_FLOAT32 || dt == TL_DT_FLOAT16 || dt == TL_DT_FLOAT64;
+    return dt == TL_DT_FLOAT32 || dt == TL_DT_FLOAT16 || dt == TL_DT_FLOAT64 ||
+           dt == TL_DT_BFLOAT16;
 }
 
 static bool is_signed(enum tl_dtype dt)
@@ -158,7 +188,8 @@ int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
             float f = (float)d;
             memcpy(out, &f, 4);
         } else {
-            uint16_t h = tl_float_to_half((float)d);
+            uint16_t h = dt == TL_DT_BFLOAT16 ? tl_float_to_bfloat((float)d)
+                                              : tl_float_to_half((float)d);
             memcpy(out, &h, 2);
         }
         return 0;
@@ -186,4 +217,9 @@ int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
     /* little-endian hosts only (x86-64, AArch64): the low bytes come first */
     memcpy(out, &bits, size);
     return 0;
+}
+
+bool tl_dtype_is_dml(enum tl_dtype dt)
+{
+    return dt != TL_DT_BFLOAT16;
 }

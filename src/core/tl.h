@@ -35,7 +35,7 @@
 
 #define TL_VERSION "0.1.0"
 #define TL_MAX_RANK 8
-#define TL_MAX_PROBLEMS (2 * TL_MAX_RANK + 8)
+#define TL_MAX_PROBLEMS (2 * TL_MAX_RANK + 9)
 #define TL_MAX_JSON_INT 9007199254740992.0 /* 2^53: the largest integer a description may hold */
 #define TL_DML_UINT_MAX UINT64_C(4294967295)
 #define TL_MAX_JSON_DEPTH 32   /* deeper JSON is refused before it is parsed */
@@ -48,6 +48,7 @@ enum tl_dtype {
     TL_DT_FLOAT32, TL_DT_FLOAT16, TL_DT_UINT32, TL_DT_UINT16, TL_DT_UINT8,
     TL_DT_INT32, TL_DT_INT16, TL_DT_INT8, TL_DT_FLOAT64, TL_DT_UINT64,
     TL_DT_INT64,
+    TL_DT_BFLOAT16,   /* not a DirectML type: the top half of a FLOAT32 */
     TL_DT_COUNT
 };
 
@@ -67,6 +68,14 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n);
 /* Half-precision helpers: IEEE binary16 bits <-> float. */
 float tl_half_to_float(uint16_t h);
 uint16_t tl_float_to_half(float f);
+
+/* bfloat16 (the top 16 bits of a binary32) <-> float: to nearest, ties to
+ * even; a NaN stays a NaN of the same sign. */
+float tl_bfloat_to_float(uint16_t b);
+uint16_t tl_float_to_bfloat(float f);
+
+/* Whether DirectML has the type (every type but BFLOAT16). */
+bool tl_dtype_is_dml(enum tl_dtype dt);
 
 /* Parses the text of one value of type dt ("1.5", "-3", "0x7f", "nan") into
  * the element's bytes at out (tl_dtype_size(dt) bytes).  Integers must be
@@ -94,7 +103,7 @@ enum tl_errcode {
  * to blame; line and col are 1-based positions for TL_E_JSON, else 0. */
 struct tl_error {
     int code;
-    char key[48];
+    char key[128];
     int line, col;
     char msg[160];
 };
@@ -273,6 +282,83 @@ uint64_t tl_finder_find(struct tl_finder *f, uint64_t elem_offset, uint64_t limi
                         tl_index_fn fn, void *ctx);
 void tl_finder_free(struct tl_finder *f);
 
+/* ---- tensor files: .npy and safetensors (tensorfile.c) ------------------ */
+
+enum tl_format { TL_FMT_JSON, TL_FMT_NPY, TL_FMT_SAFETENSORS };
+
+/* "json", "npy", "safetensors". */
+const char *tl_format_name(enum tl_format f);
+
+/* What a file's first n bytes say it is: "\x93NUMPY" is .npy; an 8-byte
+ * header length (binary: not all of it text) followed by '{' is
+ * safetensors; anything else is taken for a JSON description.  Nine bytes
+ * are enough to tell. */
+enum tl_format tl_file_sniff(const uint8_t *head, size_t n);
+
+/* One tensor of a file.  desc has the file's shape as its sizes (a 0-d
+ * array is sizes {1}), packed strides for the file's order (C, or
+ * Fortran's), and byteOffset = begin; [begin, end) are its bytes in the
+ * file. */
+struct tl_file_tensor {
+    char *name;                 /* NULL for a .npy file */
+    struct tl_desc desc;
+    uint64_t begin, end;
+    size_t order;               /* its place in the header */
+};
+
+struct tl_file_meta {
+    char *key, *value;
+};
+
+/* What lies between a safetensors file's tensors, in file order: bytes of
+ * [from, to) that two tensors share (a, b: their indices), or that no
+ * tensor owns (a: the tensor before them, b: the one after; SIZE_MAX for
+ * the header or the end of the file). */
+enum tl_file_problem_kind { TL_FP_OVERLAP, TL_FP_GAP };
+struct tl_file_problem {
+    enum tl_file_problem_kind kind;
+    size_t a, b;
+    uint64_t from, to;
+};
+
+struct tl_file {
+    enum tl_format format;
+    unsigned version;                   /* .npy major version */
+    uint64_t data_start;                /* where the header ends */
+    size_t count;
+    struct tl_file_tensor *tensors;     /* in file order: by begin, then header order */
+    size_t nmeta;
+    struct tl_file_meta *meta;          /* safetensors __metadata__, in header order */
+    size_t nproblems;
+    struct tl_file_problem *problems;
+};
+
+/* Parses a whole .npy or safetensors file of len bytes (SPEC section 6):
+ * headers checked strictly, every number before it is used, nothing read
+ * past len; each tensor's bytes lie inside the file.  err->key names the
+ * header key, prefixed with "tensor 'NAME': " for a safetensors tensor.
+ * @return 0 (free with tl_file_free), or a TL_E_* code with err filled and
+ * nothing to free. */
+int tl_file_parse(const uint8_t *bytes, uint64_t len, struct tl_file *f, struct tl_error *err);
+void tl_file_free(struct tl_file *f);
+
+/* The tensor of that name, or NULL. */
+const struct tl_file_tensor *tl_file_find(const struct tl_file *f, const char *name);
+
+/* Says which logical axis each of the description's dimensions is:
+ * dimension i becomes axis axes[i] (its size and stride move there), as
+ * `--axes NHWC` does for a file of shape (N,H,W,C).  @return 0, or
+ * TL_E_VALUE when axes is not a permutation. */
+int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error *err);
+
+/* Writes the .npy header (version 1.0 unless it needs 2.0; the data starts
+ * at a multiple of 64) for a packed description with byteOffset 0: the
+ * array's shape is the sizes in memory order, outermost first, C order.
+ * cap of 4096 bytes is always enough.  @return 0 with *len set, or
+ * TL_E_VALUE (BFLOAT16, not packed, byteOffset not 0) with err filled. */
+int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len,
+                  struct tl_error *err);
+
 /* ---- DirectML problems -------------------------------------------------- */
 
 enum tl_problem_code {
@@ -283,7 +369,8 @@ enum tl_problem_code {
     TL_P_TOTAL_ALIGN,     /* a: total, not a multiple of 4 */
     TL_P_ALIGNMENT,       /* a: alignment, b: element size */
     TL_P_OFFSET_ALIGN,    /* a: byte offset, b: required multiple */
-    TL_P_DATA_SHORT       /* a: file size, b: bytes needed */
+    TL_P_DATA_SHORT,      /* a: file size, b: bytes needed */
+    TL_P_DTYPE_NOT_DML    /* key dataType: a type DirectML does not have (BFLOAT16) */
 };
 
 struct tl_problem {

@@ -10,7 +10,7 @@ void dtype_should_name_and_size_every_type(void)
     static const struct { const char *name; unsigned size; } want[] = {
         { "FLOAT32", 4 }, { "FLOAT16", 2 }, { "UINT32", 4 }, { "UINT16", 2 }, { "UINT8", 1 },
         { "INT32", 4 }, { "INT16", 2 }, { "INT8", 1 }, { "FLOAT64", 8 }, { "UINT64", 8 },
-        { "INT64", 8 },
+        { "INT64", 8 }, { "BFLOAT16", 2 },
     };
     for (int i = 0; i < TL_DT_COUNT; i++) {
         enum tl_dtype dt;
@@ -23,7 +23,9 @@ void dtype_should_name_and_size_every_type(void)
     CHECK(tl_dtype_from_name("Uint8", &dt) == 0 && dt == TL_DT_UINT8);
     CHECK(tl_dtype_from_name("FLOAT", &dt) == TL_E_VALUE);
     CHECK(tl_dtype_from_name("DML_TENSOR_DATA_TYPE_", &dt) == TL_E_VALUE);
-    CHECK(tl_dtype_from_name("BFLOAT16", &dt) == TL_E_VALUE);
+    CHECK(tl_dtype_from_name("bfloat16", &dt) == 0 && dt == TL_DT_BFLOAT16);
+    CHECK(tl_dtype_from_name("FLOAT8", &dt) == TL_E_VALUE);
+    CHECK(!tl_dtype_is_dml(TL_DT_BFLOAT16) && tl_dtype_is_dml(TL_DT_FLOAT16));
 }
 
 void dtype_should_format_shortest_values(void)
@@ -97,4 +99,40 @@ void dtype_should_parse_values_in_range(void)
     CHECK(tl_dtype_parse_value(TL_DT_UINT64, "18446744073709551615", out, &err) == 0);
     CHECK(tl_dtype_parse_value(TL_DT_UINT64, "18446744073709551616", out, &err) == TL_E_RANGE);
     CHECK(tl_dtype_parse_value(TL_DT_INT64, "-9223372036854775808", out, &err) == 0);
+}
+
+void dtype_should_round_trip_bfloat(void)
+{
+    /* every bfloat16 pattern goes to float and back unchanged; a NaN stays
+     * a NaN of the same sign; its text reads back to the same pattern */
+    char buf[48];
+    for (uint32_t b = 0; b <= 0xffff; b++) {
+        float f = tl_bfloat_to_float((uint16_t)b);
+        uint16_t back = tl_float_to_bfloat(f);
+        if (isnan(f)) {
+            CHECK((back & 0x7f80) == 0x7f80 && (back & 0x7f) && (back & 0x8000) == (b & 0x8000));
+            continue;
+        }
+        if (back != b)
+            CHECK_EQ_U64(back, b);
+        uint16_t bits = (uint16_t)b;
+        tl_dtype_format(TL_DT_BFLOAT16, &bits, buf, sizeof buf);
+        uint16_t parsed;
+        struct tl_error err;
+        if (tl_dtype_parse_value(TL_DT_BFLOAT16, buf, &parsed, &err) != 0 || parsed != b)
+            CHECK_STR(buf, "(reads back to the same bfloat16)");
+    }
+    /* to nearest, ties to even: 1 + 2^-8 is halfway between 1 and 1 + 2^-7 */
+    CHECK_EQ_U64(tl_float_to_bfloat(1.0f + 1.0f / 256), 0x3f80);
+    CHECK_EQ_U64(tl_float_to_bfloat(1.0f + 3.0f / 256), 0x3f82);
+    CHECK_EQ_U64(tl_float_to_bfloat(3.4e38f), 0x7f80);             /* beyond: inf */
+    CHECK_EQ_U64(tl_float_to_bfloat(-0.0f), 0x8000);
+    CHECK_EQ_U64(tl_float_to_bfloat(1e-40f), 0x0001);             /* a subnormal kept */
+    uint32_t snan = 0xff800001;                                   /* a NaN whose top is inf */
+    float nan;
+    memcpy(&nan, &snan, 4);
+    CHECK_EQ_U64(tl_float_to_bfloat(nan), 0xffc0);
+    uint16_t b = 0x3dcd;                                          /* 0.1 in bfloat16 */
+    tl_dtype_format(TL_DT_BFLOAT16, &b, buf, sizeof buf);
+    CHECK_STR(buf, "0.1");
 }

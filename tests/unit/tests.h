@@ -6,6 +6,7 @@
     X(dtype_should_name_and_size_every_type) \
     X(dtype_should_format_shortest_values) \
     X(dtype_should_round_trip_half) \
+    X(dtype_should_round_trip_bfloat) \
     X(dtype_should_parse_values_in_range) \
     X(desc_should_compute_reference_terms) \
     X(desc_should_compute_strides_for_layouts) \
@@ -27,7 +28,14 @@
     X(find_should_be_fast_on_huge_broadcast) \
     X(find_should_walk_dense_owners_in_logical_order) \
     X(find_should_answer_fuzzer_cases_in_few_steps) \
-    X(find_should_stop_at_its_bound_with_the_first_owners)
+    X(find_should_stop_at_its_bound_with_the_first_owners) \
+    X(npy_should_read_numpy_headers) \
+    X(npy_should_reject_each_malformed_header) \
+    X(npy_should_write_headers_that_read_back) \
+    X(safetensors_should_read_tensors_in_file_order) \
+    X(safetensors_should_reject_each_malformed_header) \
+    X(safetensors_should_report_overlaps_and_gaps) \
+    X(file_should_never_read_past_a_truncation)
 
 #define X(name) void name(void);
 TL_TEST_LIST(X)

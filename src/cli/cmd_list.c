@@ -1,0 +1,198 @@
+/*
+ * cmd_list.c - `tensorlayout list FILE`: the tensors of a tensor file, in
+ * file order, with their byte ranges, the safetensors metadata, and the
+ * bytes that two tensors share or that no tensor owns.
+ */
+#include <argtable2.h>
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char about[] =
+    "Lists the tensors of FILE (a .npy file, a safetensors file, or a JSON\n"
+    "description) in file order: name, dataType, sizes, the first byte and one\n"
+    "past the last byte of its data in the file, and its byte count; then the\n"
+    "safetensors __metadata__.  Tensors whose bytes overlap, and bytes between\n"
+    "or after them that no tensor owns, are problems: exit 1.";
+
+/* One tensor as list shows it. */
+struct entry {
+    const char *name;             /* NULL: unnamed (.npy, JSON) */
+    const struct tl_desc *d;
+    uint64_t begin, end;
+};
+
+static void problem_text(const struct tl_file *tf, const struct tl_file_problem *p, char *buf,
+                         size_t n)
+{
+    char qa[80], qb[80];
+    const char *a = p->a == SIZE_MAX ? NULL : tl_quote(tf->tensors[p->a].name, qa, sizeof qa);
+    const char *b = p->b == SIZE_MAX ? NULL : tl_quote(tf->tensors[p->b].name, qb, sizeof qb);
+    unsigned long long from = p->from, to = p->to;
+    if (p->kind == TL_FP_OVERLAP) {
+        snprintf(buf, n, "tensors '%s' and '%s' share bytes %llu..%llu (%llu bytes)", a, b, from,
+                 to, to - from);
+    } else if (!b) {
+        snprintf(buf, n, "bytes %llu..%llu (%llu) after the last tensor belong to no tensor",
+                 from, to, to - from);
+    } else if (!a) {
+        snprintf(buf, n, "bytes %llu..%llu (%llu) before tensor '%s' belong to no tensor", from,
+                 to, to - from, b);
+    } else {
+        snprintf(buf, n, "bytes %llu..%llu (%llu) between tensors '%s' and '%s' belong to no "
+                 "tensor", from, to, to - from, a, b);
+    }
+}
+
+static void print_text(const struct entry *e, size_t count, const struct tl_file *tf)
+{
+    int w = 4;
+    char q[256];
+    for (size_t i = 0; i < count; i++) {
+        int len = e[i].name ? (int)strlen(tl_quote(e[i].name, q, sizeof q)) : 1;
+        if (len > w)
+            w = len;
+    }
+    printf("%-*s  %-8s  %-16s  %12s  %12s  %12s\n", w, "name", "dataType", "sizes", "begin",
+           "end", "bytes");
+    for (size_t i = 0; i < count; i++) {
+        char sizes[TL_MAX_RANK * 21 + 1];
+        int n = 0;
+        for (unsigned k = 0; k < e[i].d->rank; k++)
+            n += snprintf(sizes + n, sizeof sizes - (size_t)n, "%s%" PRIu64, k ? "," : "",
+                          e[i].d->sizes[k]);
+        printf("%-*s  %-8s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
+               e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tl_dtype_name(e[i].d->dtype),
+               sizes, e[i].begin, e[i].end, e[i].end - e[i].begin);
+    }
+    if (tf && tf->nmeta) {
+        printf("\nmetadata\n");
+        for (size_t i = 0; i < tf->nmeta; i++) {
+            char v[256];
+            printf("  %s: %s\n", tl_quote(tf->meta[i].key, q, sizeof q),
+                   tl_quote(tf->meta[i].value, v, sizeof v));
+        }
+    }
+    if (!tf || !tf->nproblems) {
+        printf("\nproblems  none\n");
+        return;
+    }
+    printf("\nproblems\n");
+    for (size_t i = 0; i < tf->nproblems; i++) {
+        char text[512];
+        problem_text(tf, &tf->problems[i], text, sizeof text);
+        printf("  %s\n", text);
+    }
+}
+
+static cJSON *build_json(enum tl_format format, const struct entry *e, size_t count,
+                         const struct tl_file *tf)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *tensors = NULL, *meta = NULL, *probs = NULL;
+    bool ok = o && cJSON_AddStringToObject(o, "format", tl_format_name(format)) &&
+              (tensors = cJSON_AddArrayToObject(o, "tensors")) != NULL;
+    for (size_t i = 0; ok && i < count; i++) {
+        cJSON *t = cJSON_CreateObject();
+        ok = t != NULL;
+        if (ok)
+            cJSON_AddItemToArray(tensors, t);
+        ok = ok && (e[i].name ? cJSON_AddStringToObject(t, "name", e[i].name)
+                              : cJSON_AddNullToObject(t, "name")) &&
+             cJSON_AddStringToObject(t, "dataType", tl_dtype_name(e[i].d->dtype)) &&
+             tl_json_add_u64_array(t, "sizes", e[i].d->sizes, e[i].d->rank) &&
+             tl_json_add_u64(t, "byteOffset", e[i].begin) &&
+             tl_json_add_u64(t, "bytes", e[i].end - e[i].begin);
+    }
+    ok = ok && (meta = cJSON_AddObjectToObject(o, "metadata")) != NULL;
+    for (size_t i = 0; ok && tf && i < tf->nmeta; i++)
+        ok = cJSON_AddStringToObject(meta, tf->meta[i].key, tf->meta[i].value) != NULL;
+    ok = ok && (probs = cJSON_AddArrayToObject(o, "problems")) != NULL;
+    for (size_t i = 0; ok && tf && i < tf->nproblems; i++) {
+        char text[512];
+        problem_text(tf, &tf->problems[i], text, sizeof text);
+        cJSON *s = cJSON_CreateString(text);
+        ok = s != NULL;
+        if (ok)
+            cJSON_AddItemToArray(probs, s);
+    }
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int run(const char *path, bool json)
+{
+    struct cli_data data;
+    enum tl_format format;
+    struct tl_error err = { 0 };
+    int rc = cli_open_file(path, &data, &format);
+    if (rc)
+        return rc;
+    struct tl_file tf;
+    struct tl_desc d;
+    struct entry one, *entries = &one;
+    size_t count = 1;
+    bool have_tf = false;
+    if (format == TL_FMT_JSON) {
+        if (tl_desc_parse_json((const char *)data.bytes, (size_t)data.size, &d, &err)) {
+            cli_report(data.name, &err);
+            cli_close_data(&data);
+            return CLI_INVALID;
+        }
+        struct tl_info info;
+        tl_desc_classify(&d, &info);
+        one = (struct entry){ NULL, &d, d.byte_offset, info.elements_bytes };
+    } else {
+        if (tl_file_parse(data.bytes, data.size, &tf, &err)) {
+            cli_report(data.name, &err);
+            cli_close_data(&data);
+            return CLI_INVALID;
+        }
+        have_tf = true;
+        count = tf.count;
+        entries = calloc(count ? count : 1, sizeof *entries);
+        if (!entries) {
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            tl_file_free(&tf);
+            cli_close_data(&data);
+            return CLI_IO;
+        }
+        for (size_t i = 0; i < count; i++)
+            entries[i] = (struct entry){ tf.tensors[i].name, &tf.tensors[i].desc,
+                                         tf.tensors[i].begin, tf.tensors[i].end };
+    }
+    if (json)
+        rc = cli_print_json(build_json(format, entries, count, have_tf ? &tf : NULL));
+    else
+        print_text(entries, count, have_tf ? &tf : NULL);
+    if (!rc && have_tf && tf.nproblems)
+        rc = CLI_INVALID;
+    if (have_tf) {
+        free(entries);
+        tl_file_free(&tf);
+    }
+    cli_close_data(&data);
+    return rc;
+}
+
+int cmd_list(int argc, char **argv)
+{
+    struct arg_file *file = arg_file1(NULL, NULL, "FILE", "a .npy or safetensors file, or a JSON description ('-' for standard input)");
+    struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
+    struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct arg_end *end = arg_end(5);
+    void *table[] = { file, json, help, end };
+    int rc = CLI_IO;
+    if (arg_nullcheck(table) == 0)
+        rc = cli_parse_args(argc, argv, table, about);
+    if (rc == CLI_CONTINUE)
+        rc = run(file->filename[0], json->count > 0);
+    arg_freetable(table, sizeof table / sizeof table[0]);
+    return rc;
+}

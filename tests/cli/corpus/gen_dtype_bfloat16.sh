@@ -1,1 +1,0 @@
-$TL inspect bad/gen_dtype_bfloat16.json

@@ -1,0 +1,55 @@
+"""Tensor files built byte by byte from the formats' descriptions, for the
+examples, the bad-input corpus and the interoperability tests.
+
+No safetensors library is packaged for Debian, so safetensors files are
+written here from the format's description (an 8-byte little-endian header
+length, the JSON header, the data).  .npy headers are written the way numpy's
+format.py lays them out, so that hostile variants can be made of them; the
+interoperability test checks the real numpy against the tool as well."""
+import json
+import struct
+
+
+def npy_header(descr, shape, fortran=False, version=(1, 0), align=64, text=None):
+    """The bytes of a .npy header: magic, version, length, dictionary."""
+    if text is None:
+        dims = "".join("%d," % d for d in shape) if len(shape) == 1 else \
+            ", ".join("%d" % d for d in shape)
+        text = "{'descr': '%s', 'fortran_order': %s, 'shape': (%s), }" % (
+            descr, "True" if fortran else "False", dims)
+    lenbytes = 2 if version[0] == 1 else 4
+    pre = 6 + 2 + lenbytes
+    body = text.encode("latin1")
+    total = -(-(pre + len(body) + 1) // align) * align
+    body += b" " * (total - pre - len(body) - 1) + b"\n"
+    out = b"\x93NUMPY" + bytes(version)
+    out += struct.pack("<H" if lenbytes == 2 else "<I", len(body))
+    return out + body
+
+
+def safetensors(tensors, metadata=None, header=None, pad=8):
+    """A safetensors file: tensors is a list of (name, dtype, shape, data
+    bytes), laid out in order; header (a dict) replaces the computed one."""
+    if header is None:
+        header = {}
+        if metadata is not None:
+            header["__metadata__"] = metadata
+        pos = 0
+        for name, dtype, shape, data in tensors:
+            header[name] = {"dtype": dtype, "shape": list(shape),
+                            "data_offsets": [pos, pos + len(data)]}
+            pos += len(data)
+    text = json.dumps(header, separators=(",", ":")).encode()
+    text += b" " * (-len(text) % pad)
+    return struct.pack("<Q", len(text)) + text + b"".join(t[3] for t in tensors)
+
+
+def bf16(values):
+    """BFLOAT16 bytes of floats: the top half of each FLOAT32, rounded to
+    nearest, ties to even."""
+    out = b""
+    for v in values:
+        x = struct.unpack("<I", struct.pack("<f", v))[0]
+        x = (x + 0x7FFF + ((x >> 16) & 1)) >> 16
+        out += struct.pack("<H", x)
+    return out

@@ -1,0 +1,331 @@
+/* test_tensorfile.c - the .npy and safetensors readers and the .npy writer. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../src/core/tl.h"
+#include "check.h"
+#include "tests.h"
+
+/* A .npy file: the preamble for version v, the header text padded to 64
+ * with a newline, then data_len zero bytes.  Caller frees. */
+static uint8_t *npy(int v, const char *dict, size_t data_len, size_t *len)
+{
+    size_t pre = v == 1 ? 10 : 12, n = strlen(dict);
+    size_t total = (pre + n + 1 + 63) / 64 * 64;
+    uint8_t *b = calloc(1, total + data_len);
+    memcpy(b, "\x93NUMPY", 6);
+    b[6] = (uint8_t)v;
+    size_t hlen = total - pre;
+    for (size_t i = 0; i < pre - 8; i++)
+        b[8 + i] = (uint8_t)(hlen >> (8 * i));
+    memcpy(b + pre, dict, n);
+    memset(b + pre + n, ' ', total - pre - n - 1);
+    b[total - 1] = '\n';
+    *len = total + data_len;
+    return b;
+}
+
+/* A safetensors file: the 8-byte length, the header, data_len zero bytes. */
+static uint8_t *st(const char *header, size_t data_len, size_t *len)
+{
+    size_t n = strlen(header);
+    uint8_t *b = calloc(1, 8 + n + data_len);
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)((uint64_t)n >> (8 * i));
+    memcpy(b + 8, header, n);
+    *len = 8 + n + data_len;
+    return b;
+}
+
+static int parse_npy(const char *dict, size_t data_len, struct tl_file *f, struct tl_error *err)
+{
+    size_t len;
+    uint8_t *b = npy(1, dict, data_len, &len);
+    int rc = tl_file_parse(b, len, f, err);
+    free(b);
+    return rc;
+}
+
+void npy_should_read_numpy_headers(void)
+{
+    struct tl_file f;
+    struct tl_error err;
+    CHECK(parse_npy("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 24, &f, &err) == 0);
+    CHECK(f.format == TL_FMT_NPY && f.count == 1 && f.tensors[0].name == NULL);
+    const struct tl_desc *d = &f.tensors[0].desc;
+    CHECK(d->dtype == TL_DT_FLOAT32 && d->rank == 2 && d->sizes[0] == 2 && d->sizes[1] == 3);
+    CHECK(d->strides[0] == 3 && d->strides[1] == 1 && d->byte_offset == 128);
+    CHECK_EQ_U64(f.tensors[0].begin, 128);
+    CHECK_EQ_U64(f.tensors[0].end, 152);
+    tl_file_free(&f);
+    /* any key order, double quotes, Fortran order, no trailing comma */
+    CHECK(parse_npy("{\"shape\": (2,3,4), 'fortran_order': True, 'descr': '|u1'}", 24, &f, &err) == 0);
+    d = &f.tensors[0].desc;
+    CHECK(d->dtype == TL_DT_UINT8 && d->strides[0] == 1 && d->strides[1] == 2 && d->strides[2] == 6);
+    tl_file_free(&f);
+    /* 0-d: sizes {1}; a 1-tuple; every integer and float type */
+    CHECK(parse_npy("{'descr': '<f8', 'fortran_order': False, 'shape': (), }", 8, &f, &err) == 0);
+    CHECK(f.tensors[0].desc.rank == 1 && f.tensors[0].desc.sizes[0] == 1);
+    tl_file_free(&f);
+    static const struct { const char *descr; enum tl_dtype dt; } types[] = {
+        { "<f2", TL_DT_FLOAT16 }, { "<f4", TL_DT_FLOAT32 }, { "<f8", TL_DT_FLOAT64 },
+        { "|u1", TL_DT_UINT8 }, { "<u2", TL_DT_UINT16 }, { "<u4", TL_DT_UINT32 },
+        { "<u8", TL_DT_UINT64 }, { "|i1", TL_DT_INT8 }, { "<i2", TL_DT_INT16 },
+        { "<i4", TL_DT_INT32 }, { "<i8", TL_DT_INT64 }, { "=f4", TL_DT_FLOAT32 },
+        { "<u1", TL_DT_UINT8 }, { "=i8", TL_DT_INT64 },
+    };
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        char dict[128];
+        snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (5,), }",
+                 types[i].descr);
+        CHECK(parse_npy(dict, 40, &f, &err) == 0 && f.tensors[0].desc.dtype == types[i].dt);
+        tl_file_free(&f);
+    }
+    /* versions 2.0 and 3.0 have a 4-byte header length */
+    for (int v = 2; v <= 3; v++) {
+        size_t len;
+        uint8_t *b = npy(v, "{'descr': '<i2', 'fortran_order': False, 'shape': (3,), }", 6, &len);
+        CHECK(tl_file_parse(b, len, &f, &err) == 0 && f.tensors[0].desc.byte_offset == 128);
+        tl_file_free(&f);
+        free(b);
+    }
+}
+
+void npy_should_reject_each_malformed_header(void)
+{
+    static const struct { const char *dict; const char *key; const char *msg; } bad[] = {
+        { "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", "descr", "big-endian" },
+        { "{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", "descr", "bool" },
+        { "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", "descr", "complex" },
+        { "{'descr': '<U3', 'fortran_order': False, 'shape': (2,), }", "descr", "string" },
+        { "{'descr': '|O', 'fortran_order': False, 'shape': (2,), }", "descr", "object" },
+        { "{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (2,), }", "descr", "datetime" },
+        { "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (2,), }", "descr", "structured" },
+        { "{'descr': '<f16', 'fortran_order': False, 'shape': (2,), }", "descr", "not supported" },
+        { "{'descr': '|f4', 'fortran_order': False, 'shape': (2,), }", "descr", "not supported" },
+        { "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 0), }", "shape[1]", "is 0" },
+        { "{'descr': '<f4', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1), }", "shape", "more than 8" },
+        { "{'descr': '<f4', 'fortran_order': False, 'shape': (2), }", "shape", "tuple" },
+        { "{'descr': '<f4', 'fortran_order': False, 'shape': [2], }", "shape", "tuple" },
+        { "{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }", "shape", "dimension" },
+        { "{'descr': '<f4', 'fortran_order': False, 'shape': (18446744073709551616,), }", "shape", "2^64" },
+        { "{'descr': '<f4', 'fortran_order': 0, 'shape': (2,), }", "fortran_order", "True or False" },
+        { "{'descr': '<f4', 'fortran_order': False}", "shape", "missing" },
+        { "{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (2,)}", "descr", "twice" },
+        { "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'x': 1}", "header", "unknown key" },
+        { "{'descr': '<\\x66', 'fortran_order': False, 'shape': (2,), }", "header", "escapes" },
+        { "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), } x", "header", "after the dictionary" },
+        { "['descr']", "header", "dictionary" },
+        { "{'descr': '<f4' 'fortran_order': False}", "header", "',' or '}'" },
+        { "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", "data", "shorter" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct tl_file f;
+        struct tl_error err = { 0 };
+        if (parse_npy(bad[i].dict, 8, &f, &err) == 0) {
+            CHECK_STR(bad[i].dict, "(refused)");
+            tl_file_free(&f);
+            continue;
+        }
+        if (strcmp(err.key, bad[i].key) != 0 || !strstr(err.msg, bad[i].msg))
+            fprintf(stderr, "case %zu: %s: %s\n", i, err.key, err.msg);
+        CHECK_STR(err.key, bad[i].key);
+        CHECK(strstr(err.msg, bad[i].msg) != NULL);
+    }
+    /* versions, a header longer than the file */
+    struct tl_file f;
+    struct tl_error err;
+    size_t len;
+    uint8_t *b = npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", 8, &len);
+    b[6] = 4;
+    CHECK(tl_file_parse(b, len, &f, &err) == TL_E_VALUE && strstr(err.msg, "4.0"));
+    b[6] = 1;
+    b[7] = 1;
+    CHECK(tl_file_parse(b, len, &f, &err) == TL_E_VALUE);
+    b[7] = 0;
+    b[8] = 0xff;
+    b[9] = 0xff;
+    CHECK(tl_file_parse(b, len, &f, &err) == TL_E_RANGE && strstr(err.msg, "claims 65535"));
+    free(b);
+}
+
+void npy_should_write_headers_that_read_back(void)
+{
+    struct tl_desc d;
+    struct tl_error err;
+    uint64_t sizes[4] = { 1, 3, 4, 5 };
+    unsigned nhwc[4] = { 0, 2, 3, 1 };
+    CHECK(tl_desc_init(&d, TL_DT_FLOAT16, 4, sizes, &err) == 0);
+    CHECK(tl_strides_for_order(4, sizes, nhwc, 0, d.strides, &err) == 0);
+    uint8_t hdr[4096];
+    size_t hlen;
+    CHECK(tl_npy_header(&d, hdr, sizeof hdr, &hlen, &err) == 0);
+    CHECK_EQ_U64(hlen % 64, 0);
+    static const char want[] = "{'descr': '<f2', 'fortran_order': False, 'shape': (1, 4, 5, 3), }";
+    CHECK(memcmp(hdr + 10, want, sizeof want - 1) == 0);
+    CHECK(hdr[hlen - 1] == '\n' && hdr[6] == 1 && hdr[7] == 0);
+    /* it reads back as the destination's memory order */
+    uint8_t *file = calloc(1, hlen + 120);
+    memcpy(file, hdr, hlen);
+    struct tl_file f;
+    CHECK(tl_file_parse(file, hlen + 120, &f, &err) == 0);
+    const struct tl_desc *r = &f.tensors[0].desc;
+    CHECK(r->dtype == TL_DT_FLOAT16 && r->rank == 4 && r->sizes[1] == 4 && r->sizes[3] == 3);
+    CHECK_EQ_U64(r->byte_offset, hlen);
+    /* --axes NHWC gives the written description back */
+    struct tl_desc back = *r;
+    CHECK(tl_desc_assign_axes(&back, nhwc, &err) == 0);
+    for (int i = 0; i < 4; i++)
+        CHECK(back.sizes[i] == d.sizes[i] && back.strides[i] == d.strides[i]);
+    tl_file_free(&f);
+    free(file);
+    /* a 1-d array is a 1-tuple */
+    uint64_t n = 7;
+    CHECK(tl_desc_init(&d, TL_DT_INT64, 1, &n, &err) == 0);
+    CHECK(tl_npy_header(&d, hdr, sizeof hdr, &hlen, &err) == 0);
+    CHECK(strstr((char *)hdr + 10, "'shape': (7,), }") != NULL);
+    /* refused: BFLOAT16, padded, an offset */
+    CHECK(tl_desc_init(&d, TL_DT_BFLOAT16, 1, &n, &err) == 0);
+    CHECK(tl_npy_header(&d, hdr, sizeof hdr, &hlen, &err) == TL_E_VALUE);
+    CHECK(tl_desc_init(&d, TL_DT_FLOAT32, 1, &n, &err) == 0);
+    d.byte_offset = 16;
+    CHECK(tl_npy_header(&d, hdr, sizeof hdr, &hlen, &err) == TL_E_VALUE);
+    d.byte_offset = 0;
+    d.strides[0] = 2;
+    CHECK(tl_npy_header(&d, hdr, sizeof hdr, &hlen, &err) == TL_E_VALUE && strstr(err.msg, "padded"));
+}
+
+void safetensors_should_read_tensors_in_file_order(void)
+{
+    size_t len;
+    uint8_t *b = st("{\"b\":{\"dtype\":\"F16\",\"shape\":[2],\"data_offsets\":[24,28]},"
+                    "\"__metadata__\":{\"format\":\"pt\"},"
+                    "\"a/x:0\":{\"dtype\":\"BF16\",\"shape\":[],\"data_offsets\":[28,30]},"
+                    "\"w.0\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}  ",
+                    30, &len);
+    struct tl_file f;
+    struct tl_error err;
+    CHECK(tl_file_parse(b, len, &f, &err) == 0);
+    CHECK(f.format == TL_FMT_SAFETENSORS && f.count == 3 && f.nproblems == 0 && f.nmeta == 1);
+    CHECK_STR(f.tensors[0].name, "w.0");
+    CHECK_STR(f.tensors[1].name, "b");
+    CHECK_STR(f.tensors[2].name, "a/x:0");
+    uint64_t start = len - 30;
+    CHECK_EQ_U64(f.data_start, start);
+    CHECK_EQ_U64(f.tensors[1].desc.byte_offset, start + 24);
+    CHECK(f.tensors[2].desc.dtype == TL_DT_BFLOAT16 && f.tensors[2].desc.sizes[0] == 1);
+    CHECK(f.tensors[0].desc.strides[0] == 3);
+    CHECK_STR(f.meta[0].key, "format");
+    CHECK_STR(f.meta[0].value, "pt");
+    CHECK(tl_file_find(&f, "a/x:0") == &f.tensors[2] && tl_file_find(&f, "a") == NULL);
+    tl_file_free(&f);
+    free(b);
+}
+
+void safetensors_should_reject_each_malformed_header(void)
+{
+    static const struct { const char *header; const char *key; const char *msg; } bad[] = {
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,0]}}", "tensor 't': data_offsets", "reversed" },
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,80]}}", "tensor 't': data_offsets", "outside the file" },
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}", "tensor 't': data_offsets", "need 12" },
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2,0],\"data_offsets\":[0,0]}}", "tensor 't': shape[1]", "is 0" },
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[1,1,1,1,1,1,1,1,2],\"data_offsets\":[0,8]}}", "tensor 't': shape", "9 dimensions" },
+        { "{\"t\":{\"dtype\":\"F8_E4M3\",\"shape\":[2],\"data_offsets\":[0,2]}}", "tensor 't': dtype", "small float" },
+        { "{\"t\":{\"dtype\":\"BOOL\",\"shape\":[2],\"data_offsets\":[0,2]}}", "tensor 't': dtype", "bool" },
+        { "{\"t\":{\"dtype\":\"C64\",\"shape\":[1],\"data_offsets\":[0,8]}}", "tensor 't': dtype", "complex" },
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2]}}", "tensor 't': data_offsets", "missing" },
+        { "{\"t\":{\"dtype\":7,\"shape\":[2],\"data_offsets\":[0,8]}}", "tensor 't': dtype", "string" },
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2.5],\"data_offsets\":[0,8]}}", "tensor 't': shape[0]", "whole number" },
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,18446744073709551615]}}", "tensor 't': data_offsets[1]", "2^53" },
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[4294967296,4294967296],\"data_offsets\":[0,8]}}", "tensor 't': shape", "64 bits" },
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]}}", "tensor 't'", "twice" },
+        { "{\"t\":[1]}", "tensor 't'", "object" },
+        { "{\"__metadata__\":{\"a\":1}}", "__metadata__.a", "string" },
+        { "{\"__metadata__\":[]}", "__metadata__", "object" },
+        { "{\"t\":", "header", "malformed JSON" },
+        { "{} x", "header", "text after" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        size_t len;
+        uint8_t *b = st(bad[i].header, 16, &len);
+        struct tl_file f;
+        struct tl_error err = { 0 };
+        int rc = tl_file_parse(b, len, &f, &err);
+        if (rc == 0) {
+            CHECK_STR(bad[i].header, "(refused)");
+            tl_file_free(&f);
+        } else {
+            if (strcmp(err.key, bad[i].key) != 0 || !strstr(err.msg, bad[i].msg))
+                fprintf(stderr, "case %zu: %s: %s\n", i, err.key, err.msg);
+            CHECK_STR(err.key, bad[i].key);
+            CHECK(strstr(err.msg, bad[i].msg) != NULL);
+        }
+        free(b);
+    }
+    /* lengths near 2^64, a header longer than the file or than 100 MiB */
+    uint8_t b[16] = { 0xf8, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, '{', '}' };
+    struct tl_file f;
+    struct tl_error err;
+    CHECK(tl_file_sniff(b, sizeof b) == TL_FMT_SAFETENSORS);
+    CHECK(tl_file_parse(b, sizeof b, &f, &err) == TL_E_RANGE && strstr(err.msg, "100 MiB"));
+    memset(b, 0, 8);
+    b[0] = 9;
+    CHECK(tl_file_parse(b, sizeof b, &f, &err) == TL_E_RANGE && strstr(err.msg, "claims 9"));
+    /* a JSON description with eight characters before its brace stays JSON */
+    CHECK(tl_file_sniff((const uint8_t *)"        {\"a\":1}", 15) == TL_FMT_JSON);
+}
+
+void safetensors_should_report_overlaps_and_gaps(void)
+{
+    size_t len;
+    uint8_t *b = st("{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[2,6]},"
+                    "\"b\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[4,8]},"
+                    "\"c\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[10,12]}}", 14, &len);
+    struct tl_file f;
+    struct tl_error err;
+    CHECK(tl_file_parse(b, len, &f, &err) == 0);
+    uint64_t s = f.data_start;
+    CHECK_EQ_U64(f.nproblems, 4);
+    if (f.nproblems == 4) {
+        CHECK(f.problems[0].kind == TL_FP_GAP && f.problems[0].a == SIZE_MAX &&
+              f.problems[0].from == s && f.problems[0].to == s + 2);
+        CHECK(f.problems[1].kind == TL_FP_OVERLAP && f.problems[1].a == 0 && f.problems[1].b == 1 &&
+              f.problems[1].from == s + 4 && f.problems[1].to == s + 6);
+        CHECK(f.problems[2].kind == TL_FP_GAP && f.problems[2].from == s + 8 &&
+              f.problems[2].to == s + 10);
+        CHECK(f.problems[3].kind == TL_FP_GAP && f.problems[3].b == SIZE_MAX &&
+              f.problems[3].from == s + 12 && f.problems[3].to == s + 14);
+    }
+    tl_file_free(&f);
+    free(b);
+}
+
+void file_should_never_read_past_a_truncation(void)
+{
+    /* every prefix of a valid file, in a buffer of exactly that size (ASan
+     * and valgrind catch a read past it): refused, never a crash */
+    size_t len[2];
+    uint8_t *files[2];
+    files[0] = npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 24, &len[0]);
+    files[1] = st("{\"__metadata__\":{\"k\":\"v\"},"
+                  "\"t\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,24]}}", 24, &len[1]);
+    for (int k = 0; k < 2; k++) {
+        for (size_t n = 0; n <= len[k]; n++) {
+            uint8_t *cut = malloc(n ? n : 1);
+            memcpy(cut, files[k], n);
+            struct tl_file f;
+            struct tl_error err;
+            int rc = tl_file_parse(cut, n, &f, &err);
+            if (n == len[k]) {
+                CHECK(rc == 0);
+                if (rc == 0)
+                    tl_file_free(&f);
+            } else if (rc == 0) {
+                CHECK_EQ_U64(n, len[k]);     /* a prefix was accepted */
+                tl_file_free(&f);
+            }
+            free(cut);
+        }
+        free(files[k]);
+    }
+}
