@@ -160,15 +160,28 @@ int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
             return rc;
         snprintf(out->name, sizeof out->name, "%s", file.name);
         if (out->format == TL_FMT_JSON) {
-            if (tname) {
+            const unsigned char *t = file.bytes;
+            unsigned char c = file.size ? t[0] : ' ';
+            bool bom = file.size >= 3 && t[0] == 0xef && t[1] == 0xbb && t[2] == 0xbf;
+            if (file.size >= 2 && ((t[0] == 0xff && t[1] == 0xfe) || (t[0] == 0xfe && t[1] == 0xff))) {
+                fprintf(stderr, "tensorlayout: %s: is UTF-16 text, and a description must be "
+                        "UTF-8 (iconv -f UTF-16 -t UTF-8 converts it)\n", file.name);
+                rc = CLI_INVALID;
+            } else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f ||
+                       (c >= 0x80 && !bom)) {
+                fprintf(stderr, "tensorlayout: %s: holds binary data, not a JSON description, "
+                        "a .npy or a safetensors file (DESC and DATA swapped?)\n", file.name);
+                rc = CLI_INVALID;
+            } else {
+                rc = parse_json(file.bytes, (size_t)file.size, out);
+            }
+            cli_close_data(&file);
+            if (!rc && tname) {
                 char q[128];
                 fprintf(stderr, "tensorlayout: %s: is a JSON description, not a safetensors "
-                        "file: ':%s' names nothing\n", file.name, tl_quote(tname, q, sizeof q));
-                cli_close_data(&file);
-                return CLI_USAGE;
+                        "file: ':%s' names nothing\n", out->name, tl_quote(tname, q, sizeof q));
+                rc = CLI_USAGE;
             }
-            rc = parse_json(file.bytes, (size_t)file.size, out);
-            cli_close_data(&file);
         } else {
             struct tl_file tf;
             struct tl_error err = { 0 };

@@ -149,7 +149,9 @@ static const char *lit_here(const struct lit *l, char *buf, size_t n)
     if (l->p >= l->end)
         return "the end of the header";
     unsigned char c = (unsigned char)*l->p;
-    if (c >= 0x20 && c < 0x7f)
+    if (c == '\'')
+        snprintf(buf, n, "a quote");
+    else if (c >= 0x20 && c < 0x7f)
         snprintf(buf, n, "'%c'", c);
     else
         snprintf(buf, n, "byte 0x%02x", c);

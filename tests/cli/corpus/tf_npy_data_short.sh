@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_data_short.npy; echo exit $?

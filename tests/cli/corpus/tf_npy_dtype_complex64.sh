@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_dtype_complex64.npy; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_dtype_no_kind.npy; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_empty_header.npy; echo exit $?

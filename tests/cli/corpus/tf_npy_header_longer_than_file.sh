@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_header_longer_than_file.npy; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_latin1_in_header.npy; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_missing_colon.npy; echo exit $?

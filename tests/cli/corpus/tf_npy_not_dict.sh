@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_not_dict.npy; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_shape_zero_middle.npy; echo exit $?

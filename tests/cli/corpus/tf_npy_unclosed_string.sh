@@ -1,0 +1,1 @@
+$TL inspect bad/tf_npy_unclosed_string.npy; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_dtype_f8.safetensors; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_dtype_unknown.safetensors; echo exit $?

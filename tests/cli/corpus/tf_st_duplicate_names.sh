@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_duplicate_names.safetensors; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_gaps_inspect.safetensors:b; echo exit $?

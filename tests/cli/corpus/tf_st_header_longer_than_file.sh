@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_header_longer_than_file.safetensors; echo exit $?

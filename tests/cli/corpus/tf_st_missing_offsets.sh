@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_missing_offsets.safetensors; echo exit $?

@@ -1,0 +1,1 @@
+$TL dump bad/tf_st_name_prefix.safetensors:c/d; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_nul_in_header.safetensors; echo exit $?

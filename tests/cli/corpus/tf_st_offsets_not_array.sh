@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_offsets_not_array.safetensors; echo exit $?

@@ -1,0 +1,1 @@
+$TL dump bad/tf_st_overlap_dump.safetensors:a; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_shape_negative.safetensors; echo exit $?

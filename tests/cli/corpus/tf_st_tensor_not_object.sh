@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_tensor_not_object.safetensors; echo exit $?

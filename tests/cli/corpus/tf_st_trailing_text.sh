@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_trailing_text.safetensors; echo exit $?

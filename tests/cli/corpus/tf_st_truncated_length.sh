@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_truncated_length.safetensors; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect examples/nchw.json --axes NHWC; echo exit $?

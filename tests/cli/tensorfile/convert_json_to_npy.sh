@@ -1,0 +1,1 @@
+$TL convert examples/nchw.json examples/nchw.bin --to NHWC -o out.NPY && od -A d -t x1 out.NPY | head -n 2 && $TL convert examples/nchw.json examples/nchw.bin --to NHWC -o - --format npy | cmp - out.NPY && echo same

@@ -1,0 +1,1 @@
+$TL convert examples/nchw.npy --to NHWC -o y.npy --out-desc y.json --json && $TL list y.npy && $TL dump y.npy --axes NHWC && $TL inspect y.json y.npy | grep -E "^(byteOffset|status|data)" && $TL inspect y.npy --axes NHWC | grep -E "^(byteOffset|status|data)"

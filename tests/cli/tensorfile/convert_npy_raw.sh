@@ -1,0 +1,1 @@
+$TL convert examples/nchw.npy --to NCHW -o raw.npy --format raw && ls -l raw.npy | cut -d " " -f 5 && $TL convert examples/nchw.npy --to NHWC -o raw.bin && $TL dump "{\"dataType\":\"FLOAT32\",\"sizes\":[1,2,2,3],\"layout\":\"NHWC\"}" raw.bin

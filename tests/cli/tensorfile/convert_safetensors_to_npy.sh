@@ -1,0 +1,1 @@
+$TL convert examples/model.safetensors:conv.weight --to NHWC -o w.npy && $TL dump w.npy

@@ -1,0 +1,1 @@
+$TL dump examples/fortran.npy && $TL inspect examples/fortran.npy | grep -E "^(strides|layout)"

@@ -1,0 +1,1 @@
+$TL dump examples/nchw.npy

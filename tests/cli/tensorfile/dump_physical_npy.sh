@@ -1,0 +1,1 @@
+$TL dump --physical examples/fortran.npy

@@ -1,0 +1,1 @@
+$TL inspect examples/nchw.npy; echo exit $?

@@ -1,0 +1,1 @@
+$TL inspect --json examples/fortran.npy

@@ -1,0 +1,1 @@
+$TL list --json examples/model.safetensors

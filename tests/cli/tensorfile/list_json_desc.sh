@@ -1,0 +1,1 @@
+$TL list examples/padded.json

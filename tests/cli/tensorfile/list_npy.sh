@@ -1,0 +1,1 @@
+$TL list examples/fortran.npy && $TL list --json examples/nchw.npy

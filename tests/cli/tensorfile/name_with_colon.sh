@@ -1,0 +1,1 @@
+$TL dump examples/model.safetensors:conv.bias && $TL offset examples/model.safetensors:embed/table:0 1,2

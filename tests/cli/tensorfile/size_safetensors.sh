@@ -1,0 +1,1 @@
+$TL size examples/model.safetensors:conv.weight; $TL size --json examples/model.safetensors:conv.bias
