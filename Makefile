@@ -56,7 +56,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench fuzz test check test-once test-unit test-diff test-neon test-cli test-valgrind test-docs test-man install uninstall clean help
+.PHONY: all bench fuzz test check test-once test-unit test-diff test-neon test-cli test-interop test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -86,7 +86,7 @@ test: ## every test; again under ASan + UBSan; the command-line tests under valg
 
 check: test  ## same as test
 
-test-once: test-unit test-diff test-cli test-docs test-man
+test-once: test-unit test-diff test-cli test-interop test-docs test-man
 
 test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 	$(UNIT_BIN)
@@ -146,6 +146,9 @@ test-valgrind: $(BIN) $(INJECT)  ## command-line tests under valgrind --error-ex
 	@if command -v valgrind >/dev/null 2>&1; then \
 	    TL_LABEL=cli-valgrind TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh $(CLI_FILTER); \
 	else echo "skip: valgrind (not installed)"; fi
+
+test-interop: $(BIN)  ## numpy reads what the tool writes and writes what it reads
+	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/interop/run.sh
 
 test-docs: $(BIN)  ## the examples of the man page and README, run and compared
 	TL=$(abspath $(BIN)) sh tests/docs.sh

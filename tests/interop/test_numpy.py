@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""Interoperability with the real numpy: numpy writes .npy files of every
+supported type, C and Fortran order, 0-d to 8-d, versions 1.0 to 3.0, and
+the tool must read them to the same values; numpy must np.load every .npy the
+tool writes and find what its own transpose gives; safetensors files built
+byte by byte (no safetensors library is packaged here) read to the values
+numpy put in them, names with '.', '/' and ':' included.
+
+Usage: TL=/path/to/tensorlayout python3 tests/interop/test_numpy.py"""
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "tensorfiles"))
+import tensorfiles  # noqa: E402
+
+TL = os.environ["TL"]
+rng = np.random.default_rng(20261123)
+passed = 0
+failed = 0
+
+TYPES = {"<f2": "FLOAT16", "<f4": "FLOAT32", "<f8": "FLOAT64", "|u1": "UINT8", "<u2": "UINT16",
+         "<u4": "UINT32", "<u8": "UINT64", "|i1": "INT8", "<i2": "INT16", "<i4": "INT32",
+         "<i8": "INT64"}
+
+
+def tl(*args, stdin=None):
+    return subprocess.run([TL, *args], capture_output=True, input=stdin)
+
+
+def check(ok, what):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL", what)
+
+
+def values(dt, shape):
+    """Random values of a type, edges included, never NaN (compared by bytes)."""
+    n = int(np.prod(shape)) if shape else 1
+    d = np.dtype(dt)
+    if d.kind == "f":
+        v = rng.standard_normal(n) * 1000
+        edges = [0.0, -0.0, np.inf, -np.inf, float(np.finfo(d).max), float(np.finfo(d).tiny),
+                 float(np.finfo(d).smallest_subnormal)]
+        for i, e in enumerate(edges[:n]):
+            v[i] = e
+        return v.astype(d).reshape(shape)
+    info = np.iinfo(d)
+    v = rng.integers(info.min, info.max, n, dtype=d, endpoint=True)
+    edges = [info.min, info.max, 0]
+    for i, e in enumerate(edges[:n]):
+        v[i] = e
+    return v.reshape(shape)
+
+
+def header_length(path):
+    with open(path, "rb") as f:
+        version = np.lib.format.read_magic(f)
+        np.lib.format._read_array_header(f, version)
+        return f.tell()
+
+
+def dumped_values(text):
+    """dump --json's values as exact text: "-0" keeps its sign, "Infinity" is a string."""
+    return json.loads(text, parse_int=str, parse_float=str)["values"]
+
+
+def same_values(a, dumped):
+    """dump --json's values (shortest decimals of the type) read back to a."""
+    flat = []
+
+    def walk(v):
+        if isinstance(v, list):
+            for x in v:
+                walk(x)
+        else:
+            flat.append(v)
+    walk(dumped)
+    if a.dtype.kind == "f":
+        back = np.array([float(x) for x in flat], dtype=np.float64).astype(a.dtype)
+    else:
+        back = np.array([int(x) for x in flat], dtype=a.dtype)
+    return back.tobytes() == np.ascontiguousarray(a).tobytes()
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    # 1. numpy writes, the tool reads: every type, 0-d to 8-d, C and Fortran
+    for k, (descr, name) in enumerate(TYPES.items()):
+        for ndim in range(0, 9):
+            shape = tuple(int(x) for x in rng.integers(1, 4, ndim))
+            a = values(descr, shape)
+            for order in ("C", "F"):
+                path = os.path.join(tmp, "a%d_%d%s.npy" % (k, ndim, order))
+                np.save(path, np.asarray(a, order=order))
+                what = "%s %s %s" % (descr, shape, order)
+                r = tl("inspect", "--json", path)
+                info = json.loads(r.stdout)
+                check(r.returncode in (0, 1) and info["dataType"] == name and
+                      info["sizes"] == (list(shape) or [1]) and
+                      info["byteOffset"] == header_length(path) and info["data"]["covers"],
+                      "inspect " + what)
+                r = tl("dump", "--json", path)
+                check(r.returncode == 0 and same_values(a, dumped_values(r.stdout)),
+                      "dump " + what)
+    # versions 2.0 and 3.0, which np.save writes only for huge headers
+    for version in ((2, 0), (3, 0)):
+        a = values("<f4", (2, 3))
+        path = os.path.join(tmp, "v%d.npy" % version[0])
+        with open(path, "wb") as f:
+            np.lib.format.write_array(f, a, version=version)
+        r = tl("dump", "--json", path)
+        check(r.returncode == 0 and same_values(a, dumped_values(r.stdout)),
+              "version %d.%d" % version)
+
+    # 2. the tool writes, numpy reads: random layouts of random tensors
+    for k in range(60):
+        descr = list(TYPES)[k % len(TYPES)]
+        ndim = 1 + k % 6
+        shape = tuple(int(x) for x in rng.integers(1, 5, ndim))
+        a = values(descr, shape)
+        src = os.path.join(tmp, "s%d.npy" % k)
+        np.save(src, np.asarray(a, order="F" if k % 3 == 0 else "C"))
+        perm = [int(x) for x in rng.permutation(ndim)]
+        out = os.path.join(tmp, "o%d.npy" % k)
+        r = tl("convert", src, "--to", ",".join(map(str, perm)), "-o", out)
+        ok = r.returncode == 0
+        if ok:
+            b = np.load(out)
+            ok = b.dtype == a.dtype and b.shape == tuple(shape[p] for p in perm) and \
+                b.tobytes() == np.ascontiguousarray(np.transpose(a, perm)).tobytes()
+        check(ok, "convert %s %s --to %s: %s" % (descr, shape, perm, r.stderr.decode().strip()))
+        # read back with --axes: the logical tensor is a again
+        if ok:
+            axes = ",".join(map(str, perm))
+            r = tl("dump", "--json", out, "--axes", axes)
+            check(r.returncode == 0 and same_values(a, dumped_values(r.stdout)),
+                  "dump --axes " + axes)
+    # to standard output, and from a JSON description and raw bytes
+    a = values("<f4", (1, 3, 4, 5))
+    raw = os.path.join(tmp, "x.bin")
+    a.tofile(raw)
+    r = tl("convert", '{"dataType": "FLOAT32", "sizes": [1, 3, 4, 5]}', raw, "--to", "NHWC",
+           "-o", "-", "--format", "npy")
+    b = np.load(io.BytesIO(r.stdout)) if r.returncode == 0 else None
+    check(b is not None and np.array_equal(b, a.transpose(0, 2, 3, 1)), "convert -o - --format npy")
+
+    # 3. safetensors, built byte by byte, names with '.', '/' and ':'
+    tensors = []
+    arrays = {}
+    st_types = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "U8": "|u1", "U16": "<u2", "U32": "<u4",
+                "U64": "<u8", "I8": "|i1", "I16": "<i2", "I32": "<i4", "I64": "<i8"}
+    for k, (st, descr) in enumerate(st_types.items()):
+        shape = tuple(int(x) for x in rng.integers(1, 4, 1 + k % 4))
+        a = values(descr, shape)
+        name = ["layer.%d.weight", "enc/block_%d/kernel:0", "x%d"][k % 3] % k
+        tensors.append((name, st, shape, a.tobytes()))
+        arrays[name] = a
+    bf = np.array([1.0, -2.5, 3.140625, 0.0], dtype=np.float32)
+    tensors.append(("bf/16:x", "BF16", (2, 2), tensorfiles.bf16(bf.tolist())))
+    path = os.path.join(tmp, "m.safetensors")
+    with open(path, "wb") as f:
+        f.write(tensorfiles.safetensors(tensors, metadata={"format": "pt"}))
+    r = tl("list", "--json", path)
+    listed = json.loads(r.stdout)
+    check(r.returncode == 0 and [t["name"] for t in listed["tensors"]] == [t[0] for t in tensors],
+          "list safetensors")
+    for name, a in arrays.items():
+        r = tl("dump", "--json", path + ":" + name)
+        check(r.returncode == 0 and same_values(a, dumped_values(r.stdout)), "dump " + name)
+        out = os.path.join(tmp, "st.npy")
+        perm = list(range(a.ndim))[::-1]
+        r = tl("convert", path + ":" + name, "--to", ",".join(map(str, perm)), "-o", out)
+        check(r.returncode == 0 and np.array_equal(np.load(out), np.transpose(a, perm)),
+              "convert " + name)
+    r = tl("dump", "--json", path + ":bf/16:x")
+    # each value's shortest text rounds back to its own bfloat16 bits
+    got = [float(x) for row in dumped_values(r.stdout) for x in row] if r.returncode == 0 else []
+    check(tensorfiles.bf16(got) == tensorfiles.bf16(bf.tolist()), "dump BF16")
+
+print("numpy: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
