@@ -14,7 +14,8 @@
  * streams over (max(source span, element count) x element size), as the
  * issue that asked for this benchmark counts them.  Then the whole process:
  * `tensorlayout convert` of the nchw_nhwc_f32_l tensor as a file on
- * /dev/shm against `cat IN > OUT`, medians of RUNS, warm cache.
+ * /dev/shm against `cat IN > OUT`, medians of RUNS, warm cache; and the
+ * same conversion from a .npy file to a .npy file against the raw one.
  *
  * BENCH_JSON=FILE also writes one JSON object a line per measurement;
  * BENCH_CASE=TEXT runs only the cases whose names contain TEXT;
@@ -211,6 +212,43 @@ static void bench_process(const char *tool)
     if (tc > 0 && tt > 0)
         printf("\nprocess: convert nchw_nhwc_f32_l (%.0f MB file on %s): %.1f ms, cat: %.1f ms, "
                "ratio %.2f (target <= 1.30)\n", n / 1e6, dir, tt * 1e3, tc * 1e3, tt / tc);
+    /* the same tensor as a .npy file: reading a tensor file must add no
+     * pass over the data.  The raw conversion is timed in its own block
+     * before and after the .npy one, and their mean is the baseline. */
+    char npy_in[256], npy_out[256];
+    snprintf(npy_in, sizeof npy_in, "%s/tl-bench-%d.npy", dir, (int)getpid());
+    snprintf(npy_out, sizeof npy_out, "%s/tl-bench-%d.out.npy", dir, (int)getpid());
+    struct tl_desc nd;
+    uint64_t nsizes[4] = { 32, 256, 56, 56 };
+    uint8_t hdr[4096];
+    size_t hlen = 0;
+    FILE *nf = fopen(npy_in, "wb");
+    if (nf && tl_desc_init(&nd, TL_DT_FLOAT32, 4, nsizes, NULL) == 0 &&
+        tl_npy_header(&nd, hdr, sizeof hdr, &hlen, NULL) == 0) {
+        fwrite(hdr, 1, hlen, nf);
+        buf = big(n);
+        fwrite(buf, 1, n, nf);
+        munmap(buf, n);
+        fclose(nf);
+        snprintf(cmd, sizeof cmd, "'%s' convert '%s' -o '%s' --to NHWC --quiet", tool, npy_in,
+                 npy_out);
+        double tn = time_command(cmd);
+        snprintf(cmd, sizeof cmd, "'%s' convert '%s' '%s' -o '%s' --to NHWC --quiet", tool, desc,
+                 in, outp);
+        double tt2 = time_command(cmd);
+        if (tt > 0 && tn > 0 && tt2 > 0)
+            printf("process: convert of the same tensor as .npy to .npy: %.1f ms, raw: %.1f ms "
+                   "(mean of %.1f and %.1f), ratio %.2f (target <= 1.10)\n", tn * 1e3,
+                   (tt + tt2) / 2 * 1e3, tt * 1e3, tt2 * 1e3, tn / ((tt + tt2) / 2));
+        if (json && tt > 0 && tn > 0 && tt2 > 0)
+            fprintf(json, "{\"case\": \"process_convert_npy_vs_raw\", \"npy_ms\": %.1f, "
+                    "\"raw_ms\": %.1f, \"ratio\": %.3f}\n", tn * 1e3, (tt + tt2) / 2 * 1e3,
+                    tn / ((tt + tt2) / 2));
+    } else if (nf) {
+        fclose(nf);
+    }
+    unlink(npy_in);
+    unlink(npy_out);
     /* peak memory of the converter alone, from wait4().  fork(), not
      * posix_spawn(): a child that shares this process's memory until exec
      * (CLONE_VM) inherits its high-water mark; a forked copy starts from
@@ -247,7 +285,7 @@ int main(int argc, char **argv)
         if (!only || strstr(cases[i].name, only))
             bench_case(&cases[i]);
     }
-    if (argc > 1 && !only)
+    if (argc > 1 && (!only || strstr("process", only)))
         bench_process(argv[1]);
     if (json)
         fclose(json);
