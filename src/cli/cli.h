@@ -101,6 +101,11 @@ void cli_desc_release(struct cli_desc *desc);
 int cli_open_data(const char *path, struct cli_data *out);
 void cli_close_data(struct cli_data *data);
 
+/* Parses a whole file (or stream) holding a JSON description; says so
+ * when it is empty, UTF-16 or binary instead.  @return CLI_OK, or
+ * CLI_INVALID after the message. */
+int cli_desc_from_file(const struct cli_data *file, struct tl_desc *d);
+
 /* Opens a file whose first bytes say what it is (*format), as DESC is
  * read: a stream that holds a JSON description is read to at most 1 MiB
  * and a byte.  Messages and statuses as cli_open_data(). */

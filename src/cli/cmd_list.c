@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -131,6 +132,16 @@ static int run(const char *path, bool json)
     struct cli_data data;
     enum tl_format format;
     struct tl_error err = { 0 };
+    struct stat st;
+    const char *colon = strrchr(path, ':');
+    if (colon && stat(path, &st) != 0) {
+        char file[4096];
+        snprintf(file, sizeof file, "%.*s", (int)(colon - path), path);
+        if (stat(file, &st) == 0) {
+            cli_usage_error("list", "lists every tensor of a file: give FILE without ':NAME'");
+            return CLI_USAGE;
+        }
+    }
     int rc = cli_open_file(path, &data, &format);
     if (rc)
         return rc;
@@ -140,10 +151,9 @@ static int run(const char *path, bool json)
     size_t count = 1;
     bool have_tf = false;
     if (format == TL_FMT_JSON) {
-        if (tl_desc_parse_json((const char *)data.bytes, (size_t)data.size, &d, &err)) {
-            cli_report(data.name, &err);
+        if ((rc = cli_desc_from_file(&data, &d))) {
             cli_close_data(&data);
-            return CLI_INVALID;
+            return rc;
         }
         struct tl_info info;
         tl_desc_classify(&d, &info);

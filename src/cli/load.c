@@ -63,18 +63,42 @@ static int open_input(const char *path, const char *role, struct cli_data *out,
                       enum tl_format *format);
 
 /* Parses JSON description text into out (name already set). */
-static int parse_json(const unsigned char *text, size_t len, struct cli_desc *out)
+static int parse_json(const unsigned char *text, size_t len, const char *name,
+                      struct tl_desc *d)
 {
     struct tl_error err = { 0 };
     if (len > DESC_MAX_BYTES) {
-        fprintf(stderr, "tensorlayout: %s: description is larger than 1 MiB\n", out->name);
+        fprintf(stderr, "tensorlayout: %s: description is larger than 1 MiB\n", name);
         return CLI_INVALID;
     }
-    if (tl_desc_parse_json((const char *)text, len, &out->d, &err)) {
-        cli_report(out->name, &err);
+    if (tl_desc_parse_json((const char *)text, len, d, &err)) {
+        cli_report(name, &err);
         return CLI_INVALID;
     }
     return CLI_OK;
+}
+
+int cli_desc_from_file(const struct cli_data *file, struct tl_desc *d)
+{
+    const unsigned char *t = file->bytes;
+    unsigned char c = file->size ? t[0] : ' ';
+    bool bom = file->size >= 3 && t[0] == 0xef && t[1] == 0xbb && t[2] == 0xbf;
+    if (file->size == 0) {
+        fprintf(stderr, "tensorlayout: %s: is empty, not a JSON description, a .npy or a "
+                "safetensors file\n", file->name);
+        return CLI_INVALID;
+    }
+    if (file->size >= 2 && ((t[0] == 0xff && t[1] == 0xfe) || (t[0] == 0xfe && t[1] == 0xff))) {
+        fprintf(stderr, "tensorlayout: %s: is UTF-16 text, and a description must be UTF-8 "
+                "(iconv -f UTF-16 -t UTF-8 converts it)\n", file->name);
+        return CLI_INVALID;
+    }
+    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f || (c >= 0x80 && !bom)) {
+        fprintf(stderr, "tensorlayout: %s: holds binary data, not a JSON description, a .npy "
+                "or a safetensors file (DESC and DATA swapped?)\n", file->name);
+        return CLI_INVALID;
+    }
+    return parse_json(file->bytes, (size_t)file->size, file->name, d);
 }
 
 /* Splits a DESC argument into the file and the tensor name (SPEC section
@@ -147,7 +171,7 @@ int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
     int rc;
     if (*p == '{') {
         snprintf(out->name, sizeof out->name, "<inline>");
-        rc = parse_json((const unsigned char *)arg, strlen(arg), out);
+        rc = parse_json((const unsigned char *)arg, strlen(arg), out->name, &out->d);
     } else {
         char path[4096];
         const char *tname = NULL;
@@ -160,21 +184,7 @@ int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
             return rc;
         snprintf(out->name, sizeof out->name, "%s", file.name);
         if (out->format == TL_FMT_JSON) {
-            const unsigned char *t = file.bytes;
-            unsigned char c = file.size ? t[0] : ' ';
-            bool bom = file.size >= 3 && t[0] == 0xef && t[1] == 0xbb && t[2] == 0xbf;
-            if (file.size >= 2 && ((t[0] == 0xff && t[1] == 0xfe) || (t[0] == 0xfe && t[1] == 0xff))) {
-                fprintf(stderr, "tensorlayout: %s: is UTF-16 text, and a description must be "
-                        "UTF-8 (iconv -f UTF-16 -t UTF-8 converts it)\n", file.name);
-                rc = CLI_INVALID;
-            } else if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f ||
-                       (c >= 0x80 && !bom)) {
-                fprintf(stderr, "tensorlayout: %s: holds binary data, not a JSON description, "
-                        "a .npy or a safetensors file (DESC and DATA swapped?)\n", file.name);
-                rc = CLI_INVALID;
-            } else {
-                rc = parse_json(file.bytes, (size_t)file.size, out);
-            }
+            rc = cli_desc_from_file(&file, &out->d);
             cli_close_data(&file);
             if (!rc && tname) {
                 char q[128];

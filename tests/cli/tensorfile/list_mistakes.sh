@@ -1,0 +1,1 @@
+$TL list examples/model.safetensors:conv.bias; echo exit $?; $TL list examples/nchw.bin; echo exit $?
