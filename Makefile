@@ -41,10 +41,10 @@ ifneq ($(findstring aarch64,$(MACHINE)),)
 ISA_SRC += src/copy/kern_neon.c
 endif
 $(BUILD)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
-$(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2
+$(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
 $(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 
-COPY_SRC = src/copy/cpu.c src/copy/plan.c src/copy/ref.c $(ISA_SRC)
+COPY_SRC = src/copy/cpu.c src/copy/plan.c src/copy/ref.c src/copy/convert.c $(ISA_SRC)
 CORE_SRC = $(wildcard src/core/*.c) $(COPY_SRC)
 CLI_SRC  = $(wildcard src/cli/*.c)
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -111,7 +111,7 @@ test-diff: $(DIFF_BIN)  ## every kernel and ISA against the scalar reference
 CROSS_CC ?= aarch64-linux-gnu-gcc
 QEMU     ?= qemu-aarch64
 NEON_SRC  = src/core/desc.c src/core/classify.c src/core/find.c src/core/dtype.c src/core/error.c \
-            src/copy/cpu.c src/copy/plan.c src/copy/ref.c src/copy/kern_scalar.c \
+            src/copy/cpu.c src/copy/plan.c src/copy/ref.c src/copy/convert.c src/copy/kern_scalar.c \
             src/copy/kern_neon.c tests/diff/copy_diff.c
 
 test-neon:  ## the NEON kernels, cross-built for AArch64 and run under qemu
@@ -171,7 +171,7 @@ FUZZ_CLI    = $(filter-out $(FUZZ_DIR)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_DIR)/
 FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile
 
 $(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
-$(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2
+$(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
 $(FUZZ_DIR)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 
 $(FUZZ_DIR)/%.o: %.c $(wildcard src/*/*.h)

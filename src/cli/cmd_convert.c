@@ -53,12 +53,15 @@ static void draw(uint64_t done, uint64_t total, void *ctx)
 
 struct options {
     const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc, *axes, *format;
+    const char *to_type;
+    bool saturate;
     int threads;
     bool quiet, json;
 };
 
 /* The destination description the options ask for. */
-static int destination(const struct options *o, const struct cli_desc *src, struct cli_desc *dst)
+static int destination(const struct options *o, const struct cli_desc *src, struct cli_desc *dst,
+                       const enum tl_dtype *to_type)
 {
     static const char cmd[] = "convert";
     struct tl_error err = { 0 };
@@ -69,10 +72,10 @@ static int destination(const struct options *o, const struct cli_desc *src, stru
         if (rc)
             return rc;
         cli_desc_release(dst);
-        if (dst->d.dtype != s->dtype) {
-            fprintf(stderr, "tensorlayout: %s: dataType: is %s but the source is %s\n",
-                    dst->name, tl_dtype_name(dst->d.dtype), tl_dtype_name(s->dtype));
-            return CLI_INVALID;
+        if (o->to_type && dst->d.dtype != *to_type) {
+            cli_usage_error(cmd, "--to-type %s and the dataType of --to-desc (%s) disagree: "
+                            "give one", tl_dtype_name(*to_type), tl_dtype_name(dst->d.dtype));
+            return CLI_USAGE;
         }
         if (dst->d.rank != s->rank || memcmp(dst->d.sizes, s->sizes, s->rank * sizeof s->sizes[0])) {
             fprintf(stderr, "tensorlayout: %s: sizes: differ from the source's sizes\n", dst->name);
@@ -82,6 +85,8 @@ static int destination(const struct options *o, const struct cli_desc *src, stru
     }
     memset(dst, 0, sizeof *dst);
     dst->d = *s;
+    if (to_type)
+        dst->d.dtype = *to_type;
     dst->d.byte_offset = 0;
     dst->d.total_given = false;
     dst->d.alignment = 0;
@@ -139,6 +144,40 @@ static void note_isa(void)
     if (want && *want && tl_isa_from_name(want, &isa) == 0 && tl_isa_active() != isa)
         fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD=%s is not supported here; using %s\n",
                 want, tl_isa_name(tl_isa_active()));
+}
+
+/* Says which value did not fit the destination's type: the first in
+ * logical order. */
+static void report_unfit(const struct cli_desc *src, const struct cli_data *data,
+                         enum tl_dtype ddt)
+{
+    uint64_t idx[TL_MAX_RANK];
+    char value[48], lo[48], hi[48];
+    if (!tl_convert_find_bad(&src->d, data->bytes, ddt, idx)) {
+        fprintf(stderr, "tensorlayout: %s: a value does not fit %s\n", src->name,
+                tl_dtype_name(ddt));
+        return;
+    }
+    uint64_t off = 0;
+    for (unsigned i = 0; i < src->d.rank; i++)
+        off += idx[i] * src->d.strides[i];
+    tl_dtype_format(src->d.dtype, data->bytes + src->d.byte_offset + off * tl_dtype_size(src->d.dtype),
+                    value, sizeof value);
+    /* the range, as the clamped extremes */
+    double big = 1e300;
+    uint8_t x[8];
+    tl_convert_value(TL_DT_FLOAT64, &(double){ -big }, ddt, x);
+    tl_dtype_format(ddt, x, lo, sizeof lo);
+    tl_convert_value(TL_DT_FLOAT64, &big, ddt, x);
+    tl_dtype_format(ddt, x, hi, sizeof hi);
+    fprintf(stderr, "tensorlayout: %s: the value at [", src->name);
+    cli_print_u64_list(stderr, idx, src->d.rank, ",");
+    if (strcmp(value, "nan") == 0)
+        fprintf(stderr, "] is nan, which %s cannot hold (--saturate makes it 0)\n",
+                tl_dtype_name(ddt));
+    else
+        fprintf(stderr, "] is %s, outside the range of %s, %s to %s (--saturate clamps it)\n",
+                value, tl_dtype_name(ddt), lo, hi);
 }
 
 /* Whether OUT is to be a .npy file: --format, or else its name. */
@@ -203,9 +242,17 @@ static int run(const struct options *o)
         cli_usage_error(cmd, "missing argument DATA (a JSON description needs its data file)");
         rc = CLI_USAGE;
     }
+    enum tl_dtype to_type;
+    if (!rc && o->to_type && tl_dtype_from_name(o->to_type, &to_type)) {
+        char q[64];
+        cli_usage_error(cmd, "--to-type: '%s' is not a data type (FLOAT32 FLOAT16 BFLOAT16 "
+                        "FLOAT64 UINT8 UINT16 UINT32 UINT64 INT8 INT16 INT32 INT64)",
+                        tl_quote(o->to_type, q, sizeof q));
+        rc = CLI_USAGE;
+    }
     if (!rc)
-        rc = destination(o, &src, &dst);
-    if (!rc && o->fill && tl_dtype_parse_value(src.d.dtype, o->fill, fill, &err)) {
+        rc = destination(o, &src, &dst, o->to_type ? &to_type : NULL);
+    if (!rc && o->fill && tl_dtype_parse_value(dst.d.dtype, o->fill, fill, &err)) {
         cli_usage_error(cmd, "--fill: %s", err.msg);
         rc = CLI_USAGE;
     }
@@ -249,7 +296,15 @@ static int run(const struct options *o)
                      plan.es);
     struct progress pr = { .on = !o->quiet && plan.count * plan.es > PROGRESS_OVER &&
                                  isatty(2), .last = -1 };
-    tl_copy_run(&plan, data.bytes, out.bytes, (unsigned)o->threads, draw, &pr);
+    int unfit = tl_copy_run(&plan, data.bytes, out.bytes, (unsigned)o->threads, draw, &pr);
+    if (unfit && !o->saturate) {
+        report_unfit(&src, &data, dst.d.dtype);
+        cli_close_data(&data);
+        if (o->out_desc)
+            cli_out_abort(&out_desc);
+        cli_out_abort(&out);
+        return CLI_INVALID;
+    }
     cli_close_data(&data);
     /* the description first: if anything fails, OUT must be as it was */
     rc = o->out_desc ? cli_out_commit(&out_desc) : CLI_OK;
@@ -281,12 +336,14 @@ int cmd_convert(int argc, char **argv)
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_str *format = arg_str0(NULL, "format", "F", "npy or raw: what OUT is (default: npy when OUT ends in .npy)");
+    struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, ...)");
+    struct arg_lit *saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
     struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
     struct arg_lit *json = arg_lit0(NULL, "json", "print the destination description and bytesWritten");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, out, to, to_strides, to_desc, fill, out_desc, axes, format,
-                      threads, quiet, json, help, end };
+    void *table[] = { desc, data, out, to, to_strides, to_desc, to_type, saturate, fill, out_desc,
+                      axes, format, threads, quiet, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
@@ -316,6 +373,8 @@ int cmd_convert(int argc, char **argv)
                 .out_desc = out_desc->count ? out_desc->filename[0] : NULL,
                 .axes = axes->count ? axes->sval[0] : NULL,
                 .format = format->count ? format->sval[0] : NULL,
+                .to_type = to_type->count ? to_type->sval[0] : NULL,
+                .saturate = saturate->count > 0,
                 .threads = threads->count ? threads->ival[0] : 0,
                 .quiet = quiet->count > 0, .json = json->count > 0,
             };

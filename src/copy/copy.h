@@ -2,7 +2,8 @@
  * copy.h - the strided copy engine: plans, kernel tables, dispatch.
  *
  * A copy moves every element of a source tensor to the same logical index
- * of a destination tensor of the same sizes and data type.  tl_copy_plan()
+ * of a destination tensor of the same sizes, converting its data type on
+ * the way when the two types differ (convert.c).  tl_copy_plan()
  * normalizes the pair the way numpy prepares a two-array iteration: it drops
  * size-1 axes, orders the axes for the destination (largest destination
  * stride outermost), and merges neighbours that are contiguous in both.
@@ -59,6 +60,13 @@ typedef void (*tl_interleave_fn)(const uint8_t *src, size_t plane, uint8_t *dst,
 typedef void (*tl_deinterleave_fn)(const uint8_t *src, uint8_t *dst, size_t plane, size_t n);
 typedef void (*tl_copy_fn)(const uint8_t *src, uint8_t *dst, size_t bytes);
 
+/* cvt[S][D]: converts n contiguous elements of type S at src into type D
+ * at dst, exactly as tl_convert_value() does each (SPEC section 7); returns
+ * true when some value was outside D's range, or a NaN bound for an
+ * integer type (it was clamped, NaN to 0).  A NULL slot falls back to
+ * tl_cvt_scalar(). */
+typedef bool (*tl_cvt_fn)(const uint8_t *src, uint8_t *dst, size_t n);
+
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they
  * write whole cache lines without reading them first. */
@@ -70,6 +78,7 @@ struct tl_kernels {
     tl_copy_fn copy, copy_nt;
     tl_interleave_fn interleave[3][TL_NW];      /* [C - 2][log2 es] */
     tl_deinterleave_fn deinterleave[3][TL_NW];
+    tl_cvt_fn cvt[TL_DT_COUNT][TL_DT_COUNT];
 };
 
 extern const struct tl_kernels tl_kernels_scalar;
@@ -86,8 +95,14 @@ const struct tl_kernels *tl_kernels_own(enum tl_isa isa);
  * upgraded by every supported ISA up to isa.  Built once per ISA. */
 const struct tl_kernels *tl_kernels_for(enum tl_isa isa);
 
+/* The generic conversion of n contiguous elements, one tl_convert_value()
+ * each: the scalar twin of every cvt slot. */
+bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uint8_t *dst,
+                   size_t n);
+
 /* The reference copy: a naive loop over every logical index, never
- * optimized.  The differential tests compare everything against it. */
+ * optimized, converting each element when the types differ.  The
+ * differential tests compare everything against it. */
 void tl_copy_ref(const struct tl_desc *src, const uint8_t *src_file,
                  const struct tl_desc *dst, uint8_t *dst_file);
 

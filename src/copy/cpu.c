@@ -48,6 +48,17 @@ const struct tl_kernels *tl_kernels_own(enum tl_isa isa)
     }
 }
 
+#if defined(__x86_64__)
+/* F16C (the half-precision conversions the AVX2 kernels use): CPUID leaf 1,
+ * ECX bit 29.  Every AVX2 CPU known has it; the probe makes sure. */
+static bool has_f16c(void)
+{
+    unsigned a, b, c, d;
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+    return (c >> 29) & 1;
+}
+#endif
+
 bool tl_isa_supported(enum tl_isa isa)
 {
     if (!tl_kernels_own(isa))
@@ -55,7 +66,7 @@ bool tl_isa_supported(enum tl_isa isa)
 #if defined(__x86_64__)
     switch (isa) {
     case TL_ISA_SSE2:   return true;                       /* baseline of x86-64 */
-    case TL_ISA_AVX2:   return __builtin_cpu_supports("avx2");
+    case TL_ISA_AVX2:   return __builtin_cpu_supports("avx2") && has_f16c();
     case TL_ISA_AVX512: return __builtin_cpu_supports("avx512f") &&
                                __builtin_cpu_supports("avx512bw") &&
                                __builtin_cpu_supports("avx512vl");
@@ -110,6 +121,12 @@ static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
                 k->interleave[c][w] = by->interleave[c][w];
             if (by->deinterleave[c][w])
                 k->deinterleave[c][w] = by->deinterleave[c][w];
+        }
+    }
+    for (int s = 0; s < TL_DT_COUNT; s++) {
+        for (int d = 0; d < TL_DT_COUNT; d++) {
+            if (by->cvt[s][d])
+                k->cvt[s][d] = by->cvt[s][d];
         }
     }
 }

@@ -2,7 +2,8 @@
  * kern_avx2.c - AVX2 kernels: 8x8 32-bit and 4x4 64-bit transposes, fills,
  * and 3-channel byte (de)interleaves with byte shuffles.  Slots left NULL
  * (byte and 16-bit transposes, 2- and 4-channel) keep the SSE2 kernels.
- * Compiled with -mavx2 only.
+ * Conversions between FLOAT32 and FLOAT16 (F16C), BFLOAT16 (integer
+ * rounding), and the byte types.  Compiled with -mavx2 -mf16c only.
  */
 #include <immintrin.h>
 
@@ -234,6 +235,130 @@ static void copy_vec(const uint8_t *src, uint8_t *dst, size_t bytes)
     memcpy(dst + i, src + i, bytes - i);
 }
 
+/* ---- conversions (F16C for half precision) -------------------------------
+ * Each loop takes 8 elements at a time and leaves the tail to the scalar
+ * converter, which rounds and reports exactly as these do. */
+
+#define FROUND (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+
+static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps((const float *)(const void *)(src + 4 * i));
+        _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm256_cvtps_ph(v, FROUND));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
+}
+
+static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(src + 2 * i));
+        _mm256_storeu_ps((float *)(void *)(dst + 4 * i), _mm256_cvtph_ps(h));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
+}
+
+/* FLOAT32 bits to BFLOAT16 in the low half of each lane: to nearest, ties
+ * to even; a NaN is quieted and keeps the top of its payload. */
+static inline __m256i bf16_round(__m256i x)
+{
+    const __m256i inf = _mm256_set1_epi32(0x7f800000), abs = _mm256_set1_epi32(0x7fffffff);
+    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
+    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)),
+                                                   odd), 16);
+    __m256i q = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
+    return _mm256_blendv_epi8(r, q, nan);
+}
+
+static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i a = bf16_round(_mm256_loadu_si256((const __m256i *)(const void *)(src + 4 * i)));
+        __m256i b = bf16_round(_mm256_loadu_si256((const __m256i *)(const void *)(src + 4 * i + 32)));
+        __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), p);
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
+}
+
+static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(src + 2 * i));
+        __m256i x = _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16);
+        __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)),
+                                         _mm256_set1_epi32(0x7f800000));
+        x = _mm256_or_si256(x, _mm256_and_si256(nan, _mm256_set1_epi32(0x00400000)));  /* quiet */
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 4 * i), x);
+    }
+    return tl_cvt_scalar(TL_DT_BFLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
+}
+
+/* 8 bytes as 8 floats, unsigned or signed. */
+static inline __m256 bytes_ps(const uint8_t *p, bool sign)
+{
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)p);
+    return _mm256_cvtepi32_ps(sign ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b));
+}
+
+#define DEFINE_cvt_byte(NAME, SDT, SIGN, DDT, DES, STORE)                                   \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                                \
+{                                                                                           \
+    size_t i = 0;                                                                           \
+    for (; i + 8 <= n; i += 8) {                                                            \
+        __m256 v = bytes_ps(src + i, SIGN);                                                 \
+        STORE;                                                                              \
+    }                                                                                       \
+    return tl_cvt_scalar(SDT, DDT, src + i, dst + DES * i, n - i);                          \
+}
+DEFINE_cvt_byte(cvt_u8_f32, TL_DT_UINT8, false, TL_DT_FLOAT32, 4,
+                _mm256_storeu_ps((float *)(void *)(dst + 4 * i), v))
+DEFINE_cvt_byte(cvt_i8_f32, TL_DT_INT8, true, TL_DT_FLOAT32, 4,
+                _mm256_storeu_ps((float *)(void *)(dst + 4 * i), v))
+DEFINE_cvt_byte(cvt_u8_f16, TL_DT_UINT8, false, TL_DT_FLOAT16, 2,
+                _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm256_cvtps_ph(v, FROUND)))
+DEFINE_cvt_byte(cvt_i8_f16, TL_DT_INT8, true, TL_DT_FLOAT16, 2,
+                _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm256_cvtps_ph(v, FROUND)))
+
+/* FLOAT32 to a byte type: toward zero; a value whose truncation lies
+ * outside [lo, hi], or a NaN, is reported and clamped (NaN to 0). */
+static inline bool f32_bytes(const uint8_t *src, uint8_t *dst, size_t n, float lo, float hi,
+                             bool sign, enum tl_dtype ddt)
+{
+    const __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
+    const __m256 below = _mm256_set1_ps(lo - 1), above = _mm256_set1_ps(hi + 1);
+    __m256 ok = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps((const float *)(const void *)(src + 4 * i));
+        ok = _mm256_and_ps(ok, _mm256_and_ps(_mm256_cmp_ps(v, below, _CMP_GT_OQ),
+                                             _mm256_cmp_ps(v, above, _CMP_LT_OQ)));
+        v = _mm256_and_ps(v, _mm256_cmp_ps(v, v, _CMP_ORD_Q));      /* NaN -> 0 */
+        __m256i x = _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(v, vlo), vhi));
+        __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+        w = sign ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
+        _mm_storel_epi64((__m128i *)(void *)(dst + i), w);
+    }
+    bool bad = _mm256_movemask_ps(ok) != 0xff;
+    return tl_cvt_scalar(TL_DT_FLOAT32, ddt, src + 4 * i, dst + i, n - i) || bad;
+}
+
+static bool cvt_f32_u8(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return f32_bytes(src, dst, n, 0, 255, false, TL_DT_UINT8);
+}
+
+static bool cvt_f32_i8(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return f32_bytes(src, dst, n, -128, 127, true, TL_DT_INT8);
+}
+
 const struct tl_kernels tl_kernels_avx2 = {
     .transpose = { NULL, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { NULL, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
@@ -243,4 +368,12 @@ const struct tl_kernels tl_kernels_avx2 = {
     .copy_nt = copy_nt,
     .interleave = { { NULL }, { interleave_c3_w1 }, { NULL } },
     .deinterleave = { { NULL }, { deinterleave_c3_w1 }, { NULL } },
+    .cvt = {
+        [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = cvt_f32_f16, [TL_DT_BFLOAT16] = cvt_f32_bf16,
+                            [TL_DT_UINT8] = cvt_f32_u8, [TL_DT_INT8] = cvt_f32_i8 },
+        [TL_DT_FLOAT16] = { [TL_DT_FLOAT32] = cvt_f16_f32 },
+        [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
+        [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
+        [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
+    },
 };

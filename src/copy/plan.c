@@ -66,9 +66,6 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
                  struct tl_error *err)
 {
     memset(p, 0, sizeof *p);
-    if (src->dtype != dst->dtype)
-        return tl_fail(err, TL_E_MISMATCH, "dataType", "destination is %s but the source is %s",
-                       tl_dtype_name(dst->dtype), tl_dtype_name(src->dtype));
     if (src->rank != dst->rank || memcmp(src->sizes, dst->sizes, src->rank * sizeof src->sizes[0]))
         return tl_fail(err, TL_E_MISMATCH, "sizes", "destination sizes differ from the source's");
     struct tl_info si, di;
@@ -80,9 +77,13 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     if (di.overlapping)
         return tl_fail(err, TL_E_VALUE, "strides",
                        "the destination is overlapping (two indices share an offset)");
-    unsigned es = tl_dtype_size(src->dtype);
+    unsigned es = tl_dtype_size(src->dtype), des = tl_dtype_size(dst->dtype);
     p->es = es;
     p->shift = log2u(es);
+    p->sdt = src->dtype;
+    p->ddt = dst->dtype;
+    p->des = des;
+    p->convert = src->dtype != dst->dtype;
     p->count = si.element_count;
     p->src_offset = src->byte_offset;
     p->dst_offset = dst->byte_offset;
@@ -96,7 +97,7 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     for (unsigned i = 0; i < src->rank; i++) {
         if (src->sizes[i] == 1)
             continue;
-        uint64_t ss = src->strides[i] * es, ds = dst->strides[i] * es;
+        uint64_t ss = src->strides[i] * es, ds = dst->strides[i] * des;
         unsigned j = n++;
         while (j > 0 && (p->ds[j - 1] < ds || (p->ds[j - 1] == ds && p->ss[j - 1] < ss))) {
             p->n[j] = p->n[j - 1];
@@ -124,7 +125,8 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     }
     if (m == 0) {                       /* a single element */
         p->n[0] = 1;
-        p->ss[0] = p->ds[0] = es;
+        p->ss[0] = es;
+        p->ds[0] = des;
         m = 1;
     }
     p->ndim = m;
@@ -133,7 +135,7 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     unsigned d = m - 1;
     p->a = d;
     p->kind = TL_COPY_GENERAL;
-    if (p->ds[d] != es)
+    if (p->ds[d] != des)
         return 0;
     if (p->ss[d] == es || p->n[d] == 1) {
         p->kind = TL_COPY_CONTIG;
@@ -147,7 +149,7 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
         if (p->ss[j] != es)
             continue;
         p->b = j;
-        if (p->n[d] >= 2 && p->n[d] <= 4 && p->ds[j] == p->n[d] * es) {
+        if (p->n[d] >= 2 && p->n[d] <= 4 && p->ds[j] == p->n[d] * des) {
             p->kind = TL_COPY_INTERLEAVE;          /* a: channels, b: pixels */
             p->channels = (unsigned)p->n[d];
         } else if (p->n[j] >= 2 && p->n[j] <= 4 && p->ss[d] == p->n[j] * es) {
@@ -177,6 +179,7 @@ struct job {
     unsigned split;                        /* the axis cut into slices */
     uint64_t slices, units;
     atomic_uint_fast64_t next, done;
+    atomic_bool bad;                       /* a converted value did not fit */
     tl_progress_fn progress;
     void *ctx;
 };
@@ -200,8 +203,87 @@ static void general(const uint8_t *s, uint64_t ss, uint8_t *d, uint64_t ds, uint
     }
 }
 
-/* Runs the kernel over slice [lo, hi) of the split axis at one outer place. */
-static void run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_t lo, uint64_t hi)
+/* ---- converting copies --------------------------------------------------- */
+
+/* A converting copy moves the elements with the same layout kernels, in the
+ * source type, into a staging buffer that stays in the L1 cache, tile by
+ * tile, and converts each contiguous run of it into place with the active
+ * ISA's conversion kernel: one pass over memory, as the plain copy. */
+#define STAGE_BYTES 16384
+#define STAGE_ROWS 128
+
+static bool cvt_row(const struct job *j, const uint8_t *s, uint8_t *d, size_t n)
+{
+    const struct tl_copy_plan *p = j->p;
+    tl_cvt_fn f = j->k->cvt[p->sdt][p->ddt];
+    return f ? f(s, d, n) : tl_cvt_scalar(p->sdt, p->ddt, s, d, n);
+}
+
+static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uint64_t len)
+{
+    const struct tl_copy_plan *p = j->p;
+    const struct tl_kernels *k = j->k;
+    unsigned a = p->a, b = p->b, w = p->shift, es = p->es, des = p->des;
+    _Alignas(64) uint8_t tmp[STAGE_BYTES];
+    bool bad = false;
+    switch (p->kind) {
+    case TL_COPY_CONTIG:
+        return cvt_row(j, s, d, len);
+    case TL_COPY_FILL: {
+        uint8_t v[8];
+        bad = tl_convert_value(p->sdt, s, p->ddt, v);
+        k->fill[log2u(des)](d, v, len);
+        return bad;
+    }
+    case TL_COPY_GENERAL:
+        for (uint64_t i = 0; i < len; i++)
+            bad |= tl_convert_value(p->sdt, s + i * p->ss[a], p->ddt, d + i * p->ds[a]);
+        return bad;
+    case TL_COPY_TRANSPOSE: {
+        /* rows along a (contiguous in the destination), columns along b
+         * (contiguous in the source): a tile of rows x columns is turned
+         * into columns of rows in tmp, then each is converted into place */
+        uint64_t rows = j->split == b ? p->n[a] : len, cols = j->split == b ? len : p->n[b];
+        uint64_t cb = STAGE_BYTES / (STAGE_ROWS * es);
+        for (uint64_t r0 = 0; r0 < rows; r0 += STAGE_ROWS) {
+            size_t rr = rows - r0 < STAGE_ROWS ? (size_t)(rows - r0) : STAGE_ROWS;
+            for (uint64_t c0 = 0; c0 < cols; c0 += cb) {
+                size_t cc = cols - c0 < cb ? (size_t)(cols - c0) : (size_t)cb;
+                k->transpose[w](s + r0 * p->ss[a] + c0 * es, p->ss[a], tmp, rr * es, rr, cc);
+                for (size_t c = 0; c < cc; c++)
+                    bad |= cvt_row(j, tmp + c * rr * es, d + (c0 + c) * p->ds[b] + r0 * des, rr);
+            }
+        }
+        return bad;
+    }
+    case TL_COPY_INTERLEAVE: {
+        unsigned c = p->channels;
+        uint64_t chunk = STAGE_BYTES / (c * es);
+        for (uint64_t p0 = 0; p0 < len; p0 += chunk) {
+            size_t np = len - p0 < chunk ? (size_t)(len - p0) : (size_t)chunk;
+            k->interleave[c - 2][w](s + p0 * es, p->ss[a], tmp, np);
+            bad |= cvt_row(j, tmp, d + p0 * c * des, np * c);
+        }
+        return bad;
+    }
+    case TL_COPY_DEINTERLEAVE: {
+        unsigned c = p->channels;
+        uint64_t chunk = STAGE_BYTES / (c * es);
+        for (uint64_t p0 = 0; p0 < len; p0 += chunk) {
+            size_t np = len - p0 < chunk ? (size_t)(len - p0) : (size_t)chunk;
+            k->deinterleave[c - 2][w](s + p0 * c * es, tmp, np * es, np);
+            for (unsigned ch = 0; ch < c; ch++)
+                bad |= cvt_row(j, tmp + ch * np * es, d + ch * p->ds[b] + p0 * des, np);
+        }
+        return bad;
+    }
+    }
+    return bad;
+}
+
+/* Runs the kernel over slice [lo, hi) of the split axis at one outer place;
+ * true when a converted value did not fit. */
+static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_t lo, uint64_t hi)
 {
     const struct tl_copy_plan *p = j->p;
     const struct tl_kernels *k = j->k;
@@ -209,6 +291,8 @@ static void run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
     s += lo * p->ss[j->split];
     d += lo * p->ds[j->split];
     uint64_t len = hi - lo;
+    if (p->convert)
+        return run_slice_cvt(j, s, d, len);
     switch (p->kind) {
     case TL_COPY_CONTIG:
         (p->stream ? k->copy_nt : k->copy)(s, d, len * es);
@@ -234,9 +318,10 @@ static void run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
         k->deinterleave[p->channels - 2][w](s, d, p->ds[b], len);
         break;
     }
+    return false;
 }
 
-static void run_unit(const struct job *j, uint64_t u)
+static void run_unit(struct job *j, uint64_t u)
 {
     const struct tl_copy_plan *p = j->p;
     uint64_t outer = u / j->slices, slice = u % j->slices;
@@ -255,8 +340,8 @@ static void run_unit(const struct job *j, uint64_t u)
         lo = slice == 0 ? 0 : lo / SLICE_ALIGN * SLICE_ALIGN;
         hi = slice + 1 == j->slices ? len : hi / SLICE_ALIGN * SLICE_ALIGN;
     }
-    if (lo < hi)
-        run_slice(j, s, d, lo, hi);
+    if (lo < hi && run_slice(j, s, d, lo, hi))
+        atomic_store(&j->bad, true);
 }
 
 static void *worker(void *arg)
@@ -290,7 +375,7 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
     case TL_COPY_INTERLEAVE:  j.split = p->b; break;
     default:                  j.split = p->a; break;
     }
-    uint64_t bytes = p->count * p->es;
+    uint64_t bytes = p->count * (p->es > p->des ? p->es : p->des);
     uint64_t want = bytes / UNIT_BYTES + 1;
     uint64_t max_slices = p->n[j.split] / SLICE_ALIGN;
     j.slices = 1;
@@ -338,5 +423,5 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
         pthread_join(tid[t], NULL);
     if (progress)
         progress(p->count, p->count, ctx);
-    return 0;
+    return atomic_load(&j.bad) ? 1 : 0;
 }

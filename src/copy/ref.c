@@ -1,6 +1,7 @@
 /*
  * ref.c - the reference copy: one logical index at a time, the offsets
- * computed from scratch, the bytes copied one by one.  Deliberately naive;
+ * computed from scratch, the bytes copied one by one (or the value converted
+ * by the scalar converter when the types differ).  Deliberately naive;
  * the differential tests hold every kernel and plan to it.
  */
 #include "copy.h"
@@ -8,7 +9,8 @@
 void tl_copy_ref(const struct tl_desc *src, const uint8_t *src_file,
                  const struct tl_desc *dst, uint8_t *dst_file)
 {
-    unsigned es = tl_dtype_size(src->dtype);
+    unsigned es = tl_dtype_size(src->dtype), des = tl_dtype_size(dst->dtype);
+    bool convert = src->dtype != dst->dtype;
     uint64_t idx[TL_MAX_RANK] = { 0 };
     for (;;) {
         uint64_t so = 0, dof = 0;
@@ -17,9 +19,12 @@ void tl_copy_ref(const struct tl_desc *src, const uint8_t *src_file,
             dof += idx[i] * dst->strides[i];
         }
         const uint8_t *s = src_file + src->byte_offset + so * es;
-        uint8_t *d = dst_file + dst->byte_offset + dof * es;
-        for (unsigned b = 0; b < es; b++)
-            d[b] = s[b];
+        uint8_t *d = dst_file + dst->byte_offset + dof * des;
+        if (convert)
+            tl_convert_value(src->dtype, s, dst->dtype, d);
+        else
+            for (unsigned b = 0; b < es; b++)
+                d[b] = s[b];
         unsigned i = src->rank;
         while (i-- > 0) {
             if (++idx[i] < src->sizes[i])

@@ -51,8 +51,12 @@ float tl_half_to_float(uint16_t h)
     float v;
     if (exp == 0)
         v = ldexpf((float)man, -24);            /* zero and subnormals */
-    else if (exp == 31)
-        v = man ? NAN : INFINITY;
+    else if (exp == 31 && man) {                /* NaN: quieted, payload kept (as F16C) */
+        uint32_t bits = (uint32_t)sign << 31 | 0x7fc00000 | (uint32_t)man << 13;
+        memcpy(&v, &bits, 4);
+        return v;
+    } else if (exp == 31)
+        v = INFINITY;
     else
         v = ldexpf((float)(man | 0x400), (int)exp - 25);
     return sign ? -v : v;
@@ -64,8 +68,8 @@ uint16_t tl_float_to_half(float f)
     memcpy(&x, &f, 4);
     uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
     uint32_t exp = (x >> 23) & 0xff, man = x & 0x7fffff;
-    if (exp == 0xff)
-        return sign | 0x7c00 | (man ? 0x200 : 0);
+    if (exp == 0xff)                            /* NaN: quiet, top of the payload (as F16C) */
+        return sign | 0x7c00 | (man ? 0x200 | (uint16_t)(man >> 13) : 0);
     int e = (int)exp - 127 + 15;
     if (e >= 31)
         return sign | 0x7c00;

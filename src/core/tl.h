@@ -393,6 +393,25 @@ uint64_t tl_desc_bytes_needed(const struct tl_desc *d, const struct tl_info *inf
 
 /* ---- copies (src/copy/) -------------------------------------------------- */
 
+/* ---- type conversion (src/copy/convert.c; SPEC section 7) -------------- */
+
+/* Whether the type is a floating-point one (FLOAT16/32/64, BFLOAT16). */
+bool tl_dtype_is_float(enum tl_dtype dt);
+
+/* Converts one element of type sdt at src into type ddt at dst (any
+ * alignment): floats to nearest, ties to even (+-Inf beyond the range, NaN
+ * stays NaN, subnormals kept); integers to floats to nearest, ties to even;
+ * floats to integers toward zero; integers exactly.  @return true when the
+ * value does not fit ddt (outside its range, or a NaN or an infinity bound
+ * for an integer type): dst then holds it clamped to the range, NaN as 0. */
+bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, void *dst);
+
+/* The first logical index (in logical order) of the tensor src, whose data
+ * file is src_file, whose value does not fit ddt.  @return false when every
+ * value fits. */
+bool tl_convert_find_bad(const struct tl_desc *src, const uint8_t *src_file, enum tl_dtype ddt,
+                         uint64_t *idx);
+
 /* Instruction sets the copy kernels are written for. */
 enum tl_isa { TL_ISA_SCALAR, TL_ISA_SSE2, TL_ISA_AVX2, TL_ISA_AVX512, TL_ISA_NEON, TL_ISA_COUNT };
 
@@ -423,7 +442,10 @@ const char *tl_copy_kind_name(enum tl_copy_kind kind);
  * tl_copy_plan() and read only `kind`, `src_bytes` and `dst_bytes`. */
 struct tl_copy_plan {
     enum tl_copy_kind kind;
-    unsigned es, shift;                  /* element size, log2 of it */
+    unsigned es, shift;                  /* source element size, log2 of it */
+    enum tl_dtype sdt, ddt;              /* the data types; they differ when converting */
+    unsigned des;                        /* destination element size */
+    bool convert;                        /* sdt != ddt */
     unsigned ndim;                       /* normalized axes, outermost first */
     uint64_t n[TL_MAX_RANK];
     uint64_t ss[TL_MAX_RANK], ds[TL_MAX_RANK];   /* strides in bytes */
@@ -436,10 +458,11 @@ struct tl_copy_plan {
     bool stream;                         /* streaming stores: output beyond the caches */
 };
 
-/* Plans copying every element of src into dst.  dst must be neither
- * broadcast nor overlapping; the sizes and data types must match.
- * @return 0, or TL_E_MISMATCH / TL_E_VALUE with err filled (err->key is
- * "sizes", "dataType" or "strides" of the destination). */
+/* Plans copying every element of src into dst, converting each to dst's
+ * data type when the two differ.  dst must be neither broadcast nor
+ * overlapping; the sizes must match.  @return 0, or TL_E_MISMATCH /
+ * TL_E_VALUE with err filled (err->key is "sizes" or "strides" of the
+ * destination). */
 int tl_copy_plan(struct tl_copy_plan *plan, const struct tl_desc *src,
                  const struct tl_desc *dst, struct tl_error *err);
 
@@ -455,7 +478,9 @@ typedef void (*tl_progress_fn)(uint64_t done, uint64_t total, void *ctx);
  * and writes into dst_file (holding at least dst_bytes).  The buffers must
  * not overlap.  Splits the work over `threads` threads (0: one per online
  * CPU) when it is large enough to gain from them; when a thread cannot be
- * started, the others finish the copy.  @return 0. */
+ * started, the others finish the copy.  @return 0, or 1 when the plan
+ * converts and some value did not fit the destination's type (it was
+ * clamped, NaN to 0, as tl_convert_value() says). */
 int tl_copy_run(const struct tl_copy_plan *plan, const uint8_t *src_file, uint8_t *dst_file,
                 unsigned threads, tl_progress_fn progress, void *ctx);
 

@@ -44,20 +44,34 @@ struct bcase {
     uint64_t sizes[5];
     const char *src_layout, *dst_layout;   /* index orders; NULL: see below */
     uint64_t src_strides[5];               /* used when src_layout is NULL */
+    int to;                                /* the destination's type, converting; */
+                                           /* 0: the same as dt */
 };
+#define TO(t) ((int)(t) + 1)
 
 static const struct bcase cases[] = {
-    { "nchw_nhwc_f32_s", TL_DT_FLOAT32, 4, { 1, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 } },
-    { "nchw_nhwc_f32_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 } },
-    { "nchw_nhwc_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,2,3,1", { 0 } },
-    { "nhwc_nchw_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,2,3,1", "0,1,2,3", { 0 } },
-    { "hwc_chw_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 } },
-    { "chw_hwc_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "0,1,2", "1,2,0", { 0 } },
-    { "nchw_nhwc_f16_m", TL_DT_FLOAT16, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 } },
+    { "nchw_nhwc_f32_s", TL_DT_FLOAT32, 4, { 1, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
+    { "nchw_nhwc_f32_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
+    { "nchw_nhwc_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
+    { "nhwc_nchw_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,2,3,1", "0,1,2,3", { 0 }, 0 },
+    { "hwc_chw_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 }, 0 },
+    { "chw_hwc_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "0,1,2", "1,2,0", { 0 }, 0 },
+    { "nchw_nhwc_f16_m", TL_DT_FLOAT16, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
     { "unpad_rows_f32", TL_DT_FLOAT32, 4, { 1, 1, 1080, 1918 }, NULL, "0,1,2,3",
-      { 1080 * 1920, 1080 * 1920, 1920, 1 } },
-    { "broadcast_bias_f32", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, NULL, "0,1,2,3", { 0, 1, 0, 0 } },
-    { "ncdhw_ndhwc_f32", TL_DT_FLOAT32, 5, { 2, 32, 16, 56, 56 }, "0,1,2,3,4", "0,2,3,4,1", { 0 } },
+      { 1080 * 1920, 1080 * 1920, 1920, 1 }, 0 },
+    { "broadcast_bias_f32", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, NULL, "0,1,2,3", { 0, 1, 0, 0 }, 0 },
+    { "ncdhw_ndhwc_f32", TL_DT_FLOAT32, 5, { 2, 32, 16, 56, 56 }, "0,1,2,3,4", "0,2,3,4,1", { 0 }, 0 },
+    /* conversions fused with the layout change (SPEC section 7) */
+    { "f32_f16_flat_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,1,2,3", { 0 },
+      TO(TL_DT_FLOAT16) },
+    { "f16_f32_flat_l", TL_DT_FLOAT16, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,1,2,3", { 0 },
+      TO(TL_DT_FLOAT32) },
+    { "nchw_f32_nhwc_f16_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 },
+      TO(TL_DT_FLOAT16) },
+    { "hwc_u8_chw_f32", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 },
+      TO(TL_DT_FLOAT32) },
+    { "nchw_f32_nhwc_bf16_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 },
+      TO(TL_DT_BFLOAT16) },
 };
 
 static double now(void)
@@ -90,11 +104,11 @@ static void *big(uint64_t n)
     return p;
 }
 
-static void make_desc(const struct bcase *c, const char *layout, const uint64_t *strides,
-                      struct tl_desc *d)
+static void make_desc(const struct bcase *c, enum tl_dtype dt, const char *layout,
+                      const uint64_t *strides, struct tl_desc *d)
 {
     struct tl_error err;
-    if (tl_desc_init(d, c->dt, c->rank, c->sizes, &err)) {
+    if (tl_desc_init(d, dt, c->rank, c->sizes, &err)) {
         fprintf(stderr, "bench: %s: %s\n", c->name, err.msg);
         exit(2);
     }
@@ -125,8 +139,8 @@ static void bench_case(const struct bcase *c)
 {
     struct tl_desc s, d;
     struct tl_info si;
-    make_desc(c, c->src_layout, c->src_strides, &s);
-    make_desc(c, c->dst_layout, NULL, &d);
+    make_desc(c, c->dt, c->src_layout, c->src_strides, &s);
+    make_desc(c, c->to ? (enum tl_dtype)(c->to - 1) : c->dt, c->dst_layout, NULL, &d);
     tl_desc_classify(&s, &si);
     struct tl_copy_plan plan;
     struct tl_error err;

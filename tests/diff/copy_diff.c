@@ -209,11 +209,128 @@ static void check_copy_kernel(const char *isa, tl_copy_fn fn, size_t n)
     buf_free(&d2);
 }
 
+/* A conversion kernel against the scalar converter: n elements of src
+ * (n * ses bytes), misaligned, the output at a guard page or among
+ * canaries; the bytes and the "did not fit" answer must agree. */
+static void check_cvt_on(const char *isa, tl_cvt_fn fn, enum tl_dtype sdt, enum tl_dtype ddt,
+                         const uint8_t *src, size_t n)
+{
+    unsigned des = tl_dtype_size(ddt);
+    bool at_end = rnd(2);
+    unsigned mis = (unsigned)rnd(64);
+    struct buf got, want;
+    buf_alloc(&got, n * des, at_end, mis);
+    buf_alloc(&want, n * des, at_end, mis);
+    bool bg = fn(src, got.p, n), bw = tl_cvt_scalar(sdt, ddt, src, want.p, n);
+    checks++;
+    if (bg != bw || !same(&got, &want)) {
+        char what[128];
+        size_t at = 0;
+        while (at < n * des && got.p[at] == want.p[at])
+            at++;
+        snprintf(what, sizeof what, "cvt %s -> %s (%s), n %zu: %s at element %zu", tl_dtype_name(sdt),
+                 tl_dtype_name(ddt), isa, n, bg != bw ? "the fit flag differs" : "bytes differ",
+                 at / des);
+        fail(what);
+    }
+    buf_free(&got);
+    buf_free(&want);
+}
+
+/* Values at the edges of every type, as the bytes of type dt. */
+static void edge_values(enum tl_dtype dt, uint8_t *p, size_t n)
+{
+    static const double f[] = { 0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 0.9999, -0.9999, 1.5, 2.5, -2.5,
+                                127.0, 127.5, 128.0, 128.5, -128.0, -128.5, -129.0, 255.0,
+                                255.9, 256.0, -1.0001, 32767.0, 32768.0, -32769.0, 65535.0,
+                                65536.0, 65504.0, 65519.99, 65520.0, 6.1035156e-05, 5.96e-08,
+                                2.98e-08, 2147483647.0, 2147483648.0, -2147483649.0,
+                                4294967296.0, 9.2233720368547758e18, -9.2233720368547758e18,
+                                1.8446744073709552e19, 3.4028234663852886e38, 3.4e38, 1e39,
+                                1.1754943508222875e-38, 1e-45, 1e-40, 1e300, -1e300 };
+    unsigned es = tl_dtype_size(dt);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *e = p + i * es;
+        int pick = (int)rnd(4);
+        if (pick == 0) {
+            randomize(e, es);          /* any bits: NaNs with payloads, subnormals */
+        } else if (pick == 1 && tl_dtype_is_float(dt)) {
+            uint64_t special[] = { 0x7ff0000000000000ull, 0xfff0000000000000ull,
+                                   0x7ff8000000000001ull, 0xfff4000000000000ull };
+            double d;
+            uint64_t b = special[rnd(4)];
+            memcpy(&d, &b, 8);
+            tl_convert_value(TL_DT_FLOAT64, &d, dt, e);
+        } else if (pick == 1) {
+            /* an integer type's own extremes, and one past them */
+            double d = rnd(2) ? 1e300 : -1e300;
+            tl_convert_value(TL_DT_FLOAT64, &d, dt, e);
+            if (rnd(2)) {
+                uint64_t v = 0;
+                memcpy(&v, e, es);
+                v += rnd(2) ? 1 : (uint64_t)-1;
+                memcpy(e, &v, es);
+            }
+        } else {
+            double d = f[rnd(sizeof f / sizeof f[0])] * (rnd(8) == 0 ? -1 : 1);
+            tl_convert_value(TL_DT_FLOAT64, &d, dt, e);
+        }
+    }
+}
+
+static void check_cvt(const char *isa, tl_cvt_fn fn, enum tl_dtype sdt, enum tl_dtype ddt)
+{
+    unsigned ses = tl_dtype_size(sdt);
+    static const size_t big[] = { 255, 1000, 4099 };
+    for (size_t k = 0; k < 40 + sizeof big / sizeof big[0]; k++) {
+        size_t n = k < 40 ? k : big[k - 40];
+        struct buf src;
+        buf_alloc(&src, n * ses, rnd(2), (unsigned)rnd(64));
+        edge_values(sdt, src.p, n);
+        check_cvt_on(isa, fn, sdt, ddt, src.p, n);
+        buf_free(&src);
+    }
+    /* exhaustively: every 16-bit and byte pattern; FLOAT32 sources over
+     * every sign, exponent and top mantissa bits with the low bits at and
+     * around the halfway points of FLOAT16 and BFLOAT16 */
+    if (ses <= 2) {
+        size_t n = (size_t)1 << (8 * ses);
+        struct buf src;
+        buf_alloc(&src, n * ses, true, 0);
+        for (size_t i = 0; i < n; i++) {
+            uint16_t v = (uint16_t)i;
+            memcpy(src.p + i * ses, &v, ses);
+        }
+        check_cvt_on(isa, fn, sdt, ddt, src.p, n);
+        buf_free(&src);
+    } else if (sdt == TL_DT_FLOAT32) {
+        static const uint32_t low[] = { 0, 1, 0xfff, 0x1000, 0x1001, 0x1fff, 0x7fff, 0x8000,
+                                        0x8001, 0xffff };
+        size_t n = ((size_t)1 << 16) * (sizeof low / sizeof low[0]);
+        struct buf src;
+        buf_alloc(&src, n * 4, true, 0);
+        size_t i = 0;
+        for (uint32_t top = 0; top < 0x10000; top++)
+            for (size_t l = 0; l < sizeof low / sizeof low[0]; l++, i++) {
+                uint32_t v = top << 16 | low[l];
+                if (ddt == TL_DT_FLOAT16)      /* the halfway points of FLOAT16 sit lower */
+                    v = (top << 16 | low[l] >> 3) ^ (uint32_t)(l & 1);
+                memcpy(src.p + i * 4, &v, 4);
+            }
+        check_cvt_on(isa, fn, sdt, ddt, src.p, n);
+        buf_free(&src);
+    }
+}
+
 /* Every slot a table fills, against the scalar table's twin. */
 static void check_table(const char *isa, const struct tl_kernels *k)
 {
     const struct tl_kernels *z = &tl_kernels_scalar;
     static const size_t big[] = { 63, 64, 65, 127, 200, 1000 };
+    for (int sdt = 0; sdt < TL_DT_COUNT; sdt++)
+        for (int ddt = 0; ddt < TL_DT_COUNT; ddt++)
+            if (k->cvt[sdt][ddt])
+                check_cvt(isa, k->cvt[sdt][ddt], (enum tl_dtype)sdt, (enum tl_dtype)ddt);
     for (int nt = 0; nt < 2; nt++) {
         tl_copy_fn f = nt ? k->copy_nt : k->copy;
         if (!f)
@@ -297,6 +414,7 @@ static void print_desc(const struct tl_desc *d)
 }
 
 static int kinds_seen[6][TL_NW];
+static int converted[TL_DT_COUNT][TL_DT_COUNT];
 
 /* Copies src into dst with every supported ceiling and 1 and 2 threads. */
 static void check_copy(struct tl_desc *src, struct tl_desc *dst)
@@ -315,6 +433,10 @@ static void check_copy(struct tl_desc *src, struct tl_desc *dst)
     unsigned dmis = (unsigned)rnd(64);
     buf_alloc(&want, plan.dst_bytes, !at_end, dmis);
     tl_copy_ref(src, s.p, dst, want.p);
+    uint64_t first[TL_MAX_RANK];
+    int want_unfit = src->dtype != dst->dtype && tl_convert_find_bad(src, s.p, dst->dtype, first);
+    if (src->dtype != dst->dtype)
+        converted[src->dtype][dst->dtype]++;
     for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
         if (!tl_isa_supported((enum tl_isa)isa))
             continue;
@@ -323,9 +445,9 @@ static void check_copy(struct tl_desc *src, struct tl_desc *dst)
             buf_alloc(&got, plan.dst_bytes, !at_end, dmis);
             plan.isa = (enum tl_isa)isa;
             plan.stream = rnd(2);      /* both store kinds, whatever the size */
-            tl_copy_run(&plan, s.p, got.p, threads, NULL, NULL);
+            int unfit = tl_copy_run(&plan, s.p, got.p, threads, NULL, NULL);
             checks++;
-            if (!same(&got, &want)) {
+            if (!same(&got, &want) || unfit != want_unfit) {
                 char what[96];
                 snprintf(what, sizeof what, "copy (%s, %s, %u threads%s):", tl_copy_kind_name(plan.kind),
                          tl_isa_name((enum tl_isa)isa), threads, plan.stream ? ", streaming" : "");
@@ -347,6 +469,10 @@ static void random_copy(void)
     struct tl_desc src = { 0 }, dst = { 0 };
     static const enum tl_dtype types[] = { TL_DT_UINT8, TL_DT_FLOAT16, TL_DT_FLOAT32, TL_DT_FLOAT64 };
     src.dtype = dst.dtype = types[rnd(4)];
+    if (rnd(2)) {                      /* a conversion: any pair of the 12 types */
+        src.dtype = (enum tl_dtype)rnd(TL_DT_COUNT);
+        dst.dtype = (enum tl_dtype)rnd(TL_DT_COUNT);
+    }
     src.rank = dst.rank = 1 + (unsigned)rnd(rnd(4) == 0 ? 8 : 5);
     uint64_t total = 1;
     for (unsigned i = 0; i < src.rank; i++) {
@@ -401,6 +527,42 @@ static void targeted(void)
             }
         }
     }
+    /* conversions through every kernel kind: NCHW -> NHWC, HWC <-> CHW,
+     * broadcast and padded, for the pairs with SIMD kernels and a few more */
+    static const enum tl_dtype pairs[][2] = {
+        { TL_DT_FLOAT32, TL_DT_FLOAT16 }, { TL_DT_FLOAT16, TL_DT_FLOAT32 },
+        { TL_DT_FLOAT32, TL_DT_BFLOAT16 }, { TL_DT_BFLOAT16, TL_DT_FLOAT32 },
+        { TL_DT_UINT8, TL_DT_FLOAT32 }, { TL_DT_INT8, TL_DT_FLOAT16 },
+        { TL_DT_FLOAT32, TL_DT_UINT8 }, { TL_DT_FLOAT32, TL_DT_INT8 },
+        { TL_DT_INT64, TL_DT_BFLOAT16 }, { TL_DT_FLOAT64, TL_DT_INT16 },
+    };
+    for (size_t t = 0; t < sizeof pairs / sizeof pairs[0]; t++) {
+        for (int c = 2; c <= 70; c += (c < 5 ? 1 : 31)) {
+            for (int dir = 0; dir < 2; dir++) {
+                struct tl_desc a = { 0 }, b = { 0 };
+                a.dtype = pairs[t][0];
+                b.dtype = pairs[t][1];
+                a.rank = b.rank = 4;
+                uint64_t sizes[4] = { 1 + rnd(2), (uint64_t)c, 5 + rnd(40), 7 + rnd(300) };
+                memcpy(a.sizes, sizes, sizeof sizes);
+                memcpy(b.sizes, sizes, sizeof sizes);
+                unsigned nchw[4] = { 0, 1, 2, 3 }, nhwc[4] = { 0, 2, 3, 1 };
+                tl_strides_for_order(4, sizes, dir ? nchw : nhwc, 0, a.strides, NULL);
+                tl_strides_for_order(4, sizes, dir ? nhwc : nchw, 0, b.strides, NULL);
+                check_copy(&a, &b);
+                tl_strides_for_order(4, sizes, nchw, 0, a.strides, NULL);
+                tl_strides_for_order(4, sizes, nchw, 0, b.strides, NULL);
+                check_copy(&a, &b);
+                tl_strides_for_order(4, sizes, nchw, 0xc, a.strides, NULL);
+                check_copy(&a, &b);
+                a.strides[3] = 1;
+                a.strides[2] = sizes[3] + 1 + rnd(5);
+                a.strides[1] = a.strides[2] * sizes[2];
+                a.strides[0] = a.strides[1] * sizes[1];
+                check_copy(&a, &b);
+            }
+        }
+    }
     /* one copy large enough to be split over threads (NCHW -> NHWC, 5 MiB) */
     struct tl_desc a = { 0 }, b = { 0 };
     uint64_t sizes[4] = { 1, 37, 129, 277 };
@@ -446,6 +608,13 @@ int main(void)
         }
         printf("\n");
     }
+    int pairs_seen = 0;
+    for (int a = 0; a < TL_DT_COUNT; a++)
+        for (int b = 0; b < TL_DT_COUNT; b++)
+            pairs_seen += a != b && converted[a][b] > 0;
+    printf("  conversions: %d of %d type pairs\n", pairs_seen, TL_DT_COUNT * (TL_DT_COUNT - 1));
+    if (pairs_seen != TL_DT_COUNT * (TL_DT_COUNT - 1))
+        fail("a pair of data types was never converted");
     printf("diff: %d passed, %d failed\n", checks - failures, failures);
     return failures != 0;
 }

@@ -35,7 +35,11 @@
     X(safetensors_should_read_tensors_in_file_order) \
     X(safetensors_should_reject_each_malformed_header) \
     X(safetensors_should_report_overlaps_and_gaps) \
-    X(file_should_never_read_past_a_truncation)
+    X(file_should_never_read_past_a_truncation) \
+    X(convert_should_round_trip_every_half_and_bfloat) \
+    X(convert_should_round_floats_once) \
+    X(convert_should_round_integers_to_floats_once) \
+    X(convert_should_truncate_and_check_integer_ranges)
 
 #define X(name) void name(void);
 TL_TEST_LIST(X)

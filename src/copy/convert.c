@@ -1,0 +1,212 @@
+/*
+ * convert.c - data type conversion (SPEC section 7): the scalar reference
+ * for every pair of the 12 types, the generic row converter the kernels
+ * fall back to, and the search for the first value that does not fit.
+ *
+ * Every value is decoded exactly (integers into a 128-bit integer, floats
+ * into a double, which holds every FLOAT16, BFLOAT16 and FLOAT32 value) and
+ * encoded with one rounding:
+ *
+ *   float -> float    to nearest, ties to even; beyond the range: +-Inf;
+ *                     NaN stays NaN (quieted, with the top of its payload,
+ *                     as F16C and the AVX-512 conversions do)
+ *   int -> float      to nearest, ties to even
+ *   float -> int      toward zero; NaN, +-Inf and values outside the range
+ *                     are reported, and clamped (NaN to 0)
+ *   int -> int        values outside the range are reported, and clamped
+ *
+ * Narrow float targets (FLOAT16, BFLOAT16) are reached through "round to
+ * odd": a double or float rounded to odd keeps enough information (two more
+ * bits than the target) for the final round-to-nearest-even to be the
+ * correct single rounding of the exact value.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "copy.h"
+
+bool tl_dtype_is_float(enum tl_dtype dt)
+{
+    return dt == TL_DT_FLOAT32 || dt == TL_DT_FLOAT16 || dt == TL_DT_FLOAT64 ||
+           dt == TL_DT_BFLOAT16;
+}
+
+static bool is_signed(enum tl_dtype dt)
+{
+    return dt == TL_DT_INT8 || dt == TL_DT_INT16 || dt == TL_DT_INT32 || dt == TL_DT_INT64;
+}
+
+/* One value, exactly. */
+struct value {
+    bool is_float;
+    double f;
+    __int128 i;
+};
+
+static void decode(enum tl_dtype dt, const uint8_t *p, struct value *v)
+{
+    union { uint8_t u8; int8_t i8; uint16_t u16; int16_t i16; uint32_t u32; int32_t i32;
+            uint64_t u64; int64_t i64; float f; double d; } x;
+    memcpy(&x, p, tl_dtype_size(dt));
+    v->is_float = tl_dtype_is_float(dt);
+    v->f = 0;
+    v->i = 0;
+    switch (dt) {
+    case TL_DT_FLOAT32:  v->f = x.f; break;
+    case TL_DT_FLOAT16:  v->f = tl_half_to_float(x.u16); break;
+    case TL_DT_BFLOAT16: v->f = tl_bfloat_to_float(x.u16); break;
+    case TL_DT_FLOAT64:  v->f = x.d; break;
+    case TL_DT_UINT8:    v->i = x.u8; break;
+    case TL_DT_INT8:     v->i = x.i8; break;
+    case TL_DT_UINT16:   v->i = x.u16; break;
+    case TL_DT_INT16:    v->i = x.i16; break;
+    case TL_DT_UINT32:   v->i = x.u32; break;
+    case TL_DT_INT32:    v->i = x.i32; break;
+    case TL_DT_UINT64:   v->i = x.u64; break;
+    default:             v->i = x.i64; break;
+    }
+}
+
+/* d rounded to a float with round-to-odd: the neighbour of the two floats
+ * around d whose last mantissa bit is 1, unless d is a float. */
+static float float_odd(double d)
+{
+    float f = (float)d;
+    if (isnan(d) || (double)f == d)
+        return f;
+    uint32_t b;
+    if (isinf(f)) {
+        b = 0x7f7fffff | (d < 0 ? 0x80000000u : 0);    /* the largest float, odd */
+    } else {
+        memcpy(&b, &f, 4);
+        if (!(b & 1))
+            b += fabs(d) > fabs((double)f) ? 1 : -1;   /* the other, odd, neighbour */
+    }
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+/* An integer rounded to a double with round-to-odd. */
+static double double_odd(__int128 v)
+{
+    bool neg = v < 0;
+    unsigned __int128 m = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+    int k = 0;
+    while ((m >> k) >= ((unsigned __int128)1 << 53))
+        k++;
+    uint64_t r = (uint64_t)(m >> k);
+    if (k && (m & (((unsigned __int128)1 << k) - 1)))
+        r |= 1;
+    double d = ldexp((double)r, k);
+    return neg ? -d : d;
+}
+
+static void put_float(enum tl_dtype dt, double d, uint8_t *p)
+{
+    switch (dt) {
+    case TL_DT_FLOAT64: memcpy(p, &d, 8); break;
+    case TL_DT_FLOAT32: { float f = (float)d; memcpy(p, &f, 4); break; }
+    case TL_DT_FLOAT16: { uint16_t h = tl_float_to_half(float_odd(d)); memcpy(p, &h, 2); break; }
+    default:            { uint16_t h = tl_float_to_bfloat(float_odd(d)); memcpy(p, &h, 2); break; }
+    }
+}
+
+/* The range of an integer type. */
+static void range(enum tl_dtype dt, __int128 *lo, __int128 *hi)
+{
+    unsigned bits = 8 * tl_dtype_size(dt);
+    if (is_signed(dt)) {
+        *hi = ((__int128)1 << (bits - 1)) - 1;
+        *lo = -*hi - 1;
+    } else {
+        *hi = ((__int128)1 << bits) - 1;
+        *lo = 0;
+    }
+}
+
+static void put_int(enum tl_dtype dt, __int128 v, uint8_t *p)
+{
+    uint64_t bits = (uint64_t)v;        /* two's complement, low bytes first */
+    memcpy(p, &bits, tl_dtype_size(dt));
+}
+
+bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, void *dst)
+{
+    struct value v;
+    uint8_t *p = dst;
+    decode(sdt, src, &v);
+    if (tl_dtype_is_float(ddt)) {
+        if (v.is_float) {
+            put_float(ddt, v.f, p);
+        } else if (ddt == TL_DT_FLOAT64 || ddt == TL_DT_FLOAT32) {
+            /* one rounding: C's conversion from a 64-bit integer */
+            double d = v.i < 0 ? (double)(int64_t)v.i : (double)(uint64_t)v.i;
+            float f = v.i < 0 ? (float)(int64_t)v.i : (float)(uint64_t)v.i;
+            if (ddt == TL_DT_FLOAT64)
+                memcpy(p, &d, 8);
+            else
+                memcpy(p, &f, 4);
+        } else {
+            put_float(ddt, double_odd(v.i), p);
+        }
+        return false;
+    }
+    __int128 lo, hi, out;
+    bool bad = false;
+    range(ddt, &lo, &hi);
+    if (v.is_float) {
+        if (isnan(v.f)) {
+            out = 0;
+            bad = true;
+        } else {
+            double t = trunc(v.f);              /* toward zero, then the range */
+            if (t < (double)lo) {
+                out = lo;
+                bad = true;
+            } else if (t >= (double)(hi + 1)) {  /* hi + 1 is a power of two: exact */
+                out = hi;
+                bad = true;
+            } else {
+                out = (__int128)t;
+            }
+        }
+    } else {
+        out = v.i < lo ? lo : v.i > hi ? hi : v.i;
+        bad = out != v.i;
+    }
+    put_int(ddt, out, p);
+    return bad;
+}
+
+bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uint8_t *dst,
+                   size_t n)
+{
+    unsigned ses = tl_dtype_size(sdt), des = tl_dtype_size(ddt);
+    bool bad = false;
+    for (size_t i = 0; i < n; i++)
+        bad |= tl_convert_value(sdt, src + i * ses, ddt, dst + i * des);
+    return bad;
+}
+
+bool tl_convert_find_bad(const struct tl_desc *src, const uint8_t *src_file, enum tl_dtype ddt,
+                         uint64_t *idx)
+{
+    unsigned es = tl_dtype_size(src->dtype);
+    uint8_t out[8];
+    memset(idx, 0, src->rank * sizeof idx[0]);
+    for (;;) {
+        uint64_t off = 0;
+        for (unsigned i = 0; i < src->rank; i++)
+            off += idx[i] * src->strides[i];
+        if (tl_convert_value(src->dtype, src_file + src->byte_offset + off * es, ddt, out))
+            return true;
+        unsigned i = src->rank;
+        while (i-- > 0) {
+            if (++idx[i] < src->sizes[i])
+                break;
+            idx[i] = 0;
+        }
+        if (i == (unsigned)-1)
+            return false;
+    }
+}

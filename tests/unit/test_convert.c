@@ -1,0 +1,151 @@
+/* test_convert.c - the scalar converter: SPEC section 7's rules, exactly. */
+#include <math.h>
+#include <string.h>
+
+#include "../../src/core/tl.h"
+#include "check.h"
+#include "tests.h"
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, 4);
+    return b;
+}
+
+void convert_should_round_trip_every_half_and_bfloat(void)
+{
+    /* all 65,536 patterns of both 16-bit types to FLOAT32 and back: the
+     * same bits, but a NaN, which comes back quieted with its sign */
+    for (int t = 0; t < 2; t++) {
+        enum tl_dtype h = t ? TL_DT_BFLOAT16 : TL_DT_FLOAT16;
+        uint16_t quiet = t ? 0x0040 : 0x0200, expo = t ? 0x7f80 : 0x7c00;
+        for (uint32_t b = 0; b <= 0xffff; b++) {
+            uint16_t in = (uint16_t)b, back;
+            float f;
+            CHECK(!tl_convert_value(h, &in, TL_DT_FLOAT32, &f));
+            CHECK(!tl_convert_value(TL_DT_FLOAT32, &f, h, &back));
+            bool nan = (in & expo) == expo && (in & (expo ^ 0x7fff));
+            if (nan ? back != (in | quiet) : back != in)
+                CHECK_EQ_U64(back, in);
+        }
+    }
+}
+
+void convert_should_round_floats_once(void)
+{
+    uint16_t h;
+    float f;
+    double d;
+    /* FLOAT32 -> FLOAT16: the largest, inf beyond, ties to even, subnormals */
+    f = 65504.0f;
+    tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x7bff);
+    f = 65520.0f;
+    tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x7c00);
+    f = 1.0f + 1.0f / 2048;
+    tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x3c00);
+    f = 1.0f + 3.0f / 2048;
+    tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x3c02);
+    f = ldexpf(1.0f, -24);
+    tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x0001);
+    f = -0.0f;
+    tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x8000);
+    /* FLOAT64 -> FLOAT16 in one rounding: just above a tie goes up, where
+     * rounding through FLOAT32 first would tie to even and go down */
+    d = 1.0 + 1.0 / 2048 + 1e-12;
+    tl_convert_value(TL_DT_FLOAT64, &d, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x3c01);
+    d = 1.0 + 1.0 / 256 + 1e-12;
+    tl_convert_value(TL_DT_FLOAT64, &d, TL_DT_BFLOAT16, &h);
+    CHECK_EQ_U64(h, 0x3f81);
+    /* NaN stays NaN, with its sign; never Inf, BFLOAT16 too */
+    uint32_t nanbits = 0xff800001;
+    memcpy(&f, &nanbits, 4);
+    tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_BFLOAT16, &h);
+    CHECK_EQ_U64(h, 0xffc0);
+    tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0xfe00);
+    f = 3.4e38f;
+    tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_BFLOAT16, &h);
+    CHECK_EQ_U64(h, 0x7f80);
+}
+
+void convert_should_round_integers_to_floats_once(void)
+{
+    uint16_t h;
+    float f;
+    double d;
+    /* 2^24 + 2^16 + 1 is just above a BFLOAT16 tie: it goes up, where
+     * rounding through FLOAT32 first would tie to even and go down */
+    int32_t i = (1 << 24) + (1 << 16) + 1;
+    tl_convert_value(TL_DT_INT32, &i, TL_DT_BFLOAT16, &h);
+    CHECK_EQ_U64(h, 0x4b81);
+    int64_t big = INT64_MAX;
+    tl_convert_value(TL_DT_INT64, &big, TL_DT_FLOAT32, &f);
+    CHECK_EQ_U64(f32_bits(f), 0x5f000000);
+    tl_convert_value(TL_DT_INT64, &big, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x7c00);
+    uint64_t u = UINT64_MAX;
+    tl_convert_value(TL_DT_UINT64, &u, TL_DT_FLOAT64, &d);
+    CHECK(d == 18446744073709551616.0);
+    u = (1ull << 53) + 1;              /* a tie at FLOAT64: to even */
+    tl_convert_value(TL_DT_UINT64, &u, TL_DT_FLOAT64, &d);
+    CHECK(d == 9007199254740992.0);
+    int64_t m = INT64_MIN;
+    tl_convert_value(TL_DT_INT64, &m, TL_DT_BFLOAT16, &h);
+    CHECK_EQ_U64(h, 0xdf00);
+    uint8_t b = 255;
+    tl_convert_value(TL_DT_UINT8, &b, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x5bf8);
+    i = 65519;
+    tl_convert_value(TL_DT_INT32, &i, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x7bff);
+    i = 65520;
+    tl_convert_value(TL_DT_INT32, &i, TL_DT_FLOAT16, &h);
+    CHECK_EQ_U64(h, 0x7c00);
+}
+
+void convert_should_truncate_and_check_integer_ranges(void)
+{
+    uint8_t u8;
+    int8_t i8;
+    int64_t i64;
+    uint64_t u64;
+    float f;
+    double d;
+    f = 255.9f;
+    CHECK(!tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_UINT8, &u8) && u8 == 255);
+    f = 256.0f;
+    CHECK(tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_UINT8, &u8) && u8 == 255);
+    f = -0.9f;
+    CHECK(!tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_UINT8, &u8) && u8 == 0);
+    f = -1.0f;
+    CHECK(tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_UINT8, &u8) && u8 == 0);
+    f = -128.9f;
+    CHECK(!tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_INT8, &i8) && i8 == -128);
+    f = NAN;
+    CHECK(tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_INT8, &i8) && i8 == 0);
+    f = -INFINITY;
+    CHECK(tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_INT8, &i8) && i8 == -128);
+    d = 9223372036854775808.0;         /* 2^63: one past INT64's range */
+    CHECK(tl_convert_value(TL_DT_FLOAT64, &d, TL_DT_INT64, &i64) && i64 == INT64_MAX);
+    d = -9223372036854775808.0;
+    CHECK(!tl_convert_value(TL_DT_FLOAT64, &d, TL_DT_INT64, &i64) && i64 == INT64_MIN);
+    d = 18446744073709549568.0;        /* the largest double below 2^64 */
+    CHECK(!tl_convert_value(TL_DT_FLOAT64, &d, TL_DT_UINT64, &u64) && u64 == 18446744073709549568ull);
+    /* integers: exact, or clamped and reported */
+    int32_t i = 300;
+    CHECK(tl_convert_value(TL_DT_INT32, &i, TL_DT_UINT8, &u8) && u8 == 255);
+    i = -1;
+    CHECK(tl_convert_value(TL_DT_INT32, &i, TL_DT_UINT64, &u64) && u64 == 0);
+    u64 = UINT64_MAX;
+    CHECK(tl_convert_value(TL_DT_UINT64, &u64, TL_DT_INT64, &i64) && i64 == INT64_MAX);
+    i64 = -128;
+    CHECK(!tl_convert_value(TL_DT_INT64, &i64, TL_DT_INT8, &i8) && i8 == -128);
+}
