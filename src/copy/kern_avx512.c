@@ -1,7 +1,8 @@
 /*
  * kern_avx512.c - AVX-512 (F+BW+VL) kernels: 16x16 32-bit, 8x8 64-bit and
  * 16x16 16-bit transposes by butterfly stages of two-source permutes, and
- * 64-byte fills.  Other slots keep the AVX2 and SSE2 kernels.
+ * 64-byte fills, and 16-lane conversions.  Other slots keep the AVX2 and
+ * SSE2 kernels.
  * Compiled with -mavx512f -mavx512bw -mavx512vl only.
  *
  * The butterfly: for block sizes b = B/2, B/4, ..., 1, rows i and i+b (bit
@@ -141,10 +142,128 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 8, block_w8, block_w8_nt, TL_LINE_AL
 TL_DEFINE_FILLS(__m512i, 64, ST_U, SET1_8, SET1_16, SET1_32, SET1_64)
 TL_DEFINE_STREAMING(__m512i, 64, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
 
+/* ---- conversions, 16 lanes ------------------------------------------------
+ * FLOAT32 <-> FLOAT16 with the AVX-512F conversions; BFLOAT16 by integer
+ * rounding, not with AVX-512 BF16's VCVTNEPS2BF16, which flushes subnormal
+ * inputs to zero where SPEC section 7 keeps them.  Tails go to the scalar
+ * converter. */
+
+#define FROUND (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+
+static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 v = _mm512_loadu_ps(src + 4 * i);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), _mm512_cvtps_ph(v, FROUND));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
+}
+
+static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(src + 2 * i));
+        _mm512_storeu_ps(dst + 4 * i, _mm512_cvtph_ps(h));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
+}
+
+static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    const __m512i inf = _mm512_set1_epi32(0x7f800000), abs = _mm512_set1_epi32(0x7fffffff);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512i x = _mm512_loadu_si512(src + 4 * i);
+        __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
+        __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+        __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)),
+                                                       odd), 16);
+        __m512i q = _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x40));
+        r = _mm512_mask_mov_epi32(r, nan, q);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), _mm512_cvtepi32_epi16(r));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
+}
+
+static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    const __m512i inf = _mm512_set1_epi32(0x7f800000), abs = _mm512_set1_epi32(0x7fffffff);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(src + 2 * i));
+        __m512i x = _mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
+        __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
+        x = _mm512_mask_or_epi32(x, nan, x, _mm512_set1_epi32(0x00400000));    /* quiet */
+        _mm512_storeu_si512(dst + 4 * i, x);
+    }
+    return tl_cvt_scalar(TL_DT_BFLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
+}
+
+static inline __m512 bytes_ps(const uint8_t *p, bool sign)
+{
+    __m128i b = _mm_loadu_si128((const __m128i *)(const void *)p);
+    return _mm512_cvtepi32_ps(sign ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b));
+}
+
+#define DEFINE_cvt_byte(NAME, SDT, SIGN, DDT, DES, STORE)                                   \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                                \
+{                                                                                           \
+    size_t i = 0;                                                                           \
+    for (; i + 16 <= n; i += 16) {                                                          \
+        __m512 v = bytes_ps(src + i, SIGN);                                                 \
+        STORE;                                                                              \
+    }                                                                                       \
+    return tl_cvt_scalar(SDT, DDT, src + i, dst + DES * i, n - i);                          \
+}
+DEFINE_cvt_byte(cvt_u8_f32, TL_DT_UINT8, false, TL_DT_FLOAT32, 4, _mm512_storeu_ps(dst + 4 * i, v))
+DEFINE_cvt_byte(cvt_i8_f32, TL_DT_INT8, true, TL_DT_FLOAT32, 4, _mm512_storeu_ps(dst + 4 * i, v))
+DEFINE_cvt_byte(cvt_u8_f16, TL_DT_UINT8, false, TL_DT_FLOAT16, 2,
+                _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), _mm512_cvtps_ph(v, FROUND)))
+DEFINE_cvt_byte(cvt_i8_f16, TL_DT_INT8, true, TL_DT_FLOAT16, 2,
+                _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), _mm512_cvtps_ph(v, FROUND)))
+
+static inline bool f32_bytes(const uint8_t *src, uint8_t *dst, size_t n, float lo, float hi,
+                             enum tl_dtype ddt)
+{
+    const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+    const __m512 below = _mm512_set1_ps(lo - 1), above = _mm512_set1_ps(hi + 1);
+    __mmask16 ok = 0xffff;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m512 v = _mm512_loadu_ps(src + 4 * i);
+        ok &= _mm512_cmp_ps_mask(v, below, _CMP_GT_OQ) & _mm512_cmp_ps_mask(v, above, _CMP_LT_OQ);
+        v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v);    /* NaN -> 0 */
+        __m512i x = _mm512_cvttps_epi32(_mm512_min_ps(_mm512_max_ps(v, vlo), vhi));
+        _mm_storeu_si128((__m128i *)(void *)(dst + i), _mm512_cvtepi32_epi8(x));
+    }
+    bool bad = ok != 0xffff;
+    return tl_cvt_scalar(TL_DT_FLOAT32, ddt, src + 4 * i, dst + i, n - i) || bad;
+}
+
+static bool cvt_f32_u8(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return f32_bytes(src, dst, n, 0, 255, TL_DT_UINT8);
+}
+
+static bool cvt_f32_i8(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return f32_bytes(src, dst, n, -128, 127, TL_DT_INT8);
+}
+
 const struct tl_kernels tl_kernels_avx512 = {
     .transpose = { NULL, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { NULL, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
     .copy_nt = copy_nt,     /* .copy: 512-bit stores measured slower than AVX2's here */
+    .cvt = {
+        [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = cvt_f32_f16, [TL_DT_BFLOAT16] = cvt_f32_bf16,
+                            [TL_DT_UINT8] = cvt_f32_u8, [TL_DT_INT8] = cvt_f32_i8 },
+        [TL_DT_FLOAT16] = { [TL_DT_FLOAT32] = cvt_f16_f32 },
+        [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
+        [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
+        [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
+    },
 };

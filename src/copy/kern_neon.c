@@ -146,6 +146,128 @@ DEFINE_ALL_C(2, uint16, 8, u16)
 DEFINE_ALL_C(4, uint32, 4, u32)
 DEFINE_ALL_C(8, uint64, 2, u64)
 
+/* ---- conversions -----------------------------------------------------------
+ * FLOAT32 <-> FLOAT16 with FCVTN/FCVTL (AArch64's baseline; NaNs are
+ * quieted with the top of their payload, as the scalar converter does),
+ * BFLOAT16 by integer rounding, the byte types through 32-bit lanes.
+ * Tails go to the scalar converter. */
+
+static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        float16x4_t h = vcvt_f16_f32(vld1q_f32((const float *)(const void *)(src + 4 * i)));
+        vst1_u16((uint16_t *)(void *)(dst + 2 * i), vreinterpret_u16_f16(h));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
+}
+
+static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        float16x4_t h = vreinterpret_f16_u16(vld1_u16((const uint16_t *)(const void *)(src + 2 * i)));
+        vst1q_f32((float *)(void *)(dst + 4 * i), vcvt_f32_f16(h));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
+}
+
+static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint32x4_t x = vld1q_u32((const uint32_t *)(const void *)(src + 4 * i));
+        uint32x4_t nan = vcgtq_u32(vandq_u32(x, vdupq_n_u32(0x7fffffff)), vdupq_n_u32(0x7f800000));
+        uint32x4_t odd = vandq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(1));
+        uint32x4_t r = vshrq_n_u32(vaddq_u32(vaddq_u32(x, vdupq_n_u32(0x7fff)), odd), 16);
+        uint32x4_t q = vorrq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(0x40));
+        vst1_u16((uint16_t *)(void *)(dst + 2 * i), vmovn_u32(vbslq_u32(nan, q, r)));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
+}
+
+static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        uint32x4_t x = vshll_n_u16(vld1_u16((const uint16_t *)(const void *)(src + 2 * i)), 16);
+        uint32x4_t nan = vcgtq_u32(vandq_u32(x, vdupq_n_u32(0x7fffffff)), vdupq_n_u32(0x7f800000));
+        x = vorrq_u32(x, vandq_u32(nan, vdupq_n_u32(0x00400000)));     /* quiet */
+        vst1q_u32((uint32_t *)(void *)(dst + 4 * i), x);
+    }
+    return tl_cvt_scalar(TL_DT_BFLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
+}
+
+/* 8 bytes as two vectors of 4 floats. */
+static inline void bytes_f32x8(const uint8_t *p, bool sign, float32x4_t out[2])
+{
+    if (sign) {
+        int16x8_t w = vmovl_s8(vld1_s8((const int8_t *)p));
+        out[0] = vcvtq_f32_s32(vmovl_s16(vget_low_s16(w)));
+        out[1] = vcvtq_f32_s32(vmovl_s16(vget_high_s16(w)));
+    } else {
+        uint16x8_t w = vmovl_u8(vld1_u8(p));
+        out[0] = vcvtq_f32_u32(vmovl_u16(vget_low_u16(w)));
+        out[1] = vcvtq_f32_u32(vmovl_u16(vget_high_u16(w)));
+    }
+}
+
+#define DEFINE_cvt_byte(NAME, SDT, SIGN, DDT, DES, STORE)                                   \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                                \
+{                                                                                           \
+    size_t i = 0;                                                                           \
+    for (; i + 8 <= n; i += 8) {                                                            \
+        float32x4_t v[2];                                                                   \
+        bytes_f32x8(src + i, SIGN, v);                                                      \
+        for (int k = 0; k < 2; k++)                                                         \
+            STORE;                                                                          \
+    }                                                                                       \
+    return tl_cvt_scalar(SDT, DDT, src + i, dst + DES * i, n - i);                          \
+}
+DEFINE_cvt_byte(cvt_u8_f32, TL_DT_UINT8, false, TL_DT_FLOAT32, 4,
+                vst1q_f32((float *)(void *)(dst + 4 * i + 16 * k), v[k]))
+DEFINE_cvt_byte(cvt_i8_f32, TL_DT_INT8, true, TL_DT_FLOAT32, 4,
+                vst1q_f32((float *)(void *)(dst + 4 * i + 16 * k), v[k]))
+DEFINE_cvt_byte(cvt_u8_f16, TL_DT_UINT8, false, TL_DT_FLOAT16, 2,
+                vst1_u16((uint16_t *)(void *)(dst + 2 * i + 8 * k), vreinterpret_u16_f16(vcvt_f16_f32(v[k]))))
+DEFINE_cvt_byte(cvt_i8_f16, TL_DT_INT8, true, TL_DT_FLOAT16, 2,
+                vst1_u16((uint16_t *)(void *)(dst + 2 * i + 8 * k), vreinterpret_u16_f16(vcvt_f16_f32(v[k]))))
+
+static inline bool f32_bytes(const uint8_t *src, uint8_t *dst, size_t n, float lo, float hi,
+                             bool sign, enum tl_dtype ddt)
+{
+    const float32x4_t vlo = vdupq_n_f32(lo), vhi = vdupq_n_f32(hi);
+    const float32x4_t below = vdupq_n_f32(lo - 1), above = vdupq_n_f32(hi + 1);
+    uint32x4_t ok = vdupq_n_u32(~0u);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        int32x4_t x[2];
+        for (int k = 0; k < 2; k++) {
+            float32x4_t v = vld1q_f32((const float *)(const void *)(src + 4 * i + 16 * k));
+            ok = vandq_u32(ok, vandq_u32(vcgtq_f32(v, below), vcltq_f32(v, above)));
+            v = vreinterpretq_f32_u32(vandq_u32(vreinterpretq_u32_f32(v), vceqq_f32(v, v)));
+            x[k] = vcvtq_s32_f32(vminq_f32(vmaxq_f32(v, vlo), vhi));   /* toward zero */
+        }
+        int16x8_t w = vcombine_s16(vmovn_s32(x[0]), vmovn_s32(x[1]));
+        if (sign)
+            vst1_s8((int8_t *)(dst + i), vmovn_s16(w));
+        else
+            vst1_u8(dst + i, vmovn_u16(vreinterpretq_u16_s16(w)));
+    }
+    bool bad = vminvq_u32(ok) == 0;
+    return tl_cvt_scalar(TL_DT_FLOAT32, ddt, src + 4 * i, dst + i, n - i) || bad;
+}
+
+static bool cvt_f32_u8(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return f32_bytes(src, dst, n, 0, 255, false, TL_DT_UINT8);
+}
+
+static bool cvt_f32_i8(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return f32_bytes(src, dst, n, -128, 127, true, TL_DT_INT8);
+}
+
 const struct tl_kernels tl_kernels_neon = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
@@ -160,5 +282,13 @@ const struct tl_kernels tl_kernels_neon = {
         { deinterleave_c2_w1, deinterleave_c2_w2, deinterleave_c2_w4, deinterleave_c2_w8 },
         { deinterleave_c3_w1, deinterleave_c3_w2, deinterleave_c3_w4, deinterleave_c3_w8 },
         { deinterleave_c4_w1, deinterleave_c4_w2, deinterleave_c4_w4, deinterleave_c4_w8 },
+    },
+    .cvt = {
+        [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = cvt_f32_f16, [TL_DT_BFLOAT16] = cvt_f32_bf16,
+                            [TL_DT_UINT8] = cvt_f32_u8, [TL_DT_INT8] = cvt_f32_i8 },
+        [TL_DT_FLOAT16] = { [TL_DT_FLOAT32] = cvt_f16_f32 },
+        [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
+        [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
+        [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
     },
 };

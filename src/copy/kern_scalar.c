@@ -36,6 +36,81 @@ static void copy_plain(const uint8_t *src, uint8_t *dst, size_t bytes)
     memcpy(dst, src, bytes);
 }
 
+/* Conversions between the types users convert most, one element at a time
+ * but without the generic converter's decoding; each rounds and reports
+ * exactly as tl_convert_value() does (the differential test holds them to
+ * it). */
+static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float f;
+        memcpy(&f, src + 4 * i, 4);
+        uint16_t h = tl_float_to_half(f);
+        memcpy(dst + 2 * i, &h, 2);
+    }
+    return false;
+}
+
+static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint16_t h;
+        memcpy(&h, src + 2 * i, 2);
+        float f = tl_half_to_float(h);
+        memcpy(dst + 4 * i, &f, 4);
+    }
+    return false;
+}
+
+static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float f;
+        memcpy(&f, src + 4 * i, 4);
+        uint16_t h = tl_float_to_bfloat(f);
+        memcpy(dst + 2 * i, &h, 2);
+    }
+    return false;
+}
+
+static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint16_t h;
+        memcpy(&h, src + 2 * i, 2);
+        uint32_t x = (uint32_t)h << 16;
+        if ((x & 0x7fffffff) > 0x7f800000)
+            x |= 0x00400000;                    /* a NaN is quieted */
+        memcpy(dst + 4 * i, &x, 4);
+    }
+    return false;
+}
+
+static bool cvt_u8_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float f = src[i];
+        memcpy(dst + 4 * i, &f, 4);
+    }
+    return false;
+}
+
+static bool cvt_f32_u8(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    bool bad = false;
+    for (size_t i = 0; i < n; i++) {
+        float f;
+        memcpy(&f, src + 4 * i, 4);
+        if (f > -1.0f && f < 256.0f) {
+            dst[i] = (uint8_t)f;
+        } else {
+            bad = true;
+            dst[i] = f >= 256.0f ? 255 : 0;     /* NaN and below: 0 */
+        }
+    }
+    return bad;
+}
+
 const struct tl_kernels tl_kernels_scalar = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
@@ -52,5 +127,12 @@ const struct tl_kernels tl_kernels_scalar = {
         { deinterleave_c2_w1, deinterleave_c2_w2, deinterleave_c2_w4, deinterleave_c2_w8 },
         { deinterleave_c3_w1, deinterleave_c3_w2, deinterleave_c3_w4, deinterleave_c3_w8 },
         { deinterleave_c4_w1, deinterleave_c4_w2, deinterleave_c4_w4, deinterleave_c4_w8 },
+    },
+    .cvt = {
+        [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = cvt_f32_f16, [TL_DT_BFLOAT16] = cvt_f32_bf16,
+                            [TL_DT_UINT8] = cvt_f32_u8 },
+        [TL_DT_FLOAT16] = { [TL_DT_FLOAT32] = cvt_f16_f32 },
+        [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
+        [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32 },
     },
 };

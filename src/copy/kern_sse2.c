@@ -1,7 +1,8 @@
 /*
  * kern_sse2.c - SSE2 kernels: transposes of 16x16 bytes, 8x8 16-bit,
  * 4x4 32-bit and 2x2 64-bit blocks; fills; 2- and 4-channel byte
- * (de)interleaves.  Compiled with -msse2 only.
+ * (de)interleaves; BFLOAT16 and byte conversions.  Compiled with -msse2
+ * only.
  */
 #include <emmintrin.h>
 
@@ -183,6 +184,130 @@ static void deinterleave_c4_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
     tl_deinterleave_scalar_es(src + 4 * i, dst + i, plane, n - i, 4, 1);
 }
 
+/* ---- conversions, 4 lanes --------------------------------------------------
+ * BFLOAT16 by integer rounding, the byte types; SSE2 has no half-precision
+ * conversion, so FLOAT16 keeps the scalar loops.  Tails go to the scalar
+ * converter. */
+
+/* The low 16 bits of each 32-bit lane of a and b, in order (values below
+ * 2^16): SSE2 has only a signed saturating pack, so shift into its range. */
+static inline __m128i pack_lo16(__m128i a, __m128i b)
+{
+    const __m128i k = _mm_set1_epi32(0x8000);
+    __m128i p = _mm_packs_epi32(_mm_sub_epi32(a, k), _mm_sub_epi32(b, k));
+    return _mm_add_epi16(p, _mm_set1_epi16((short)0x8000));
+}
+
+static inline __m128i bf16_round(__m128i x)
+{
+    __m128i nan = _mm_cmpgt_epi32(_mm_and_si128(x, _mm_set1_epi32(0x7fffffff)),
+                                  _mm_set1_epi32(0x7f800000));
+    __m128i odd = _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1));
+    __m128i r = _mm_srli_epi32(_mm_add_epi32(_mm_add_epi32(x, _mm_set1_epi32(0x7fff)), odd), 16);
+    __m128i q = _mm_or_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(0x40));
+    return _mm_or_si128(_mm_and_si128(nan, q), _mm_andnot_si128(nan, r));
+}
+
+static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        ST(dst + 2 * i, pack_lo16(bf16_round(LD(src + 4 * i)), bf16_round(LD(src + 4 * i + 16))));
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
+}
+
+static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    const __m128i zero = _mm_setzero_si128(), abs = _mm_set1_epi32(0x7fffffff);
+    const __m128i inf = _mm_set1_epi32(0x7f800000), quiet = _mm_set1_epi32(0x00400000);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i h = LD(src + 2 * i);
+        __m128i a = _mm_unpacklo_epi16(zero, h), b = _mm_unpackhi_epi16(zero, h);
+        a = _mm_or_si128(a, _mm_and_si128(_mm_cmpgt_epi32(_mm_and_si128(a, abs), inf), quiet));
+        b = _mm_or_si128(b, _mm_and_si128(_mm_cmpgt_epi32(_mm_and_si128(b, abs), inf), quiet));
+        ST(dst + 4 * i, a);
+        ST(dst + 4 * i + 16, b);
+    }
+    return tl_cvt_scalar(TL_DT_BFLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
+}
+
+/* 16 bytes as four vectors of 4 int32, unsigned or signed. */
+static inline void bytes_epi32(__m128i b, bool sign, __m128i out[4])
+{
+    const __m128i zero = _mm_setzero_si128();
+    if (sign) {
+        __m128i lo = _mm_srai_epi16(_mm_unpacklo_epi8(b, b), 8);
+        __m128i hi = _mm_srai_epi16(_mm_unpackhi_epi8(b, b), 8);
+        out[0] = _mm_srai_epi32(_mm_unpacklo_epi16(lo, lo), 16);
+        out[1] = _mm_srai_epi32(_mm_unpackhi_epi16(lo, lo), 16);
+        out[2] = _mm_srai_epi32(_mm_unpacklo_epi16(hi, hi), 16);
+        out[3] = _mm_srai_epi32(_mm_unpackhi_epi16(hi, hi), 16);
+    } else {
+        __m128i lo = _mm_unpacklo_epi8(b, zero), hi = _mm_unpackhi_epi8(b, zero);
+        out[0] = _mm_unpacklo_epi16(lo, zero);
+        out[1] = _mm_unpackhi_epi16(lo, zero);
+        out[2] = _mm_unpacklo_epi16(hi, zero);
+        out[3] = _mm_unpackhi_epi16(hi, zero);
+    }
+}
+
+static inline bool bytes_f32(const uint8_t *src, uint8_t *dst, size_t n, bool sign,
+                             enum tl_dtype sdt)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i q[4];
+        bytes_epi32(LD(src + i), sign, q);
+        for (int k = 0; k < 4; k++)
+            _mm_storeu_ps((float *)(void *)(dst + 4 * i + 16 * k), _mm_cvtepi32_ps(q[k]));
+    }
+    return tl_cvt_scalar(sdt, TL_DT_FLOAT32, src + i, dst + 4 * i, n - i);
+}
+
+static bool cvt_u8_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return bytes_f32(src, dst, n, false, TL_DT_UINT8);
+}
+
+static bool cvt_i8_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return bytes_f32(src, dst, n, true, TL_DT_INT8);
+}
+
+static inline bool f32_bytes(const uint8_t *src, uint8_t *dst, size_t n, float lo, float hi,
+                             bool sign, enum tl_dtype ddt)
+{
+    const __m128 vlo = _mm_set1_ps(lo), vhi = _mm_set1_ps(hi);
+    const __m128 below = _mm_set1_ps(lo - 1), above = _mm_set1_ps(hi + 1);
+    __m128 ok = _mm_castsi128_ps(_mm_set1_epi32(-1));
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i x[2];
+        for (int k = 0; k < 2; k++) {
+            __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * i + 16 * k));
+            ok = _mm_and_ps(ok, _mm_and_ps(_mm_cmpgt_ps(v, below), _mm_cmplt_ps(v, above)));
+            v = _mm_and_ps(v, _mm_cmpord_ps(v, v));                 /* NaN -> 0 */
+            x[k] = _mm_cvttps_epi32(_mm_min_ps(_mm_max_ps(v, vlo), vhi));
+        }
+        __m128i w = _mm_packs_epi32(x[0], x[1]);
+        w = sign ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w);
+        _mm_storel_epi64((__m128i *)(void *)(dst + i), w);
+    }
+    bool bad = _mm_movemask_ps(ok) != 0xf;
+    return tl_cvt_scalar(TL_DT_FLOAT32, ddt, src + 4 * i, dst + i, n - i) || bad;
+}
+
+static bool cvt_f32_u8(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return f32_bytes(src, dst, n, 0, 255, false, TL_DT_UINT8);
+}
+
+static bool cvt_f32_i8(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    return f32_bytes(src, dst, n, -128, 127, true, TL_DT_INT8);
+}
+
 const struct tl_kernels tl_kernels_sse2 = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1_nt, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
@@ -191,4 +316,11 @@ const struct tl_kernels tl_kernels_sse2 = {
     .copy_nt = copy_nt,
     .interleave = { { interleave_c2_w1 }, { NULL }, { interleave_c4_w1 } },
     .deinterleave = { { deinterleave_c2_w1 }, { NULL }, { deinterleave_c4_w1 } },
+    .cvt = {
+        [TL_DT_FLOAT32] = { [TL_DT_BFLOAT16] = cvt_f32_bf16, [TL_DT_UINT8] = cvt_f32_u8,
+                            [TL_DT_INT8] = cvt_f32_i8 },
+        [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
+        [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32 },
+        [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32 },
+    },
 };

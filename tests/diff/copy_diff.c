@@ -563,6 +563,21 @@ static void targeted(void)
             }
         }
     }
+    /* every pair of the 12 types, through a transpose and a padded source */
+    for (int st = 0; st < TL_DT_COUNT; st++) {
+        for (int dt = 0; dt < TL_DT_COUNT; dt++) {
+            struct tl_desc a = { 0 }, b = { 0 };
+            a.dtype = (enum tl_dtype)st;
+            b.dtype = (enum tl_dtype)dt;
+            a.rank = b.rank = 3;
+            uint64_t sizes[3] = { 2, 3 + rnd(20), 5 + rnd(40) };
+            memcpy(a.sizes, sizes, sizeof sizes);
+            memcpy(b.sizes, sizes, sizeof sizes);
+            packed_order(3, sizes, a.strides, true, 0);
+            packed_order(3, sizes, b.strides, false, 0);
+            check_copy(&a, &b);
+        }
+    }
     /* one copy large enough to be split over threads (NCHW -> NHWC, 5 MiB) */
     struct tl_desc a = { 0 }, b = { 0 };
     uint64_t sizes[4] = { 1, 37, 129, 277 };
