@@ -35,3 +35,13 @@ void tl_copy_ref(const struct tl_desc *src, const uint8_t *src_file,
             return;
     }
 }
+
+bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uint8_t *dst,
+                   size_t n)
+{
+    unsigned ses = tl_dtype_size(sdt), des = tl_dtype_size(ddt);
+    bool bad = false;
+    for (size_t i = 0; i < n; i++)
+        bad |= tl_convert_value(sdt, src + i * ses, ddt, dst + i * des);
+    return bad;
+}

@@ -111,10 +111,17 @@ uint16_t tl_float_to_bfloat(float f)
 /* Whether text read back as `back` is the same value as v in the type. */
 static bool same_value(enum tl_dtype dt, double back, double v)
 {
+    uint16_t a, b;
     switch (dt) {
-    case TL_DT_FLOAT64:  return back == v;
-    case TL_DT_BFLOAT16: return tl_float_to_bfloat((float)back) == tl_float_to_bfloat((float)v);
-    default:             return (float)back == (float)v;
+    case TL_DT_FLOAT64:
+        return back == v;
+    case TL_DT_FLOAT16:
+    case TL_DT_BFLOAT16:                        /* one rounding, as a reader would */
+        tl_convert_value(TL_DT_FLOAT64, &back, dt, &a);
+        tl_convert_value(TL_DT_FLOAT64, &v, dt, &b);
+        return a == b;
+    default:
+        return (float)back == (float)v;
     }
 }
 
@@ -186,16 +193,7 @@ int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
         double d = strtod(text, &end);
         if (*end)
             return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, dtypes[dt].name);
-        if (dt == TL_DT_FLOAT64) {
-            memcpy(out, &d, 8);
-        } else if (dt == TL_DT_FLOAT32) {
-            float f = (float)d;
-            memcpy(out, &f, 4);
-        } else {
-            uint16_t h = dt == TL_DT_BFLOAT16 ? tl_float_to_bfloat((float)d)
-                                              : tl_float_to_half((float)d);
-            memcpy(out, &h, 2);
-        }
+        tl_convert_value(TL_DT_FLOAT64, &d, dt, out);    /* one rounding */
         return 0;
     }
     uint64_t bits;

@@ -393,7 +393,7 @@ uint64_t tl_desc_bytes_needed(const struct tl_desc *d, const struct tl_info *inf
 
 /* ---- copies (src/copy/) -------------------------------------------------- */
 
-/* ---- type conversion (src/copy/convert.c; SPEC section 7) -------------- */
+/* ---- type conversion (convert.c; SPEC section 7) ----------------------- */
 
 /* Whether the type is a floating-point one (FLOAT16/32/64, BFLOAT16). */
 bool tl_dtype_is_float(enum tl_dtype dt);

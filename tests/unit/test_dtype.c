@@ -77,6 +77,20 @@ void dtype_should_round_trip_half(void)
         else if (back != h)
             CHECK_EQ_U64(back, h);
     }
+    /* every half value's text reads back to the same half (one rounding) */
+    char buf[48];
+    for (uint32_t h = 0; h <= 0xffff; h++) {
+        uint16_t bits = (uint16_t)h, back;
+        if ((h & 0x7c00) == 0x7c00 && (h & 0x3ff))
+            continue;                                      /* NaN prints as nan */
+        tl_dtype_format(TL_DT_FLOAT16, &bits, buf, sizeof buf);
+        struct tl_error err;
+        if (tl_dtype_parse_value(TL_DT_FLOAT16, buf, &back, &err) != 0 || back != bits)
+            CHECK_STR(buf, "(reads back to the same half)");
+    }
+    uint16_t tenth = 0x2e66;                                  /* 0.1 in FLOAT16 */
+    tl_dtype_format(TL_DT_FLOAT16, &tenth, buf, sizeof buf);
+    CHECK_STR(buf, "0.1");
     CHECK_EQ_U64(tl_float_to_half(65520.0f), 0x7c00);        /* rounds to inf */
     CHECK_EQ_U64(tl_float_to_half(1.0f + 1.0f / 2048), 0x3c00); /* ties to even */
     CHECK_EQ_U64(tl_float_to_half(5.9604645e-8f), 0x0001);   /* smallest subnormal */

@@ -1,7 +1,7 @@
 /*
  * convert.c - data type conversion (SPEC section 7): the scalar reference
- * for every pair of the 12 types, the generic row converter the kernels
- * fall back to, and the search for the first value that does not fit.
+ * for every pair of the 12 types (the copy engine's kernels are held to it)
+ * and the search for the first value that does not fit.
  *
  * Every value is decoded exactly (integers into a 128-bit integer, floats
  * into a double, which holds every FLOAT16, BFLOAT16 and FLOAT32 value) and
@@ -23,7 +23,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "copy.h"
+#include "tl.h"
 
 bool tl_dtype_is_float(enum tl_dtype dt)
 {
@@ -175,16 +175,6 @@ bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, voi
         bad = out != v.i;
     }
     put_int(ddt, out, p);
-    return bad;
-}
-
-bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uint8_t *dst,
-                   size_t n)
-{
-    unsigned ses = tl_dtype_size(sdt), des = tl_dtype_size(ddt);
-    bool bad = false;
-    for (size_t i = 0; i < n; i++)
-        bad |= tl_convert_value(sdt, src + i * ses, ddt, dst + i * des);
     return bad;
 }
 

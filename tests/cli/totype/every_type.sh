@@ -1,0 +1,1 @@
+for t in FLOAT32 FLOAT16 BFLOAT16 FLOAT64 UINT8 UINT16 UINT32 UINT64 INT8 INT16 INT32 INT64; do printf "%s: " $t; $TL convert examples/hw.json examples/hw.bin --to WH --to-type $t -o o.bin --out-desc o.json && $TL dump o.json o.bin | tr "\n" " "; echo; done

@@ -1,0 +1,1 @@
+$TL convert examples/hw.json examples/hw.bin --to-strides 4,1 --to-type UINT8 --fill 300 -o out.bin; echo exit $?; $TL convert examples/hw.json examples/hw.bin --to-strides 4,1 --to-type UINT8 --fill 0x7f -o out.bin && od -An -tu1 out.bin

@@ -1,0 +1,1 @@
+printf "\000\000\000\107\000\000\200\177" > v.bin; $TL convert "{\"dataType\":\"FLOAT32\",\"sizes\":[2]}" v.bin --to W --to-type FLOAT16 -o out.bin && $TL dump "{\"dataType\":\"FLOAT16\",\"sizes\":[2]}" out.bin

@@ -1,0 +1,1 @@
+printf "\000\000\200\377" > v.bin; $TL convert "{\"dataType\":\"FLOAT32\",\"sizes\":[1]}" v.bin --to W --to-type INT64 -o out.bin; echo exit $?; $TL convert "{\"dataType\":\"FLOAT32\",\"sizes\":[1]}" v.bin --to W --to-type INT64 --saturate -o out.bin && $TL dump "{\"dataType\":\"INT64\",\"sizes\":[1]}" out.bin

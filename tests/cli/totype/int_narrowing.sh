@@ -1,0 +1,1 @@
+printf "\054\001\000\000\377\377\377\377" > v.bin; $TL convert "{\"dataType\":\"INT32\",\"sizes\":[2]}" v.bin --to W --to-type INT8 -o out.bin; echo exit $?; $TL convert "{\"dataType\":\"INT32\",\"sizes\":[2]}" v.bin --to W --to-type INT8 --saturate -o out.bin && $TL dump "{\"dataType\":\"INT8\",\"sizes\":[2]}" out.bin

@@ -1,0 +1,1 @@
+printf "\000\000\200\077\000\000\300\177" > v.bin; $TL convert "{\"dataType\":\"FLOAT32\",\"sizes\":[1,2]}" v.bin --to HW --to-type INT32 -o out.bin; echo exit $?; $TL convert "{\"dataType\":\"FLOAT32\",\"sizes\":[1,2]}" v.bin --to HW --to-type INT32 --saturate -o out.bin && $TL dump "{\"dataType\":\"INT32\",\"sizes\":[1,2]}" out.bin

@@ -1,0 +1,1 @@
+$TL convert examples/image.json examples/image.bin --to NHWC --to-type FLOAT16 -o h.bin --out-desc h.json --json | grep -E "dataType|bytesWritten" && $TL dump h.json h.bin | head -n 3 && ls -l h.bin | cut -d " " -f 5

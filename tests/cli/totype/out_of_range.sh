@@ -1,0 +1,1 @@
+printf "\000\000\200\077\000\000\226\103\000\000\000\300" > v.bin; echo old > out.bin; $TL convert "{\"dataType\":\"FLOAT32\",\"sizes\":[3]}" v.bin --to W --to-type UINT8 -o out.bin --out-desc out.json; echo exit $?; cat out.bin; ls

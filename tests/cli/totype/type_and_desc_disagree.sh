@@ -1,0 +1,1 @@
+$TL convert examples/hw.json examples/hw.bin --to-desc "{\"dataType\":\"INT8\",\"sizes\":[2,3]}" --to-type UINT8 -o out.bin; echo exit $?; $TL convert examples/hw.json examples/hw.bin --to-desc "{\"dataType\":\"UINT8\",\"sizes\":[2,3]}" --to-type uint8 -o out.bin && od -An -tu1 out.bin
