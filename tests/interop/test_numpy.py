@@ -186,5 +186,62 @@ with tempfile.TemporaryDirectory() as tmp:
     got = [float(x) for row in dumped_values(r.stdout) for x in row] if r.returncode == 0 else []
     check(tensorfiles.bf16(got) == tensorfiles.bf16(bf.tolist()), "dump BF16")
 
+    # 4. --to-type against numpy's astype: every pair of the 11 types numpy
+    # has, values inside the destination's range (out of range is an error
+    # here, and undefined in numpy), every layout change random; BFLOAT16,
+    # which numpy lacks, against the bit rule (round the FLOAT32 bits to
+    # nearest, ties to even)
+    names = {v: k for k, v in TYPES.items()}
+    for k, (sd, sname) in enumerate(TYPES.items()):
+        for dd, dname in TYPES.items():
+            s_t, d_t = np.dtype(sd), np.dtype(dd)
+            shape = (2, 3, 4)
+            n = 24
+            if d_t.kind == "f":
+                lo, hi = (-60000.0, 60000.0) if d_t.itemsize == 2 else (-1e30, 1e30)
+            else:
+                info = np.iinfo(d_t)
+                lo, hi = int(info.min), int(info.max)
+            if s_t.kind == "f":
+                slo = max(float(lo), -float(np.finfo(s_t).max))
+                shi = min(float(hi), float(np.finfo(s_t).max))
+                v = rng.uniform(-1, 1, n) * min(abs(slo), abs(shi), 1e6) * rng.choice(
+                    [1e-6, 1e-3, 1, 1], n)
+                v = np.clip(v, slo, shi).astype(s_t)
+                if d_t.kind in "ui":       # values that truncate into the range
+                    v = np.where((v > lo - 1) & (v < hi + 1), v, 0).astype(s_t)
+            else:
+                sinfo = np.iinfo(s_t)
+                a_lo, a_hi = max(sinfo.min, int(lo)), min(sinfo.max, int(hi))
+                v = rng.integers(a_lo, a_hi, n, dtype=np.int64 if a_lo < 0 else np.uint64,
+                                 endpoint=True).astype(s_t)
+                v[:2] = [a_lo, a_hi]
+            a = v.reshape(shape)
+            src = os.path.join(tmp, "t.npy")
+            out = os.path.join(tmp, "t_out.npy")
+            np.save(src, a)
+            perm = [int(x) for x in rng.permutation(3)]
+            r = tl("convert", src, "--to", ",".join(map(str, perm)), "--to-type", dname, "-o", out)
+            ok = r.returncode == 0
+            if ok:
+                b = np.load(out)
+                want = np.ascontiguousarray(np.transpose(a, perm)).astype(d_t)
+                ok = b.dtype == d_t and b.tobytes() == want.tobytes()
+            check(ok, "--to-type %s -> %s: %s" % (sname, dname, r.stderr.decode().strip()))
+    for sd in ("<f4", "<f2", "|u1"):       # exact in FLOAT32, so one rounding
+        a = values(sd, (3, 5))
+        if np.dtype(sd).kind == "f":
+            a = np.where(np.isfinite(a), a, 1).astype(sd)
+        src = os.path.join(tmp, "t.npy")
+        np.save(src, a)
+        out = os.path.join(tmp, "t_bf16.bin")
+        r = tl("convert", src, "--to", "HW", "--to-type", "BFLOAT16", "-o", out)
+        ok = r.returncode == 0
+        if ok:
+            with open(out, "rb") as f:
+                got = f.read()
+            ok = got == tensorfiles.bf16(a.astype(np.float32).ravel().tolist())
+        check(ok, "--to-type %s -> BFLOAT16" % sd)
+
 print("numpy: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
