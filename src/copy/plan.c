@@ -250,8 +250,11 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
             for (uint64_t c0 = 0; c0 < cols; c0 += cb) {
                 size_t cc = cols - c0 < cb ? (size_t)(cols - c0) : (size_t)cb;
                 k->transpose[w](s + r0 * p->ss[a] + c0 * es, p->ss[a], tmp, rr * es, rr, cc);
-                for (size_t c = 0; c < cc; c++)
-                    bad |= cvt_row(j, tmp + c * rr * es, d + (c0 + c) * p->ds[b] + r0 * des, rr);
+                if (p->ds[b] == rr * des)      /* the tile's rows are adjacent in dst too */
+                    bad |= cvt_row(j, tmp, d + c0 * p->ds[b] + r0 * des, cc * rr);
+                else
+                    for (size_t c = 0; c < cc; c++)
+                        bad |= cvt_row(j, tmp + c * rr * es, d + (c0 + c) * p->ds[b] + r0 * des, rr);
             }
         }
         return bad;

@@ -3,12 +3,19 @@
  * measured in the same run.
  *
  * For each standard case, each SIMD ceiling the CPU supports and 1 and 2
- * threads: a warm-up, then RUNS timed runs alternating with memcpy of the
- * same output bytes; the medians give
+ * threads: the case's own block of timed runs (after a warm-up), between
+ * two blocks of memcpy of the same output bytes with the same number of
+ * threads (a 2-thread memcpy splits the bytes over two threads), each block
+ * at least MIN_RUNS runs and MIN_BLOCK seconds, warm, on buffers allocated
+ * as numpy allocates large arrays (2 MiB aligned, transparent huge pages
+ * above 4 MiB); the medians give
  *
  *   GB/s       = (bytes read + bytes written) / time
- *   memcpy GB/s = 2 x output bytes / memcpy time
+ *   memcpy GB/s = 2 x output bytes / memcpy time (both blocks' runs)
  *   ratio      = GB/s / memcpy GB/s
+ *
+ * and each case ends with a line giving the active ISA's ratio (the one
+ * dispatch picks) beside the best ISA's, per thread count.
  *
  * where bytes read counts every logical element once and padding the copy
  * streams over (max(source span, element count) x element size), as the
@@ -24,6 +31,7 @@
  */
 #define _DEFAULT_SOURCE 1
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +44,9 @@
 #include "../../src/core/tl.h"
 
 #define RUNS 9
+#define MIN_RUNS 7
+#define MIN_BLOCK 0.2          /* seconds */
+#define MAX_RUNS 512
 
 struct bcase {
     const char *name;
@@ -93,15 +104,80 @@ static double median(double *v, int n)
     return v[n / 2];
 }
 
+#define HUGE (2u << 20)
+
+static size_t pages(uint64_t n)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    return ((size_t)n + pg - 1) / pg * pg;
+}
+
+/* n bytes on a 2 MiB boundary, with transparent huge pages above 4 MiB (as
+ * numpy's allocator asks for them), every page faulted in.  Free with
+ * unbig(). */
 static void *big(uint64_t n)
 {
-    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) {
+    size_t len = (size_t)n + HUGE;
+    uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
         perror("mmap");
         exit(2);
     }
+    uint8_t *p = (uint8_t *)(((uintptr_t)m + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+    size_t head = (size_t)(p - m), keep = pages(n);
+    if (head)
+        munmap(m, head);
+    if (len - head > keep)
+        munmap(p + keep, len - head - keep);
+#ifdef MADV_HUGEPAGE
+    if (n > (4u << 20))
+        madvise(p, (size_t)n, MADV_HUGEPAGE);
+#endif
     memset(p, 1, n);                   /* fault every page in before timing */
     return p;
+}
+
+static void unbig(void *p, uint64_t n)
+{
+    munmap(p, pages(n));
+}
+
+/* A 2-thread memcpy: a helper thread copies the second half while the
+ * caller copies the first, started once and met at a barrier per copy. */
+struct halves {
+    pthread_t tid;
+    pthread_barrier_t go, done;
+    uint8_t *dst;
+    const uint8_t *src;
+    size_t n;
+    bool quit;
+};
+
+static void *half_worker(void *arg)
+{
+    struct halves *h = arg;
+    for (;;) {
+        pthread_barrier_wait(&h->go);
+        if (h->quit)
+            return NULL;
+        memcpy(h->dst + h->n / 2, h->src + h->n / 2, h->n - h->n / 2);
+        pthread_barrier_wait(&h->done);
+    }
+}
+
+static void memcpy_threads(struct halves *h, uint8_t *dst, const uint8_t *src, size_t n,
+                           unsigned threads)
+{
+    if (threads < 2) {
+        memcpy(dst, src, n);
+        return;
+    }
+    h->dst = dst;
+    h->src = src;
+    h->n = n;
+    pthread_barrier_wait(&h->go);
+    memcpy(dst, src, n / 2);
+    pthread_barrier_wait(&h->done);
 }
 
 static void make_desc(const struct bcase *c, enum tl_dtype dt, const char *layout,
@@ -157,32 +233,65 @@ static void bench_case(const struct bcase *c)
     uint8_t *src = big(plan.src_bytes), *dst = big(out), *msrc = big(out), *mdst = big(out);
     for (uint64_t i = 0; i < plan.src_bytes; i++)
         src[i] = (uint8_t)(i * 2654435761u >> 13);
+    struct halves h = { .quit = false };
+    pthread_barrier_init(&h.go, NULL, 2);
+    pthread_barrier_init(&h.done, NULL, 2);
+    pthread_create(&h.tid, NULL, half_worker, &h);
+    double best[3] = { 0, 0, 0 }, active[3] = { 0, 0, 0 };
+    const char *best_isa[3] = { "", "", "" };
+    enum tl_isa act = tl_isa_active();
     for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
         if (!tl_isa_supported((enum tl_isa)isa))
             continue;
         for (unsigned threads = 1; threads <= 2; threads++) {
-            double t[RUNS], m[RUNS];
+            static double t[MAX_RUNS], m[2 * MAX_RUNS];
+            int nm = 0, nt = 0;
             plan.isa = (enum tl_isa)isa;
-            tl_copy_run(&plan, src, dst, threads, NULL, NULL);      /* warm-up */
-            memcpy(mdst, msrc, out);
-            for (int r = 0; r < RUNS; r++) {
-                double t0 = now();
-                memcpy(mdst, msrc, out);
-                double t1 = now();
-                tl_copy_run(&plan, src, dst, threads, NULL, NULL);
-                double t2 = now();
-                m[r] = t1 - t0;
-                t[r] = t2 - t1;
+            /* memcpy, warm, in a block of its own before and after */
+            for (int block = 0; block < 2; block++) {
+                if (block == 1) {
+                    tl_copy_run(&plan, src, dst, threads, NULL, NULL);      /* warm-up */
+                    double start = now();
+                    while (nt < MAX_RUNS && (nt < RUNS || now() - start < MIN_BLOCK)) {
+                        double t0 = now();
+                        tl_copy_run(&plan, src, dst, threads, NULL, NULL);
+                        t[nt++] = now() - t0;
+                    }
+                }
+                memcpy_threads(&h, mdst, msrc, out, threads);              /* warm-up */
+                double start = now();
+                int first = nm;
+                while (nm - first < MAX_RUNS && (nm - first < MIN_RUNS || now() - start < MIN_BLOCK)) {
+                    double t0 = now();
+                    memcpy_threads(&h, mdst, msrc, out, threads);
+                    m[nm++] = now() - t0;
+                }
             }
-            double mt = median(m, RUNS), ct = median(t, RUNS);
-            report(c->name, tl_isa_name((enum tl_isa)isa), threads, (double)(read + out) / ct / 1e9,
-                   2.0 * (double)out / mt / 1e9);
+            double mt = median(m, nm), ct = median(t, nt);
+            double gbps = (double)(read + out) / ct / 1e9, mgbps = 2.0 * (double)out / mt / 1e9;
+            report(c->name, tl_isa_name((enum tl_isa)isa), threads, gbps, mgbps);
+            double ratio = gbps / mgbps;
+            if (ratio > best[threads]) {
+                best[threads] = ratio;
+                best_isa[threads] = tl_isa_name((enum tl_isa)isa);
+            }
+            if ((enum tl_isa)isa == act)
+                active[threads] = ratio;
         }
     }
-    munmap(src, plan.src_bytes);
-    munmap(dst, out);
-    munmap(msrc, out);
-    munmap(mdst, out);
+    for (unsigned threads = 1; threads <= 2; threads++)
+        printf("%-20s active %-6s %u  %6.2f   best %-6s %6.2f%s\n", c->name, tl_isa_name(act),
+               threads, active[threads], best_isa[threads], best[threads],
+               active[threads] < 0.9 * best[threads] ? "   (active more than 10% behind)" : "");
+    h.quit = true;
+    pthread_barrier_wait(&h.go);
+    pthread_join(h.tid, NULL);
+    pthread_barrier_destroy(&h.go);
+    pthread_barrier_destroy(&h.done);
+    unbig(src, plan.src_bytes);
+    unbig(dst, out);
+    unbig(msrc, out);
+    unbig(mdst, out);
 }
 
 /* Wall time of a shell command, median of RUNS after a warm-up. */
@@ -217,7 +326,7 @@ static void bench_process(const char *tool)
     uint8_t *buf = big(n);
     fwrite(buf, 1, n, f);
     fclose(f);
-    munmap(buf, n);
+    unbig(buf, n);
     snprintf(desc, sizeof desc, "{\"dataType\": \"FLOAT32\", \"sizes\": [32, 256, 56, 56]}");
     snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", in, outp);
     double tc = time_command(cmd);
@@ -242,7 +351,7 @@ static void bench_process(const char *tool)
         fwrite(hdr, 1, hlen, nf);
         buf = big(n);
         fwrite(buf, 1, n, nf);
-        munmap(buf, n);
+        unbig(buf, n);
         fclose(nf);
         snprintf(cmd, sizeof cmd, "'%s' convert '%s' -o '%s' --to NHWC --quiet", tool, npy_in,
                  npy_out);
