@@ -41,6 +41,7 @@ int cmd_strides(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 /* ---- arguments (args.c) -------------------------------------------------- */
 
@@ -161,6 +162,11 @@ void cli_report_errno(const char *file, const char *what);
 
 /* The text of a DirectML problem, as both the text and --json outputs show it. */
 void cli_problem_text(const struct tl_problem *p, char *buf, size_t n);
+
+/* An element's value as JSON text, as dump --json writes it: the number,
+ * or the strings "NaN", "Infinity", "-Infinity".  buf holds at least 48
+ * bytes; the result is buf or a constant. */
+const char *cli_value_json(enum tl_dtype dt, const void *p, char *buf, size_t n);
 
 /* Prints "a,b,c" to f. */
 void cli_print_u64_list(FILE *f, const uint64_t *v, unsigned n, const char *sep);

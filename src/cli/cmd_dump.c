@@ -162,15 +162,7 @@ static void logical_text(struct dump *s)
 static void json_value(const struct dump *s, uint64_t elem_offset)
 {
     char buf[48];
-    format_at(s, elem_offset, buf, sizeof buf);
-    if (strcmp(buf, "nan") == 0)
-        fputs("\"NaN\"", stdout);
-    else if (strcmp(buf, "inf") == 0)
-        fputs("\"Infinity\"", stdout);
-    else if (strcmp(buf, "-inf") == 0)
-        fputs("\"-Infinity\"", stdout);
-    else
-        fputs(buf, stdout);
+    fputs(cli_value_json(s->d->dtype, s->base + elem_offset * s->es, buf, sizeof buf), stdout);
 }
 
 static void logical_json(struct dump *s, unsigned dim)

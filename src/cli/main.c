@@ -21,6 +21,7 @@ static const struct command commands[] = {
     { "dump",    cmd_dump,    "the values of a tensor, logically or in buffer order" },
     { "convert", cmd_convert, "rewrite a tensor's data in another layout" },
     { "list",    cmd_list,    "the tensors of a .npy or safetensors file, with their bytes" },
+    { "compare", cmd_compare, "whether two tensors hold the same values, whatever their layouts" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

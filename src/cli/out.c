@@ -86,3 +86,15 @@ int cli_finish_output(int status)
     }
     return status;
 }
+
+const char *cli_value_json(enum tl_dtype dt, const void *p, char *buf, size_t n)
+{
+    tl_dtype_format(dt, p, buf, n);
+    if (strcmp(buf, "nan") == 0)
+        return "\"NaN\"";
+    if (strcmp(buf, "inf") == 0)
+        return "\"Infinity\"";
+    if (strcmp(buf, "-inf") == 0)
+        return "\"-Infinity\"";
+    return buf;
+}

@@ -67,6 +67,12 @@ typedef void (*tl_copy_fn)(const uint8_t *src, uint8_t *dst, size_t bytes);
  * tl_cvt_scalar(). */
 typedef bool (*tl_cvt_fn)(const uint8_t *src, uint8_t *dst, size_t n);
 
+/* cmp[F32], cmp[F64]: the index of the first of n elements where a[i] == b[i]
+ * does not hold (as floats: +0 equals -0, a NaN equals nothing), or n.
+ * cmp[BYTES]: the index of the first of n bytes that differ, or n. */
+enum { TL_CMP_F32, TL_CMP_F64, TL_CMP_BYTES, TL_NCMP };
+typedef size_t (*tl_cmp_fn)(const uint8_t *a, const uint8_t *b, size_t n);
+
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they
  * write whole cache lines without reading them first. */
@@ -79,6 +85,7 @@ struct tl_kernels {
     tl_interleave_fn interleave[3][TL_NW];      /* [C - 2][log2 es] */
     tl_deinterleave_fn deinterleave[3][TL_NW];
     tl_cvt_fn cvt[TL_DT_COUNT][TL_DT_COUNT];
+    tl_cmp_fn cmp[TL_NCMP];
 };
 
 extern const struct tl_kernels tl_kernels_scalar;

@@ -123,6 +123,10 @@ static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
                 k->deinterleave[c][w] = by->deinterleave[c][w];
         }
     }
+    for (int c = 0; c < TL_NCMP; c++) {
+        if (by->cmp[c])
+            k->cmp[c] = by->cmp[c];
+    }
     for (int s = 0; s < TL_DT_COUNT; s++) {
         for (int d = 0; d < TL_DT_COUNT; d++) {
             if (by->cvt[s][d])

@@ -111,6 +111,45 @@ static bool cvt_f32_u8(const uint8_t *src, uint8_t *dst, size_t n)
     return bad;
 }
 
+/* Comparison scans: the first element that is not equal. */
+static size_t cmp_f32(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float x, y;
+        memcpy(&x, a + 4 * i, 4);
+        memcpy(&y, b + 4 * i, 4);
+        if (!(x == y))
+            return i;
+    }
+    return n;
+}
+
+static size_t cmp_f64(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double x, y;
+        memcpy(&x, a + 8 * i, 8);
+        memcpy(&y, b + 8 * i, 8);
+        if (!(x == y))
+            return i;
+    }
+    return n;
+}
+
+/* Bytes: memcmp (vectorized by the C library) on chunks, then the chunk
+ * that differs byte by byte. */
+static size_t cmp_bytes(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t i = 0;
+    while (i + 256 <= n && memcmp(a + i, b + i, 256) == 0)
+        i += 256;
+    for (; i < n; i++) {
+        if (a[i] != b[i])
+            return i;
+    }
+    return n;
+}
+
 const struct tl_kernels tl_kernels_scalar = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
@@ -135,4 +174,5 @@ const struct tl_kernels tl_kernels_scalar = {
         [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
         [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32 },
     },
+    .cmp = { cmp_f32, cmp_f64, cmp_bytes },
 };

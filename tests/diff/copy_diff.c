@@ -17,6 +17,7 @@
  */
 #define _DEFAULT_SOURCE 1
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -592,6 +593,184 @@ static void targeted(void)
     check_copy(&b, &a);
 }
 
+/* ---- 3. compare ----------------------------------------------------------- */
+
+/* A random description of the given sizes: packed in a random order, or
+ * padded, or (when allowed) broadcast along size-1... axes. */
+static void random_layout(struct tl_desc *d, bool pad)
+{
+    packed_order(d->rank, d->sizes, d->strides, pad, 0);
+    d->byte_offset = rnd(3) == 0 ? rnd(40) : 0;
+}
+
+static bool same_result(const struct tl_compare_result *x, const struct tl_compare_result *y)
+{
+    if (x->mismatches != y->mismatches || x->nfirst != y->nfirst || x->have_abs != y->have_abs ||
+        x->have_rel != y->have_rel)
+        return false;
+    if (x->have_abs && (x->max_abs != y->max_abs || x->max_abs_index != y->max_abs_index))
+        return false;
+    if (x->have_rel && (x->max_rel != y->max_rel || x->max_rel_index != y->max_rel_index))
+        return false;
+    for (size_t i = 0; i < x->nfirst; i++)
+        if (x->first[i].index != y->first[i].index)
+            return false;
+    return true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Random pairs of layouts and types holding the same small integers, which
+ * every type holds exactly: equal; then differences planted at known
+ * indices, counted and listed exactly, in logical order, with 1 and 3
+ * threads alike. */
+static void random_compare(bool large)
+{
+    struct tl_desc a = { 0 }, b = { 0 };
+    a.dtype = (enum tl_dtype)rnd(TL_DT_COUNT);
+    b.dtype = (enum tl_dtype)rnd(TL_DT_COUNT);
+    a.rank = b.rank = large ? 4 : 1 + (unsigned)rnd(5);
+    uint64_t count = 1;
+    for (unsigned i = 0; i < a.rank; i++) {
+        uint64_t n = large ? (uint64_t[]){ 2, 37, 129, 131 }[i] : odd_sizes[rnd(8)];
+        a.sizes[i] = b.sizes[i] = n;
+        count *= n;
+    }
+    random_layout(&a, rnd(2));
+    if (!large && rnd(4) == 0) {                 /* a broadcast A */
+        unsigned ax = (unsigned)rnd(a.rank);
+        a.strides[ax] = 0;
+    }
+    random_layout(&b, rnd(2));
+    struct tl_info ai, bi;
+    if (tl_desc_validate(&a, NULL) || tl_desc_validate(&b, NULL))
+        return;
+    tl_desc_classify(&a, &ai);
+    tl_desc_classify(&b, &bi);
+    uint8_t *af = calloc(1, ai.elements_bytes + 1), *bf = calloc(1, bi.elements_bytes + 1);
+    unsigned aes = tl_dtype_size(a.dtype), bes = tl_dtype_size(b.dtype);
+    for (uint64_t off = 0; off < ai.span; off++) {
+        double v = (double)rnd(100);
+        tl_convert_value(TL_DT_FLOAT64, &v, a.dtype, af + a.byte_offset + off * aes);
+    }
+    tl_copy_ref(&a, af, &b, bf);                 /* the same values, converted */
+    /* plant k differences in B */
+    uint64_t k = rnd(count < 20 ? count : 20), planted[20];
+    size_t np = 0;
+    for (uint64_t t = 0; t < k; t++) {
+        uint64_t lin = rnd(count), idx[TL_MAX_RANK];
+        bool dup = false;
+        for (size_t q = 0; q < np; q++)
+            dup |= planted[q] == lin;
+        if (dup)
+            continue;
+        planted[np++] = lin;
+        tl_unravel(&b, lin, idx);
+        uint64_t off = 0;
+        for (unsigned i = 0; i < b.rank; i++)
+            off += idx[i] * b.strides[i];
+        double v = 101.0 + (double)rnd(20);      /* outside what A holds */
+        tl_convert_value(TL_DT_FLOAT64, &v, b.dtype, bf + b.byte_offset + off * bes);
+    }
+    qsort(planted, np, sizeof planted[0], cmp_u64);
+    struct tl_compare_opts o = { .show = 5, .threads = 1 };
+    struct tl_compare_result r1, r3;
+    checks++;
+    if (tl_compare(&a, af, &b, bf, &o, &r1, NULL)) {
+        fail("compare failed to run");
+    } else {
+        bool ok = r1.mismatches == np && r1.element_count == count &&
+                  r1.nfirst == (np < 5 ? np : 5);
+        for (size_t i = 0; ok && i < r1.nfirst; i++)
+            ok = r1.first[i].index == planted[i];
+        o.threads = 3;
+        if (tl_compare(&a, af, &b, bf, &o, &r3, NULL) == 0) {
+            ok = ok && same_result(&r1, &r3);
+            tl_compare_free(&r3);
+        }
+        if (!ok) {
+            char what[96];
+            snprintf(what, sizeof what, "compare %s with %s: %" PRIu64 " mismatches, %zu planted",
+                     tl_dtype_name(a.dtype), tl_dtype_name(b.dtype), r1.mismatches, np);
+            fail(what);
+            if (failures <= 20) {
+                print_desc(&a);
+                print_desc(&b);
+            }
+        }
+        tl_compare_free(&r1);
+    }
+    free(af);
+    free(bf);
+}
+
+/* One value against another, as 1x1 tensors of their types. */
+static bool one(enum tl_dtype ta, const void *va, enum tl_dtype tb, const void *vb,
+                const struct tl_compare_opts *o, struct tl_compare_result *r)
+{
+    struct tl_desc a, b;
+    uint64_t n = 1;
+    tl_desc_init(&a, ta, 1, &n, NULL);
+    tl_desc_init(&b, tb, 1, &n, NULL);
+    tl_compare(&a, va, &b, vb, o, r, NULL);
+    bool equal = r->mismatches == 0;
+    tl_compare_free(r);
+    return equal;
+}
+
+static void compare_edges(void)
+{
+    struct tl_compare_opts o = { .show = 1 };
+    struct tl_compare_result r;
+    double one_, one_less, one_half = 1.5, z = 0.0, nz = -0.0, inf = INFINITY, ninf = -INFINITY;
+    double nan = NAN, big = 1e308, two = 2.0;
+    one_ = 1.0;
+    one_less = nextafter(1.0, 0.0);
+#define EDGE(cond) do { checks++; if (!(cond)) fail("compare edge: " #cond); } while (0)
+    o.atol = 0.5;                               /* |1 - 1.5| = 0.5 <= 0.5 matches */
+    EDGE(one(TL_DT_FLOAT64, &one_, TL_DT_FLOAT64, &one_half, &o, &r));
+    EDGE(!one(TL_DT_FLOAT64, &one_less, TL_DT_FLOAT64, &one_half, &o, &r));
+    o.atol = 0;
+    o.rtol = 0.5;                               /* |1 - 2| = 1 <= 0.5 * 2 */
+    EDGE(one(TL_DT_FLOAT64, &one_, TL_DT_FLOAT64, &two, &o, &r));
+    EDGE(!one(TL_DT_FLOAT64, &one_less, TL_DT_FLOAT64, &two, &o, &r));
+    o.rtol = 0;
+    EDGE(one(TL_DT_FLOAT64, &z, TL_DT_FLOAT64, &nz, &o, &r));
+    EDGE(one(TL_DT_FLOAT64, &inf, TL_DT_FLOAT64, &inf, &o, &r));
+    EDGE(!one(TL_DT_FLOAT64, &inf, TL_DT_FLOAT64, &ninf, &o, &r));
+    o.atol = INFINITY;
+    EDGE(!one(TL_DT_FLOAT64, &inf, TL_DT_FLOAT64, &big, &o, &r));
+    o.atol = 0;
+    EDGE(!one(TL_DT_FLOAT64, &nan, TL_DT_FLOAT64, &nan, &o, &r));
+    o.equal_nan = true;
+    EDGE(one(TL_DT_FLOAT64, &nan, TL_DT_FLOAT64, &nan, &o, &r));
+    EDGE(!one(TL_DT_FLOAT64, &nan, TL_DT_FLOAT64, &one_, &o, &r));
+    o.equal_nan = false;
+    /* 64-bit integers a double would merge */
+    int64_t i1 = INT64_MAX, i2 = INT64_MAX - 1, m1 = -1;
+    uint64_t u1 = UINT64_MAX, u53 = (1ull << 53) + 1;
+    double d53 = 9007199254740992.0;
+    EDGE(!one(TL_DT_INT64, &i1, TL_DT_INT64, &i2, &o, &r));
+    struct tl_desc da, db;
+    uint64_t n = 1;
+    tl_desc_init(&da, TL_DT_INT64, 1, &n, NULL);
+    tl_desc_init(&db, TL_DT_INT64, 1, &n, NULL);
+    tl_compare(&da, (const uint8_t *)&i1, &db, (const uint8_t *)&i2, &o, &r, NULL);
+    EDGE(r.int_diff && r.max_abs == 1);
+    tl_compare_free(&r);
+    EDGE(!one(TL_DT_UINT64, &u1, TL_DT_INT64, &m1, &o, &r));
+    EDGE(!one(TL_DT_UINT64, &u53, TL_DT_FLOAT64, &d53, &o, &r));
+    EDGE(one(TL_DT_INT64, &i1, TL_DT_INT64, &i1, &o, &r));
+    uint16_t h = 0x3c00;                        /* 1 in FLOAT16 */
+    uint8_t b1 = 1;
+    EDGE(one(TL_DT_FLOAT16, &h, TL_DT_UINT8, &b1, &o, &r));
+#undef EDGE
+}
+
 int main(void)
 {
     const char *seed = getenv("TL_SEED"), *iters = getenv("TL_ITERS");
@@ -630,6 +809,16 @@ int main(void)
     printf("  conversions: %d of %d type pairs\n", pairs_seen, TL_DT_COUNT * (TL_DT_COUNT - 1));
     if (pairs_seen != TL_DT_COUNT * (TL_DT_COUNT - 1))
         fail("a pair of data types was never converted");
+    /* compare, under every supported ceiling */
+    for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
+        if (!tl_isa_supported((enum tl_isa)isa))
+            continue;
+        tl_isa_set_ceiling((enum tl_isa)isa);
+        compare_edges();
+        for (int i = 0; i < (n > 1000 ? 400 : 100); i++)
+            random_compare(false);
+        random_compare(true);
+    }
     printf("diff: %d passed, %d failed\n", checks - failures, failures);
     return failures != 0;
 }

@@ -1,0 +1,308 @@
+/*
+ * cmd_compare.c - `tensorlayout compare A B`: whether two tensors hold the
+ * same values at every logical index, whatever their layouts, padding,
+ * broadcast and data types; where they differ and by how much.
+ *
+ * A and B are each `DESC DATA` or one tensor file, told apart by content:
+ * a JSON description takes the next argument as its data, a tensor file
+ * holds its own.  The work is the copy engine's (tl_compare); this file
+ * reads the arguments and prints the report.
+ */
+#include <argtable2.h>
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char about[] =
+    "Decides whether tensors A and B hold the same values at every logical\n"
+    "index, whatever their layouts, padding, broadcast and data types.  A and\n"
+    "B are each DESC DATA or one tensor file (.npy, safetensors FILE[:NAME]).\n"
+    "Two values match when |a - b| <= atol + rtol * |b| (numpy's isclose;\n"
+    "both 0 by default: equal as numbers, +0 = -0, NaN matches nothing unless\n"
+    "--equal-nan).  Prints 'equal (N elements)', or the mismatch count, the\n"
+    "largest differences and the first mismatches in logical order.  Exits 0\n"
+    "when equal, 1 when not.";
+
+struct input {
+    struct cli_desc desc;
+    struct cli_data data;
+};
+
+/* Loads one side from args[*i...]; advances *i past what it took. */
+static int load_side(const char *label, const char **args, int nargs, int *i, struct input *in)
+{
+    if (*i >= nargs) {
+        cli_usage_error("compare", "missing argument %s (DESC DATA, or a tensor file)", label);
+        return CLI_USAGE;
+    }
+    int rc = cli_load_desc(args[*i], NULL, &in->desc);
+    if (rc)
+        return rc;
+    (*i)++;
+    if (in->desc.format != TL_FMT_JSON) {
+        in->data = in->desc.file;
+        memset(&in->desc.file, 0, sizeof in->desc.file);
+    } else {
+        if (*i >= nargs) {
+            cli_usage_error("compare", "missing the DATA of %s (%s is a JSON description)", label,
+                            in->desc.name);
+            return CLI_USAGE;
+        }
+        if ((rc = cli_open_data(args[*i], &in->data)))
+            return rc;
+        (*i)++;
+    }
+    return cli_require_elements(&in->desc, &in->data);
+}
+
+static void release(struct input *in)
+{
+    cli_close_data(&in->data);
+    cli_desc_release(&in->desc);
+}
+
+/* The largest absolute difference as text: exact for integers. */
+static const char *diff_text(const struct tl_compare_result *r, char *buf, size_t n)
+{
+    if (r->int_diff) {
+        unsigned __int128 v = (unsigned __int128)r->max_abs;
+        char tmp[48];
+        size_t k = 0;
+        do {
+            tmp[k++] = (char)('0' + (int)(v % 10));
+            v /= 10;
+        } while (v && k < sizeof tmp);
+        for (size_t i = 0; i < k && i + 1 < n; i++)
+            buf[i] = tmp[k - 1 - i];
+        buf[k < n ? k : n - 1] = '\0';
+        return buf;
+    }
+    double d = (double)r->max_abs;
+    tl_dtype_format(TL_DT_FLOAT64, &d, buf, n);
+    return buf;
+}
+
+static void print_index(FILE *f, const struct tl_desc *d, uint64_t linear)
+{
+    uint64_t idx[TL_MAX_RANK];
+    tl_unravel(d, linear, idx);
+    cli_print_u64_list(f, idx, d->rank, ",");
+}
+
+static void print_text(const struct input *a, const struct input *b,
+                       const struct tl_compare_result *r)
+{
+    const struct tl_desc *d = &a->desc.d;
+    char buf[64], va[48], vb[48];
+    if (r->mismatches == 0) {
+        printf("equal (%" PRIu64 " elements)\n", r->element_count);
+        return;
+    }
+    printf("different: %" PRIu64 " of %" PRIu64 " elements (%.3g%%)\n", r->mismatches,
+           r->element_count, 100.0 * (double)r->mismatches / (double)r->element_count);
+    if (r->have_abs) {
+        printf("max abs diff: %s at ", diff_text(r, buf, sizeof buf));
+        print_index(stdout, d, r->max_abs_index);
+        tl_dtype_format(TL_DT_FLOAT64, &r->max_rel, buf, sizeof buf);
+        printf("\nmax rel diff: %s at ", buf);
+        print_index(stdout, d, r->max_rel_index);
+        printf("\n");
+    } else {
+        printf("max abs diff: - (every mismatch involves a NaN)\n");
+    }
+    if (r->nfirst == 0)
+        return;
+    /* the first mismatches, aligned in three columns */
+    int wi = 5, wa = 1;
+    for (size_t i = 0; i < r->nfirst; i++) {
+        char ib[TL_MAX_RANK * 21];
+        uint64_t idx[TL_MAX_RANK];
+        tl_unravel(d, r->first[i].index, idx);
+        int n = 0;
+        for (unsigned k = 0; k < d->rank; k++)
+            n += snprintf(ib + n, sizeof ib - (size_t)n, "%s%" PRIu64, k ? "," : "", idx[k]);
+        if (n > wi)
+            wi = n;
+        int l = tl_dtype_format(a->desc.d.dtype, r->first[i].a, va, sizeof va);
+        if (l > wa)
+            wa = l;
+    }
+    printf("%-*s  %*s  %s\n", wi, "index", wa, "a", "b");
+    for (size_t i = 0; i < r->nfirst; i++) {
+        char ib[TL_MAX_RANK * 21];
+        uint64_t idx[TL_MAX_RANK];
+        tl_unravel(d, r->first[i].index, idx);
+        int n = 0;
+        for (unsigned k = 0; k < d->rank; k++)
+            n += snprintf(ib + n, sizeof ib - (size_t)n, "%s%" PRIu64, k ? "," : "", idx[k]);
+        tl_dtype_format(a->desc.d.dtype, r->first[i].a, va, sizeof va);
+        tl_dtype_format(b->desc.d.dtype, r->first[i].b, vb, sizeof vb);
+        printf("%-*s  %*s  %s\n", wi, ib, wa, va, vb);
+    }
+}
+
+static cJSON *index_json(const struct tl_desc *d, uint64_t linear)
+{
+    uint64_t idx[TL_MAX_RANK];
+    tl_unravel(d, linear, idx);
+    cJSON *o = cJSON_CreateObject();
+    if (!o || !tl_json_add_u64_array(o, "i", idx, d->rank)) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    cJSON *arr = cJSON_DetachItemFromObject(o, "i");
+    cJSON_Delete(o);
+    return arr;
+}
+
+static cJSON *build_json(const struct input *a, const struct input *b,
+                         const struct tl_compare_result *r)
+{
+    const struct tl_desc *d = &a->desc.d;
+    char buf[64];
+    cJSON *o = cJSON_CreateObject(), *first = NULL;
+    bool ok = o && cJSON_AddBoolToObject(o, "equal", r->mismatches == 0) &&
+              tl_json_add_u64(o, "elementCount", r->element_count) &&
+              tl_json_add_u64(o, "mismatches", r->mismatches);
+    if (ok && r->have_abs) {
+        double rel = r->max_rel;
+        ok = cJSON_AddRawToObject(o, "maxAbsDiff", diff_text(r, buf, sizeof buf)) != NULL;
+        cJSON *i1 = index_json(d, r->max_abs_index), *i2 = index_json(d, r->max_rel_index);
+        ok = ok && i1 && i2;
+        if (ok) {
+            cJSON_AddItemToObject(o, "maxAbsDiffIndex", i1);
+            ok = cJSON_AddRawToObject(o, "maxRelDiff", cli_value_json(TL_DT_FLOAT64, &rel, buf,
+                                                                      sizeof buf)) != NULL;
+            cJSON_AddItemToObject(o, "maxRelDiffIndex", i2);
+        } else {
+            cJSON_Delete(i1);
+            cJSON_Delete(i2);
+        }
+    } else if (ok) {
+        ok = cJSON_AddNullToObject(o, "maxAbsDiff") && cJSON_AddNullToObject(o, "maxAbsDiffIndex") &&
+             cJSON_AddNullToObject(o, "maxRelDiff") && cJSON_AddNullToObject(o, "maxRelDiffIndex");
+    }
+    ok = ok && (first = cJSON_AddArrayToObject(o, "first")) != NULL;
+    for (size_t i = 0; ok && i < r->nfirst; i++) {
+        cJSON *m = cJSON_CreateObject(), *idx = index_json(d, r->first[i].index);
+        ok = m && idx;
+        if (!ok) {
+            cJSON_Delete(m);
+            cJSON_Delete(idx);
+            break;
+        }
+        cJSON_AddItemToArray(first, m);
+        cJSON_AddItemToObject(m, "index", idx);
+        ok = cJSON_AddRawToObject(m, "a", cli_value_json(a->desc.d.dtype, r->first[i].a, buf,
+                                                         sizeof buf)) &&
+             cJSON_AddRawToObject(m, "b", cli_value_json(b->desc.d.dtype, r->first[i].b, buf,
+                                                         sizeof buf));
+    }
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+static int run(const char **args, int nargs, const struct tl_compare_opts *opts, bool json)
+{
+    struct input a = { 0 }, b = { 0 };
+    int i = 0;
+    int rc = load_side("A", args, nargs, &i, &a);
+    if (!rc)
+        rc = load_side("B", args, nargs, &i, &b);
+    if (!rc && i < nargs) {
+        char q[64];
+        cli_usage_error("compare", "unexpected argument '%s' (A and B are each DESC DATA or "
+                        "one tensor file)", tl_quote(args[i], q, sizeof q));
+        rc = CLI_USAGE;
+    }
+    if (!rc && (a.desc.d.rank != b.desc.d.rank ||
+                memcmp(a.desc.d.sizes, b.desc.d.sizes, a.desc.d.rank * sizeof a.desc.d.sizes[0]))) {
+        fprintf(stderr, "tensorlayout: compare: the sizes differ: %s has ", a.desc.name);
+        cli_print_u64_list(stderr, a.desc.d.sizes, a.desc.d.rank, ",");
+        fprintf(stderr, " and %s has ", b.desc.name);
+        cli_print_u64_list(stderr, b.desc.d.sizes, b.desc.d.rank, ",");
+        fprintf(stderr, "\n");
+        rc = CLI_INVALID;
+    }
+    struct tl_compare_result r;
+    struct tl_error err = { 0 };
+    if (!rc && tl_compare(&a.desc.d, a.data.bytes, &b.desc.d, b.data.bytes, opts, &r, &err)) {
+        fprintf(stderr, "tensorlayout: compare: %s\n", err.msg);
+        rc = CLI_IO;
+    } else if (!rc) {
+        if (json)
+            rc = cli_print_json(build_json(&a, &b, &r));
+        else
+            print_text(&a, &b, &r);
+        if (!rc && r.mismatches)
+            rc = CLI_INVALID;
+        tl_compare_free(&r);
+    }
+    release(&a);
+    release(&b);
+    return rc;
+}
+
+/* A tolerance: a finite number >= 0. */
+static bool parse_tol(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || !(v >= 0) || isinf(v))
+        return false;
+    *out = v;
+    return true;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    struct arg_file *sides = arg_filen(NULL, NULL, "A B", 2, 4, "each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME])");
+    struct arg_str *atol = arg_str0(NULL, "atol", "X", "absolute tolerance (default 0)");
+    struct arg_str *rtol = arg_str0(NULL, "rtol", "X", "relative tolerance, times |b| (default 0)");
+    struct arg_lit *equal_nan = arg_lit0(NULL, "equal-nan", "NaN matches NaN");
+    struct arg_int *show = arg_int0(NULL, "show", "K", "list the first K mismatches (default 10)");
+    struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
+    struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
+    struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct arg_end *end = arg_end(5);
+    void *table[] = { sides, atol, rtol, equal_nan, show, threads, json, help, end };
+    int rc = CLI_IO;
+    if (arg_nullcheck(table) == 0)
+        rc = cli_parse_args(argc, argv, table, about);
+    if (rc == CLI_CONTINUE) {
+        struct tl_compare_opts o = { .show = 10, .equal_nan = equal_nan->count > 0 };
+        char q[64];
+        rc = CLI_OK;
+        if (atol->count && !parse_tol(atol->sval[0], &o.atol)) {
+            cli_usage_error("compare", "--atol: '%s' is not a number >= 0",
+                            tl_quote(atol->sval[0], q, sizeof q));
+            rc = CLI_USAGE;
+        } else if (rtol->count && !parse_tol(rtol->sval[0], &o.rtol)) {
+            cli_usage_error("compare", "--rtol: '%s' is not a number >= 0",
+                            tl_quote(rtol->sval[0], q, sizeof q));
+            rc = CLI_USAGE;
+        } else if (show->count && show->ival[0] < 0) {
+            cli_usage_error("compare", "--show must be 0 or more");
+            rc = CLI_USAGE;
+        } else if (threads->count && threads->ival[0] < 1) {
+            cli_usage_error("compare", "--threads must be at least 1");
+            rc = CLI_USAGE;
+        }
+        if (rc == CLI_OK) {
+            if (show->count)
+                o.show = (size_t)show->ival[0];
+            if (threads->count)
+                o.threads = (unsigned)threads->ival[0];
+            rc = run(sides->filename, sides->count, &o, json->count > 0);
+        }
+    }
+    arg_freetable(table, sizeof table / sizeof table[0]);
+    return rc;
+}

@@ -1,0 +1,530 @@
+/*
+ * compare.c - are two tensors the same, whatever their layouts and types?
+ * (SPEC section 8)
+ *
+ * The logical index space is cut into boxes (a block of each axis) shaped
+ * so that both sides read long runs: the block of each side's innermost
+ * axis is long, the others fill a budget of BOX elements.  Each side's box
+ * is brought into a small buffer in the box's logical order, in a common
+ * type that holds both sides' values exactly, by the copy engine's own
+ * plans and kernels (tl_copy_plan of the box, tl_copy_run on one thread);
+ * a box that already lies contiguous in its file, in the common type, is
+ * read in place.  The two buffers are then scanned with the active ISA's
+ * comparison kernel, which skips equal runs, and each element it stops at
+ * is judged by numpy's isclose rule.  Workers take boxes from a shared
+ * counter; each keeps its own counts, maxima (ties to the smaller logical
+ * index) and the K first mismatches (a heap by logical index), merged at
+ * the end, so the report is the same for any number of threads.  Memory is
+ * two boxes per thread, never in proportion to the tensors.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "copy.h"
+
+#define BOX 8192                 /* elements a box holds at most */
+#define FIRST_RUN 128            /* the block of side A's innermost axis */
+
+/* How the two sides are compared: the common type their values are
+ * brought to, or EXACT: each in its own type, decoded value by value. */
+enum common { C_F32, C_F64, C_I64, C_U64, C_SAME_INT, C_EXACT };
+
+struct side {
+    const struct tl_desc *d;
+    const uint8_t *file;
+    enum tl_dtype stage;         /* the type its boxes are staged in */
+};
+
+struct stats {
+    uint64_t mismatches;
+    bool have_abs, have_rel;
+    long double max_abs;
+    double max_rel;
+    uint64_t abs_index, rel_index;
+    struct tl_mismatch *heap;    /* the first mismatches: a max-heap by index */
+    size_t nheap;
+};
+
+struct cmp_job {
+    struct side a, b;
+    enum common common;
+    const struct tl_compare_opts *o;
+    const struct tl_kernels *k;
+    unsigned rank;
+    uint64_t sizes[TL_MAX_RANK];
+    uint64_t block[TL_MAX_RANK], grid[TL_MAX_RANK];
+    uint64_t boxes;
+    atomic_uint_fast64_t next;
+    atomic_bool failed;          /* out of memory in a worker */
+};
+
+/* ---- the rule ------------------------------------------------------------ */
+
+/* A value of either side, exactly: integers as a 128-bit integer, floats as
+ * a long double (which holds every double, and every 64-bit integer). */
+struct num {
+    bool is_float;
+    long double f;
+    __int128 i;
+};
+
+static void get_num(enum tl_dtype dt, const uint8_t *p, struct num *v)
+{
+    /* the converter decodes exactly: an integer through INT64/UINT64, a float
+     * through FLOAT64 */
+    v->is_float = tl_dtype_is_float(dt);
+    if (v->is_float) {
+        double d;
+        tl_convert_value(dt, p, TL_DT_FLOAT64, &d);
+        v->f = d;
+    } else if (dt == TL_DT_UINT64 || dt == TL_DT_UINT32 || dt == TL_DT_UINT16 || dt == TL_DT_UINT8) {
+        uint64_t u;
+        tl_convert_value(dt, p, TL_DT_UINT64, &u);
+        v->i = u;
+        v->f = (long double)u;
+    } else {
+        int64_t s;
+        tl_convert_value(dt, p, TL_DT_INT64, &s);
+        v->i = s;
+        v->f = (long double)s;
+    }
+}
+
+/* Whether a and b match; the absolute difference in *abs (valid when both
+ * are finite) and the relative one in *rel. */
+static bool judge(const struct num *a, const struct num *b, const struct tl_compare_opts *o,
+                  bool *finite, long double *abs, double *rel)
+{
+    *finite = false;
+    if (!a->is_float && !b->is_float) {
+        __int128 d = a->i - b->i;
+        if (d < 0)
+            d = -d;
+        *finite = true;
+        *abs = (long double)d;
+        *rel = b->i == 0 ? (d ? INFINITY : 0) : (double)(*abs / fabsl((long double)b->i));
+        if (d == 0)
+            return true;
+        return o->atol > 0 || o->rtol > 0 ? *abs <= o->atol + o->rtol * fabsl((long double)b->i)
+                                          : false;
+    }
+    long double x = a->is_float ? a->f : (long double)a->i;
+    long double y = b->is_float ? b->f : (long double)b->i;
+    if (x == y)
+        return true;
+    if (isnan(x) || isnan(y))
+        return o->equal_nan && isnan(x) && isnan(y);
+    *finite = true;
+    *abs = fabsl(x - y);
+    *rel = y == 0 ? INFINITY : (double)(*abs / fabsl(y));
+    if (isinf(x) || isinf(y))
+        return false;
+    /* numpy's isclose, in extended precision (64-bit integers are exact
+     * there), so that no difference is rounded away to meet the bound */
+    return *abs <= (long double)o->atol + (long double)o->rtol * fabsl(y);
+}
+
+/* ---- the first mismatches: a max-heap by logical index ------------------- */
+
+static void heap_swap(struct tl_mismatch *h, size_t i, size_t j)
+{
+    struct tl_mismatch t = h[i];
+    h[i] = h[j];
+    h[j] = t;
+}
+
+static void heap_push(struct stats *s, size_t cap, const struct tl_mismatch *m)
+{
+    if (cap == 0)
+        return;
+    struct tl_mismatch *h = s->heap;
+    if (s->nheap == cap) {
+        if (m->index >= h[0].index)
+            return;
+        h[0] = *m;                                  /* replace the largest, sift down */
+        for (size_t i = 0;;) {
+            size_t l = 2 * i + 1, r = l + 1, big = i;
+            if (l < cap && h[l].index > h[big].index)
+                big = l;
+            if (r < cap && h[r].index > h[big].index)
+                big = r;
+            if (big == i)
+                break;
+            heap_swap(h, i, big);
+            i = big;
+        }
+        return;
+    }
+    size_t i = s->nheap++;
+    h[i] = *m;
+    while (i > 0 && h[(i - 1) / 2].index < h[i].index) {
+        heap_swap(h, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static void record(struct cmp_job *j, struct stats *s, uint64_t index, const uint8_t *a,
+                   const uint8_t *b, bool finite, long double abs, double rel)
+{
+    s->mismatches++;
+    if (finite) {
+        if (!s->have_abs || abs > s->max_abs || (abs == s->max_abs && index < s->abs_index)) {
+            s->have_abs = true;
+            s->max_abs = abs;
+            s->abs_index = index;
+        }
+        if (!s->have_rel || rel > s->max_rel || (rel == s->max_rel && index < s->rel_index)) {
+            s->have_rel = true;
+            s->max_rel = rel;
+            s->rel_index = index;
+        }
+    }
+    struct tl_mismatch m = { .index = index };
+    memcpy(m.a, a, tl_dtype_size(j->a.d->dtype));
+    memcpy(m.b, b, tl_dtype_size(j->b.d->dtype));
+    heap_push(s, j->o->show, &m);
+}
+
+/* ---- boxes --------------------------------------------------------------- */
+
+/* The logical linear index of element p of the box at origin. */
+static uint64_t linear(const struct cmp_job *j, const uint64_t *origin, const uint64_t *bs,
+                       uint64_t p)
+{
+    uint64_t idx[TL_MAX_RANK];
+    for (unsigned i = j->rank; i-- > 0;) {
+        idx[i] = origin[i] + p % bs[i];
+        p /= bs[i];
+    }
+    uint64_t lin = 0;
+    for (unsigned i = 0; i < j->rank; i++)
+        lin = lin * j->sizes[i] + idx[i];
+    return lin;
+}
+
+/* The box of one side at origin, of sizes bs, as a description. */
+static void box_desc(const struct side *s, const uint64_t *origin, const uint64_t *bs,
+                     unsigned rank, struct tl_desc *out)
+{
+    *out = *s->d;
+    uint64_t off = 0;
+    for (unsigned i = 0; i < rank; i++) {
+        off += origin[i] * s->d->strides[i];
+        out->sizes[i] = bs[i];
+    }
+    out->byte_offset = s->d->byte_offset + off * tl_dtype_size(s->d->dtype);
+    out->total_given = false;
+}
+
+/* Brings one side's box into buf (packed, logical order, type s->stage), or
+ * returns a pointer into its file when the box lies there already so. */
+static const uint8_t *stage(const struct side *s, const uint64_t *origin, const uint64_t *bs,
+                            unsigned rank, uint8_t *buf)
+{
+    struct tl_desc src, dst;
+    box_desc(s, origin, bs, rank, &src);
+    if (tl_desc_init(&dst, s->stage, rank, bs, NULL) != 0)
+        return NULL;
+    struct tl_copy_plan plan;
+    if (tl_copy_plan(&plan, &src, &dst, NULL) != 0)
+        return NULL;
+    if (!plan.convert && plan.kind == TL_COPY_CONTIG && plan.ndim == 1)
+        return s->file + src.byte_offset;          /* contiguous already: read in place */
+    plan.isa = tl_isa_active();
+    plan.stream = false;
+    tl_copy_run(&plan, s->file, buf, 1, NULL, NULL);
+    return buf;
+}
+
+/* Compares one box. */
+static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *bbuf,
+                        struct stats *st)
+{
+    uint64_t origin[TL_MAX_RANK], bs[TL_MAX_RANK], n = 1;
+    for (unsigned i = j->rank; i-- > 0;) {
+        uint64_t g = u % j->grid[i];
+        u /= j->grid[i];
+        origin[i] = g * j->block[i];
+        bs[i] = j->sizes[i] - origin[i] < j->block[i] ? j->sizes[i] - origin[i] : j->block[i];
+        n *= bs[i];
+    }
+    const uint8_t *a = stage(&j->a, origin, bs, j->rank, abuf);
+    const uint8_t *b = stage(&j->b, origin, bs, j->rank, bbuf);
+    if (!a || !b) {
+        atomic_store(&j->failed, true);
+        return;
+    }
+    unsigned as = tl_dtype_size(j->a.stage), bsz = tl_dtype_size(j->b.stage);
+    uint64_t p = 0;
+    while (p < n) {
+        /* skip the run of equal elements: floats by ==, integers by bytes */
+        switch (j->common) {
+        case C_F32:
+            p += j->k->cmp[TL_CMP_F32](a + p * 4, b + p * 4, (size_t)(n - p));
+            break;
+        case C_F64:
+            p += j->k->cmp[TL_CMP_F64](a + p * 8, b + p * 8, (size_t)(n - p));
+            break;
+        case C_EXACT:
+            break;
+        default:
+            p += j->k->cmp[TL_CMP_BYTES](a + p * as, b + p * as, (size_t)(n - p) * as) / as;
+            break;
+        }
+        if (p >= n)
+            break;
+        struct num x, y;
+        get_num(j->a.stage, a + p * as, &x);
+        get_num(j->b.stage, b + p * bsz, &y);
+        bool finite;
+        long double abs = 0;
+        double rel = 0;
+        if (!judge(&x, &y, j->o, &finite, &abs, &rel)) {
+            /* the values in each side's own type, as dump prints them */
+            uint8_t va[8], vb[8];
+            tl_convert_value(j->a.stage, a + p * as, j->a.d->dtype, va);
+            tl_convert_value(j->b.stage, b + p * bsz, j->b.d->dtype, vb);
+            record(j, st, linear(j, origin, bs, p), va, vb, finite, abs, rel);
+        }
+        p++;
+    }
+}
+
+struct worker {
+    struct cmp_job *j;
+    struct stats st;
+};
+
+static void *work(void *arg)
+{
+    struct worker *w = arg;
+    struct cmp_job *j = w->j;
+    uint8_t *abuf = malloc(BOX * 8), *bbuf = malloc(BOX * 8);
+    if (!abuf || !bbuf) {
+        atomic_store(&j->failed, true);
+    } else {
+        for (;;) {
+            uint64_t u = atomic_fetch_add(&j->next, 1);
+            if (u >= j->boxes)
+                break;
+            compare_box(j, u, abuf, bbuf, &w->st);
+        }
+    }
+    free(abuf);
+    free(bbuf);
+    return NULL;
+}
+
+/* ---- planning ------------------------------------------------------------ */
+
+static bool is_unsigned(enum tl_dtype dt)
+{
+    return dt == TL_DT_UINT8 || dt == TL_DT_UINT16 || dt == TL_DT_UINT32 || dt == TL_DT_UINT64;
+}
+
+/* The common type of two data types, and what each side is staged in. */
+static enum common common_type(enum tl_dtype a, enum tl_dtype b, enum tl_dtype *sa,
+                               enum tl_dtype *sb)
+{
+    bool fa = tl_dtype_is_float(a), fb = tl_dtype_is_float(b);
+    unsigned ea = tl_dtype_size(a), eb = tl_dtype_size(b);
+    *sa = a;
+    *sb = b;
+    if (a == b && !fa)
+        return C_SAME_INT;                         /* integers: equal bytes, equal values */
+    if (fa && fb) {
+        if (ea <= 4 && eb <= 4 && a != TL_DT_FLOAT64 && b != TL_DT_FLOAT64) {
+            *sa = *sb = TL_DT_FLOAT32;
+            return C_F32;
+        }
+        *sa = *sb = TL_DT_FLOAT64;
+        return C_F64;
+    }
+    if (fa || fb) {
+        /* an integer of up to 32 bits and a float: FLOAT64 holds both */
+        enum tl_dtype i = fa ? b : a;
+        if (tl_dtype_size(i) <= 4) {
+            *sa = *sb = TL_DT_FLOAT64;
+            return C_F64;
+        }
+        return C_EXACT;
+    }
+    if (is_unsigned(a) && is_unsigned(b)) {
+        *sa = *sb = TL_DT_UINT64;
+        return C_U64;
+    }
+    if (a != TL_DT_UINT64 && b != TL_DT_UINT64) {
+        *sa = *sb = TL_DT_INT64;
+        return C_I64;
+    }
+    return C_EXACT;
+}
+
+/* The box's block per axis: long runs along each side's innermost axis,
+ * then the rest of the budget along side A's axes from the inside out. */
+static void shape_boxes(struct cmp_job *j)
+{
+    unsigned order_a[TL_MAX_RANK], order_b[TL_MAX_RANK];
+    tl_axis_order(j->rank, j->sizes, j->a.d->strides, order_a);
+    tl_axis_order(j->rank, j->sizes, j->b.d->strides, order_b);
+    for (unsigned i = 0; i < j->rank; i++)
+        j->block[i] = 1;
+    unsigned ia = order_a[j->rank - 1], ib = order_b[j->rank - 1];
+    uint64_t prod = 1;
+    j->block[ia] = j->sizes[ia] < FIRST_RUN ? j->sizes[ia] : FIRST_RUN;
+    prod = j->block[ia];
+    if (ib != ia) {
+        uint64_t want = BOX / prod;
+        j->block[ib] = j->sizes[ib] < want ? j->sizes[ib] : want ? want : 1;
+        prod *= j->block[ib];
+    }
+    for (unsigned k = j->rank; k-- > 0;) {
+        unsigned ax = order_a[k];
+        uint64_t others = prod / j->block[ax];
+        uint64_t want = BOX / others;
+        if (want > j->block[ax]) {
+            j->block[ax] = j->sizes[ax] < want ? j->sizes[ax] : want;
+            prod = others * j->block[ax];
+        }
+    }
+    j->boxes = 1;
+    for (unsigned i = 0; i < j->rank; i++) {
+        j->grid[i] = (j->sizes[i] + j->block[i] - 1) / j->block[i];
+        j->boxes *= j->grid[i];
+    }
+}
+
+int tl_compare(const struct tl_desc *a, const uint8_t *a_file, const struct tl_desc *b,
+               const uint8_t *b_file, const struct tl_compare_opts *o,
+               struct tl_compare_result *r, struct tl_error *err)
+{
+    memset(r, 0, sizeof *r);
+    if (a->rank != b->rank || memcmp(a->sizes, b->sizes, a->rank * sizeof a->sizes[0]))
+        return tl_fail(err, TL_E_MISMATCH, "sizes", "the two tensors' sizes differ");
+    struct cmp_job *j = calloc(1, sizeof *j);
+    if (!j)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    j->a = (struct side){ a, a_file, a->dtype };
+    j->b = (struct side){ b, b_file, b->dtype };
+    j->common = common_type(a->dtype, b->dtype, &j->a.stage, &j->b.stage);
+    j->o = o;
+    j->k = tl_kernels_for(tl_isa_active());
+    j->rank = a->rank;
+    memcpy(j->sizes, a->sizes, sizeof j->sizes);
+    shape_boxes(j);
+    r->element_count = 1;
+    for (unsigned i = 0; i < j->rank; i++)
+        r->element_count *= j->sizes[i];
+
+    unsigned threads = o->threads;
+    if (threads == 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = online > 0 ? (unsigned)online : 1;
+    }
+    if (r->element_count < (1u << 20))
+        threads = 1;                     /* small: not worth a thread */
+    if (threads > j->boxes)
+        threads = (unsigned)j->boxes;
+    if (threads > 64)
+        threads = 64;
+    struct worker w[64];
+    pthread_t tid[64];
+    unsigned started = 0;
+    int rc = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        w[t] = (struct worker){ .j = j };
+        w[t].st.heap = malloc((o->show ? o->show : 1) * sizeof *w[t].st.heap);
+        if (!w[t].st.heap) {
+            threads = t;
+            rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+            break;
+        }
+    }
+    for (unsigned t = 1; !rc && t < threads; t++) {
+        if (pthread_create(&tid[t - 1], NULL, work, &w[t]) != 0)
+            break;
+        started++;
+    }
+    if (!rc)
+        work(&w[0]);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    if (!rc && atomic_load(&j->failed))
+        rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    /* merge: counts add up, maxima keep the smaller index on ties, the
+     * first mismatches are the smallest indices of all */
+    struct stats all = { 0 };
+    all.heap = rc ? NULL : malloc((o->show ? o->show : 1) * sizeof *all.heap);
+    if (!rc && !all.heap)
+        rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    for (unsigned t = 0; t < threads; t++) {
+        struct stats *s = &w[t].st;
+        if (!rc) {
+            all.mismatches += s->mismatches;
+            if (s->have_abs && (!all.have_abs || s->max_abs > all.max_abs ||
+                                (s->max_abs == all.max_abs && s->abs_index < all.abs_index))) {
+                all.have_abs = true;
+                all.max_abs = s->max_abs;
+                all.abs_index = s->abs_index;
+            }
+            if (s->have_rel && (!all.have_rel || s->max_rel > all.max_rel ||
+                                (s->max_rel == all.max_rel && s->rel_index < all.rel_index))) {
+                all.have_rel = true;
+                all.max_rel = s->max_rel;
+                all.rel_index = s->rel_index;
+            }
+            for (size_t i = 0; i < s->nheap; i++)
+                heap_push(&all, o->show, &s->heap[i]);
+        }
+        free(s->heap);
+    }
+    free(j);
+    if (rc) {
+        free(all.heap);
+        return rc;
+    }
+    /* the heap, sorted by index */
+    for (size_t n = all.nheap; n > 1; n--) {
+        heap_swap(all.heap, 0, n - 1);
+        for (size_t i = 0;;) {
+            size_t l = 2 * i + 1, rr = l + 1, big = i;
+            if (l < n - 1 && all.heap[l].index > all.heap[big].index)
+                big = l;
+            if (rr < n - 1 && all.heap[rr].index > all.heap[big].index)
+                big = rr;
+            if (big == i)
+                break;
+            heap_swap(all.heap, i, big);
+            i = big;
+        }
+    }
+    r->mismatches = all.mismatches;
+    r->have_abs = all.have_abs;
+    r->max_abs = all.max_abs;
+    r->max_abs_index = all.abs_index;
+    r->have_rel = all.have_rel;
+    r->max_rel = all.max_rel;
+    r->max_rel_index = all.rel_index;
+    r->first = all.heap;
+    r->nfirst = all.nheap;
+    r->int_diff = !tl_dtype_is_float(a->dtype) && !tl_dtype_is_float(b->dtype);
+    return 0;
+}
+
+void tl_compare_free(struct tl_compare_result *r)
+{
+    free(r->first);
+    r->first = NULL;
+}
+
+void tl_unravel(const struct tl_desc *d, uint64_t linear_index, uint64_t *idx)
+{
+    for (unsigned i = d->rank; i-- > 0;) {
+        idx[i] = linear_index % d->sizes[i];
+        linear_index /= d->sizes[i];
+    }
+}
