@@ -58,3 +58,20 @@ with open(os.path.join(here, "model.safetensors"), "wb") as f:
         ("conv.bias", "F16", (2,), struct.pack("<2e", 0.25, -1.5)),
         ("embed/table:0", "BF16", (2, 3), tensorfiles.bf16([1, 2, 3, 0.1, -0.5, 100])),
     ], metadata={"format": "pt", "source": "examples/generate.py"}))
+
+# compare: a FLOAT32 NCHW reference (1, 3, 4, 5) as numpy saves it, and a
+# GPU readback of it: FLOAT16, NHWC, each row of 5 pixels x 3 channels padded
+# from 15 to 16 elements, with one element wrong (at [0,2,3,4]).
+ref = [round(0.1 * (c * 20 + h * 5 + w) - 1.0, 3) for c in range(3) for h in range(4) for w in range(5)]
+with open(os.path.join(here, "reference.npy"), "wb") as f:
+    f.write(tensorfiles.npy_header("<f4", (1, 3, 4, 5)))
+    f.write(struct.pack("<60f", *ref))
+readback = [0.0] * (4 * 16)
+for c in range(3):
+    for h in range(4):
+        for w in range(5):
+            v = ref[c * 20 + h * 5 + w]
+            if (c, h, w) == (2, 3, 4):
+                v = 9.5
+            readback[h * 16 + w * 3 + c] = v
+write("readback.bin", "e", readback)

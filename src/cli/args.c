@@ -52,6 +52,9 @@ int cli_parse_args(int argc, char **argv, void **table, const char *about)
         if (strncmp(msg, "excess option ", 14) == 0) {
             char q[64];
             cli_usage_error(cmd, "unexpected argument '%s'", tl_quote(msg + 14, q, sizeof q));
+        } else if (strncmp(msg, "missing option ", 15) == 0 && msg[15] != '-') {
+            /* a positional argument is an argument, not an option */
+            cli_usage_error(cmd, "missing argument %s", msg + 15);
         } else {
             cli_usage_error(cmd, "%s", msg);
         }

@@ -86,6 +86,25 @@ static const char *diff_text(const struct tl_compare_result *r, char *buf, size_
     return buf;
 }
 
+/* The two values of a mismatch as text, each in its own type as dump
+ * prints it; when the two texts are the same (a FLOAT16 and a FLOAT32 of
+ * "the same" decimal), each is written exactly, as a FLOAT64, so that the
+ * difference shows. */
+static void pair_text(const struct input *a, const struct input *b, const struct tl_mismatch *m,
+                      char *va, char *vb, size_t n)
+{
+    tl_dtype_format(a->desc.d.dtype, m->a, va, n);
+    tl_dtype_format(b->desc.d.dtype, m->b, vb, n);
+    if (strcmp(va, vb) == 0 && tl_dtype_is_float(a->desc.d.dtype) &&
+        tl_dtype_is_float(b->desc.d.dtype)) {
+        double x, y;
+        tl_convert_value(a->desc.d.dtype, m->a, TL_DT_FLOAT64, &x);
+        tl_convert_value(b->desc.d.dtype, m->b, TL_DT_FLOAT64, &y);
+        tl_dtype_format(TL_DT_FLOAT64, &x, va, n);
+        tl_dtype_format(TL_DT_FLOAT64, &y, vb, n);
+    }
+}
+
 static void print_index(FILE *f, const struct tl_desc *d, uint64_t linear)
 {
     uint64_t idx[TL_MAX_RANK];
@@ -127,7 +146,8 @@ static void print_text(const struct input *a, const struct input *b,
             n += snprintf(ib + n, sizeof ib - (size_t)n, "%s%" PRIu64, k ? "," : "", idx[k]);
         if (n > wi)
             wi = n;
-        int l = tl_dtype_format(a->desc.d.dtype, r->first[i].a, va, sizeof va);
+        pair_text(a, b, &r->first[i], va, vb, sizeof va);
+        int l = (int)strlen(va);
         if (l > wa)
             wa = l;
     }
@@ -139,8 +159,7 @@ static void print_text(const struct input *a, const struct input *b,
         int n = 0;
         for (unsigned k = 0; k < d->rank; k++)
             n += snprintf(ib + n, sizeof ib - (size_t)n, "%s%" PRIu64, k ? "," : "", idx[k]);
-        tl_dtype_format(a->desc.d.dtype, r->first[i].a, va, sizeof va);
-        tl_dtype_format(b->desc.d.dtype, r->first[i].b, vb, sizeof vb);
+        pair_text(a, b, &r->first[i], va, vb, sizeof va);
         printf("%-*s  %*s  %s\n", wi, ib, wa, va, vb);
     }
 }
@@ -263,7 +282,7 @@ static bool parse_tol(const char *s, double *out)
 
 int cmd_compare(int argc, char **argv)
 {
-    struct arg_file *sides = arg_filen(NULL, NULL, "A B", 2, 4, "each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME])");
+    struct arg_file *sides = arg_filen(NULL, NULL, "TENSOR", 2, 4, "A, then B: each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME])");
     struct arg_str *atol = arg_str0(NULL, "atol", "X", "absolute tolerance (default 0)");
     struct arg_str *rtol = arg_str0(NULL, "rtol", "X", "relative tolerance, times |b| (default 0)");
     struct arg_lit *equal_nan = arg_lit0(NULL, "equal-nan", "NaN matches NaN");

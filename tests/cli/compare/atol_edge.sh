@@ -1,0 +1,1 @@
+printf "\000\000\200\077" > a.bin; printf "\000\000\300\077" > b.bin; D="{\"dataType\":\"FLOAT32\",\"sizes\":[1]}"; $TL compare "$D" a.bin "$D" b.bin --atol 0.5; echo exit $?; $TL compare "$D" a.bin "$D" b.bin --atol 0.4999999; echo exit $?

@@ -1,0 +1,1 @@
+$TL compare examples/nchw.npy examples/nchw.npy --atol -1; echo exit $?; $TL compare examples/nchw.npy examples/nchw.npy --rtol x; echo exit $?; $TL compare examples/nchw.npy examples/nchw.npy --atol inf; echo exit $?; $TL compare examples/nchw.npy examples/nchw.npy --show -1; echo exit $?; $TL compare examples/nchw.npy examples/nchw.npy --threads 0; echo exit $?

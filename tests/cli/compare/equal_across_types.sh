@@ -1,0 +1,1 @@
+$TL convert examples/nchw.npy --to NHWC --to-type FLOAT64 -o x.bin --out-desc x.json && $TL compare x.json x.bin examples/nchw.npy; echo exit $?; $TL convert examples/nchw.npy --to NHWC --to-type INT8 -o i.bin --out-desc i.json && $TL compare i.json i.bin examples/nchw.npy --json; echo exit $?

@@ -1,0 +1,1 @@
+$TL compare examples/nchw.npy examples/nchw.npy examples/nchw.bin; echo exit $?

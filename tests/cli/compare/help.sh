@@ -1,0 +1,1 @@
+$TL compare --help

@@ -1,0 +1,1 @@
+printf "\377\377\377\377\377\377\377\177" > a.bin; printf "\376\377\377\377\377\377\377\177" > b.bin; D="{\"dataType\":\"INT64\",\"sizes\":[1]}"; $TL compare "$D" a.bin "$D" b.bin; echo exit $?; $TL compare "$D" a.bin "$D" b.bin --json | grep maxAbsDiff\"

@@ -1,0 +1,1 @@
+$TL compare examples/nchw.npy nope.npy; echo exit $?

@@ -1,0 +1,1 @@
+printf "\000\000\300\177\000\000\200\177\000\000\000\200" > a.bin; printf "\000\000\300\177\000\000\200\177\000\000\000\000" > b.bin; D="{\"dataType\":\"FLOAT32\",\"sizes\":[3]}"; $TL compare "$D" a.bin "$D" b.bin; echo exit $?; $TL compare "$D" a.bin "$D" b.bin --equal-nan; echo exit $?

@@ -1,0 +1,1 @@
+$TL compare examples/readback.json examples/readback.bin examples/reference.npy --show 0; echo exit $?

@@ -1,0 +1,1 @@
+$TL compare examples/hw.json examples/hw.bin examples/dhw.json examples/dhw.bin; echo exit $?
