@@ -27,7 +27,6 @@
 #include "copy.h"
 
 #define BOX 8192                 /* elements a box holds at most */
-#define FIRST_RUN 128            /* the block of side A's innermost axis */
 
 /* How the two sides are compared: the common type their values are
  * brought to, or EXACT: each in its own type, decoded value by value. */
@@ -206,58 +205,55 @@ static uint64_t linear(const struct cmp_job *j, const uint64_t *origin, const ui
     return lin;
 }
 
-/* The box of one side at origin, of sizes bs, as a description. */
-static void box_desc(const struct side *s, const uint64_t *origin, const uint64_t *bs,
-                     unsigned rank, struct tl_desc *out)
+/* A side's plan for boxes of one shape: the copy into the staging buffer,
+ * or none when such a box lies contiguous in the file already.  Boxes of
+ * one shape differ only in where they start, so a plan serves them all;
+ * shapes differ only at the grid's far edges (at most 2^rank of them). */
+struct box_plan {
+    unsigned mask;               /* the axes where the box is cut short */
+    bool valid, in_place[2], ok;
+    struct tl_copy_plan plan[2];
+};
+
+#define PLAN_CACHE 16
+
+static bool make_plan(const struct side *s, const uint64_t *bs, unsigned rank,
+                      struct tl_copy_plan *plan, bool *in_place)
 {
-    *out = *s->d;
-    uint64_t off = 0;
-    for (unsigned i = 0; i < rank; i++) {
-        off += origin[i] * s->d->strides[i];
-        out->sizes[i] = bs[i];
-    }
-    out->byte_offset = s->d->byte_offset + off * tl_dtype_size(s->d->dtype);
-    out->total_given = false;
+    struct tl_desc src = *s->d, dst;
+    for (unsigned i = 0; i < rank; i++)
+        src.sizes[i] = bs[i];
+    src.total_given = false;
+    if (tl_desc_init(&dst, s->stage, rank, bs, NULL) != 0 || tl_copy_plan(plan, &src, &dst, NULL))
+        return false;
+    *in_place = !plan->convert && plan->kind == TL_COPY_CONTIG && plan->ndim == 1;
+    plan->isa = tl_isa_active();
+    plan->stream = false;
+    return true;
 }
 
-/* Brings one side's box into buf (packed, logical order, type s->stage), or
- * returns a pointer into its file when the box lies there already so. */
-static const uint8_t *stage(const struct side *s, const uint64_t *origin, const uint64_t *bs,
-                            unsigned rank, uint8_t *buf)
+/* Brings one side's box at origin into buf (packed, logical order, type
+ * s->stage), or returns a pointer into its file when it lies there so. */
+static const uint8_t *stage(const struct side *s, const struct tl_copy_plan *plan, bool in_place,
+                            const uint64_t *origin, unsigned rank, uint8_t *buf)
 {
-    struct tl_desc src, dst;
-    box_desc(s, origin, bs, rank, &src);
-    if (tl_desc_init(&dst, s->stage, rank, bs, NULL) != 0)
-        return NULL;
-    struct tl_copy_plan plan;
-    if (tl_copy_plan(&plan, &src, &dst, NULL) != 0)
-        return NULL;
-    if (!plan.convert && plan.kind == TL_COPY_CONTIG && plan.ndim == 1)
-        return s->file + src.byte_offset;          /* contiguous already: read in place */
-    plan.isa = tl_isa_active();
-    plan.stream = false;
-    tl_copy_run(&plan, s->file, buf, 1, NULL, NULL);
+    uint64_t off = 0;
+    for (unsigned i = 0; i < rank; i++)
+        off += origin[i] * s->d->strides[i];
+    uint64_t at = s->d->byte_offset + off * tl_dtype_size(s->d->dtype);
+    if (in_place)
+        return s->file + at;
+    struct tl_copy_plan p = *plan;
+    p.src_offset = at;
+    tl_copy_run(&p, s->file, buf, 1, NULL, NULL);
     return buf;
 }
 
-/* Compares one box. */
-static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *bbuf,
-                        struct stats *st)
+/* Compares n elements of the box, a and b contiguous in the staged types,
+ * the first being element p0 of the box. */
+static void compare_span(struct cmp_job *j, struct stats *st, const uint8_t *a, const uint8_t *b,
+                         uint64_t n, uint64_t p0, const uint64_t *origin, const uint64_t *bs)
 {
-    uint64_t origin[TL_MAX_RANK], bs[TL_MAX_RANK], n = 1;
-    for (unsigned i = j->rank; i-- > 0;) {
-        uint64_t g = u % j->grid[i];
-        u /= j->grid[i];
-        origin[i] = g * j->block[i];
-        bs[i] = j->sizes[i] - origin[i] < j->block[i] ? j->sizes[i] - origin[i] : j->block[i];
-        n *= bs[i];
-    }
-    const uint8_t *a = stage(&j->a, origin, bs, j->rank, abuf);
-    const uint8_t *b = stage(&j->b, origin, bs, j->rank, bbuf);
-    if (!a || !b) {
-        atomic_store(&j->failed, true);
-        return;
-    }
     unsigned as = tl_dtype_size(j->a.stage), bsz = tl_dtype_size(j->b.stage);
     uint64_t p = 0;
     while (p < n) {
@@ -288,10 +284,69 @@ static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *b
             uint8_t va[8], vb[8];
             tl_convert_value(j->a.stage, a + p * as, j->a.d->dtype, va);
             tl_convert_value(j->b.stage, b + p * bsz, j->b.d->dtype, vb);
-            record(j, st, linear(j, origin, bs, p), va, vb, finite, abs, rel);
+            record(j, st, linear(j, origin, bs, p0 + p), va, vb, finite, abs, rel);
         }
         p++;
     }
+}
+
+/* Compares one box. */
+static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *bbuf,
+                        struct stats *st, struct box_plan *cache)
+{
+    uint64_t origin[TL_MAX_RANK], bs[TL_MAX_RANK], n = 1;
+    unsigned mask = 0;
+    for (unsigned i = j->rank; i-- > 0;) {
+        uint64_t g = u % j->grid[i];
+        u /= j->grid[i];
+        origin[i] = g * j->block[i];
+        bs[i] = j->sizes[i] - origin[i] < j->block[i] ? j->sizes[i] - origin[i] : j->block[i];
+        if (bs[i] != j->block[i])
+            mask |= 1u << i;
+        n *= bs[i];
+    }
+    struct box_plan *bp = &cache[mask % PLAN_CACHE];
+    if (!bp->valid || bp->mask != mask) {
+        bp->valid = true;
+        bp->mask = mask;
+        bp->ok = make_plan(&j->a, bs, j->rank, &bp->plan[0], &bp->in_place[0]) &&
+                 make_plan(&j->b, bs, j->rank, &bp->plan[1], &bp->in_place[1]);
+    }
+    if (!bp->ok) {
+        atomic_store(&j->failed, true);
+        return;
+    }
+    /* a side whose box is rows contiguous in its file, in the box's order,
+     * is read in place row by row against the other side's staged box */
+    for (int side = 0; side < 2; side++) {
+        const struct tl_copy_plan *rp = &bp->plan[side];
+        const struct side *sd = side ? &j->b : &j->a;
+        if (bp->in_place[side] || rp->convert || rp->kind != TL_COPY_CONTIG)
+            continue;
+        const uint8_t *other = stage(side ? &j->a : &j->b, &bp->plan[!side], bp->in_place[!side],
+                                     origin, j->rank, side ? abuf : bbuf);
+        uint64_t off = 0;
+        for (unsigned i = 0; i < j->rank; i++)
+            off += origin[i] * sd->d->strides[i];
+        const uint8_t *row = sd->file + sd->d->byte_offset + off * tl_dtype_size(sd->d->dtype);
+        uint64_t len = rp->n[rp->a], rows = n / len, idx[TL_MAX_RANK] = { 0 };
+        unsigned oes = tl_dtype_size(side ? j->a.stage : j->b.stage);
+        for (uint64_t r = 0; r < rows; r++) {
+            const uint8_t *o = other + r * len * oes;
+            compare_span(j, st, side ? o : row, side ? row : o, len, r * len, origin, bs);
+            for (unsigned i = rp->ndim - 1; i-- > 0;) {      /* the outer axes' odometer */
+                row += rp->ss[i];
+                if (++idx[i] < rp->n[i])
+                    break;
+                row -= rp->ss[i] * rp->n[i];
+                idx[i] = 0;
+            }
+        }
+        return;
+    }
+    const uint8_t *a = stage(&j->a, &bp->plan[0], bp->in_place[0], origin, j->rank, abuf);
+    const uint8_t *b = stage(&j->b, &bp->plan[1], bp->in_place[1], origin, j->rank, bbuf);
+    compare_span(j, st, a, b, n, 0, origin, bs);
 }
 
 struct worker {
@@ -304,16 +359,18 @@ static void *work(void *arg)
     struct worker *w = arg;
     struct cmp_job *j = w->j;
     uint8_t *abuf = malloc(BOX * 8), *bbuf = malloc(BOX * 8);
-    if (!abuf || !bbuf) {
+    struct box_plan *cache = calloc(PLAN_CACHE, sizeof *cache);
+    if (!abuf || !bbuf || !cache) {
         atomic_store(&j->failed, true);
     } else {
         for (;;) {
             uint64_t u = atomic_fetch_add(&j->next, 1);
             if (u >= j->boxes)
                 break;
-            compare_box(j, u, abuf, bbuf, &w->st);
+            compare_box(j, u, abuf, bbuf, &w->st, cache);
         }
     }
+    free(cache);
     free(abuf);
     free(bbuf);
     return NULL;
@@ -364,8 +421,13 @@ static enum common common_type(enum tl_dtype a, enum tl_dtype b, enum tl_dtype *
     return C_EXACT;
 }
 
-/* The box's block per axis: long runs along each side's innermost axis,
- * then the rest of the budget along side A's axes from the inside out. */
+/* The box's block per axis.  Side A's box is read in place, row by row,
+ * where it can be, so its axes get the budget from the inside out; side B's
+ * innermost axis, when it is another one, gets a short block (OTHER_RUN
+ * elements: whole cache lines) so that B's box is a transpose of long
+ * columns of short rows. */
+#define OTHER_RUN 32
+
 static void shape_boxes(struct cmp_job *j)
 {
     unsigned order_a[TL_MAX_RANK], order_b[TL_MAX_RANK];
@@ -375,21 +437,17 @@ static void shape_boxes(struct cmp_job *j)
         j->block[i] = 1;
     unsigned ia = order_a[j->rank - 1], ib = order_b[j->rank - 1];
     uint64_t prod = 1;
-    j->block[ia] = j->sizes[ia] < FIRST_RUN ? j->sizes[ia] : FIRST_RUN;
-    prod = j->block[ia];
     if (ib != ia) {
-        uint64_t want = BOX / prod;
-        j->block[ib] = j->sizes[ib] < want ? j->sizes[ib] : want ? want : 1;
-        prod *= j->block[ib];
+        j->block[ib] = j->sizes[ib] < OTHER_RUN ? j->sizes[ib] : OTHER_RUN;
+        prod = j->block[ib];
     }
     for (unsigned k = j->rank; k-- > 0;) {
         unsigned ax = order_a[k];
-        uint64_t others = prod / j->block[ax];
-        uint64_t want = BOX / others;
-        if (want > j->block[ax]) {
-            j->block[ax] = j->sizes[ax] < want ? j->sizes[ax] : want;
-            prod = others * j->block[ax];
-        }
+        if (ax == ib && ib != ia)
+            continue;
+        uint64_t want = BOX / prod;
+        j->block[ax] = j->sizes[ax] < want ? j->sizes[ax] : want ? want : 1;
+        prod *= j->block[ax];
     }
     j->boxes = 1;
     for (unsigned i = 0; i < j->rank; i++) {

@@ -374,6 +374,12 @@ static size_t cmp_f32(const uint8_t *a, const uint8_t *b, size_t n)
         if (_mm256_movemask_ps(e) != 0xff)
             break;
     }
+    for (; i + 8 <= n; i += 8) {
+        __m256 e = _mm256_cmp_ps(_mm256_loadu_ps((const float *)(const void *)(a + 4 * i)),
+                                 _mm256_loadu_ps((const float *)(const void *)(b + 4 * i)), _CMP_EQ_OQ);
+        if (_mm256_movemask_ps(e) != 0xff)
+            break;
+    }
     for (; i < n; i++) {
         float x, y;
         memcpy(&x, a + 4 * i, 4);
@@ -393,6 +399,12 @@ static size_t cmp_f64(const uint8_t *a, const uint8_t *b, size_t n)
             e = _mm256_and_pd(e, _mm256_cmp_pd(_mm256_loadu_pd((const double *)(const void *)(a + 8 * i + 32 * k)),
                                                _mm256_loadu_pd((const double *)(const void *)(b + 8 * i + 32 * k)),
                                                _CMP_EQ_OQ));
+        if (_mm256_movemask_pd(e) != 0xf)
+            break;
+    }
+    for (; i + 4 <= n; i += 4) {
+        __m256d e = _mm256_cmp_pd(_mm256_loadu_pd((const double *)(const void *)(a + 8 * i)),
+                                  _mm256_loadu_pd((const double *)(const void *)(b + 8 * i)), _CMP_EQ_OQ);
         if (_mm256_movemask_pd(e) != 0xf)
             break;
     }

@@ -403,6 +403,33 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
     if (threads > 256)
         threads = 256;
 
+    if (threads == 1 && j.slices == 1) {
+        /* one thread, whole kernel axes: walk the outer axes with an
+         * odometer, with no shared counter and no division per unit */
+        uint64_t idx[TL_MAX_RANK] = { 0 }, step = j.units / 100 + 1;
+        const uint8_t *s = src_file + p->src_offset;
+        uint8_t *d = dst_file + p->dst_offset;
+        bool bad = false;
+        for (uint64_t u = 0; u < j.units; u++) {
+            bad |= run_slice(&j, s, d, 0, p->n[j.split]);
+            if (progress && u % step == step - 1)
+                progress(p->count / j.units * (u + 1), p->count, ctx);
+            for (unsigned i = j.nouter; i-- > 0;) {
+                unsigned ax = j.outer[i];
+                s += p->ss[ax];
+                d += p->ds[ax];
+                if (++idx[i] < p->n[ax])
+                    break;
+                s -= p->ss[ax] * p->n[ax];
+                d -= p->ds[ax] * p->n[ax];
+                idx[i] = 0;
+            }
+        }
+        if (progress)
+            progress(p->count, p->count, ctx);
+        return bad ? 1 : 0;
+    }
+
     pthread_t tid[256];
     unsigned started = 0;
     for (unsigned t = 1; t < threads; t++) {

@@ -294,6 +294,114 @@ static void bench_case(const struct bcase *c)
     unbig(mdst, out);
 }
 
+/* Median time of fn over a block of at least MIN_RUNS runs and MIN_BLOCK
+ * seconds, after a warm-up. */
+typedef void (*timed_fn)(void *ctx);
+
+static double block(timed_fn fn, void *ctx)
+{
+    static double t[MAX_RUNS];
+    int n = 0;
+    fn(ctx);
+    double start = now();
+    while (n < MAX_RUNS && (n < MIN_RUNS || now() - start < MIN_BLOCK)) {
+        double t0 = now();
+        fn(ctx);
+        t[n++] = now() - t0;
+    }
+    return median(t, n);
+}
+
+struct cmp_ctx {
+    struct tl_desc a, b;
+    const uint8_t *af, *bf;
+    uint64_t bytes;
+    unsigned threads;
+    struct tl_copy_plan plan;
+    uint8_t *out;
+    int sink;
+};
+
+static void run_memcmp(void *p)
+{
+    struct cmp_ctx *c = p;
+    c->sink += memcmp(c->af, c->bf, c->bytes) != 0;
+}
+
+static void run_compare(void *p)
+{
+    struct cmp_ctx *c = p;
+    struct tl_compare_opts o = { .show = 10, .threads = c->threads };
+    struct tl_compare_result r;
+    if (tl_compare(&c->a, c->af, &c->b, c->bf, &o, &r, NULL) == 0) {
+        c->sink += r.mismatches != 0;
+        tl_compare_free(&r);
+    }
+}
+
+static void run_convert(void *p)
+{
+    struct cmp_ctx *c = p;
+    tl_copy_run(&c->plan, c->af, c->out, c->threads, NULL, NULL);
+}
+
+/* compare_same_f32_l: two equal 103 MB FLOAT32 NCHW tensors, against memcmp
+ * of the same bytes (blocks before and after); compare_nchw_nhwc_f32_l:
+ * NCHW against NHWC, equal, against the nchw_nhwc_f32_l conversion. */
+static void bench_compare(void)
+{
+    uint64_t sizes[4] = { 32, 256, 56, 56 };
+    unsigned nhwc[4] = { 0, 2, 3, 1 };
+    struct cmp_ctx c = { .bytes = 32ull * 256 * 56 * 56 * 4 };
+    tl_desc_init(&c.a, TL_DT_FLOAT32, 4, sizes, NULL);
+    c.b = c.a;
+    uint8_t *a = big(c.bytes), *b = big(c.bytes), *t = big(c.bytes);
+    for (uint64_t i = 0; i < c.bytes / 4; i++) {
+        float v = (float)(i % 1000) * 0.5f;
+        memcpy(a + 4 * i, &v, 4);
+    }
+    memcpy(b, a, c.bytes);
+    c.af = a;
+    c.bf = b;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        c.threads = threads;
+        double m1 = block(run_memcmp, &c), ct = block(run_compare, &c), m2 = block(run_memcmp, &c);
+        double mt = (m1 + m2) / 2;
+        printf("%-24s %u  compare %.1f ms, memcmp %.1f ms (%.1f, %.1f): speed ratio %.2f "
+               "(target >= 0.80)\n", "compare_same_f32_l", threads, ct * 1e3, mt * 1e3,
+               m1 * 1e3, m2 * 1e3, mt / ct);
+        if (json)
+            fprintf(json, "{\"case\": \"compare_same_f32_l\", \"threads\": %u, \"compare_ms\": "
+                    "%.2f, \"memcmp_ms\": %.2f, \"ratio\": %.3f}\n", threads, ct * 1e3, mt * 1e3,
+                    mt / ct);
+    }
+    /* B: the same tensor stored NHWC */
+    struct tl_desc nchw = c.a, bn = c.a;
+    tl_strides_for_order(4, sizes, nhwc, 0, bn.strides, NULL);
+    bn.strides_src = TL_STRIDES_GIVEN;
+    tl_copy_plan(&c.plan, &nchw, &bn, NULL);
+    tl_copy_run(&c.plan, a, b, 1, NULL, NULL);
+    c.b = bn;
+    c.out = t;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        c.threads = threads;
+        double v1 = block(run_convert, &c), ct = block(run_compare, &c), v2 = block(run_convert, &c);
+        double vt = (v1 + v2) / 2;
+        printf("%-24s %u  compare %.1f ms, convert nchw_nhwc_f32_l %.1f ms: time ratio %.2f "
+               "(target <= 1.50)\n", "compare_nchw_nhwc_f32_l", threads, ct * 1e3, vt * 1e3,
+               ct / vt);
+        if (json)
+            fprintf(json, "{\"case\": \"compare_nchw_nhwc_f32_l\", \"threads\": %u, "
+                    "\"compare_ms\": %.2f, \"convert_ms\": %.2f, \"ratio\": %.3f}\n", threads,
+                    ct * 1e3, vt * 1e3, ct / vt);
+    }
+    if (c.sink)
+        printf("(compare found a difference: the benchmark is wrong)\n");
+    unbig(a, c.bytes);
+    unbig(b, c.bytes);
+    unbig(t, c.bytes);
+}
+
 /* Wall time of a shell command, median of RUNS after a warm-up. */
 static double time_command(const char *cmd)
 {
@@ -408,6 +516,8 @@ int main(int argc, char **argv)
         if (!only || strstr(cases[i].name, only))
             bench_case(&cases[i]);
     }
+    if (!only || strstr("compare", only))
+        bench_compare();
     if (argc > 1 && (!only || strstr("process", only)))
         bench_process(argv[1]);
     if (json)
