@@ -11,7 +11,9 @@
  *     cli_out_commit(&o) or cli_out_abort(&o)
  *
  * An output that is not a regular file (a device, a FIFO, "-") cannot be
- * renamed over: it is written directly, from a buffer, at commit.
+ * renamed over: it is written directly, from a buffer, at commit.  A
+ * symbolic link is followed (one level: a link to a link is followed by
+ * the next open), so that its target gets the new content.
  *
  * The temporary file is sized with ftruncate() and mapped without
  * reserving its blocks first: on tmpfs, reserving (fallocate) and
@@ -133,6 +135,22 @@ int cli_out_open(struct cli_out *o, const char *path, uint64_t size)
     o->path = path;
     tl_quote(strcmp(path, "-") == 0 ? "<stdout>" : path, o->name, sizeof o->name);
     struct stat st;
+    /* a symbolic link is written through: the temporary file goes beside
+     * its target, which is renamed over (the link stays a link) */
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode)) {
+        char link[4096];
+        ssize_t n = readlink(path, link, sizeof link - 1);
+        if (n > 0) {
+            link[n] = '\0';
+            const char *slash = strrchr(path, '/');
+            int len = link[0] == '/' || !slash
+                ? snprintf(o->target, sizeof o->target, "%s", link)
+                : snprintf(o->target, sizeof o->target, "%.*s%s", (int)(slash - path) + 1, path,
+                           link);
+            if (len > 0 && (size_t)len < sizeof o->target)
+                o->path = path = o->target;
+        }
+    }
     bool direct = strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
     if (size > SIZE_MAX / 2) {
         errno = EFBIG;

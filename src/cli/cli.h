@@ -121,6 +121,13 @@ int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
                    const char *cmd, bool optional, struct cli_desc *desc,
                    struct cli_data *data);
 
+/* Bytes of a data file beyond what its tensor needs (byteOffset + the
+ * larger of the elements' bytes and the declared total; 0 for a
+ * safetensors file, where other tensors follow), and a one-line note on
+ * standard error when there are some. */
+uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *data);
+void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data);
+
 /* Checks that data holds the elements' bytes of desc; prints the message
  * naming both sizes and returns CLI_INVALID when it does not. */
 int cli_require_elements(const struct cli_desc *desc, const struct cli_data *data);
@@ -128,7 +135,8 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
 /* ---- atomic outputs (atomic.c) ----------------------------------------- */
 
 struct cli_out {
-    const char *path;
+    const char *path;         /* the file written: OUT, or a link's target */
+    char target[4096];
     char name[256];           /* for messages */
     char tmp[4096 + 32];      /* the temporary file beside path */
     int fd, slot;

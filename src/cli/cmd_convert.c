@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -146,6 +147,19 @@ static void note_isa(void)
                 want, tl_isa_name(tl_isa_active()));
 }
 
+/* Whether two path arguments name the same existing file ("-" and inline
+ * JSON name none). */
+static bool same_file(const char *x, const char *y)
+{
+    struct stat a, b;
+    if (!x || !y || strcmp(x, "-") == 0 || strcmp(y, "-") == 0 || x[strspn(x, " \t\r\n")] == '{' ||
+        y[strspn(y, " \t\r\n")] == '{')
+        return false;
+    if (strcmp(x, y) == 0)
+        return true;
+    return stat(x, &a) == 0 && stat(y, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* Says which value did not fit the destination's type: the first in
  * logical order. */
 static void report_unfit(const struct cli_desc *src, const struct cli_data *data,
@@ -229,8 +243,40 @@ static int run(const struct options *o)
         cli_usage_error(cmd, "--json needs standard output: give -o a file");
         return CLI_USAGE;
     }
+    if (o->out_desc && strcmp(o->out_desc, "-") == 0 && (strcmp(o->out, "-") == 0 || o->json)) {
+        cli_usage_error(cmd, "--out-desc - would mix the description into %s on standard "
+                        "output: give --out-desc a file", o->json ? "the --json document"
+                                                                  : "the data");
+        return CLI_USAGE;
+    }
+    if (strcmp(o->out, "-") == 0 && isatty(1)) {
+        cli_usage_error(cmd, "-o - would write binary data to the terminal: redirect standard "
+                        "output, or give -o a file");
+        return CLI_USAGE;
+    }
+    if (o->out_desc && same_file(o->out, o->out_desc)) {
+        cli_usage_error(cmd, "-o and --out-desc name the same file: one would overwrite the "
+                        "other");
+        return CLI_USAGE;
+    }
+    if ((o->to_desc && same_file(o->out, o->to_desc)) ||
+        (o->out_desc && (same_file(o->out_desc, o->desc) ||
+                         (o->data && same_file(o->out_desc, o->data))))) {
+        cli_usage_error(cmd, "an output would overwrite an input (%s): give it another name",
+                        o->to_desc && same_file(o->out, o->to_desc) ? "OUT is --to-desc"
+                                                                     : "--out-desc is an input");
+        return CLI_USAGE;
+    }
     if ((rc = cli_load_desc(o->desc, o->axes, &src)))
         return rc;
+    /* a tensor file may be converted in place; a JSON description may not
+     * become the data */
+    if (src.format == TL_FMT_JSON && same_file(o->out, o->desc)) {
+        cli_usage_error(cmd, "OUT is the description %s: it would be overwritten; give -o "
+                        "another name", src.name);
+        cli_desc_release(&src);
+        return CLI_USAGE;
+    }
     /* a tensor file holds its data; a JSON description needs DATA */
     if (src.format != TL_FMT_JSON && o->data) {
         char q[64];
@@ -276,6 +322,7 @@ static int run(const struct options *o)
         cli_close_data(&data);
         return rc;
     }
+    cli_note_trailing(&src, &data);
     note_isa();
     /* OUT holds the destination's elements' bytes, or its declared total */
     uint64_t size = plan.dst_bytes;

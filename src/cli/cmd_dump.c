@@ -285,6 +285,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         cli_desc_release(&desc);
         return rc;
     }
+    cli_note_trailing(&desc, &data);
     struct dump s = {
         .d = &desc.d, .base = data.bytes + desc.d.byte_offset,
         .es = tl_dtype_size(desc.d.dtype), .rank = desc.d.rank,

@@ -63,10 +63,15 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
                d->strides[i] == 0 && d->sizes[i] > 1 ? "  broadcast" : "");
     }
     printf("\n");
-    if (data)
+    if (data) {
         printf(LABEL "%s, %" PRIu64 " bytes, %s\n", "data", data->name, data->size,
                data->size >= tl_desc_bytes_needed(d, in) ? "covers the tensor"
                                                          : "does not cover the tensor");
+        uint64_t extra = cli_trailing_bytes(c, data);
+        if (extra)
+            printf(LABEL "%" PRIu64 " (the file is longer than the tensor needs)\n",
+                   "trailingBytes", extra);
+    }
     if (np == 0) {
         printf(LABEL "none\n", "problems");
         return;
@@ -124,7 +129,8 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
         cJSON *dj = cJSON_AddObjectToObject(o, "data");
         ok = dj && cJSON_AddStringToObject(dj, "path", data->name) &&
              tl_json_add_u64(dj, "sizeInBytes", data->size) &&
-             cJSON_AddBoolToObject(dj, "covers", data->size >= tl_desc_bytes_needed(d, in));
+             cJSON_AddBoolToObject(dj, "covers", data->size >= tl_desc_bytes_needed(d, in)) &&
+             tl_json_add_u64(dj, "trailingBytes", cli_trailing_bytes(c, data));
     }
     if (!ok) {
         cJSON_Delete(o);

@@ -380,3 +380,20 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
             tl_dtype_size(desc->d.dtype));
     return CLI_INVALID;
 }
+
+uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *data)
+{
+    if (desc->format == TL_FMT_SAFETENSORS)
+        return 0;                       /* other tensors follow: not trailing */
+    uint64_t need = tl_desc_bytes_needed(&desc->d, &desc->info);
+    return data->size > need ? data->size - need : 0;
+}
+
+void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data)
+{
+    uint64_t extra = cli_trailing_bytes(desc, data);
+    if (extra)
+        fprintf(stderr, "tensorlayout: note: %s: the file has %llu bytes, %llu more than the "
+                "tensor of %s needs; is the description right?\n", data->name,
+                (unsigned long long)data->size, (unsigned long long)extra, desc->name);
+}

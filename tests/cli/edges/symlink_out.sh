@@ -1,0 +1,1 @@
+echo old > target.bin; ln -s target.bin link.bin; $TL convert examples/nchw.json examples/nchw.bin -o link.bin --to NHWC && test -L link.bin && cmp target.bin examples/nhwc.bin && echo "link kept, target written"

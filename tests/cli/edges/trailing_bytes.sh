@@ -1,0 +1,1 @@
+$TL inspect "{\"dataType\":\"FLOAT32\",\"sizes\":[1,1,3,4]}" examples/nchw.bin | tail -n 3; $TL inspect --json "{\"dataType\":\"FLOAT32\",\"sizes\":[1,1,3,4]}" examples/nchw.bin | grep trailing; $TL dump "{\"dataType\":\"FLOAT16\",\"sizes\":[1,3,5]}" examples/nchw.bin > /dev/null; echo exit $?
