@@ -373,11 +373,37 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
 {
     if (data->size >= desc->info.elements_bytes)
         return CLI_OK;
+    /* numpy's strides count bytes: when the strides divided by the element
+     * size would fit, say so */
+    char hint[200] = "";
+    const struct tl_desc *d = &desc->d;
+    unsigned es = tl_dtype_size(d->dtype);
+    bool bytes = es > 1 && d->strides_src == TL_STRIDES_GIVEN;
+    for (unsigned i = 0; bytes && i < d->rank; i++)
+        bytes = d->strides[i] % es == 0;
+    if (bytes) {
+        struct tl_desc e = *d;
+        struct tl_info info;
+        for (unsigned i = 0; i < d->rank; i++)
+            e.strides[i] = d->strides[i] / es;
+        if (tl_desc_validate(&e, NULL) == 0) {
+            tl_desc_classify(&e, &info);
+            if (info.elements_bytes <= data->size) {
+                int n = snprintf(hint, sizeof hint, "; strides count elements, not bytes: did "
+                                 "you mean [");
+                for (unsigned i = 0; i < d->rank && n < (int)sizeof hint; i++)
+                    n += snprintf(hint + n, sizeof hint - (size_t)n, "%s%llu", i ? "," : "",
+                                  (unsigned long long)e.strides[i]);
+                if (n < (int)sizeof hint)
+                    snprintf(hint + n, sizeof hint - (size_t)n, "]?");
+            }
+        }
+    }
     fprintf(stderr, "tensorlayout: %s: file has %llu bytes but the tensor needs %llu "
-            "(byteOffset %llu + span %llu x %u bytes)\n", data->name,
+            "(byteOffset %llu + span %llu x %u bytes)%s\n", data->name,
             (unsigned long long)data->size, (unsigned long long)desc->info.elements_bytes,
             (unsigned long long)desc->d.byte_offset, (unsigned long long)desc->info.span,
-            tl_dtype_size(desc->d.dtype));
+            tl_dtype_size(desc->d.dtype), hint);
     return CLI_INVALID;
 }
 

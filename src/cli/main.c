@@ -101,8 +101,12 @@ int main(int argc, char **argv)
         }
         const struct command *c = find(argv[2]);
         if (!c || argc > 3) {
-            fprintf(stderr, "tensorlayout: help: %s\n",
-                    c ? "takes one command name" : "unknown command (see 'tensorlayout --help')");
+            char q[64];
+            if (c)
+                fprintf(stderr, "tensorlayout: help: takes one command name\n");
+            else
+                fprintf(stderr, "tensorlayout: help: '%s' is not a command (see 'tensorlayout "
+                        "--help')\n", tl_quote(argv[2], q, sizeof q));
             return CLI_USAGE;
         }
         char *args[] = { argv[2], "--help", NULL };

@@ -151,6 +151,11 @@ int tl_layout_parse(unsigned rank, const char *text, unsigned *order,
     }
     if (seen != (1u << rank) - 1) {
         const char *l = tl_axis_letters(rank);
+        if (l && rank == 3 && strlen(text) == 3 && strpbrk(text, "Cc"))  /* an image's HWC */
+            return tl_fail(err, TL_E_VALUE, NULL,
+                           "'%s' is not a permutation of 'DHW': rank 3 has the letters D, H, W, "
+                           "so an image's channels are D (write HWD for HWC, or the indices "
+                           "1,2,0)", tl_quote(text, q, sizeof q));
         if (l)
             return tl_fail(err, TL_E_VALUE, NULL,
                            "'%s' is not a permutation of '%s' or of the axis indices 0..%u",

@@ -250,6 +250,69 @@ static int get_flags(struct parser *p, uint32_t *flags)
     return 0;
 }
 
+/* Edit distance of two short names, ignoring case, a swap of two
+ * neighbours counting as one edit (for "did you mean"). */
+static unsigned distance(const char *a, const char *b)
+{
+    size_t m = strlen(a), n = strlen(b);
+    unsigned d[24][24];
+    if (m >= 24 || n >= 24)
+        return 99;
+    for (size_t i = 0; i <= m; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= n; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= m; i++) {
+        for (size_t j = 1; j <= n; j++) {
+            int x = tolower((unsigned char)a[i - 1]), y = tolower((unsigned char)b[j - 1]);
+            unsigned v = d[i - 1][j - 1] + (x != y);
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && x == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == y && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    }
+    return d[m][n];
+}
+
+/* The known name nearest to s: an alias, or one edit away; NULL if none. */
+static const char *nearest(const char *s, const char *const *names, size_t n,
+                           const char *const (*aliases)[2], size_t naliases)
+{
+    for (size_t i = 0; i < naliases; i++) {
+        if (strcasecmp(s, aliases[i][0]) == 0)
+            return aliases[i][1];
+    }
+    const char *best = NULL;
+    unsigned bd = 2;
+    for (size_t i = 0; i < n; i++) {
+        unsigned d = distance(s, names[i]);
+        if (d < bd) {
+            bd = d;
+            best = names[i];
+        }
+    }
+    return best;
+}
+
+static const char *const key_aliases[][2] = {
+    { "stride", "strides" }, { "offset", "byteOffset" }, { "dtype", "dataType" },
+    { "type", "dataType" }, { "data_type", "dataType" }, { "shape", "sizes" },
+    { "size", "sizes" }, { "dims", "sizes" }, { "order", "layout" }, { "format", "layout" },
+};
+
+static const char *const dtype_aliases[][2] = {
+    { "half", "FLOAT16" }, { "fp16", "FLOAT16" }, { "f16", "FLOAT16" }, { "float16_t", "FLOAT16" },
+    { "float", "FLOAT32" }, { "fp32", "FLOAT32" }, { "f32", "FLOAT32" }, { "single", "FLOAT32" },
+    { "double", "FLOAT64" }, { "fp64", "FLOAT64" }, { "f64", "FLOAT64" }, { "bf16", "BFLOAT16" },
+    { "u8", "UINT8" }, { "uint8_t", "UINT8" }, { "byte", "UINT8" }, { "i8", "INT8" },
+    { "int", "INT32" }, { "i32", "INT32" }, { "long", "INT64" }, { "i64", "INT64" },
+};
+
 /* Sorts an object's members into p->item[], refusing unknown and duplicate keys. */
 static int collect(struct parser *p, const cJSON *obj)
 {
@@ -259,8 +322,15 @@ static int collect(struct parser *p, const cJSON *obj)
         while (k < K_COUNT && strcasecmp(c->string, key_names[k]) != 0)
             k++;
         snprintf(key, sizeof key, "%s%s", p->prefix, tl_quote(c->string, q, sizeof q));
-        if (k == K_COUNT)
-            return tl_fail(p->err, TL_E_KEY, key, "unknown key");
+        if (k == K_COUNT) {
+            const char *near = nearest(c->string, key_names, K_COUNT, key_aliases,
+                                       sizeof key_aliases / sizeof key_aliases[0]);
+            if (near)
+                return tl_fail(p->err, TL_E_KEY, key, "unknown key (did you mean \"%s\"?)", near);
+            return tl_fail(p->err, TL_E_KEY, key, "unknown key (the keys: dataType, sizes, "
+                           "strides, layout, broadcast, byteOffset, totalTensorSizeInBytes, "
+                           "guaranteedBaseOffsetAlignment, flags, dimensionCount)");
+        }
         if (p->spelled[k])
             return tl_fail(p->err, TL_E_KEY, key, "duplicate key (also given as '%s')",
                            tl_quote(p->spelled[k], q2, sizeof q2));
@@ -322,8 +392,17 @@ static int fill(struct parser *p, const cJSON *root, struct tl_desc *d)
         return tl_fail(p->err, TL_E_TYPE, key, "must be a string such as \"FLOAT32\"");
     if (tl_dtype_from_name(dt->valuestring, &d->dtype)) {
         char q[40];
-        return tl_fail(p->err, TL_E_VALUE, key, "unknown data type '%s'",
-                       tl_quote(dt->valuestring, q, sizeof q));
+        const char *names[TL_DT_COUNT];
+        for (int i = 0; i < TL_DT_COUNT; i++)
+            names[i] = tl_dtype_name((enum tl_dtype)i);
+        const char *near = nearest(dt->valuestring, names, TL_DT_COUNT, dtype_aliases,
+                                   sizeof dtype_aliases / sizeof dtype_aliases[0]);
+        if (near)
+            return tl_fail(p->err, TL_E_VALUE, key, "unknown data type '%s' (did you mean %s?)",
+                           tl_quote(dt->valuestring, q, sizeof q), near);
+        return tl_fail(p->err, TL_E_VALUE, key, "unknown data type '%s' (the types: FLOAT32 "
+                       "FLOAT16 BFLOAT16 FLOAT64 UINT8 UINT16 UINT32 UINT64 INT8 INT16 INT32 "
+                       "INT64)", tl_quote(dt->valuestring, q, sizeof q));
     }
     /* sizes, dimensionCount */
     if (!p->item[K_SIZES])
@@ -470,6 +549,41 @@ static bool only_space(const char *p, const char *end)
     return p == end;
 }
 
+/* What a person most often gets wrong in JSON, found before cJSON's
+ * verdict is used: single quotes, comments, a comma before a closing
+ * bracket.  @return where, with *why, or NULL. */
+static const char *diagnose(const char *text, size_t len, const char **why)
+{
+    bool in_string = false;
+    for (const char *c = text; c < text + len; c++) {
+        if (in_string) {
+            if (*c == '\\' && c + 1 < text + len)
+                c++;
+            else if (*c == '"')
+                in_string = false;
+            continue;
+        }
+        if (*c == '"') {
+            in_string = true;
+        } else if (*c == '\'') {
+            *why = "malformed JSON: strings need double quotes, not single ones";
+            return c;
+        } else if (*c == '/' && c + 1 < text + len && (c[1] == '/' || c[1] == '*')) {
+            *why = "malformed JSON: comments are not JSON";
+            return c;
+        } else if (*c == ',') {
+            const char *n = c + 1;
+            while (n < text + len && isspace((unsigned char)*n))
+                n++;
+            if (n < text + len && (*n == '}' || *n == ']')) {
+                *why = "malformed JSON: a trailing comma before a closing bracket";
+                return c;
+            }
+        }
+    }
+    return NULL;
+}
+
 int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d, struct tl_error *err)
 {
     struct tl_error dummy;
@@ -481,7 +595,17 @@ int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d, struct t
         line_col(text, end, &p.err->line, &p.err->col);
         return TL_E_JSON;
     }
+    if (only_space(text, text + len)) {
+        tl_fail(p.err, TL_E_JSON, NULL, "empty: no description in it");
+        return TL_E_JSON;
+    }
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    const char *mistake = root ? NULL : diagnose(text, len, &why);
+    if (mistake) {
+        tl_fail(p.err, TL_E_JSON, NULL, "%s", why);
+        line_col(text, mistake, &p.err->line, &p.err->col);
+        return TL_E_JSON;
+    }
     if (!root) {
         int line, col;
         if (!end || end < text || end > text + len)

@@ -105,7 +105,7 @@ struct tl_error {
     int code;
     char key[128];
     int line, col;
-    char msg[160];
+    char msg[256];
 };
 
 /* Fills err (when not NULL) and returns code: the one way core code fails.

@@ -142,9 +142,9 @@ void json_should_reject_each_error_with_key_path(void)
 void json_should_locate_malformed_json(void)
 {
     static const struct { const char *json; int line, col; } cases[] = {
-        { "{\"dataType\": \"FLOAT32\",\n  \"sizes\": [1, 2,]\n}", 2, 18 },
+        { "{\"dataType\": \"FLOAT32\",\n  \"sizes\": [1, 2,]\n}", 2, 17 },  /* the comma */
         { "{\"dataType\" \"FLOAT32\"}", 1, 13 },
-        { "", 1, 1 },
+        { "", 0, 0 },                  /* empty: no place to point at */
         { "{\"dataType\": \"FLOAT32\", \"sizes\": [1]} trailing", 1, 39 },
         { "{\"dataType\": \"FLOAT32\",\n\n \"sizes\": [1]", 3, 13 },
     };

@@ -1,0 +1,1 @@
+$TL inspect examples/nchw.bin examples/nchw.json; echo exit $?

@@ -1,0 +1,1 @@
+$TL size "{\"dataType\": \"FLOAT32\", \"sizes\": [1, 2],}"; printf "{%sdataType%s: 1}" "'" "'" > q.json; $TL size q.json; printf "{\"dataType\": \"FLOAT32\", /* x */ \"sizes\": [1]}" > c.json; $TL size c.json; : > e.json; $TL size e.json; echo exit $?

@@ -1,0 +1,1 @@
+$TL size "{\"dataType\":\"half\",\"sizes\":[1]}"; $TL size "{\"dataType\":\"FLAOT32\",\"sizes\":[1]}"; $TL size "{\"dataType\":\"FLOAT32\",\"sizes\":[1],\"stride\":[1]}"; $TL size "{\"dtype\":\"FLOAT32\",\"sizes\":[1]}"; $TL size "{\"dataType\":\"FLOAT32\",\"sizes\":[1],\"offset\":16}"; echo exit $?
