@@ -265,3 +265,44 @@ void cli_out_abort(struct cli_out *o)
     free(o->heap);
     o->heap = NULL;
 }
+
+bool cli_out_is_stream(const char *path)
+{
+    struct stat st;
+    return strcmp(path, "-") == 0 || (stat(path, &st) == 0 && !S_ISREG(st.st_mode));
+}
+
+int cli_out_open_stream(struct cli_out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    o->path = path;
+    o->slot = -1;
+    o->direct = true;
+    tl_quote(strcmp(path, "-") == 0 ? "<stdout>" : path, o->name, sizeof o->name);
+    o->fd = strcmp(path, "-") == 0 ? 1 : open(path, O_WRONLY | O_TRUNC);
+    if (o->fd < 0) {
+        cli_report_errno(o->name, "cannot open");
+        return CLI_IO;
+    }
+    return CLI_OK;
+}
+
+int cli_out_write(struct cli_out *o, const void *p, uint64_t n)
+{
+    if (write_all(o->fd, p, n) != 0) {
+        cli_report_errno(o->name, "cannot write");
+        return CLI_IO;
+    }
+    return CLI_OK;
+}
+
+int cli_out_close_stream(struct cli_out *o)
+{
+    int rc = CLI_OK;
+    if (o->fd > 1 && close(o->fd) != 0) {
+        cli_report_errno(o->name, "cannot write");
+        rc = CLI_IO;
+    }
+    o->fd = -1;
+    return rc;
+}

@@ -78,6 +78,7 @@ struct cli_data {
     uint64_t size;
     void *map;                /* non-NULL when mapped */
     unsigned char *heap;      /* non-NULL when read */
+    bool at_least;            /* a stream read only so far: it holds more */
 };
 
 /* A description: a JSON file, '-' (standard input), inline JSON, or one
@@ -101,6 +102,10 @@ void cli_desc_release(struct cli_desc *desc);
  * (CLI_USAGE when '-' names standard input a second time). */
 int cli_open_data(const char *path, struct cli_data *out);
 void cli_close_data(struct cli_data *data);
+
+/* The same, but a stream (a pipe, a device, '-') is read only as far as
+ * `need` bytes and one more, to tell that it is longer (then at_least). */
+int cli_open_data_upto(const char *path, uint64_t need, struct cli_data *out);
 
 /* Parses a whole file (or stream) holding a JSON description; says so
  * when it is empty, UTF-16 or binary instead.  @return CLI_OK, or
@@ -159,6 +164,14 @@ int cli_out_commit(struct cli_out *o);
 
 /* Drops the output: nothing is left and path is untouched. */
 void cli_out_abort(struct cli_out *o);
+
+/* An output that cannot be renamed over ("-", a FIFO, a device) is written
+ * in order, in bounded pieces: open, write as often as needed, close.
+ * Messages are printed; @return CLI_OK or CLI_IO. */
+bool cli_out_is_stream(const char *path);
+int cli_out_open_stream(struct cli_out *o, const char *path);
+int cli_out_write(struct cli_out *o, const void *p, uint64_t n);
+int cli_out_close_stream(struct cli_out *o);
 
 /* ---- output (out.c) ----------------------------------------------------- */
 

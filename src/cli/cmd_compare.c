@@ -52,7 +52,7 @@ static int load_side(const char *label, const char **args, int nargs, int *i, st
                             in->desc.name);
             return CLI_USAGE;
         }
-        if ((rc = cli_open_data(args[*i], &in->data)))
+        if ((rc = cli_open_data_upto(args[*i], in->desc.info.elements_bytes, &in->data)))
             return rc;
         (*i)++;
     }

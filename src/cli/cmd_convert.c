@@ -194,6 +194,112 @@ static void report_unfit(const struct cli_desc *src, const struct cli_data *data
                 value, tl_dtype_name(ddt), lo, hi);
 }
 
+/* --json: the destination description and the bytes written. */
+static int print_result(const struct tl_desc *d, uint64_t size)
+{
+    cJSON *j = tl_desc_to_json(d);
+    if (j && !tl_json_add_u64(j, "bytesWritten", size)) {
+        cJSON_Delete(j);
+        j = NULL;
+    }
+    return cli_print_json(j);
+}
+
+#define WINDOW (32ull << 20)    /* bytes of a streamed output held at once */
+
+/* Fills the element slots of window [lo, hi) of OUT: the slots from
+ * byteOffset on, whole ones before `size` (a trailing partial slot and the
+ * leading byteOffset bytes stay zero). */
+static void fill_window(uint8_t *win, uint64_t lo, uint64_t hi, const struct tl_desc *d,
+                        uint64_t size, const uint8_t *fill)
+{
+    unsigned es = tl_dtype_size(d->dtype);
+    memset(win, 0, (size_t)(hi - lo));
+    if (!fill)
+        return;
+    uint64_t first = lo <= d->byte_offset ? d->byte_offset
+                                          : d->byte_offset + (lo - d->byte_offset + es - 1) / es * es;
+    uint64_t end = d->byte_offset + (size - d->byte_offset) / es * es;   /* whole slots */
+    if (end > hi)
+        end = hi;
+    if (first < end)
+        tl_copy_fill(win + (first - lo), (end - first) / es, fill, es);
+}
+
+/* Writes OUT, a pipe or a device, in order: the header and the leading
+ * bytes, then the destination in slabs of its outermost axis, each built in
+ * a window of at most WINDOW bytes (or one slab), then any declared tail.
+ * Memory stays bounded whatever OUT's size.  A conversion that would not fit
+ * is found before the first byte is written. */
+static int convert_stream(const struct options *o, const struct cli_desc *src,
+                          const struct cli_desc *dst, const struct cli_data *data,
+                          const uint8_t *header, size_t hlen, uint64_t size, const uint8_t *fill,
+                          unsigned axis, struct progress *pr)
+{
+    const struct tl_desc *d = &dst->d;
+    uint64_t idx[TL_MAX_RANK];
+    if (src->d.dtype != d->dtype && !o->saturate && !tl_dtype_is_float(d->dtype) &&
+        tl_convert_find_bad(&src->d, data->bytes, d->dtype, idx)) {
+        report_unfit(src, data, d->dtype);
+        return CLI_INVALID;
+    }
+    struct cli_out out, out_desc;
+    int rc;
+    if (o->out_desc) {
+        if ((rc = write_desc(o->out_desc, d, &out_desc)) || (rc = cli_out_commit(&out_desc)))
+            return rc;
+    }
+    if ((rc = cli_out_open_stream(&out, o->out)))
+        return rc;
+    unsigned es = tl_dtype_size(d->dtype);
+    uint64_t step = d->strides[axis] * es, n0 = d->sizes[axis];
+    uint64_t per = step >= WINDOW ? 1 : WINDOW / step;
+    size_t cap = (size_t)(per * step > WINDOW ? per * step : WINDOW);
+    uint8_t *win = malloc(cap);
+    if (!win) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_out_close_stream(&out);
+        return CLI_IO;
+    }
+    /* the header, then the bytes up to byteOffset, a window at a time */
+    uint64_t pos = 0, start = d->byte_offset;
+    while (rc == CLI_OK && pos < start) {
+        uint64_t hi = start - pos > WINDOW ? pos + WINDOW : start;
+        memset(win, 0, (size_t)(hi - pos));
+        if (pos < hlen)
+            memcpy(win, header + pos, (size_t)((hlen < hi ? hlen : hi) - pos));
+        rc = cli_out_write(&out, win, hi - pos);
+        pos = hi;
+    }
+    for (uint64_t i0 = 0; rc == CLI_OK && i0 < n0; i0 += per) {
+        uint64_t i1 = n0 - i0 < per ? n0 : i0 + per;
+        uint64_t hi = start + i1 * step;
+        if (hi > size)
+            hi = size;
+        fill_window(win, pos, hi, d, size, fill);
+        struct tl_error err = { 0 };
+        int r = tl_copy_slab(&src->d, data->bytes, d, axis, i0, i1, win, pos,
+                             (unsigned)o->threads, &err);
+        if (r && r != TL_E_RANGE) {
+            fprintf(stderr, "tensorlayout: %s: %s\n", out.name, err.msg);
+            rc = CLI_INVALID;
+            break;
+        }
+        rc = cli_out_write(&out, win, hi - pos);
+        pos = hi;
+        draw(i1, n0, pr);
+    }
+    while (rc == CLI_OK && pos < size) {           /* a declared total's tail */
+        uint64_t hi = size - pos > WINDOW ? pos + WINDOW / es * es : size;
+        fill_window(win, pos, hi, d, size, fill);
+        rc = cli_out_write(&out, win, hi - pos);
+        pos = hi;
+    }
+    free(win);
+    int crc = cli_out_close_stream(&out);
+    return rc ? rc : crc;
+}
+
 /* Whether OUT is to be a .npy file: --format, or else its name. */
 static bool wants_npy(const struct options *o)
 {
@@ -313,7 +419,7 @@ static int run(const struct options *o)
         data = src.file;
         memset(&src.file, 0, sizeof src.file);
     } else if (!rc) {
-        rc = cli_open_data(o->data, &data);
+        rc = cli_open_data_upto(o->data, src.info.elements_bytes, &data);
     }
     cli_desc_release(&src);
     if (rc)
@@ -328,6 +434,18 @@ static int run(const struct options *o)
     uint64_t size = plan.dst_bytes;
     if (dst.d.total_given && dst.d.byte_offset + dst.d.total_bytes > size)
         size = dst.d.byte_offset + dst.d.total_bytes;
+    unsigned axis;
+    if (cli_out_is_stream(o->out) && tl_copy_slab_axis(&dst.d, &axis) == 0) {
+        /* a pipe or a device: written in order, a window at a time */
+        struct progress spr = { .on = !o->quiet && plan.count * plan.es > PROGRESS_OVER &&
+                                      isatty(2), .last = -1 };
+        rc = convert_stream(o, &src, &dst, &data, header, hlen, size, o->fill ? fill : NULL, axis,
+                            &spr);
+        cli_close_data(&data);
+        if (rc == CLI_OK && o->json)
+            rc = print_result(&dst.d, size);
+        return rc;
+    }
     if ((rc = cli_out_open(&out, o->out, size))) {
         cli_close_data(&data);
         return rc;
@@ -339,8 +457,8 @@ static int run(const struct options *o)
     }
     memcpy(out.bytes, header, hlen);
     if (o->fill)            /* every element-sized slot after byteOffset */
-        tl_copy_fill(out.bytes + dst.d.byte_offset, (size - dst.d.byte_offset) / plan.es, fill,
-                     plan.es);
+        tl_copy_fill(out.bytes + dst.d.byte_offset, (size - dst.d.byte_offset) / plan.des, fill,
+                     plan.des);
     struct progress pr = { .on = !o->quiet && plan.count * plan.es > PROGRESS_OVER &&
                                  isatty(2), .last = -1 };
     int unfit = tl_copy_run(&plan, data.bytes, out.bytes, (unsigned)o->threads, draw, &pr);
@@ -359,14 +477,8 @@ static int run(const struct options *o)
         rc = cli_out_commit(&out);
     else
         cli_out_abort(&out);
-    if (rc == CLI_OK && o->json) {
-        cJSON *j = tl_desc_to_json(&dst.d);
-        if (j && !tl_json_add_u64(j, "bytesWritten", size)) {
-            cJSON_Delete(j);
-            j = NULL;
-        }
-        rc = cli_print_json(j);
-    }
+    if (rc == CLI_OK && o->json)
+        rc = print_result(&dst.d, size);
     return rc;
 }
 

@@ -64,11 +64,15 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
     }
     printf("\n");
     if (data) {
-        printf(LABEL "%s, %" PRIu64 " bytes, %s\n", "data", data->name, data->size,
+        printf(LABEL "%s, %s%" PRIu64 " bytes, %s\n", "data", data->name,
+               data->at_least ? "at least " : "", data->size,
                data->size >= tl_desc_bytes_needed(d, in) ? "covers the tensor"
                                                          : "does not cover the tensor");
         uint64_t extra = cli_trailing_bytes(c, data);
-        if (extra)
+        if (extra && data->at_least)
+            printf(LABEL "at least %" PRIu64 " (the stream holds more than the tensor needs; "
+                   "the rest was not read)\n", "trailingBytes", extra);
+        else if (extra)
             printf(LABEL "%" PRIu64 " (the file is longer than the tensor needs)\n",
                    "trailingBytes", extra);
     }
@@ -130,7 +134,8 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
         ok = dj && cJSON_AddStringToObject(dj, "path", data->name) &&
              tl_json_add_u64(dj, "sizeInBytes", data->size) &&
              cJSON_AddBoolToObject(dj, "covers", data->size >= tl_desc_bytes_needed(d, in)) &&
-             tl_json_add_u64(dj, "trailingBytes", cli_trailing_bytes(c, data));
+             tl_json_add_u64(dj, "trailingBytes", cli_trailing_bytes(c, data)) &&
+             cJSON_AddBoolToObject(dj, "sizeIsLowerBound", data->at_least);
     }
     if (!ok) {
         cJSON_Delete(o);

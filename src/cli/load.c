@@ -60,7 +60,7 @@ static int read_all(int fd, size_t max, const unsigned char *head, size_t n,
 }
 
 static int open_input(const char *path, const char *role, struct cli_data *out,
-                      enum tl_format *format);
+                      enum tl_format *format, uint64_t limit);
 
 /* Parses JSON description text into out (name already set). */
 static int parse_json(const unsigned char *text, size_t len, const char *name,
@@ -180,7 +180,7 @@ int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
         else
             snprintf(path, sizeof path, "-");
         struct cli_data file;
-        if ((rc = open_input(path, "a description", &file, &out->format)))
+        if ((rc = open_input(path, "a description", &file, &out->format, 0)))
             return rc;
         snprintf(out->name, sizeof out->name, "%s", file.name);
         if (out->format == TL_FMT_JSON) {
@@ -264,7 +264,7 @@ int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
         cli_usage_error(cmd, "missing argument DATA (a JSON description needs its data file)");
         return CLI_USAGE;
     }
-    rc = cli_open_data(data_arg, data);
+    rc = cli_open_data_upto(data_arg, tl_desc_bytes_needed(&desc->d, &desc->info), data);
     if (rc)
         cli_desc_release(desc);
     return rc;
@@ -275,7 +275,7 @@ int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
  * first bytes allow: DESC_MAX_BYTES + 1 of a JSON description.  *format is
  * what the first bytes say (when format is not NULL). */
 static int open_input(const char *path, const char *role, struct cli_data *out,
-                      enum tl_format *format)
+                      enum tl_format *format, uint64_t limit)
 {
     memset(out, 0, sizeof *out);
     int fd;
@@ -329,12 +329,16 @@ static int open_input(const char *path, const char *role, struct cli_data *out,
             }
             n += (size_t)r;
         }
-        size_t max = 0;
+        size_t max = limit ? (size_t)limit : 0;
         if (format && tl_file_sniff(head, n) == TL_FMT_JSON)
             max = DESC_MAX_BYTES;
         size_t len = 0;
         if (rc == CLI_OK && read_all(fd, max, head, n, &out->heap, &len) < 0)
             rc = CLI_IO;
+        if (limit && len >= limit) {        /* there is more: what it is, is not needed */
+            len = (size_t)limit;
+            out->at_least = true;
+        }
         if (rc != CLI_OK)
             cli_report_errno(out->name, "cannot read");
         out->bytes = out->heap;
@@ -353,12 +357,17 @@ static int open_input(const char *path, const char *role, struct cli_data *out,
 
 int cli_open_data(const char *path, struct cli_data *out)
 {
-    return open_input(path, "the data", out, NULL);
+    return open_input(path, "the data", out, NULL, 0);
+}
+
+int cli_open_data_upto(const char *path, uint64_t need, struct cli_data *out)
+{
+    return open_input(path, "the data", out, NULL, need + 1);
 }
 
 int cli_open_file(const char *path, struct cli_data *out, enum tl_format *format)
 {
-    return open_input(path, "a file", out, format);
+    return open_input(path, "a file", out, format, 0);
 }
 
 void cli_close_data(struct cli_data *data)
@@ -418,7 +427,11 @@ uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *
 void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data)
 {
     uint64_t extra = cli_trailing_bytes(desc, data);
-    if (extra)
+    if (extra && data->at_least)
+        fprintf(stderr, "tensorlayout: note: %s: the stream holds more than the %llu bytes "
+                "the tensor of %s needs (the rest was not read); is the description right?\n",
+                data->name, (unsigned long long)(data->size - extra), desc->name);
+    else if (extra)
         fprintf(stderr, "tensorlayout: note: %s: the file has %llu bytes, %llu more than the "
                 "tensor of %s needs; is the description right?\n", data->name,
                 (unsigned long long)data->size, (unsigned long long)extra, desc->name);

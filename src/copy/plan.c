@@ -455,3 +455,46 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
         progress(p->count, p->count, ctx);
     return atomic_load(&j.bad) ? 1 : 0;
 }
+
+/* ---- slabs of the destination ------------------------------------------- */
+
+int tl_copy_slab_axis(const struct tl_desc *dst, unsigned *axis)
+{
+    struct tl_info info;
+    tl_desc_classify(dst, &info);
+    unsigned ax = info.axis_order[0];
+    for (unsigned k = 0; k < dst->rank; k++) {       /* the outermost axis that varies */
+        if (dst->sizes[info.axis_order[k]] > 1) {
+            ax = info.axis_order[k];
+            break;
+        }
+    }
+    uint64_t inner = 0;                  /* the reach of the other axes */
+    for (unsigned i = 0; i < dst->rank; i++) {
+        if (i != ax)
+            inner += (dst->sizes[i] - 1) * dst->strides[i];
+    }
+    *axis = ax;
+    return inner < dst->strides[ax] || dst->sizes[ax] == 1 ? 0 : TL_E_VALUE;
+}
+
+int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, const struct tl_desc *dst,
+                 unsigned axis, uint64_t i0, uint64_t i1, uint8_t *win, uint64_t win_lo,
+                 unsigned threads, struct tl_error *err)
+{
+    struct tl_desc s = *src, d = *dst;
+    unsigned ses = tl_dtype_size(src->dtype), des = tl_dtype_size(dst->dtype);
+    s.sizes[axis] = d.sizes[axis] = i1 - i0;
+    s.byte_offset += i0 * src->strides[axis] * ses;
+    d.byte_offset += i0 * dst->strides[axis] * des;
+    if (d.byte_offset < win_lo)
+        return tl_fail(err, TL_E_VALUE, NULL, "the slab starts before its window");
+    d.byte_offset -= win_lo;
+    s.total_given = d.total_given = false;
+    struct tl_copy_plan plan;
+    int rc = tl_copy_plan(&plan, &s, &d, err);
+    if (rc)
+        return rc;
+    plan.stream = false;               /* a window is small and written out at once */
+    return tl_copy_run(&plan, src_file, win, threads, NULL, NULL) ? TL_E_RANGE : 0;
+}

@@ -466,6 +466,20 @@ struct tl_copy_plan {
 int tl_copy_plan(struct tl_copy_plan *plan, const struct tl_desc *src,
                  const struct tl_desc *dst, struct tl_error *err);
 
+/* Copies in slabs, for an output written in order (a pipe): a slab is the
+ * range [i0, i1) of the destination's outermost axis (largest stride), and
+ * its elements lie in the destination's bytes [byteOffset + i0 * stride,
+ * byteOffset + i1 * stride) when the other axes reach less than one
+ * stride.  tl_copy_slab_axis() names that axis: @return 0, or TL_E_VALUE
+ * when the destination cannot be cut so.  tl_copy_slab() writes the slab's
+ * elements into win, whose first byte is byte win_lo of the destination
+ * file: @return 0, TL_E_RANGE when a converted value did not fit (clamped),
+ * or a planning error. */
+int tl_copy_slab_axis(const struct tl_desc *dst, unsigned *axis);
+int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, const struct tl_desc *dst,
+                 unsigned axis, uint64_t i0, uint64_t i1, uint8_t *win, uint64_t win_lo,
+                 unsigned threads, struct tl_error *err);
+
 /* Writes n copies of the element at val (es bytes: 1, 2, 4 or 8) to dst,
  * with the active ISA's fill kernel. */
 void tl_copy_fill(void *dst, uint64_t n, const void *val, unsigned es);

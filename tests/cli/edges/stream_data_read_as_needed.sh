@@ -1,0 +1,1 @@
+timeout 20 $TL dump examples/nchw.json /dev/zero | head -n 2; timeout 20 $TL inspect examples/nchw.json /dev/zero | tail -n 3; echo exit $?; cat examples/nchw.bin | $TL dump examples/nchw.json - | head -n 2
