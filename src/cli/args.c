@@ -77,6 +77,22 @@ bool cli_parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
+bool cli_parse_bytes(const char *s, uint64_t *out)
+{
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        if (!isxdigit((unsigned char)s[2]))
+            return false;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(s + 2, &end, 16);
+        if (errno || *end)
+            return false;
+        *out = v;
+        return true;
+    }
+    return cli_parse_u64(s, out);
+}
+
 int cli_parse_u64_list(const char *s, uint64_t *out, int max)
 {
     int n = 0;

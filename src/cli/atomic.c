@@ -39,6 +39,7 @@
 
 /* Temporary files to remove if a signal ends the program. */
 static char pending[MAX_PENDING][PATH_MAX + 32];
+static char pending_name[MAX_PENDING][256];     /* OUT, for the message */
 static volatile sig_atomic_t npending_flags[MAX_PENDING];
 
 /* The output mappings, for telling a full disk from other SIGBUS causes. */
@@ -54,16 +55,21 @@ static void on_bus(int sig, siginfo_t *info, void *uctx)
 {
     (void)sig;
     (void)uctx;
-    bool output = false;
+    int output = -1;
     for (int i = 0; i < MAX_PENDING; i++) {
         if (npending_flags[i]) {
             unlink(pending[i]);
             if ((uint8_t *)info->si_addr >= map_lo[i] && (uint8_t *)info->si_addr < map_hi[i])
-                output = true;
+                output = i;
         }
     }
-    say(output ? "tensorlayout: cannot write the output: no space left on the file system\n"
-               : "tensorlayout: a mapped input file could not be read (was it truncated?)\n");
+    if (output >= 0) {
+        say("tensorlayout: ");
+        say(pending_name[output]);
+        say(": cannot write: no space left on the file system\n");
+    } else {
+        say("tensorlayout: a mapped input file could not be read (was it truncated?)\n");
+    }
     _exit(CLI_IO);
 }
 
@@ -77,7 +83,7 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-static int remember(const char *path)
+static int remember(const char *path, const char *name)
 {
     static bool installed;
     if (!installed) {
@@ -96,6 +102,7 @@ static int remember(const char *path)
     for (int i = 0; i < MAX_PENDING; i++) {
         if (!npending_flags[i]) {
             snprintf(pending[i], sizeof pending[i], "%s", path);
+            snprintf(pending_name[i], sizeof pending_name[i], "%s", name);
             npending_flags[i] = 1;
             return i;
         }
@@ -181,7 +188,7 @@ int cli_out_open(struct cli_out *o, const char *path, uint64_t size)
         cli_report_errno(o->name, "cannot create a temporary file beside it");
         return CLI_IO;
     }
-    o->slot = remember(o->tmp);
+    o->slot = remember(o->tmp, o->name);
     if (ftruncate(o->fd, (off_t)size) != 0) {
         cli_report_errno(o->name, "cannot write");
         cli_out_abort(o);

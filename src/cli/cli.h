@@ -59,6 +59,10 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
 /* Parses an unsigned decimal integer; false when malformed or above 2^64-1. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 
+/* A number of bytes or a byte position: decimal, or hexadecimal after 0x
+ * (as hex dumps show them). */
+bool cli_parse_bytes(const char *s, uint64_t *out);
+
 /* The --search-steps option of a command that looks for an offset's owners:
  * its value in *steps (TL_FIND_WORK when not given); CLI_OK, or CLI_USAGE
  * after the message when it is not a positive count. */

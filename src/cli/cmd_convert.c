@@ -373,6 +373,11 @@ static int run(const struct options *o)
                                                                      : "--out-desc is an input");
         return CLI_USAGE;
     }
+    if (o->data && strcmp(o->desc, "-") == 0 && strcmp(o->data, "-") == 0) {
+        cli_usage_error(cmd, "DESC and DATA cannot both be standard input ('-'): give one as a "
+                        "file");
+        return CLI_USAGE;
+    }
     if ((rc = cli_load_desc(o->desc, o->axes, &src)))
         return rc;
     /* a tensor file may be converted in place; a JSON description may not

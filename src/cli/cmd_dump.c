@@ -207,11 +207,16 @@ static void physical_text(struct dump *s, uint64_t span)
     int owidth = snprintf(NULL, 0, "%" PRIu64, span - 1);
     if (owidth < 6)
         owidth = 6;
+    uint64_t last_byte = s->d->byte_offset + (span - 1) * s->es;
+    int bwidth = snprintf(NULL, 0, "%" PRIu64, last_byte);
+    if (bwidth < 4)
+        bwidth = 4;
     s->width = 5;                  /* "value" */
     for (int pass = 0; pass < 2; pass++) {
         s->measure = pass == 0;
         if (!s->measure)
-            printf("%*s  %*s  %s\n", owidth, "offset", s->width, "value", "element");
+            printf("%*s  %*s  %*s  %s\n", owidth, "offset", bwidth, "byte", s->width, "value",
+                   "element");
         uint64_t count;
         shown(s, span, 0, &count);
         for (uint64_t k = 0; k < count; k++) {
@@ -219,7 +224,7 @@ static void physical_text(struct dump *s, uint64_t span)
             char buf[48];
             if (o == ELL) {
                 if (!s->measure)
-                    printf("%*s\n", owidth, "...");
+                    printf("%*s  %*s\n", owidth, "...", bwidth, "...");
                 continue;
             }
             format_at(s, o, buf, sizeof buf);
@@ -229,7 +234,8 @@ static void physical_text(struct dump *s, uint64_t span)
             }
             struct owners own = { .rank = s->rank };
             tl_finder_find(&s->finder, o, 4, keep_owner, &own);
-            printf("%*" PRIu64 "  %*s  ", owidth, o, s->width, buf);
+            printf("%*" PRIu64 "  %*" PRIu64 "  %*s  ", owidth, o, bwidth,
+                   s->d->byte_offset + o * s->es, s->width, buf);
             if (!s->finder.complete)     /* stopped at its work bound */
                 printf("unknown");
             else if (own.n == 0)
@@ -250,11 +256,12 @@ static void physical_text(struct dump *s, uint64_t span)
 
 static void physical_json(struct dump *s, uint64_t span)
 {
-    printf("{\"span\": %" PRIu64 ", \"slots\": [", span);
+    printf("{\"slotCount\": %" PRIu64 ", \"slots\": [", span);
     for (uint64_t o = 0; o < span; o++) {
         struct owners own = { .rank = s->rank };
         tl_finder_find(&s->finder, o, MAX_LISTED + 1, keep_owner, &own);
-        printf("%s\n{\"offset\": %" PRIu64 ", \"value\": ", o ? "," : "", o);
+        printf("%s\n{\"offset\": %" PRIu64 ", \"byte\": %" PRIu64 ", \"value\": ", o ? "," : "",
+               o, s->d->byte_offset + o * s->es);
         json_value(s, o);
         bool known = s->finder.complete;
         printf(", \"padding\": %s, \"shared\": %s, \"unknown\": %s, \"indices\": [",

@@ -96,7 +96,7 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
     const struct tl_info *in = &c->info;
     uint64_t byte, es = tl_dtype_size(d->dtype);
     char q[64];
-    if (!cli_parse_u64(byte_arg, &byte)) {
+    if (!cli_parse_bytes(byte_arg, &byte)) {
         cli_usage_error("offset", "--byte: '%s' is not a byte position", tl_quote(byte_arg, q, sizeof q));
         return CLI_USAGE;
     }
@@ -136,8 +136,10 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
      * none listed, owned and padding cannot be told apart */
     if (!complete)
         fprintf(stderr, "tensorlayout: %s: byte %" PRIu64 ": the search for its indices stopped at "
-                "its work bound: %s\n", c->name, byte,
-                found ? "those listed are the first, there may be more" : "owned or padding is unknown");
+                "its work bound: %s%s\n", c->name, byte,
+                found ? "those listed are the first, there may be more"
+                      : "owned or padding is unknown",
+                " (--search-steps N lets it search further)");
     int rc = complete ? CLI_OK : CLI_INVALID;
     if (json) {
         if (!cJSON_AddBoolToObject(doc, "padding", !outside && found == 0 && complete) ||

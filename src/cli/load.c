@@ -241,6 +241,11 @@ int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
                    const char *cmd, bool optional, struct cli_desc *desc, struct cli_data *data)
 {
     memset(data, 0, sizeof *data);
+    if (data_arg && strcmp(desc_arg, "-") == 0 && strcmp(data_arg, "-") == 0) {
+        cli_usage_error(cmd, "DESC and DATA cannot both be standard input ('-'): give one as a "
+                        "file");
+        return CLI_USAGE;
+    }
     int rc = cli_load_desc(desc_arg, axes, desc);
     if (rc)
         return rc;

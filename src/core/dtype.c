@@ -194,6 +194,11 @@ int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
         if (*end)
             return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, dtypes[dt].name);
         tl_convert_value(TL_DT_FLOAT64, &d, dt, out);    /* one rounding */
+        double back;
+        tl_convert_value(dt, out, TL_DT_FLOAT64, &back);
+        if (isinf(back) && !isinf(d))              /* beyond the type's range */
+            return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s (it would be "
+                           "inf)", q, dtypes[dt].name);
         return 0;
     }
     uint64_t bits;
@@ -206,8 +211,11 @@ int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
             return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s", q, dtypes[dt].name);
         bits = (uint64_t)v;
     } else {
-        if (text[0] == '-')
+        bool zero = text[0] == '-' && text[1] != '\0' && strspn(text + 1, "0") == strlen(text + 1);
+        if (text[0] == '-' && !zero)
             return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s", q, dtypes[dt].name);
+        if (zero)
+            text++;                                 /* -0 is 0 */
         unsigned long long v = strtoull(text, &end, 0);
         uint64_t lim = UINT64_MAX >> (64 - 8 * size);
         if (*end)
