@@ -18,9 +18,64 @@ static const char about[] =
 static const char *yes(bool b) { return b ? "yes" : "no"; }
 
 #define LABEL "%-31s"
+#define PADDING_RANGES 1000    /* --padding lists at most this many ranges */
+
+struct pad_list {
+    bool json;
+    cJSON *arr;
+    bool failed;
+};
+
+static void pad_range(uint64_t lo, uint64_t hi, void *ctx)
+{
+    struct pad_list *l = ctx;
+    if (!l->json) {
+        printf("  %" PRIu64 "..%" PRIu64 " (%" PRIu64 " bytes)\n", lo, hi, hi - lo);
+        return;
+    }
+    uint64_t v[2] = { lo, hi };
+    cJSON *tmp = cJSON_CreateObject();
+    if (!tmp || !tl_json_add_u64_array(tmp, "r", v, 2)) {
+        cJSON_Delete(tmp);
+        l->failed = true;
+        return;
+    }
+    cJSON_AddItemToArray(l->arr, cJSON_DetachItemFromObject(tmp, "r"));
+    cJSON_Delete(tmp);
+}
+
+/* The padding bytes in all: the buffer less the distinct offsets' bytes
+ * (exact when the tensor does not overlap). */
+static uint64_t padding_bytes(const struct cli_desc *c)
+{
+    uint64_t es = tl_dtype_size(c->d.dtype);
+    uint64_t extent = c->d.total_bytes > c->info.span * es ? c->d.total_bytes : c->info.span * es;
+    return extent - c->info.distinct * es;
+}
+
+static void print_padding(const struct cli_desc *c)
+{
+    if (c->info.overlapping) {
+        printf("padding\n  (an overlapping tensor: see dump --physical)\n");
+        return;
+    }
+    if (padding_bytes(c) == 0) {
+        printf(LABEL "none\n", "padding");
+        return;
+    }
+    printf(LABEL "%" PRIu64 " bytes, as byte ranges [first, end):\n", "padding",
+           padding_bytes(c));
+    struct pad_list l = { .json = false };
+    int rc = tl_desc_padding(&c->d, PADDING_RANGES, pad_range, &l);
+    if (rc > 0)
+        printf("  ... (more than %d ranges; dump --physical shows every slot)\n", PADDING_RANGES);
+    else if (rc < 0)
+        printf("  (the runs of this layout are not in order: dump --physical shows every slot)\n");
+}
+
 
 static void print_text(const struct cli_desc *c, const struct cli_data *data,
-                       const struct tl_problem *p, size_t np)
+                       const struct tl_problem *p, size_t np, bool padding)
 {
     const struct tl_desc *d = &c->d;
     const struct tl_info *in = &c->info;
@@ -78,18 +133,20 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
     }
     if (np == 0) {
         printf(LABEL "none\n", "problems");
-        return;
+    } else {
+        printf("problems\n");
+        for (size_t i = 0; i < np; i++) {
+            char text[200];
+            cli_problem_text(&p[i], text, sizeof text);
+            printf("  %s\n", text);
+        }
     }
-    printf("problems\n");
-    for (size_t i = 0; i < np; i++) {
-        char text[200];
-        cli_problem_text(&p[i], text, sizeof text);
-        printf("  %s\n", text);
-    }
+    if (padding)
+        print_padding(c);
 }
 
 static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
-                         const struct tl_problem *p, size_t np)
+                         const struct tl_problem *p, size_t np, bool padding)
 {
     const struct tl_desc *d = &c->d;
     const struct tl_info *in = &c->info;
@@ -137,6 +194,16 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
              tl_json_add_u64(dj, "trailingBytes", cli_trailing_bytes(c, data)) &&
              cJSON_AddBoolToObject(dj, "sizeIsLowerBound", data->at_least);
     }
+    if (ok && padding) {
+        cJSON *pj = cJSON_AddObjectToObject(o, "padding");
+        struct pad_list l = { .json = true };
+        ok = pj && (c->info.overlapping ? cJSON_AddNullToObject(pj, "bytes") != NULL
+                                        : tl_json_add_u64(pj, "bytes", padding_bytes(c))) &&
+             (l.arr = cJSON_AddArrayToObject(pj, "ranges")) != NULL;
+        int rc = ok && !c->info.overlapping ? tl_desc_padding(&c->d, PADDING_RANGES, pad_range, &l)
+                                            : -1;
+        ok = ok && !l.failed && cJSON_AddBoolToObject(pj, "complete", rc == 0);
+    }
     if (!ok) {
         cJSON_Delete(o);
         return NULL;
@@ -144,7 +211,8 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
     return o;
 }
 
-static int run(const char *desc_arg, const char *data_arg, const char *axes, bool json)
+static int run(const char *desc_arg, const char *data_arg, const char *axes, bool json,
+               bool padding)
 {
     struct cli_desc desc;
     struct cli_data data;
@@ -155,9 +223,9 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     struct tl_problem p[TL_MAX_PROBLEMS];
     size_t np = tl_desc_problems(&desc.d, &desc.info, have ? data.size : TL_NO_DATA, p);
     if (json)
-        rc = cli_print_json(build_json(&desc, have ? &data : NULL, p, np));
+        rc = cli_print_json(build_json(&desc, have ? &data : NULL, p, np, padding));
     else
-        print_text(&desc, have ? &data : NULL, p, np);
+        print_text(&desc, have ? &data : NULL, p, np, padding);
     cli_close_data(&data);
     cli_desc_release(&desc);
     return rc ? rc : np ? CLI_INVALID : CLI_OK;
@@ -168,16 +236,17 @@ int cmd_inspect(int argc, char **argv)
     struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, safetensors FILE[:NAME])");
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "raw data file to check against the description");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
+    struct arg_lit *padding = arg_lit0(NULL, "padding", "list the buffer's padding as byte ranges");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, axes, json, help, end };
+    void *table[] = { desc, data, axes, padding, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
     if (rc == CLI_CONTINUE)
         rc = run(desc->filename[0], data->count ? data->filename[0] : NULL,
-                 axes->count ? axes->sval[0] : NULL, json->count > 0);
+                 axes->count ? axes->sval[0] : NULL, json->count > 0, padding->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }

@@ -271,3 +271,59 @@ void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
     for (unsigned i = 0; l && i < d->rank; i++)
         info->layout[i] = l[info->axis_order[i]];
 }
+
+/* ---- padding as byte ranges ----------------------------------------------- */
+
+int tl_desc_padding(const struct tl_desc *d, uint64_t max_ranges, tl_range_fn fn, void *ctx)
+{
+    struct tl_info info;
+    tl_desc_classify(d, &info);
+    uint64_t es = tl_dtype_size(d->dtype);
+    uint64_t end = d->byte_offset + (d->total_bytes > info.span * es ? d->total_bytes
+                                                                      : info.span * es);
+    /* the axes that move, largest stride first; the innermost ones that are
+     * packed inside each other make one contiguous run */
+    unsigned ax[TL_MAX_RANK], n = 0;
+    for (unsigned k = 0; k < d->rank; k++) {
+        unsigned a = info.axis_order[k];
+        if (d->sizes[a] > 1 && d->strides[a] > 0)
+            ax[n++] = a;
+    }
+    uint64_t run = 1;                    /* elements in a run */
+    while (n > 0 && d->strides[ax[n - 1]] == run) {
+        run *= d->sizes[ax[n - 1]];
+        n--;
+    }
+    uint64_t idx[TL_MAX_RANK] = { 0 }, at = d->byte_offset, prev = 0, found = 0;
+    for (;;) {
+        uint64_t off = 0;
+        for (unsigned k = 0; k < n; k++)
+            off += idx[k] * d->strides[ax[k]];
+        uint64_t lo = d->byte_offset + off * es;
+        if (lo < prev)                   /* the runs do not come in order */
+            return -1;
+        prev = lo;
+        if (lo > at) {
+            if (found == max_ranges)
+                return 1;
+            fn(at, lo, ctx);
+            found++;
+        }
+        if (lo + run * es > at)
+            at = lo + run * es;
+        unsigned k = n;
+        while (k-- > 0) {
+            if (++idx[k] < d->sizes[ax[k]])
+                break;
+            idx[k] = 0;
+        }
+        if (k == (unsigned)-1)
+            break;
+    }
+    if (at < end) {
+        if (found == max_ranges)
+            return 1;
+        fn(at, end, ctx);
+    }
+    return 0;
+}

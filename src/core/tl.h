@@ -223,6 +223,16 @@ struct tl_info {
  * enumerating elements. */
 void tl_desc_classify(const struct tl_desc *d, struct tl_info *info);
 
+/* The padding of a description's buffer, [byteOffset, byteOffset + the
+ * larger of the elements' bytes and the declared total), as merged byte
+ * ranges [lo, hi) in increasing order, passed to fn.  It walks the runs of
+ * contiguous elements, never every element.  @return 0 when all were
+ * passed, 1 when it stopped after max_ranges, -1 when the layout's runs do
+ * not come in increasing order (overlapping tensors, unusual strides) and
+ * the ranges cannot be listed so. */
+typedef void (*tl_range_fn)(uint64_t lo, uint64_t hi, void *ctx);
+int tl_desc_padding(const struct tl_desc *d, uint64_t max_ranges, tl_range_fn fn, void *ctx);
+
 /* Axis order of strides: largest stride first; ties go to the larger size,
  * then to logical order. */
 void tl_axis_order(unsigned rank, const uint64_t *sizes, const uint64_t *strides,

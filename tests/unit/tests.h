@@ -39,7 +39,8 @@
     X(convert_should_round_trip_every_half_and_bfloat) \
     X(convert_should_round_floats_once) \
     X(convert_should_round_integers_to_floats_once) \
-    X(convert_should_truncate_and_check_integer_ranges)
+    X(convert_should_truncate_and_check_integer_ranges) \
+    X(padding_should_match_byte_oracle)
 
 #define X(name) void name(void);
 TL_TEST_LIST(X)

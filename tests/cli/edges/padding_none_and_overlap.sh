@@ -1,0 +1,1 @@
+$TL inspect --padding examples/nchw.json | tail -n 1; $TL inspect --padding examples/overlap.json | tail -n 2; $TL inspect --padding examples/broadcast.json | tail -n 1; $TL inspect --padding "{\"dataType\":\"UINT8\",\"sizes\":[2000],\"strides\":[2]}" | tail -n 2

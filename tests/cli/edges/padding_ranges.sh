@@ -1,0 +1,1 @@
+$TL inspect --padding examples/padded.json | tail -n 3; $TL inspect --padding "{\"dataType\":\"FLOAT32\",\"sizes\":[100,30],\"strides\":[32,1]}" | tail -n 100 | head -n 3; $TL inspect --padding --json examples/padded.json | grep -A 4 "\"padding\": *{"
