@@ -105,6 +105,17 @@ static void pair_text(const struct input *a, const struct input *b, const struct
     }
 }
 
+/* A logical index as "i,j,k" into buf; @return its length. */
+static int index_text(const struct tl_desc *d, uint64_t linear, char *buf, size_t size)
+{
+    uint64_t idx[TL_MAX_RANK];
+    tl_unravel(d, linear, idx);
+    int n = 0;
+    for (unsigned k = 0; k < d->rank && n < (int)size; k++)
+        n += snprintf(buf + n, size - (size_t)n, "%s%" PRIu64, k ? "," : "", idx[k]);
+    return n;
+}
+
 static void print_index(FILE *f, const struct tl_desc *d, uint64_t linear)
 {
     uint64_t idx[TL_MAX_RANK];
@@ -135,32 +146,23 @@ static void print_text(const struct input *a, const struct input *b,
     }
     if (r->nfirst == 0)
         return;
-    /* the first mismatches, aligned in three columns */
+    /* the first mismatches, aligned in three columns: measured, then printed */
     int wi = 5, wa = 1;
-    for (size_t i = 0; i < r->nfirst; i++) {
-        char ib[TL_MAX_RANK * 21];
-        uint64_t idx[TL_MAX_RANK];
-        tl_unravel(d, r->first[i].index, idx);
-        int n = 0;
-        for (unsigned k = 0; k < d->rank; k++)
-            n += snprintf(ib + n, sizeof ib - (size_t)n, "%s%" PRIu64, k ? "," : "", idx[k]);
-        if (n > wi)
-            wi = n;
-        pair_text(a, b, &r->first[i], va, vb, sizeof va);
-        int l = (int)strlen(va);
-        if (l > wa)
-            wa = l;
-    }
-    printf("%-*s  %*s  %s\n", wi, "index", wa, "a", "b");
-    for (size_t i = 0; i < r->nfirst; i++) {
-        char ib[TL_MAX_RANK * 21];
-        uint64_t idx[TL_MAX_RANK];
-        tl_unravel(d, r->first[i].index, idx);
-        int n = 0;
-        for (unsigned k = 0; k < d->rank; k++)
-            n += snprintf(ib + n, sizeof ib - (size_t)n, "%s%" PRIu64, k ? "," : "", idx[k]);
-        pair_text(a, b, &r->first[i], va, vb, sizeof va);
-        printf("%-*s  %*s  %s\n", wi, ib, wa, va, vb);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            printf("%-*s  %*s  %s\n", wi, "index", wa, "a", "b");
+        for (size_t i = 0; i < r->nfirst; i++) {
+            char ib[TL_MAX_RANK * 21];
+            int n = index_text(d, r->first[i].index, ib, sizeof ib);
+            pair_text(a, b, &r->first[i], va, vb, sizeof va);
+            int l = (int)strlen(va);
+            if (pass == 1) {
+                printf("%-*s  %*s  %s\n", wi, ib, wa, va, vb);
+            } else {
+                wi = n > wi ? n : wi;
+                wa = l > wa ? l : wa;
+            }
+        }
     }
 }
 

@@ -380,14 +380,7 @@ static size_t cmp_f32(const uint8_t *a, const uint8_t *b, size_t n)
         if (_mm256_movemask_ps(e) != 0xff)
             break;
     }
-    for (; i < n; i++) {
-        float x, y;
-        memcpy(&x, a + 4 * i, 4);
-        memcpy(&y, b + 4 * i, 4);
-        if (!(x == y))
-            return i;
-    }
-    return n;
+    return tl_first_ne_f32(a, b, i, n);
 }
 
 static size_t cmp_f64(const uint8_t *a, const uint8_t *b, size_t n)
@@ -408,14 +401,7 @@ static size_t cmp_f64(const uint8_t *a, const uint8_t *b, size_t n)
         if (_mm256_movemask_pd(e) != 0xf)
             break;
     }
-    for (; i < n; i++) {
-        double x, y;
-        memcpy(&x, a + 8 * i, 8);
-        memcpy(&y, b + 8 * i, 8);
-        if (!(x == y))
-            return i;
-    }
-    return n;
+    return tl_first_ne_f64(a, b, i, n);
 }
 
 const struct tl_kernels tl_kernels_avx2 = {

@@ -243,4 +243,30 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
 /* Streaming stores need the destination and its row stride aligned to lines. */
 #define TL_LINE_ALIGNED(dst, ds) ((((uintptr_t)(dst) | (uintptr_t)(ds)) & 63) == 0)
 
+/* The comparison scans' scalar part: from element i on, the first element
+ * that is not == (as floats), or n.  The SIMD scans finish with it. */
+static inline size_t tl_first_ne_f32(const uint8_t *a, const uint8_t *b, size_t i, size_t n)
+{
+    for (; i < n; i++) {
+        float x, y;
+        memcpy(&x, a + 4 * i, 4);
+        memcpy(&y, b + 4 * i, 4);
+        if (!(x == y))
+            return i;
+    }
+    return n;
+}
+
+static inline size_t tl_first_ne_f64(const uint8_t *a, const uint8_t *b, size_t i, size_t n)
+{
+    for (; i < n; i++) {
+        double x, y;
+        memcpy(&x, a + 8 * i, 8);
+        memcpy(&y, b + 8 * i, 8);
+        if (!(x == y))
+            return i;
+    }
+    return n;
+}
+
 #endif

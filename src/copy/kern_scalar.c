@@ -114,26 +114,12 @@ static bool cvt_f32_u8(const uint8_t *src, uint8_t *dst, size_t n)
 /* Comparison scans: the first element that is not equal. */
 static size_t cmp_f32(const uint8_t *a, const uint8_t *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        float x, y;
-        memcpy(&x, a + 4 * i, 4);
-        memcpy(&y, b + 4 * i, 4);
-        if (!(x == y))
-            return i;
-    }
-    return n;
+    return tl_first_ne_f32(a, b, 0, n);
 }
 
 static size_t cmp_f64(const uint8_t *a, const uint8_t *b, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        double x, y;
-        memcpy(&x, a + 8 * i, 8);
-        memcpy(&y, b + 8 * i, 8);
-        if (!(x == y))
-            return i;
-    }
-    return n;
+    return tl_first_ne_f64(a, b, 0, n);
 }
 
 /* Bytes: memcmp (vectorized by the C library) on chunks, then the chunk
