@@ -9,6 +9,7 @@
  */
 #include <argtable2.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -36,7 +37,15 @@ struct dump {
     int width;                     /* widest value, found by the measuring pass */
     bool first_block;
     uint64_t idx[TL_MAX_RANK];
+    /* the values' text from the measuring pass, reused by the printing
+     * pass while it fits in TEXT_CACHE bytes (a length byte, the text) */
+    char *cache;
+    size_t cap, cached, read;
+    char *line;                    /* the row being printed, written at once */
+    size_t line_len, line_cap;
 };
+
+#define TEXT_CACHE (64u << 20)
 
 /* The k-th index shown along an axis of size n, or ELL; count in *count. */
 static uint64_t shown(const struct dump *s, uint64_t n, uint64_t k, uint64_t *count)
@@ -71,7 +80,25 @@ static void item(struct dump *s, const char *text, bool first)
             s->width = len;
         return;
     }
-    printf("%s%*s", first ? "" : " ", s->width, text);
+    int pad = s->width - len + (first ? 0 : 1);
+    if (pad < 0)
+        pad = 0;
+    size_t need = s->line_len + (size_t)pad + (size_t)len + 2;
+    if (need > s->line_cap) {
+        size_t cap = need * 2 < 4096 ? 4096 : need * 2;
+        char *bigger = realloc(s->line, cap);
+        if (!bigger) {                   /* no room: the slow way */
+            printf("%.*s%s%*s", (int)s->line_len, s->line ? s->line : "", first ? "" : " ",
+                   s->width, text);
+            s->line_len = 0;
+            return;
+        }
+        s->line = bigger;
+        s->line_cap = cap;
+    }
+    memset(s->line + s->line_len, ' ', (size_t)pad);
+    memcpy(s->line + s->line_len + pad, text, (size_t)len);
+    s->line_len += (size_t)pad + (size_t)len;
 }
 
 static void row(struct dump *s)
@@ -87,11 +114,32 @@ static void row(struct dump *s)
             continue;
         }
         s->idx[last] = x;
-        format_at(s, offset_of(s), buf, sizeof buf);
+        if (!s->measure && s->read < s->cached) {
+            size_t len = (unsigned char)s->cache[s->read];
+            memcpy(buf, s->cache + s->read + 1, len);
+            buf[len] = '\0';
+            s->read += 1 + len;
+        } else {
+            int len = format_at(s, offset_of(s), buf, sizeof buf);
+            if (s->measure && s->cached + 1 + (size_t)len <= s->cap) {
+                s->cache[s->cached] = (char)len;
+                memcpy(s->cache + s->cached + 1, buf, (size_t)len);
+                s->cached += 1 + (size_t)len;
+            } else if (s->measure) {
+                s->cap = 0;              /* full: the rest is formatted again */
+            }
+        }
         item(s, buf, k == 0);
     }
-    if (!s->measure)
-        putchar('\n');
+    if (!s->measure) {
+        if (s->line) {
+            s->line[s->line_len++] = '\n';
+            fwrite(s->line, 1, s->line_len, stdout);
+            s->line_len = 0;
+        } else {
+            putchar('\n');
+        }
+    }
 }
 
 static void separator(struct dump *s)
@@ -148,6 +196,14 @@ static void blocks(struct dump *s, unsigned dim)
 
 static void logical_text(struct dump *s)
 {
+    uint64_t n = s->d->rank ? 1 : 0;
+    for (unsigned i = 0; i < s->d->rank; i++)
+        n *= s->d->sizes[i];
+    /* a cache for the whole text when it may fit, else none */
+    size_t want = n * 26 + 1 < TEXT_CACHE ? (size_t)(n * 26 + 1) : TEXT_CACHE;
+    s->cache = s->summarize ? NULL : malloc(want);
+    s->cap = s->cache ? want : 0;
+    s->cached = s->read = 0;
     for (int pass = 0; pass < 2; pass++) {
         s->measure = pass == 0;
         s->first_block = true;
@@ -156,6 +212,12 @@ static void logical_text(struct dump *s)
         else
             blocks(s, 0);
     }
+    free(s->cache);
+    s->cache = NULL;
+    s->cap = s->cached = s->read = 0;
+    free(s->line);
+    s->line = NULL;
+    s->line_len = s->line_cap = 0;
 }
 
 /* A value as JSON: numbers as they are, non-finite floats as strings. */

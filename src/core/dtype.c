@@ -125,6 +125,222 @@ static bool same_value(enum tl_dtype dt, double back, double v)
     }
 }
 
+/* ---- the shortest decimal, fast ------------------------------------------
+ * For the types of at most 24 significant bits (FLOAT32, FLOAT16,
+ * BFLOAT16), v and the midpoints to its neighbours are exact doubles.  For
+ * p = 1, 2, ... digits, v scaled by 10^k (k = p - 1 - its decimal exponent)
+ * lies between the scaled midpoints; the shortest text is the first p for
+ * which an integer D lies strictly between them.  The scaling costs a
+ * rounding or two of a double (about 10^-16 relative); a D closer than
+ * 10^-12 relative to a midpoint is left to the exact, slow path (snprintf
+ * and strtod), as are the other types. */
+
+static const double pow10_tab[23] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+static const double pow10_neg[23] = {
+    1e-0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13,
+    1e-14, 1e-15, 1e-16, 1e-17, 1e-18, 1e-19, 1e-20, 1e-21, 1e-22,
+};
+
+/* x * 10^k, with a few roundings (each about 10^-16 relative). */
+static double scale10(double x, int k)
+{
+    while (k > 22) {
+        x *= 1e22;
+        k -= 22;
+    }
+    while (k < -22) {
+        x *= 1e-22;
+        k += 22;
+    }
+    return k >= 0 ? x * pow10_tab[k] : x * pow10_neg[-k];
+}
+
+/* The neighbours of the value of bits b in a type of `man` mantissa bits
+ * and `expbits` exponent bits (16-bit types), as doubles. */
+static double half_like(uint32_t bits, enum tl_dtype dt)
+{
+    uint16_t h = (uint16_t)bits;
+    return dt == TL_DT_BFLOAT16 ? tl_bfloat_to_float(h) : tl_half_to_float(h);
+}
+
+/* The midpoints below and above v (> 0, finite) in its own type. */
+static void midpoints(double v, enum tl_dtype dt, double *lo, double *hi)
+{
+    if (dt == TL_DT_FLOAT32) {
+        float f = (float)v, fb, fa;
+        uint32_t bits;
+        memcpy(&bits, &f, 4);
+        bits -= 1;                           /* v > 0: the neighbours by their bits */
+        memcpy(&fb, &bits, 4);
+        bits += 2;
+        memcpy(&fa, &bits, 4);
+        double below = fb, above = fa;
+        if (isinf(above))
+            above = v + (v - below);
+        *lo = (v + below) / 2;
+        *hi = (v + above) / 2;
+        return;
+    }
+    uint16_t b;
+    tl_convert_value(TL_DT_FLOAT64, &v, dt, &b);
+    double below = half_like(b - 1u, dt), above = half_like(b + 1u, dt);
+    if (isinf(above))
+        above = v + (v - below);
+    *lo = (v + below) / 2;
+    *hi = (v + above) / 2;
+}
+
+/* Writes the %g-style text of D x 10^(e - nd + 1), D of nd digits, as
+ * printf("%.*g", p, ...) would with the value's digits D.  @return the
+ * length. */
+static int write_g(bool neg, uint64_t digits, int nd, int e, int p, char *buf, size_t n)
+{
+    char d[24];
+    for (int i = nd; i-- > 0;) {
+        d[i] = (char)('0' + digits % 10);
+        digits /= 10;
+    }
+    while (nd > 1 && d[nd - 1] == '0')      /* %g drops trailing zeros */
+        nd--;
+    char out[48];
+    size_t o = 0;
+    if (neg)
+        out[o++] = '-';
+    if (e < -4 || e >= p) {                  /* d.ddde+XX */
+        out[o++] = d[0];
+        if (nd > 1) {
+            out[o++] = '.';
+            for (int i = 1; i < nd; i++)
+                out[o++] = d[i];
+        }
+        int a = e < 0 ? -e : e;
+        out[o++] = 'e';
+        out[o++] = e < 0 ? '-' : '+';
+        if (a >= 100)
+            out[o++] = (char)('0' + a / 100);
+        out[o++] = (char)('0' + a / 10 % 10);
+        out[o++] = (char)('0' + a % 10);
+    } else if (e < 0) {                      /* 0.000ddd */
+        out[o++] = '0';
+        out[o++] = '.';
+        for (int i = 0; i < -e - 1; i++)
+            out[o++] = '0';
+        for (int i = 0; i < nd; i++)
+            out[o++] = d[i];
+    } else {                                 /* ddd.ddd */
+        for (int i = 0; i <= e; i++)
+            out[o++] = i < nd ? d[i] : '0';
+        if (nd > e + 1) {
+            out[o++] = '.';
+            for (int i = e + 1; i < nd; i++)
+                out[o++] = d[i];
+        }
+    }
+    out[o] = '\0';
+    if (o >= n)
+        o = n - 1;
+    memcpy(buf, out, o);
+    buf[o] = '\0';
+    return (int)o;
+}
+
+/* Whether a decimal of p significant digits lies strictly between the
+ * midpoints: 1 (its digits in *out), 0, or -1 when one is too close to a
+ * midpoint to tell. */
+static int try_digits(double x, double lo, double hi, int e, int p, uint64_t *out)
+{
+    double f = scale10(1.0, p - 1 - e);          /* 10^k, within a rounding or two */
+    double sx = x * f, slo = lo * f, shi = hi * f;
+    double margin = sx * 1e-12;
+    double c[2] = { floor(sx + 0.5), 0 };
+    c[1] = c[0] >= sx ? c[0] - 1 : c[0] + 1;     /* the nearest integer first */
+    for (int i = 0; i < 2; i++) {
+        double dd = c[i];
+        if (dd <= 0)
+            continue;
+        if (fabs(dd - slo) <= margin || fabs(dd - shi) <= margin)
+            return -1;
+        if (dd > slo && dd < shi) {
+            *out = (uint64_t)dd;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The fast path; @return the length, or -1 to take the exact path.  The
+ * shortest length is found by bisection: a decimal of p digits between the
+ * midpoints is one of p + 1 digits too. */
+static int format_fast(double v, int maxprec, enum tl_dtype dt, char *buf, size_t n)
+{
+    if (v == 0)
+        return snprintf(buf, n, signbit(v) ? "-0" : "0");
+    bool neg = v < 0;
+    double x = fabs(v), lo, hi;
+    midpoints(x, dt, &lo, &hi);
+    int bexp;
+    frexp(x, &bexp);
+    int e = (int)floor((bexp - 1) * 0.30102999566398120);   /* log10(2) */
+    double lead = scale10(x, -e);
+    if (lead >= 10)
+        e++;
+    else if (lead < 1)
+        e--;
+    uint64_t digits = 0;
+    /* p digits surely reach a decimal between the midpoints once their
+     * spacing 10^(e + 1 - p) is below the gap hi - lo: usually the answer,
+     * or one less */
+    int sure = e + 1 - (int)floor(log10(hi - lo));
+    if (sure < 1)
+        sure = 1;
+    if (sure > maxprec)
+        sure = maxprec;
+    int a = 1, b = sure, r = try_digits(x, lo, hi, e, b, &digits);
+    if (r != 1)
+        return -1;
+    if (b > 1) {
+        uint64_t d1;
+        r = try_digits(x, lo, hi, e, b - 1, &d1);
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            a = b;                       /* the sure length is the shortest */
+        else {
+            b--;
+            digits = d1;
+        }
+    }
+    while (a < b) {
+        int m = (a + b) / 2;
+        uint64_t dm;
+        r = try_digits(x, lo, hi, e, m, &dm);
+        if (r < 0)
+            return -1;
+        if (r == 1) {
+            b = m;
+            digits = dm;
+        } else {
+            a = m + 1;
+        }
+    }
+    if (a != b || try_digits(x, lo, hi, e, b, &digits) != 1)
+        return -1;
+    int p = b, ee = e;
+    if (digits >= (uint64_t)pow10_tab[p]) {      /* rounded up to 10^p */
+        digits /= 10;
+        ee++;
+    }
+    /* every integer digit up to 16 of them: "10", not "1e+01" */
+    int intdig = ee + 1;
+    if (intdig > p && intdig <= 16)
+        return snprintf(buf, n, "%s%.0f", neg ? "-" : "", x);
+    return write_g(neg, digits, p, ee, p, buf, n);
+}
+
 /* Shortest "%.*g" text of v that reads back as the same value of the type. */
 static int format_float(double v, int maxprec, enum tl_dtype dt, char *buf, size_t n)
 {
@@ -132,6 +348,11 @@ static int format_float(double v, int maxprec, enum tl_dtype dt, char *buf, size
         return snprintf(buf, n, "nan");
     if (isinf(v))
         return snprintf(buf, n, v < 0 ? "-inf" : "inf");
+    if (dt != TL_DT_FLOAT64) {
+        int len = format_fast(v, maxprec, dt, buf, n);
+        if (len >= 0)
+            return len;
+    }
     int prec = 1;
     for (; prec < maxprec; prec++) {
         snprintf(buf, n, "%.*g", prec, v);

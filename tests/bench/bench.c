@@ -560,6 +560,53 @@ static void bench_process(const char *tool)
     unlink(outp);
 }
 
+/* dump's text: 4 Mi random FLOAT32 values as a .npy file, printed with
+ * --all and with --json, against numpy's savetxt('%.9g') of the same
+ * array when a python3 with numpy is there. */
+static void bench_text(const char *tool)
+{
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, "%s/tl-bench-text-%d.npy", dir, (int)getpid());
+    uint64_t sizes[2] = { 1024, 4096 }, n = sizes[0] * sizes[1];
+    struct tl_desc d;
+    uint8_t hdr[4096];
+    size_t hlen;
+    FILE *f = fopen(path, "wb");
+    if (!f || tl_desc_init(&d, TL_DT_FLOAT32, 2, sizes, NULL) ||
+        tl_npy_header(&d, hdr, sizeof hdr, &hlen, NULL)) {
+        if (f)
+            fclose(f);
+        return;
+    }
+    fwrite(hdr, 1, hlen, f);
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (uint64_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        float v = (float)((double)(x >> 11) / 9007199254740992.0 * 200.0 - 100.0);
+        fwrite(&v, 4, 1, f);
+    }
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' dump --all '%s' > /dev/null", tool, path);
+    double tt = time_command(cmd);
+    snprintf(cmd, sizeof cmd, "'%s' dump --json '%s' > /dev/null", tool, path);
+    double tj = time_command(cmd);
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 -c \"import numpy as np; "
+             "np.savetxt('/dev/null', np.load('%s'), fmt='%%.9g')\" 2>/dev/null", path);
+    double tn = system("/usr/bin/python3 -c 'import numpy' 2>/dev/null") == 0 ? time_command(cmd) : -1;
+    if (tt > 0 && tj > 0) {
+        printf("\ntext: dump --all %.2f M values/s, --json %.2f M values/s (target >= 5)",
+               n / tt / 1e6, n / tj / 1e6);
+        if (tn > 0)
+            printf("; numpy savetxt %.2f M values/s: dump --all %.2fx its speed", n / tn / 1e6,
+                   tn / tt);
+        printf("\n");
+    }
+    unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = getenv("BENCH_JSON");
@@ -575,6 +622,8 @@ int main(int argc, char **argv)
     }
     if (!only || strstr("compare", only))
         bench_compare();
+    if (argc > 1 && (!only || strstr("text", only)))
+        bench_text(argv[1]);
     if (argc > 1 && (!only || strstr("process", only)))
         bench_process(argv[1]);
     if (json)

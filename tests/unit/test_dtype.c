@@ -1,5 +1,7 @@
 /* test_dtype.c - the data type table, value text and half precision. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "../../src/core/tl.h"
 #include "check.h"
@@ -149,4 +151,88 @@ void dtype_should_round_trip_bfloat(void)
     uint16_t b = 0x3dcd;                                          /* 0.1 in bfloat16 */
     tl_dtype_format(TL_DT_BFLOAT16, &b, buf, sizeof buf);
     CHECK_STR(buf, "0.1");
+}
+
+/* The text of one value reads back to it (strtof for FLOAT32; strtod and one
+ * rounding for the 16-bit types), and, unless it is written as a whole
+ * integer, no decimal of fewer significant digits does. */
+static bool reads_back(enum tl_dtype dt, const char *text, uint32_t bits)
+{
+    if (dt == TL_DT_FLOAT32) {
+        float f = strtof(text, NULL);
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b == bits;
+    }
+    double d = strtod(text, NULL);
+    uint16_t h;
+    tl_convert_value(TL_DT_FLOAT64, &d, dt, &h);
+    return h == (uint16_t)bits;
+}
+
+static bool shortest(enum tl_dtype dt, const void *p, uint32_t bits, char *why, size_t n)
+{
+    char text[48];
+    tl_dtype_format(dt, p, text, sizeof text);
+    if (!reads_back(dt, text, bits)) {
+        snprintf(why, n, "%s does not read back", text);
+        return false;
+    }
+    if (!strpbrk(text, ".e"))
+        return true;                       /* a whole integer: written in full */
+    int nd = 0;
+    bool lead = true;
+    for (const char *c = text; *c && *c != 'e'; c++) {
+        if (*c < '0' || *c > '9' || (lead && *c == '0'))
+            continue;
+        lead = false;
+        nd++;
+    }
+    if (nd <= 1)
+        return true;
+    double v;
+    tl_convert_value(dt, p, TL_DT_FLOAT64, &v);
+    /* the nearest decimals of nd - 1 digits on either side */
+    char c1[48], c2[48];
+    snprintf(c1, sizeof c1, "%.*e", nd - 2, v);
+    double a = strtod(c1, NULL), step = fabs(a) * 1e-15;
+    (void)step;
+    char *e = strchr(c1, 'e');
+    int exp10 = atoi(e + 1);
+    double ulp = pow(10.0, exp10 - (nd - 2));
+    snprintf(c2, sizeof c2, "%.*e", nd - 2, a + (a < v ? ulp : -ulp));
+    if (reads_back(dt, c1, bits) || reads_back(dt, c2, bits)) {
+        snprintf(why, n, "%.40s, but %.40s or %.40s is shorter", text, c1, c2);
+        return false;
+    }
+    return true;
+}
+
+void dtype_should_print_the_shortest_text_of_each_type(void)
+{
+    char why[256];
+    int bad = 0;
+    for (uint32_t b = 0; b <= 0xffff; b++) {
+        uint16_t h = (uint16_t)b;
+        for (int t = 0; t < 2; t++) {
+            enum tl_dtype dt = t ? TL_DT_BFLOAT16 : TL_DT_FLOAT16;
+            uint16_t expo = t ? 0x7f80 : 0x7c00;
+            if ((h & expo) == expo)
+                continue;                  /* inf and NaN print as words */
+            if (!shortest(dt, &h, b, why, sizeof why) && bad++ < 5)
+                CHECK_STR(why, "(the shortest text)");
+        }
+    }
+    uint64_t x = 0x243f6a8885a308d3ull;
+    for (long i = 0; i < 10000000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        uint32_t b = (uint32_t)(x >> 16);
+        if ((b & 0x7f800000) == 0x7f800000)
+            continue;
+        if (!shortest(TL_DT_FLOAT32, &b, b, why, sizeof why) && bad++ < 10)
+            CHECK_STR(why, "(the shortest text)");
+    }
+    CHECK(bad == 0);
 }
