@@ -228,6 +228,17 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
     bool bad = false;
     switch (p->kind) {
     case TL_COPY_CONTIG:
+        if (p->stream && k->copy_nt) {
+            /* an output beyond the caches: converted into the staging
+             * buffer, then streamed out without reading its lines first */
+            uint64_t chunk = STAGE_BYTES / (es > des ? es : des);
+            for (uint64_t i = 0; i < len; i += chunk) {
+                size_t m = len - i < chunk ? (size_t)(len - i) : (size_t)chunk;
+                bad |= cvt_row(j, s + i * es, tmp, m);
+                k->copy_nt(tmp, d + i * des, m * des);
+            }
+            return bad;
+        }
         return cvt_row(j, s, d, len);
     case TL_COPY_FILL: {
         uint8_t v[8];
