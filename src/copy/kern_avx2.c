@@ -38,6 +38,7 @@ TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)      
     }                                                                                       \
 }
 DEFINE_block_w4(block_w4, _mm256_storeu_ps)
+DEFINE_block_w4(block_w4_nt, _mm256_stream_ps)
 
 #define DEFINE_block_w8(NAME, STORE)                                                \
 TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)          \
@@ -97,11 +98,21 @@ TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)      
 DEFINE_block_w2(block_w2, _mm256_storeu_si256)
 DEFINE_block_w2(block_w2_nt, _mm256_stream_si256)
 
+/* 64 bytes of the L1 step buffer streamed out as one line */
+#define LINE_NT_AVX2(d, s)                                                                  \
+    do {                                                                                    \
+        _mm256_stream_si256((__m256i *)(void *)(d),                                         \
+                            _mm256_load_si256((const __m256i *)(const void *)(s)));         \
+        _mm256_stream_si256((__m256i *)(void *)((d) + 32),                                  \
+                            _mm256_load_si256((const __m256i *)(const void *)((s) + 32)));  \
+    } while (0)
+
 TL_DEFINE_TRANSPOSE(transpose_w2, 2, 16, block_w2)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 16, block_w2, block_w2_nt, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 16, block_w2, block_w2_nt, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 8, block_w4)
+TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 8, block_w4, block_w4_nt, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 4, block_w8)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, block_w8_nt, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
 
 #define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST_U(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
@@ -391,7 +402,7 @@ const struct tl_kernels tl_kernels_avx2 = {
      * (as numpy allocates them) the streaming 8x8 kernel measured 0.17-0.30
      * of memcpy where the ordinary one does 0.55-0.74 (make bench,
      * BENCH_STREAM=0/1); AVX-512's streaming kernel is fine (0.94-1.21) */
-    .transpose_nt = { NULL, transpose_w2_nt, transpose_w4, transpose_w8_nt },
+    .transpose_nt = { NULL, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
     /* .copy: glibc's memcpy, which measured faster per row than a vector loop

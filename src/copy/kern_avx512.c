@@ -125,12 +125,15 @@ TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)      
 DEFINE_block_w2(block_w2, _mm256_storeu_si256)
 DEFINE_block_w2(block_w2_nt, _mm256_stream_si256)
 
+/* 64 bytes of the L1 step buffer streamed out as one line */
+#define LINE_NT_AVX512(d, s) _mm512_stream_si512((void *)(d), _mm512_load_si512((const void *)(s)))
+
 TL_DEFINE_TRANSPOSE(transpose_w2, 2, 16, block_w2)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 16, block_w2, block_w2_nt, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 16, block_w2, block_w2_nt, LINE_NT_AVX512, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 16, block_w4)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 16, block_w4, block_w4_nt, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 16, block_w4, block_w4_nt, LINE_NT_AVX512, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 8, block_w8)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 8, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 8, block_w8, block_w8_nt, LINE_NT_AVX512, TL_LINE_ALIGNED, _mm_sfence())
 
 #define LD(p) _mm512_loadu_si512((const void *)(p))
 #define ST_U(p, v) _mm512_storeu_si512((void *)(p), (v))

@@ -103,14 +103,21 @@ TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
 DEFINE_block_w8(block_w8, _mm_storeu_pd)
 DEFINE_block_w8(block_w8_nt, _mm_stream_pd)
 
+/* 64 bytes of the L1 step buffer streamed out as one line */
+#define LINE_NT_SSE2(d, s)                                                  \
+    do {                                                                    \
+        for (int q_ = 0; q_ < 4; q_++)                                      \
+            ST_NT((d) + 16 * q_, _mm_load_si128((const __m128i *)(const void *)((s) + 16 * q_))); \
+    } while (0)
+
 TL_DEFINE_TRANSPOSE(transpose_w1, 1, 16, block_w1)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w1_nt, 1, 16, block_w1, block_w1_nt, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w1_nt, 1, 16, block_w1, block_w1_nt, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w2, 2, 8, block_w2)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 8, block_w2, block_w2_nt, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 8, block_w2, block_w2_nt, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 4, block_w4)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 4, block_w4, block_w4_nt, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 4, block_w4, block_w4_nt, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 2, block_w8)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 2, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 2, block_w8, block_w8_nt, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
 
 #define SET1_8(x) _mm_set1_epi8((char)(x))
 #define SET1_16(x) _mm_set1_epi16((short)(x))

@@ -157,6 +157,12 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
             p->channels = (unsigned)p->n[j];
         } else {
             p->kind = TL_COPY_TRANSPOSE;           /* a: rows, b: columns */
+            /* a transpose leaves its output lines partly written for a
+             * while, so its output is pushed out of the cache sooner:
+             * it streams from half the threshold (make bench: 26 MB,
+             * 0.27 -> 0.71 of memcpy streaming; 6 and 12 MB, ordinary
+             * stores 1.1-1.4x faster) */
+            p->stream = si.elements_bytes + di.elements_bytes > stream_threshold() / 2;
         }
         return 0;
     }
