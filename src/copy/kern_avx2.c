@@ -1,7 +1,7 @@
 /*
- * kern_avx2.c - AVX2 kernels: 8x8 32-bit and 4x4 64-bit transposes, fills,
- * and 3-channel byte (de)interleaves with byte shuffles.  Slots left NULL
- * (byte and 16-bit transposes, 2- and 4-channel) keep the SSE2 kernels.
+ * kern_avx2.c - AVX2 kernels: 16x16 16-bit, 8x8 32-bit and 4x4 64-bit
+ * transposes, fills, and 3-channel byte (de)interleaves with byte shuffles.
+ * Slots left NULL (byte transposes, 2- and 4-channel) keep the SSE2 kernels.
  * Conversions between FLOAT32 and FLOAT16 (F16C), BFLOAT16 (integer
  * rounding), and the byte types.  Compiled with -mavx2 -mf16c only.
  */
@@ -10,93 +10,84 @@
 
 #include "kern_drivers.h"
 
-#define DEFINE_block_w4(NAME, STORE)                                                        \
-TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                  \
-{                                                                                           \
-    __m256 r[8], t[8], s[8];                                                                \
-    TL_UNROLL                                                                               \
-    for (int i = 0; i < 8; i++)                                                             \
-        r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));                \
-    TL_UNROLL                                                                               \
-    for (int p = 0; p < 4; p++) {                                                           \
-        t[2 * p] = _mm256_unpacklo_ps(r[2 * p], r[2 * p + 1]);                              \
-        t[2 * p + 1] = _mm256_unpackhi_ps(r[2 * p], r[2 * p + 1]);                          \
-    }                                                                                       \
-    TL_UNROLL                                                                               \
-    for (int h = 0; h < 2; h++) {      /* rows 4h..4h+3: columns k and k+4 per register */  \
-        s[4 * h + 0] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);                     \
-        s[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xee);                     \
-        s[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);                 \
-        s[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xee);                 \
-    }                                                                                       \
-    TL_UNROLL                                                                               \
-    for (int k = 0; k < 4; k++) {                                                           \
-        STORE((float *)(void *)(dst + k * ds),                                              \
-                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x20));                     \
-        STORE((float *)(void *)(dst + (k + 4) * ds),                                        \
-                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x31));                     \
-    }                                                                                       \
+TL_BLOCK void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m256 r[8], t[8], s[8];
+    TL_UNROLL
+    for (int i = 0; i < 8; i++)
+        r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));
+    TL_UNROLL
+    for (int p = 0; p < 4; p++) {
+        t[2 * p] = _mm256_unpacklo_ps(r[2 * p], r[2 * p + 1]);
+        t[2 * p + 1] = _mm256_unpackhi_ps(r[2 * p], r[2 * p + 1]);
+    }
+    TL_UNROLL
+    for (int h = 0; h < 2; h++) {      /* rows 4h..4h+3: columns k and k+4 per register */
+        s[4 * h + 0] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
+        s[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xee);
+        s[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
+        s[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xee);
+    }
+    TL_UNROLL
+    for (int k = 0; k < 4; k++) {
+        _mm256_storeu_ps((float *)(void *)(dst + k * ds),
+                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x20));
+        _mm256_storeu_ps((float *)(void *)(dst + (k + 4) * ds),
+                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x31));
+    }
 }
-DEFINE_block_w4(block_w4, _mm256_storeu_ps)
-DEFINE_block_w4(block_w4_nt, _mm256_stream_ps)
 
-#define DEFINE_block_w8(NAME, STORE)                                                \
-TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)          \
-{                                                                                   \
-    __m256d r0 = _mm256_loadu_pd((const double *)(const void *)src);                \
-    __m256d r1 = _mm256_loadu_pd((const double *)(const void *)(src + ss));         \
-    __m256d r2 = _mm256_loadu_pd((const double *)(const void *)(src + 2 * ss));     \
-    __m256d r3 = _mm256_loadu_pd((const double *)(const void *)(src + 3 * ss));     \
-    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);       \
-    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);       \
-    STORE((double *)(void *)dst, _mm256_permute2f128_pd(t0, t2, 0x20));             \
-    STORE((double *)(void *)(dst + ds), _mm256_permute2f128_pd(t1, t3, 0x20));      \
-    STORE((double *)(void *)(dst + 2 * ds), _mm256_permute2f128_pd(t0, t2, 0x31));  \
-    STORE((double *)(void *)(dst + 3 * ds), _mm256_permute2f128_pd(t1, t3, 0x31));  \
+TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m256d r0 = _mm256_loadu_pd((const double *)(const void *)src);
+    __m256d r1 = _mm256_loadu_pd((const double *)(const void *)(src + ss));
+    __m256d r2 = _mm256_loadu_pd((const double *)(const void *)(src + 2 * ss));
+    __m256d r3 = _mm256_loadu_pd((const double *)(const void *)(src + 3 * ss));
+    __m256d t0 = _mm256_unpacklo_pd(r0, r1), t1 = _mm256_unpackhi_pd(r0, r1);
+    __m256d t2 = _mm256_unpacklo_pd(r2, r3), t3 = _mm256_unpackhi_pd(r2, r3);
+    _mm256_storeu_pd((double *)(void *)dst, _mm256_permute2f128_pd(t0, t2, 0x20));
+    _mm256_storeu_pd((double *)(void *)(dst + ds), _mm256_permute2f128_pd(t1, t3, 0x20));
+    _mm256_storeu_pd((double *)(void *)(dst + 2 * ds), _mm256_permute2f128_pd(t0, t2, 0x31));
+    _mm256_storeu_pd((double *)(void *)(dst + 3 * ds), _mm256_permute2f128_pd(t1, t3, 0x31));
 }
-DEFINE_block_w8(block_w8, _mm256_storeu_pd)
-DEFINE_block_w8(block_w8_nt, _mm256_stream_pd)
 
 /* 16 x 16 16-bit elements: in-lane unpacks of 16-, 32- and 64-bit units,
  * then a swap of 128-bit lanes.  Lane 0 of a row holds columns 0-7, lane 1
  * columns 8-15; v[h][m] ends with column m (lane 0) and m+8 (lane 1) of rows
  * 8h..8h+7. */
-#define DEFINE_block_w2(NAME, STORE)                                                        \
-TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                  \
-{                                                                                           \
-    __m256i r[16], t[16], u[4][4], v[2][8];                                                 \
-    TL_UNROLL                                                                               \
-    for (int i = 0; i < 16; i++)                                                            \
-        r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * ss));           \
-    TL_UNROLL                                                                               \
-    for (int p = 0; p < 8; p++) {                                                           \
-        t[2 * p] = _mm256_unpacklo_epi16(r[2 * p], r[2 * p + 1]);                           \
-        t[2 * p + 1] = _mm256_unpackhi_epi16(r[2 * p], r[2 * p + 1]);                       \
-    }                                                                                       \
-    TL_UNROLL                                                                               \
-    for (int g = 0; g < 4; g++) {                                                           \
-        u[g][0] = _mm256_unpacklo_epi32(t[4 * g], t[4 * g + 2]);                            \
-        u[g][1] = _mm256_unpackhi_epi32(t[4 * g], t[4 * g + 2]);                            \
-        u[g][2] = _mm256_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);                        \
-        u[g][3] = _mm256_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);                        \
-    }                                                                                       \
-    TL_UNROLL                                                                               \
-    for (int h = 0; h < 2; h++) {                                                           \
-        TL_UNROLL                                                                           \
-        for (int q = 0; q < 4; q++) {                                                       \
-            v[h][2 * q] = _mm256_unpacklo_epi64(u[2 * h][q], u[2 * h + 1][q]);              \
-            v[h][2 * q + 1] = _mm256_unpackhi_epi64(u[2 * h][q], u[2 * h + 1][q]);          \
-        }                                                                                   \
-    }                                                                                       \
-    TL_UNROLL                                                                               \
-    for (int m = 0; m < 8; m++) {                                                           \
-        STORE((__m256i *)(void *)(dst + m * ds), _mm256_permute2x128_si256(v[0][m], v[1][m], 0x20)); \
-        STORE((__m256i *)(void *)(dst + (m + 8) * ds),                                      \
-              _mm256_permute2x128_si256(v[0][m], v[1][m], 0x31));                           \
-    }                                                                                       \
+TL_BLOCK void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m256i r[16], t[16], u[4][4], v[2][8];
+    TL_UNROLL
+    for (int i = 0; i < 16; i++)
+        r[i] = _mm256_loadu_si256((const __m256i *)(const void *)(src + i * ss));
+    TL_UNROLL
+    for (int p = 0; p < 8; p++) {
+        t[2 * p] = _mm256_unpacklo_epi16(r[2 * p], r[2 * p + 1]);
+        t[2 * p + 1] = _mm256_unpackhi_epi16(r[2 * p], r[2 * p + 1]);
+    }
+    TL_UNROLL
+    for (int g = 0; g < 4; g++) {
+        u[g][0] = _mm256_unpacklo_epi32(t[4 * g], t[4 * g + 2]);
+        u[g][1] = _mm256_unpackhi_epi32(t[4 * g], t[4 * g + 2]);
+        u[g][2] = _mm256_unpacklo_epi32(t[4 * g + 1], t[4 * g + 3]);
+        u[g][3] = _mm256_unpackhi_epi32(t[4 * g + 1], t[4 * g + 3]);
+    }
+    TL_UNROLL
+    for (int h = 0; h < 2; h++) {
+        TL_UNROLL
+        for (int q = 0; q < 4; q++) {
+            v[h][2 * q] = _mm256_unpacklo_epi64(u[2 * h][q], u[2 * h + 1][q]);
+            v[h][2 * q + 1] = _mm256_unpackhi_epi64(u[2 * h][q], u[2 * h + 1][q]);
+        }
+    }
+    TL_UNROLL
+    for (int m = 0; m < 8; m++) {
+        _mm256_storeu_si256((__m256i *)(void *)(dst + m * ds), _mm256_permute2x128_si256(v[0][m], v[1][m], 0x20));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + (m + 8) * ds),
+              _mm256_permute2x128_si256(v[0][m], v[1][m], 0x31));
+    }
 }
-DEFINE_block_w2(block_w2, _mm256_storeu_si256)
-DEFINE_block_w2(block_w2_nt, _mm256_stream_si256)
 
 /* 64 bytes of the L1 step buffer streamed out as one line */
 #define LINE_NT_AVX2(d, s)                                                                  \
@@ -108,11 +99,11 @@ DEFINE_block_w2(block_w2_nt, _mm256_stream_si256)
     } while (0)
 
 TL_DEFINE_TRANSPOSE(transpose_w2, 2, 16, block_w2)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 16, block_w2, block_w2_nt, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 16, block_w2, block_w2, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 8, block_w4)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 8, block_w4, block_w4_nt, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 8, block_w4, block_w4, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 4, block_w8)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, block_w8_nt, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, block_w8, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
 
 #define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST_U(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))

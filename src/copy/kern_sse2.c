@@ -12,96 +12,84 @@
 #define ST(p, v) _mm_storeu_si128((__m128i *)(void *)(p), (v))
 #define ST_NT(p, v) _mm_stream_si128((__m128i *)(void *)(p), (v))
 
-#define DEFINE_block_w1(NAME, STORE)                                              \
-TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)        \
-{                                                                                 \
-    __m128i r[16], a[16], b[4][4], c[2][8];                                       \
-    TL_UNROLL                                                                     \
-    for (int i = 0; i < 16; i++)                                                  \
-        r[i] = LD(src + i * ss);                                                  \
-    TL_UNROLL                                                                     \
-    for (int p = 0; p < 8; p++) {              /* byte pairs of rows 2p, 2p+1 */  \
-        a[2 * p] = _mm_unpacklo_epi8(r[2 * p], r[2 * p + 1]);                     \
-        a[2 * p + 1] = _mm_unpackhi_epi8(r[2 * p], r[2 * p + 1]);                 \
-    }                                                                             \
-    TL_UNROLL                                                                     \
-    for (int g = 0; g < 4; g++) {              /* 4-row groups, column quads */   \
-        b[g][0] = _mm_unpacklo_epi16(a[4 * g], a[4 * g + 2]);                     \
-        b[g][1] = _mm_unpackhi_epi16(a[4 * g], a[4 * g + 2]);                     \
-        b[g][2] = _mm_unpacklo_epi16(a[4 * g + 1], a[4 * g + 3]);                 \
-        b[g][3] = _mm_unpackhi_epi16(a[4 * g + 1], a[4 * g + 3]);                 \
-    }                                                                             \
-    TL_UNROLL                                                                     \
-    for (int h = 0; h < 2; h++) {              /* 8-row halves, column pairs */   \
-        TL_UNROLL                                                                 \
-        for (int q = 0; q < 4; q++) {                                             \
-            c[h][2 * q] = _mm_unpacklo_epi32(b[2 * h][q], b[2 * h + 1][q]);       \
-            c[h][2 * q + 1] = _mm_unpackhi_epi32(b[2 * h][q], b[2 * h + 1][q]);   \
-        }                                                                         \
-    }                                                                             \
-    TL_UNROLL                                                                     \
-    for (int m = 0; m < 8; m++) {                                                 \
-        STORE(dst + (2 * m) * ds, _mm_unpacklo_epi64(c[0][m], c[1][m]));          \
-        STORE(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(c[0][m], c[1][m]));      \
-    }                                                                             \
+TL_BLOCK void block_w1(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m128i r[16], a[16], b[4][4], c[2][8];
+    TL_UNROLL
+    for (int i = 0; i < 16; i++)
+        r[i] = LD(src + i * ss);
+    TL_UNROLL
+    for (int p = 0; p < 8; p++) {              /* byte pairs of rows 2p, 2p+1 */
+        a[2 * p] = _mm_unpacklo_epi8(r[2 * p], r[2 * p + 1]);
+        a[2 * p + 1] = _mm_unpackhi_epi8(r[2 * p], r[2 * p + 1]);
+    }
+    TL_UNROLL
+    for (int g = 0; g < 4; g++) {              /* 4-row groups, column quads */
+        b[g][0] = _mm_unpacklo_epi16(a[4 * g], a[4 * g + 2]);
+        b[g][1] = _mm_unpackhi_epi16(a[4 * g], a[4 * g + 2]);
+        b[g][2] = _mm_unpacklo_epi16(a[4 * g + 1], a[4 * g + 3]);
+        b[g][3] = _mm_unpackhi_epi16(a[4 * g + 1], a[4 * g + 3]);
+    }
+    TL_UNROLL
+    for (int h = 0; h < 2; h++) {              /* 8-row halves, column pairs */
+        TL_UNROLL
+        for (int q = 0; q < 4; q++) {
+            c[h][2 * q] = _mm_unpacklo_epi32(b[2 * h][q], b[2 * h + 1][q]);
+            c[h][2 * q + 1] = _mm_unpackhi_epi32(b[2 * h][q], b[2 * h + 1][q]);
+        }
+    }
+    TL_UNROLL
+    for (int m = 0; m < 8; m++) {
+        ST(dst + (2 * m) * ds, _mm_unpacklo_epi64(c[0][m], c[1][m]));
+        ST(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(c[0][m], c[1][m]));
+    }
 }
-DEFINE_block_w1(block_w1, ST)
-DEFINE_block_w1(block_w1_nt, ST_NT)
 
-#define DEFINE_block_w2(NAME, STORE)                                                    \
-TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)              \
-{                                                                                       \
-    __m128i r[8], t[8], u[8];                                                           \
-    TL_UNROLL                                                                           \
-    for (int i = 0; i < 8; i++)                                                         \
-        r[i] = LD(src + i * ss);                                                        \
-    TL_UNROLL                                                                           \
-    for (int p = 0; p < 4; p++) {                                                       \
-        t[2 * p] = _mm_unpacklo_epi16(r[2 * p], r[2 * p + 1]);                          \
-        t[2 * p + 1] = _mm_unpackhi_epi16(r[2 * p], r[2 * p + 1]);                      \
-    }                                                                                   \
-    TL_UNROLL                                                                           \
-    for (int h = 0; h < 2; h++) {              /* rows 4h..4h+3 */                      \
-        u[4 * h + 0] = _mm_unpacklo_epi32(t[4 * h], t[4 * h + 2]);      /* cols 0,1 */  \
-        u[4 * h + 1] = _mm_unpackhi_epi32(t[4 * h], t[4 * h + 2]);      /* cols 2,3 */  \
-        u[4 * h + 2] = _mm_unpacklo_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 4,5 */  \
-        u[4 * h + 3] = _mm_unpackhi_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 6,7 */  \
-    }                                                                                   \
-    TL_UNROLL                                                                           \
-    for (int m = 0; m < 4; m++) {                                                       \
-        STORE(dst + (2 * m) * ds, _mm_unpacklo_epi64(u[m], u[4 + m]));                  \
-        STORE(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(u[m], u[4 + m]));              \
-    }                                                                                   \
+TL_BLOCK void block_w2(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m128i r[8], t[8], u[8];
+    TL_UNROLL
+    for (int i = 0; i < 8; i++)
+        r[i] = LD(src + i * ss);
+    TL_UNROLL
+    for (int p = 0; p < 4; p++) {
+        t[2 * p] = _mm_unpacklo_epi16(r[2 * p], r[2 * p + 1]);
+        t[2 * p + 1] = _mm_unpackhi_epi16(r[2 * p], r[2 * p + 1]);
+    }
+    TL_UNROLL
+    for (int h = 0; h < 2; h++) {              /* rows 4h..4h+3 */
+        u[4 * h + 0] = _mm_unpacklo_epi32(t[4 * h], t[4 * h + 2]);      /* cols 0,1 */
+        u[4 * h + 1] = _mm_unpackhi_epi32(t[4 * h], t[4 * h + 2]);      /* cols 2,3 */
+        u[4 * h + 2] = _mm_unpacklo_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 4,5 */
+        u[4 * h + 3] = _mm_unpackhi_epi32(t[4 * h + 1], t[4 * h + 3]);  /* cols 6,7 */
+    }
+    TL_UNROLL
+    for (int m = 0; m < 4; m++) {
+        ST(dst + (2 * m) * ds, _mm_unpacklo_epi64(u[m], u[4 + m]));
+        ST(dst + (2 * m + 1) * ds, _mm_unpackhi_epi64(u[m], u[4 + m]));
+    }
 }
-DEFINE_block_w2(block_w2, ST)
-DEFINE_block_w2(block_w2_nt, ST_NT)
 
-#define DEFINE_block_w4(NAME, STORE)                                        \
-TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
-{                                                                           \
-    __m128 r0 = _mm_loadu_ps((const float *)(const void *)src);             \
-    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(src + ss));      \
-    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(src + 2 * ss));  \
-    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(src + 3 * ss));  \
-    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);                                      \
-    STORE((float *)(void *)dst, r0);                                        \
-    STORE((float *)(void *)(dst + ds), r1);                                 \
-    STORE((float *)(void *)(dst + 2 * ds), r2);                             \
-    STORE((float *)(void *)(dst + 3 * ds), r3);                             \
+TL_BLOCK void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m128 r0 = _mm_loadu_ps((const float *)(const void *)src);
+    __m128 r1 = _mm_loadu_ps((const float *)(const void *)(src + ss));
+    __m128 r2 = _mm_loadu_ps((const float *)(const void *)(src + 2 * ss));
+    __m128 r3 = _mm_loadu_ps((const float *)(const void *)(src + 3 * ss));
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_storeu_ps((float *)(void *)dst, r0);
+    _mm_storeu_ps((float *)(void *)(dst + ds), r1);
+    _mm_storeu_ps((float *)(void *)(dst + 2 * ds), r2);
+    _mm_storeu_ps((float *)(void *)(dst + 3 * ds), r3);
 }
-DEFINE_block_w4(block_w4, _mm_storeu_ps)
-DEFINE_block_w4(block_w4_nt, _mm_stream_ps)
 
-#define DEFINE_block_w8(NAME, STORE)                                        \
-TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
-{                                                                           \
-    __m128d r0 = _mm_loadu_pd((const double *)(const void *)src);           \
-    __m128d r1 = _mm_loadu_pd((const double *)(const void *)(src + ss));    \
-    STORE((double *)(void *)dst, _mm_unpacklo_pd(r0, r1));                  \
-    STORE((double *)(void *)(dst + ds), _mm_unpackhi_pd(r0, r1));           \
+TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+{
+    __m128d r0 = _mm_loadu_pd((const double *)(const void *)src);
+    __m128d r1 = _mm_loadu_pd((const double *)(const void *)(src + ss));
+    _mm_storeu_pd((double *)(void *)dst, _mm_unpacklo_pd(r0, r1));
+    _mm_storeu_pd((double *)(void *)(dst + ds), _mm_unpackhi_pd(r0, r1));
 }
-DEFINE_block_w8(block_w8, _mm_storeu_pd)
-DEFINE_block_w8(block_w8_nt, _mm_stream_pd)
 
 /* 64 bytes of the L1 step buffer streamed out as one line */
 #define LINE_NT_SSE2(d, s)                                                  \
@@ -111,13 +99,13 @@ DEFINE_block_w8(block_w8_nt, _mm_stream_pd)
     } while (0)
 
 TL_DEFINE_TRANSPOSE(transpose_w1, 1, 16, block_w1)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w1_nt, 1, 16, block_w1, block_w1_nt, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w1_nt, 1, 16, block_w1, block_w1, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w2, 2, 8, block_w2)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 8, block_w2, block_w2_nt, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 8, block_w2, block_w2, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 4, block_w4)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 4, block_w4, block_w4_nt, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 4, block_w4, block_w4, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 2, block_w8)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 2, block_w8, block_w8_nt, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 2, block_w8, block_w8, LINE_NT_SSE2, TL_LINE_ALIGNED, _mm_sfence())
 
 #define SET1_8(x) _mm_set1_epi8((char)(x))
 #define SET1_16(x) _mm_set1_epi16((short)(x))
