@@ -334,10 +334,13 @@ static int format_fast(double v, int maxprec, enum tl_dtype dt, char *buf, size_
         digits /= 10;
         ee++;
     }
-    /* every integer digit up to 16 of them: "10", not "1e+01" */
+    /* a whole number of up to 16 digits stays positional, its shortest
+     * digits padded with zeros as numpy pads them: "10", not "1e+01";
+     * FLOAT16 65504 as "65500" */
     int intdig = ee + 1;
     if (intdig > p && intdig <= 16)
-        return snprintf(buf, n, "%s%.0f", neg ? "-" : "", x);
+        return snprintf(buf, n, "%s%" PRIu64 "%.*s", neg ? "-" : "", digits, intdig - p,
+                        "0000000000000000");
     return write_g(neg, digits, p, ee, p, buf, n);
 }
 
@@ -360,11 +363,22 @@ static int format_float(double v, int maxprec, enum tl_dtype dt, char *buf, size
         if (same_value(dt, back, v))
             break;
     }
-    /* keep every integer digit up to 16 of them: "10", not "1e+01" */
-    double mag = fabs(v);
-    int digits = mag >= 1 ? (int)floor(log10(mag)) + 1 : 1;
-    if (digits > prec && digits <= 16)
-        prec = digits;
+    /* a whole number of up to 16 digits stays positional, its shortest
+     * digits padded with zeros (as format_fast writes it) */
+    char e[40];
+    snprintf(e, sizeof e, "%.*e", prec - 1, fabs(v));     /* d.ddde+XX */
+    char *x = strchr(e, 'e');
+    int intdig = x ? atoi(x + 1) + 1 : 0;
+    if (intdig > prec && intdig <= 16) {
+        char m[24];
+        int k = 0;
+        for (const char *c = e; c < x && k < (int)sizeof m - 1; c++)
+            if (*c != '.')
+                m[k++] = *c;
+        m[k] = '\0';
+        return snprintf(buf, n, "%s%s%.*s", v < 0 ? "-" : "", m, intdig - prec,
+                        "0000000000000000");
+    }
     return snprintf(buf, n, "%.*g", prec, v);
 }
 

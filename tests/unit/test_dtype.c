@@ -153,9 +153,43 @@ void dtype_should_round_trip_bfloat(void)
     CHECK_STR(buf, "0.1");
 }
 
+/* A whole number of up to 16 digits is positional, its shortest digits
+ * padded with zeros, as numpy prints it; past 16 digits, an exponent. */
+void dtype_should_pad_whole_numbers_with_zeros(void)
+{
+    char buf[64];
+    uint16_t h = 0x7bff;                                          /* FLOAT16 65504 */
+    tl_dtype_format(TL_DT_FLOAT16, &h, buf, sizeof buf);
+    CHECK_STR(buf, "65500");
+    h = 0xfbff;
+    tl_dtype_format(TL_DT_FLOAT16, &h, buf, sizeof buf);
+    CHECK_STR(buf, "-65500");
+    h = 0x4b81;                                                   /* BFLOAT16 16908288 */
+    tl_dtype_format(TL_DT_BFLOAT16, &h, buf, sizeof buf);
+    CHECK_STR(buf, "16900000");
+    float f = 16777216.0f;                                        /* every digit needed */
+    tl_dtype_format(TL_DT_FLOAT32, &f, buf, sizeof buf);
+    CHECK_STR(buf, "16777216");
+    f = 1e10f;
+    tl_dtype_format(TL_DT_FLOAT32, &f, buf, sizeof buf);
+    CHECK_STR(buf, "10000000000");
+    f = 123456789.0f;                                             /* 123456792 */
+    tl_dtype_format(TL_DT_FLOAT32, &f, buf, sizeof buf);
+    CHECK_STR(buf, "123456790");
+    double d = 1234567890123456768.0;                             /* 19 digits */
+    tl_dtype_format(TL_DT_FLOAT64, &d, buf, sizeof buf);
+    CHECK_STR(buf, "1.2345678901234568e+18");
+    d = 4503599627370497.0;                                       /* 2^52 + 1: 16 digits */
+    tl_dtype_format(TL_DT_FLOAT64, &d, buf, sizeof buf);
+    CHECK_STR(buf, "4503599627370497");
+    d = -1e15;
+    tl_dtype_format(TL_DT_FLOAT64, &d, buf, sizeof buf);
+    CHECK_STR(buf, "-1000000000000000");
+}
+
 /* The text of one value reads back to it (strtof for FLOAT32; strtod and one
- * rounding for the 16-bit types), and, unless it is written as a whole
- * integer, no decimal of fewer significant digits does. */
+ * rounding for the 16-bit types), and no decimal of fewer significant
+ * digits does (a whole number's padding zeros are not significant). */
 static bool reads_back(enum tl_dtype dt, const char *text, uint32_t bits)
 {
     if (dt == TL_DT_FLOAT32) {
@@ -178,16 +212,19 @@ static bool shortest(enum tl_dtype dt, const void *p, uint32_t bits, char *why, 
         snprintf(why, n, "%s does not read back", text);
         return false;
     }
-    if (!strpbrk(text, ".e"))
-        return true;                       /* a whole integer: written in full */
-    int nd = 0;
+    /* significant digits: leading zeros and the zeros that pad a whole
+     * number ("65500") do not count */
+    int nd = 0, zeros = 0;
     bool lead = true;
     for (const char *c = text; *c && *c != 'e'; c++) {
         if (*c < '0' || *c > '9' || (lead && *c == '0'))
             continue;
         lead = false;
+        zeros = *c == '0' ? zeros + 1 : 0;
         nd++;
     }
+    if (!strpbrk(text, ".e"))
+        nd -= zeros;
     if (nd <= 1)
         return true;
     double v;
