@@ -132,8 +132,9 @@ static bool same_value(enum tl_dtype dt, double back, double v)
  * lies between the scaled midpoints; the shortest text is the first p for
  * which an integer D lies strictly between them.  The scaling costs a
  * rounding or two of a double (about 10^-16 relative); a D closer than
- * 10^-12 relative to a midpoint is left to the exact, slow path (snprintf
- * and strtod), as are the other types. */
+ * 10^-12 relative to a midpoint, or v halfway between two decimals of p
+ * digits (numpy then takes the even one, and so does printf), is left to
+ * the exact, slow path (snprintf and strtod), as are the other types. */
 
 static const double pow10_tab[23] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -248,6 +249,19 @@ static int write_g(bool neg, uint64_t digits, int nd, int e, int p, char *buf, s
     return (int)o;
 }
 
+/* Writes the shortest text, digits D of p digits times 10^(e - p + 1): as
+ * "%.*g" with precision p would, except that a whole number of up to 16
+ * digits stays positional, its digits padded with zeros as numpy pads
+ * them ("10", not "1e+01"; FLOAT16 65504 as "65500"). */
+static int write_shortest(bool neg, uint64_t digits, int p, int e, char *buf, size_t n)
+{
+    int intdig = e + 1;
+    if (intdig > p && intdig <= 16)
+        return snprintf(buf, n, "%s%" PRIu64 "%.*s", neg ? "-" : "", digits, intdig - p,
+                        "0000000000000000");
+    return write_g(neg, digits, p, e, p, buf, n);
+}
+
 /* Whether a decimal of p significant digits lies strictly between the
  * midpoints: 1 (its digits in *out), 0, or -1 when one is too close to a
  * midpoint to tell. */
@@ -256,6 +270,8 @@ static int try_digits(double x, double lo, double hi, int e, int p, uint64_t *ou
     double f = scale10(1.0, p - 1 - e);          /* 10^k, within a rounding or two */
     double sx = x * f, slo = lo * f, shi = hi * f;
     double margin = sx * 1e-12;
+    if (fabs(sx - floor(sx) - 0.5) <= margin)
+        return -1;      /* halfway between two decimals: ties go to the even one, exactly */
     double c[2] = { floor(sx + 0.5), 0 };
     c[1] = c[0] >= sx ? c[0] - 1 : c[0] + 1;     /* the nearest integer first */
     for (int i = 0; i < 2; i++) {
@@ -334,17 +350,22 @@ static int format_fast(double v, int maxprec, enum tl_dtype dt, char *buf, size_
         digits /= 10;
         ee++;
     }
-    /* a whole number of up to 16 digits stays positional, its shortest
-     * digits padded with zeros as numpy pads them: "10", not "1e+01";
-     * FLOAT16 65504 as "65500" */
-    int intdig = ee + 1;
-    if (intdig > p && intdig <= 16)
-        return snprintf(buf, n, "%s%" PRIu64 "%.*s", neg ? "-" : "", digits, intdig - p,
-                        "0000000000000000");
-    return write_g(neg, digits, p, ee, p, buf, n);
+    return write_shortest(neg, digits, p, ee, buf, n);
 }
 
-/* Shortest "%.*g" text of v that reads back as the same value of the type. */
+/* Whether the decimal D x 10^k reads back as x (> 0) in the type. */
+static bool reads_back(enum tl_dtype dt, uint64_t d, int k, double x)
+{
+    char t[48];
+    snprintf(t, sizeof t, "%" PRIu64 "e%d", d, k);
+    return same_value(dt, strtod(t, NULL), x);
+}
+
+/* The shortest text of v that reads back as the same value of its type:
+ * for p = 1, 2, ... digits, the decimal nearest v (printf rounds it
+ * exactly, ties to even) or, when that one does not read back, its
+ * neighbour on v's other side (the midpoints around a power of two are not
+ * symmetric: FLOAT16 0.015625 is 0.01563, not 0.01562). */
 static int format_float(double v, int maxprec, enum tl_dtype dt, char *buf, size_t n)
 {
     if (isnan(v))
@@ -356,30 +377,37 @@ static int format_float(double v, int maxprec, enum tl_dtype dt, char *buf, size
         if (len >= 0)
             return len;
     }
-    int prec = 1;
-    for (; prec < maxprec; prec++) {
-        snprintf(buf, n, "%.*g", prec, v);
-        double back = strtod(buf, NULL);
-        if (same_value(dt, back, v))
-            break;
-    }
-    /* a whole number of up to 16 digits stays positional, its shortest
-     * digits padded with zeros (as format_fast writes it) */
-    char e[40];
-    snprintf(e, sizeof e, "%.*e", prec - 1, fabs(v));     /* d.ddde+XX */
-    char *x = strchr(e, 'e');
-    int intdig = x ? atoi(x + 1) + 1 : 0;
-    if (intdig > prec && intdig <= 16) {
-        char m[24];
-        int k = 0;
-        for (const char *c = e; c < x && k < (int)sizeof m - 1; c++)
+    if (v == 0)
+        return snprintf(buf, n, signbit(v) ? "-0" : "0");
+    double x = fabs(v);
+    uint64_t d = 0;
+    int p = 1, e = 0;
+    for (; p <= maxprec; p++) {
+        char t[48];
+        snprintf(t, sizeof t, "%.*e", p - 1, x);          /* d.ddde+XX */
+        char *ex = strchr(t, 'e');
+        e = atoi(ex + 1);
+        d = 0;
+        for (const char *c = t; c < ex; c++)
             if (*c != '.')
-                m[k++] = *c;
-        m[k] = '\0';
-        return snprintf(buf, n, "%s%s%.*s", v < 0 ? "-" : "", m, intdig - prec,
-                        "0000000000000000");
+                d = d * 10 + (uint64_t)(*c - '0');
+        if (reads_back(dt, d, e - p + 1, x) || p == maxprec)
+            break;
+        double near = strtod(t, NULL);
+        uint64_t o = near < x ? d + 1 : d - 1;          /* the other side of x */
+        if (reads_back(dt, o, e - p + 1, x)) {
+            d = o;
+            if (d >= (uint64_t)pow10_tab[p]) {              /* 99.. + 1 */
+                d /= 10;
+                e++;
+            } else if (d < (uint64_t)pow10_tab[p - 1]) {    /* 10.. - 1: p - 1 digits */
+                p--;
+                e--;
+            }
+            break;
+        }
     }
-    return snprintf(buf, n, "%.*g", prec, v);
+    return write_shortest(v < 0, d, p, e, buf, n);
 }
 
 int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)

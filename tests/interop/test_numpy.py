@@ -243,5 +243,26 @@ with tempfile.TemporaryDirectory() as tmp:
             ok = got == tensorfiles.bf16(a.astype(np.float32).ravel().tolist())
         check(ok, "--to-type %s -> BFLOAT16" % sd)
 
+    # 6. the same shortest decimal as numpy's repr: every finite FLOAT16,
+    # 100,000 random FLOAT32 and FLOAT64 bit patterns and every power of two
+    # of FLOAT64, as numbers (65500 is 65500.0)
+    from decimal import Decimal
+    h = np.arange(65536, dtype=np.uint16).view(np.float16)
+    h = h[np.isfinite(h)]
+    w = rng.integers(0, 2**32, 100000, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    w = w[np.isfinite(w)]
+    g = rng.integers(0, 2**63, 100000, dtype=np.uint64).view(np.float64)
+    g = g[np.isfinite(g)]
+    g = np.concatenate([g, -g[:1000], np.ldexp(1.0, np.arange(-1074, 1024))])
+    for a in (h, w, g):
+        path = os.path.join(tmp, "repr.npy")
+        np.save(path, a)
+        r = tl("dump", "--json", path)
+        got = [Decimal(x) for x in dumped_values(r.stdout)] if r.returncode == 0 else []
+        want = [Decimal(np.format_float_positional(x, unique=True, trim="-")) for x in a]
+        bad = [(x, g) for x, g, e in zip(a, got, want) if g != e]
+        check(len(got) == len(a) and not bad,
+              "numpy's shortest text of %d %s values: %s" % (len(a), a.dtype, bad[:3]))
+
 print("numpy: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
