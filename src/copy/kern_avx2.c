@@ -123,6 +123,7 @@ struct masks3 { __m128i split[3][3], merge[3][3]; };
 static void make_masks3(struct masks3 *m)
 {
     for (int k = 0; k < 3; k++) {
+        TL_UNROLL
         for (int r = 0; r < 3; r++) {
             int8_t sp[16], me[16];
             for (int t = 0; t < 16; t++) {
@@ -150,13 +151,16 @@ static void interleave_c3_w1(const uint8_t *src, size_t plane, uint8_t *dst, siz
     make_masks3(&m);
     __m256i mg[3][3];
     for (int r = 0; r < 3; r++)
+        TL_UNROLL
         for (int k = 0; k < 3; k++)
             mg[r][k] = both(m.merge[r][k]);
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
         __m256i c[3], o[3];
+        TL_UNROLL
         for (int k = 0; k < 3; k++)
             c[k] = _mm256_loadu_si256((const __m256i *)(const void *)(src + k * plane + i));
+        TL_UNROLL
         for (int r = 0; r < 3; r++)   /* lane L of o[r]: bytes 16r.. of pixels 16L.. */
             o[r] = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(c[0], mg[r][0]),
                                                    _mm256_shuffle_epi8(c[1], mg[r][1])),
@@ -168,8 +172,10 @@ static void interleave_c3_w1(const uint8_t *src, size_t plane, uint8_t *dst, siz
     }
     for (; i + 16 <= n; i += 16) {
         __m128i c[3];
+        TL_UNROLL
         for (int k = 0; k < 3; k++)
             c[k] = _mm_loadu_si128((const __m128i *)(const void *)(src + k * plane + i));
+        TL_UNROLL
         for (int r = 0; r < 3; r++) {
             __m128i v = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(c[0], m.merge[r][0]),
                                                   _mm_shuffle_epi8(c[1], m.merge[r][1])),
@@ -186,6 +192,7 @@ static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
     make_masks3(&m);
     __m256i sp[3][3];
     for (int k = 0; k < 3; k++)
+        TL_UNROLL
         for (int r = 0; r < 3; r++)
             sp[k][r] = both(m.split[k][r]);
     size_t i = 0;
@@ -198,6 +205,7 @@ static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
         __m256i a[3] = { _mm256_permute2x128_si256(v0, v1, 0x30),
                          _mm256_permute2x128_si256(v0, v2, 0x21),
                          _mm256_permute2x128_si256(v1, v2, 0x30) };
+        TL_UNROLL
         for (int k = 0; k < 3; k++) {
             __m256i c = _mm256_or_si256(_mm256_or_si256(_mm256_shuffle_epi8(a[0], sp[k][0]),
                                                         _mm256_shuffle_epi8(a[1], sp[k][1])),
@@ -207,8 +215,10 @@ static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
     }
     for (; i + 16 <= n; i += 16) {
         __m128i v[3];
+        TL_UNROLL
         for (int r = 0; r < 3; r++)
             v[r] = _mm_loadu_si128((const __m128i *)(const void *)(src + 3 * i + 16 * r));
+        TL_UNROLL
         for (int k = 0; k < 3; k++) {
             __m128i c = _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(v[0], m.split[k][0]),
                                                   _mm_shuffle_epi8(v[1], m.split[k][1])),
@@ -350,6 +360,7 @@ static size_t cmp_f32(const uint8_t *a, const uint8_t *b, size_t n)
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
         __m256 e = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+        TL_UNROLL
         for (int k = 0; k < 4; k++)
             e = _mm256_and_ps(e, _mm256_cmp_ps(_mm256_loadu_ps((const float *)(const void *)(a + 4 * i + 32 * k)),
                                                _mm256_loadu_ps((const float *)(const void *)(b + 4 * i + 32 * k)),
@@ -371,6 +382,7 @@ static size_t cmp_f64(const uint8_t *a, const uint8_t *b, size_t n)
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         __m256d e = _mm256_castsi256_pd(_mm256_set1_epi32(-1));
+        TL_UNROLL
         for (int k = 0; k < 4; k++)
             e = _mm256_and_pd(e, _mm256_cmp_pd(_mm256_loadu_pd((const double *)(const void *)(a + 8 * i + 32 * k)),
                                                _mm256_loadu_pd((const double *)(const void *)(b + 8 * i + 32 * k)),

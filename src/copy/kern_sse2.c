@@ -254,6 +254,7 @@ static inline bool bytes_f32(const uint8_t *src, uint8_t *dst, size_t n, bool si
     for (; i + 16 <= n; i += 16) {
         __m128i q[4];
         bytes_epi32(LD(src + i), sign, q);
+        TL_UNROLL
         for (int k = 0; k < 4; k++)
             _mm_storeu_ps((float *)(void *)(dst + 4 * i + 16 * k), _mm_cvtepi32_ps(q[k]));
     }
@@ -279,6 +280,7 @@ static inline bool f32_bytes(const uint8_t *src, uint8_t *dst, size_t n, float l
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         __m128i x[2];
+        TL_UNROLL
         for (int k = 0; k < 2; k++) {
             __m128 v = _mm_loadu_ps((const float *)(const void *)(src + 4 * i + 16 * k));
             ok = _mm_and_ps(ok, _mm_and_ps(_mm_cmpgt_ps(v, below), _mm_cmplt_ps(v, above)));
