@@ -15,12 +15,14 @@
  * symbolic link is followed (one level: a link to a link is followed by
  * the next open), so that its target gets the new content.
  *
- * The temporary file is sized with ftruncate() and mapped without
- * reserving its blocks first: on tmpfs, reserving (fallocate) and
- * prefaulting (MAP_POPULATE) each cost more than the whole copy.  A file
- * system that runs out of space then raises SIGBUS on the page that cannot
- * be allocated; the handler below removes every temporary file, says so,
- * and exits with status 3, so the contract holds: OUT is as it was and no
+ * cli_out_open_seq() opens the temporary file to be written in order
+ * with cli_out_write() (convert's slabs: the fast way, see cmd_convert.c);
+ * cli_out_open() sizes it with ftruncate() and maps it without reserving
+ * its blocks first: on tmpfs, reserving (fallocate) and prefaulting
+ * (MAP_POPULATE) each cost more than the whole copy.  A file system that
+ * runs out of space then raises SIGBUS on the page that cannot be
+ * allocated; the handler below removes every temporary file, says so, and
+ * exits with status 3, so the contract holds: OUT is as it was and no
  * temporary file remains.
  */
 #include <errno.h>
@@ -271,6 +273,13 @@ void cli_out_abort(struct cli_out *o)
     forget(o->slot);
     free(o->heap);
     o->heap = NULL;
+}
+
+int cli_out_open_seq(struct cli_out *o, const char *path)
+{
+    if (cli_out_is_stream(path))
+        return cli_out_open_stream(o, path);
+    return cli_out_open(o, path, 0);       /* an empty temporary file, not mapped */
 }
 
 bool cli_out_is_stream(const char *path)

@@ -171,9 +171,12 @@ void cli_out_abort(struct cli_out *o);
 
 /* An output that cannot be renamed over ("-", a FIFO, a device) is written
  * in order, in bounded pieces: open, write as often as needed, close.
+ * cli_out_open_seq() gives any output (a regular one through its temporary
+ * file) to be written the same way, then committed or aborted as usual.
  * Messages are printed; @return CLI_OK or CLI_IO. */
 bool cli_out_is_stream(const char *path);
 int cli_out_open_stream(struct cli_out *o, const char *path);
+int cli_out_open_seq(struct cli_out *o, const char *path);
 int cli_out_write(struct cli_out *o, const void *p, uint64_t n);
 int cli_out_close_stream(struct cli_out *o);
 

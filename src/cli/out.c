@@ -19,7 +19,10 @@ void cli_report(const char *file, const struct tl_error *err)
 
 void cli_report_errno(const char *file, const char *what)
 {
-    fprintf(stderr, "tensorlayout: %s: %s: %s\n", file, what, strerror(errno));
+    /* a full disk reads the same whichever way the output was written
+     * (write(), or a page of a mapping: see atomic.c) */
+    const char *why = errno == ENOSPC ? "no space left on the file system" : strerror(errno);
+    fprintf(stderr, "tensorlayout: %s: %s: %s\n", file, what, why);
 }
 
 void cli_problem_text(const struct tl_problem *p, char *buf, size_t n)
@@ -81,7 +84,7 @@ int cli_print_json(cJSON *doc)
 int cli_finish_output(int status)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "tensorlayout: <stdout>: cannot write: %s\n", strerror(errno));
+        cli_report_errno("<stdout>", "cannot write");
         return CLI_IO;
     }
     return status;

@@ -6,6 +6,8 @@
  *   mmap_shared   a shared writable mmap() (the output mapping) fails, ENOMEM
  *   write_after:N write() to standard output fails with EIO once N bytes
  *                 have been written (a write that fails half-way)
+ *   write_file_after:N  the same for write() to any file but the standard
+ *                 streams (an output file written in order)
  *   stall         ftruncate() (which sizes the temporary output) sleeps 5 s
  *                 first, so that a signal can arrive while the temporary
  *                 file exists
@@ -56,8 +58,11 @@ ssize_t write(int fd, const void *buf, size_t n)
     static size_t written;
     if (!real)
         real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
-    if (fd == 1 && strncmp(fault(), "write_after:", 12) == 0) {
-        size_t limit = strtoul(fault() + 12, NULL, 10);
+    const char *f = fault();
+    size_t skip = fd == 1 && strncmp(f, "write_after:", 12) == 0 ? 12
+                  : fd > 2 && strncmp(f, "write_file_after:", 17) == 0 ? 17 : 0;
+    if (skip) {
+        size_t limit = strtoul(f + skip, NULL, 10);
         if (written >= limit) {
             errno = EIO;
             return -1;

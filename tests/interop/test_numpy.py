@@ -243,6 +243,27 @@ with tempfile.TemporaryDirectory() as tmp:
             ok = got == tensorfiles.bf16(a.astype(np.float32).ravel().tolist())
         check(ok, "--to-type %s -> BFLOAT16" % sd)
 
+    # 5b. outputs of many windows (written in order while the next window is
+    # built by another thread): a 24 MB tensor to .npy and raw, padded
+    # with --fill, with the helper thread and without
+    a = rng.standard_normal((2, 3, 1000, 1000)).astype(np.float32)
+    src = os.path.join(tmp, "big.npy")
+    np.save(src, a)
+    want = np.ascontiguousarray(np.transpose(a, (0, 2, 3, 1)))
+    for threads in ("1", "2"):
+        out = os.path.join(tmp, "big_out.npy")
+        r = tl("convert", src, "--to", "NHWC", "-o", out, "--threads", threads)
+        check(r.returncode == 0 and np.array_equal(np.load(out), want),
+              "many windows to .npy, %s threads" % threads)
+        out = os.path.join(tmp, "big_out.bin")       # NHWC, 500,000 slots between images
+        r = tl("convert", src, "--to-strides", "3500000,1,3000,3", "--fill", "7",
+               "-o", out, "--threads", threads)
+        exp = np.full(6500000, 7, dtype=np.float32)
+        for n in range(2):
+            exp[n * 3500000:n * 3500000 + 3000000] = want[n].ravel()
+        check(r.returncode == 0 and np.array_equal(np.fromfile(out, dtype=np.float32), exp),
+              "many windows, padded, --fill, %s threads" % threads)
+
     # 6. the same shortest decimal as numpy's repr: every finite FLOAT16,
     # 100,000 random FLOAT32 and FLOAT64 bit patterns and every power of two
     # of FLOAT64, as numbers (65500 is 65500.0)
