@@ -33,62 +33,38 @@ static const int64_t idx8[3][2][8] __attribute__((aligned(64))) = {
       { 1, 9, 3, 11, 5, 13, 7, 15 } },
 };
 
-#define DEFINE_block_w4(NAME, STORE)                                        \
+/* A butterfly block of N rows of one 64-byte vector: N = 16 32-bit or 8
+ * 64-bit elements, IDX the stages' permute indices, PERMUTE the two-source
+ * permute of that element width, STORE an ordinary or a streaming store. */
+#define DEFINE_butterfly(NAME, N, IDX, PERMUTE, STORE)                      \
 TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
 {                                                                           \
-    __m512 r[16];                                                           \
+    __m512i r[N];                                                           \
     TL_UNROLL                                                               \
-    for (int i = 0; i < 16; i++)                                            \
-        r[i] = _mm512_loadu_ps((const void *)(src + i * ss));               \
+    for (int i = 0; i < (N); i++)                                           \
+        r[i] = _mm512_loadu_si512((const void *)(src + i * ss));            \
     TL_UNROLL                                                               \
-    for (int st = 0, b = 8; b >= 1; st++, b >>= 1) {                        \
-        __m512i ilo = _mm512_load_si512((const void *)idx16[st][0]);        \
-        __m512i ihi = _mm512_load_si512((const void *)idx16[st][1]);        \
+    for (int st = 0, b = (N) / 2; b >= 1; st++, b >>= 1) {                  \
+        __m512i ilo = _mm512_load_si512((const void *)IDX[st][0]);          \
+        __m512i ihi = _mm512_load_si512((const void *)IDX[st][1]);          \
         TL_UNROLL                                                           \
-        for (int i = 0; i < 16; i++) {                                      \
+        for (int i = 0; i < (N); i++) {                                     \
             if (i & b)                                                      \
                 continue;                                                   \
-            __m512 a = r[i], c = r[i + b];                                  \
-            r[i] = _mm512_permutex2var_ps(a, ilo, c);                       \
-            r[i + b] = _mm512_permutex2var_ps(a, ihi, c);                   \
+            __m512i a = r[i], c = r[i + b];                                 \
+            r[i] = PERMUTE(a, ilo, c);                                      \
+            r[i + b] = PERMUTE(a, ihi, c);                                  \
         }                                                                   \
     }                                                                       \
     TL_UNROLL                                                               \
-    for (int i = 0; i < 16; i++)                                            \
+    for (int i = 0; i < (N); i++)                                           \
         STORE((void *)(dst + i * ds), r[i]);                                \
 }
-DEFINE_block_w4(block_w4, _mm512_storeu_ps)
-DEFINE_block_w4(block_w4_nt, _mm512_stream_ps)
+DEFINE_butterfly(block_w4, 16, idx16, _mm512_permutex2var_epi32, _mm512_storeu_si512)
+DEFINE_butterfly(block_w4_nt, 16, idx16, _mm512_permutex2var_epi32, _mm512_stream_si512)
+DEFINE_butterfly(block_w8, 8, idx8, _mm512_permutex2var_epi64, _mm512_storeu_si512)
+DEFINE_butterfly(block_w8_nt, 8, idx8, _mm512_permutex2var_epi64, _mm512_stream_si512)
 
-#define DEFINE_block_w8(NAME, STORE)                                        \
-TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
-{                                                                           \
-    __m512d r[8];                                                           \
-    TL_UNROLL                                                               \
-    for (int i = 0; i < 8; i++)                                             \
-        r[i] = _mm512_loadu_pd((const void *)(src + i * ss));               \
-    TL_UNROLL                                                               \
-    for (int st = 0, b = 4; b >= 1; st++, b >>= 1) {                        \
-        __m512i ilo = _mm512_load_si512((const void *)idx8[st][0]);         \
-        __m512i ihi = _mm512_load_si512((const void *)idx8[st][1]);         \
-        TL_UNROLL                                                           \
-        for (int i = 0; i < 8; i++) {                                       \
-            if (i & b)                                                      \
-                continue;                                                   \
-            __m512d a = r[i], c = r[i + b];                                 \
-            r[i] = _mm512_permutex2var_pd(a, ilo, c);                       \
-            r[i + b] = _mm512_permutex2var_pd(a, ihi, c);                   \
-        }                                                                   \
-    }                                                                       \
-    TL_UNROLL                                                               \
-    for (int i = 0; i < 8; i++)                                             \
-        STORE((void *)(dst + i * ds), r[i]);                                \
-}
-DEFINE_block_w8(block_w8, _mm512_storeu_pd)
-DEFINE_block_w8(block_w8_nt, _mm512_stream_pd)
-
-
-/* 64 bytes of the L1 step buffer streamed out as one line */
 /* Both blocks span whole lines and stream them out themselves: no step buffer. */
 #define NO_STEP(d, s) ((void)(d), (void)(s))
 

@@ -69,6 +69,26 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
 #define TL_UNROLL
 #endif
 
+/* The transpose drivers' tails, in their variables: the rows from r on of
+ * the column line at c that do not fill a step (whole B-row blocks, then
+ * the scalar loop), and the columns from c on that do not fill a line. */
+#define TL_TRANSPOSE_ROWS_LEFT(ES, B, BLOCK, LINE)                                             \
+    do {                                                                                     \
+        for (; r + (B) <= rows; r += (B)) {                                                  \
+            TL_UNROLL                                                                        \
+            for (size_t k = 0; k < (LINE); k += (B))                                         \
+                BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (ES), ds);                 \
+        }                                                                                    \
+        if (r < rows)                                                                        \
+            tl_transpose_scalar_es(s + r * ss, ss, d + r * (ES), ds, rows - r, LINE, ES);    \
+    } while (0)
+
+#define TL_TRANSPOSE_COLUMNS_LEFT(ES)                                                          \
+    do {                                                                                     \
+        if (c < cols)                                                                        \
+            tl_transpose_scalar_es(src + c * (ES), ss, dst + c * ds, ds, rows, cols - c, ES); \
+    } while (0)
+
 /* Defines `name`, a transpose kernel (copy.h's contract) with streaming
  * stores, over the register blocks BLOCK(src, ss, dst, ds) of B x B
  * elements of ES bytes and, for blocks that span a whole line (B*ES = 64),
@@ -125,16 +145,9 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
                     }                                                                        \
                 }                                                                            \
             }                                                                                \
-            for (; r + (B) <= rows; r += (B)) {                                              \
-                TL_UNROLL                                                                    \
-                for (size_t k = 0; k < LINE; k += (B))                                       \
-                    BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (ES), ds);             \
-            }                                                                                \
-            if (r < rows)                                                                    \
-                tl_transpose_scalar_es(s + r * ss, ss, d + r * (ES), ds, rows - r, LINE, ES); \
+            TL_TRANSPOSE_ROWS_LEFT(ES, B, BLOCK, LINE);                                      \
         }                                                                                    \
-        if (c < cols)                                                                        \
-            tl_transpose_scalar_es(src + c * (ES), ss, dst + c * ds, ds, rows, cols - c, ES); \
+        TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
         if (nt)                                                                              \
             FENCE;                                                                           \
     }
@@ -164,11 +177,9 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
                 for (size_t k = 0; k < line; k += (B))                                       \
                     BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (ES), ds);             \
             }                                                                                \
-            if (r < rows)                                                                    \
-                tl_transpose_scalar_es(s + r * ss, ss, d + r * (ES), ds, rows - r, line, ES); \
+            TL_TRANSPOSE_ROWS_LEFT(ES, B, BLOCK, line);                                      \
         }                                                                                    \
-        if (c < cols)                                                                        \
-            tl_transpose_scalar_es(src + c * (ES), ss, dst + c * ds, ds, rows, cols - c, ES); \
+        TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
     }
 
 /* Defines, for one vector type, the fills of every element width and, when
