@@ -2,11 +2,14 @@
  * bench.c - `make bench`: the copy engine's speed as ratios to memcpy
  * measured in the same run.
  *
- * For each standard case, each SIMD ceiling the CPU supports and 1 and 2
- * threads: the case's own block of timed runs (after a warm-up), between
- * two blocks of memcpy of the same output bytes with the same number of
- * threads (a 2-thread memcpy splits the bytes over two threads), each block
- * at least MIN_RUNS runs and MIN_BLOCK seconds, warm, on buffers allocated
+ * For each standard case and 1 and 2 threads: the case's own block of
+ * timed runs, in which every SIMD ceiling the CPU supports takes its turn,
+ * ROUNDS short blocks each, each after a warm-up run (so that drift on a
+ * shared machine touches every variant alike), between two blocks of
+ * memcpy of the same output bytes with the same number of threads (a
+ * 2-thread memcpy splits the bytes over two threads), each block at least
+ * MIN_RUNS runs and MIN_BLOCK seconds (the case's: per variant), warm, on
+ * buffers allocated
  * as numpy allocates large arrays (2 MiB aligned, transparent huge pages
  * above 4 MiB); the medians give
  *
@@ -48,6 +51,7 @@
 #define MIN_RUNS 7
 #define MIN_BLOCK 0.2          /* seconds */
 #define MAX_RUNS 512
+#define ROUNDS 3               /* blocks of each variant, taking turns */
 
 struct bcase {
     const char *name;
@@ -240,43 +244,56 @@ static void bench_case(const struct bcase *c)
     pthread_create(&h.tid, NULL, half_worker, &h);
     double best[3] = { 0, 0, 0 }, active[3] = { 0, 0, 0 };
     const char *best_isa[3] = { "", "", "" };
-    enum tl_isa act = tl_isa_active();
-    for (int isa = 0; isa < TL_ISA_COUNT; isa++) {
-        if (!tl_isa_supported((enum tl_isa)isa))
-            continue;
-        for (unsigned threads = 1; threads <= 2; threads++) {
-            static double t[MAX_RUNS], m[2 * MAX_RUNS];
-            int nm = 0, nt = 0;
-            plan.isa = (enum tl_isa)isa;
-            /* memcpy, warm, in a block of its own before and after */
-            for (int block = 0; block < 2; block++) {
-                if (block == 1) {
-                    tl_copy_run(&plan, src, dst, threads, NULL, NULL);      /* warm-up */
-                    double start = now();
-                    while (nt < MAX_RUNS && (nt < RUNS || now() - start < MIN_BLOCK)) {
-                        double t0 = now();
-                        tl_copy_run(&plan, src, dst, threads, NULL, NULL);
-                        t[nt++] = now() - t0;
+    enum tl_isa act = tl_isa_active(), isas[TL_ISA_COUNT];
+    int ni = 0;
+    for (int isa = 0; isa < TL_ISA_COUNT; isa++)
+        if (tl_isa_supported((enum tl_isa)isa))
+            isas[ni++] = (enum tl_isa)isa;
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        static double t[TL_ISA_COUNT][MAX_RUNS], m[2 * MAX_RUNS];
+        int nm = 0, nt[TL_ISA_COUNT] = { 0 };
+        /* memcpy, warm, in a block of its own before and after the case's
+         * block, in which the variants take turns, ROUNDS short blocks
+         * each, so that whatever drifts on a shared machine meanwhile
+         * drifts for all of them alike (back-to-back runs of one variant:
+         * a run after another variant's is slower, whatever the kernel) */
+        for (int block = 0; block < 2; block++) {
+            if (block == 1) {
+                for (int round = 0; round < ROUNDS; round++) {
+                    for (int q = 0; q < ni; q++) {
+                        int k = (q + round) % ni;
+                        plan.isa = isas[k];
+                        tl_copy_run(&plan, src, dst, threads, NULL, NULL);      /* warm-up */
+                        double start = now();
+                        int n0 = nt[k];
+                        while (nt[k] < MAX_RUNS && (nt[k] - n0 < RUNS / ROUNDS + 1 ||
+                                                    now() - start < MIN_BLOCK / ROUNDS)) {
+                            double t0 = now();
+                            tl_copy_run(&plan, src, dst, threads, NULL, NULL);
+                            t[k][nt[k]++] = now() - t0;
+                        }
                     }
                 }
-                memcpy_threads(&h, mdst, msrc, out, threads);              /* warm-up */
-                double start = now();
-                int first = nm;
-                while (nm - first < MAX_RUNS && (nm - first < MIN_RUNS || now() - start < MIN_BLOCK)) {
-                    double t0 = now();
-                    memcpy_threads(&h, mdst, msrc, out, threads);
-                    m[nm++] = now() - t0;
-                }
             }
-            double mt = median(m, nm), ct = median(t, nt);
-            double gbps = (double)(read + out) / ct / 1e9, mgbps = 2.0 * (double)out / mt / 1e9;
-            report(c->name, tl_isa_name((enum tl_isa)isa), threads, gbps, mgbps);
+            memcpy_threads(&h, mdst, msrc, out, threads);              /* warm-up */
+            double start = now();
+            int first = nm;
+            while (nm - first < MAX_RUNS && (nm - first < MIN_RUNS || now() - start < MIN_BLOCK)) {
+                double t0 = now();
+                memcpy_threads(&h, mdst, msrc, out, threads);
+                m[nm++] = now() - t0;
+            }
+        }
+        double mt = median(m, nm), mgbps = 2.0 * (double)out / mt / 1e9;
+        for (int k = 0; k < ni; k++) {
+            double gbps = (double)(read + out) / median(t[k], nt[k]) / 1e9;
+            report(c->name, tl_isa_name(isas[k]), threads, gbps, mgbps);
             double ratio = gbps / mgbps;
             if (ratio > best[threads]) {
                 best[threads] = ratio;
-                best_isa[threads] = tl_isa_name((enum tl_isa)isa);
+                best_isa[threads] = tl_isa_name(isas[k]);
             }
-            if ((enum tl_isa)isa == act)
+            if (isas[k] == act)
                 active[threads] = ratio;
         }
     }
