@@ -215,7 +215,7 @@ static int print_result(const struct tl_desc *d, uint64_t size)
 #define WINDOW (4ull << 20)
 /* Larger slabs of the destination's outermost axis than this are not
  * built in a window of their own: a regular file is mapped instead. */
-#define SLAB_MAX (16ull << 20)    /* bytes of a streamed output held at once */
+#define SLAB_MAX (16ull << 20)
 
 /* Fills the element slots of window [lo, hi) of OUT: the slots from
  * byteOffset on, whole ones before `size` (a trailing partial slot and the
@@ -331,8 +331,7 @@ static int convert_stream(const struct options *o, const struct cli_desc *src,
     unsigned es = tl_dtype_size(d->dtype);
     struct tl_info info;
     tl_desc_classify(d, &info);
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    unsigned threads = o->threads > 0 ? (unsigned)o->threads : online > 0 ? (unsigned)online : 1;
+    unsigned threads = tl_copy_threads(o->threads > 0 ? (unsigned)o->threads : 0);
     struct slabs b = { .s = &src->d, .d = d, .bytes = data->bytes, .fill = fill, .axis = axis,
                        .threads = threads > 1 ? threads - 1 : 1, .n0 = d->sizes[axis],
                        .step = d->strides[axis] * es, .start = d->byte_offset, .size = size,

@@ -465,6 +465,14 @@ static void pool_end(void)
     pthread_mutex_unlock(&pool.owner);
 }
 
+unsigned tl_copy_threads(unsigned threads)
+{
+    if (threads > 0)
+        return threads;
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (unsigned)online : 1;
+}
+
 int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *dst_file,
                 unsigned threads, tl_progress_fn progress, void *ctx)
 {
@@ -494,10 +502,7 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
             j.slices = max_slices;
     }
     j.units = outer_count * j.slices;
-    if (threads == 0) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = online > 0 ? (unsigned)online : 1;
-    }
+    threads = tl_copy_threads(threads);
     /* Row copies and fills are bound by memory bandwidth, which a second
      * thread does not raise here (measured: slower on 2 threads); only the
      * largest get more than one. */

@@ -498,6 +498,10 @@ void tl_copy_fill(void *dst, uint64_t n, const void *val, unsigned es);
  * far; may be NULL. */
 typedef void (*tl_progress_fn)(uint64_t done, uint64_t total, void *ctx);
 
+/* The number of threads a request for `threads` means: itself, or one per
+ * online CPU for 0. */
+unsigned tl_copy_threads(unsigned threads);
+
 /* Runs a plan: reads the file image src_file (holding at least src_bytes)
  * and writes into dst_file (holding at least dst_bytes).  The buffers must
  * not overlap.  Splits the work over `threads` threads (0: one per online
