@@ -67,6 +67,14 @@ typedef void (*tl_copy_fn)(const uint8_t *src, uint8_t *dst, size_t bytes);
  * tl_cvt_scalar(). */
 typedef bool (*tl_cvt_fn)(const uint8_t *src, uint8_t *dst, size_t n);
 
+/* tcvt[S][D]: a converting transpose, the transpose contract with elements
+ * of type S read and of type D written: dst + c*ds + r*sizeof(D) receives
+ * src + r*ss + c*sizeof(S) converted as cvt does it; returns as cvt does.
+ * A NULL slot: the copy transposes into an L1 staging buffer and converts
+ * from there (plan.c). */
+typedef bool (*tl_tcvt_fn)(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds, size_t rows,
+                           size_t cols);
+
 /* cmp[F32], cmp[F64]: the index of the first of n elements where a[i] == b[i]
  * does not hold (as floats: +0 equals -0, a NaN equals nothing), or n.
  * cmp[BYTES]: the index of the first of n bytes that differ, or n. */
@@ -85,6 +93,8 @@ struct tl_kernels {
     tl_interleave_fn interleave[3][TL_NW];      /* [C - 2][log2 es] */
     tl_deinterleave_fn deinterleave[3][TL_NW];
     tl_cvt_fn cvt[TL_DT_COUNT][TL_DT_COUNT];
+    tl_tcvt_fn tcvt[TL_DT_COUNT][TL_DT_COUNT];
+    tl_tcvt_fn tcvt_nt[TL_DT_COUNT][TL_DT_COUNT];
     tl_cmp_fn cmp[TL_NCMP];
 };
 
@@ -106,6 +116,11 @@ const struct tl_kernels *tl_kernels_for(enum tl_isa isa);
  * each: the scalar twin of every cvt slot. */
 bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uint8_t *dst,
                    size_t n);
+
+/* The generic converting transpose, one tl_convert_value() per element: the
+ * scalar twin of every tcvt slot and their tails. */
+bool tl_tcvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, size_t ss,
+                    uint8_t *dst, size_t ds, size_t rows, size_t cols);
 
 /* The reference copy: a naive loop over every logical index, never
  * optimized, converting each element when the types differ.  The

@@ -131,6 +131,10 @@ static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
         for (int d = 0; d < TL_DT_COUNT; d++) {
             if (by->cvt[s][d])
                 k->cvt[s][d] = by->cvt[s][d];
+            if (by->tcvt[s][d])
+                k->tcvt[s][d] = by->tcvt[s][d];
+            if (by->tcvt_nt[s][d])
+                k->tcvt_nt[s][d] = by->tcvt_nt[s][d];
         }
     }
 }

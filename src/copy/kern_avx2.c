@@ -10,32 +10,60 @@
 
 #include "kern_drivers.h"
 
-TL_BLOCK void block_w4(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+#define FROUND (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+
+/* FLOAT32 bits to BFLOAT16 in the low half of each lane: to nearest, ties
+ * to even; a NaN is quieted and keeps the top of its payload. */
+static inline __m256i bf16_round(__m256i x)
 {
-    __m256 r[8], t[8], s[8];
-    TL_UNROLL
-    for (int i = 0; i < 8; i++)
-        r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));
-    TL_UNROLL
-    for (int p = 0; p < 4; p++) {
-        t[2 * p] = _mm256_unpacklo_ps(r[2 * p], r[2 * p + 1]);
-        t[2 * p + 1] = _mm256_unpackhi_ps(r[2 * p], r[2 * p + 1]);
-    }
-    TL_UNROLL
-    for (int h = 0; h < 2; h++) {      /* rows 4h..4h+3: columns k and k+4 per register */
-        s[4 * h + 0] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);
-        s[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xee);
-        s[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);
-        s[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xee);
-    }
-    TL_UNROLL
-    for (int k = 0; k < 4; k++) {
-        _mm256_storeu_ps((float *)(void *)(dst + k * ds),
-                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x20));
-        _mm256_storeu_ps((float *)(void *)(dst + (k + 4) * ds),
-                         _mm256_permute2f128_ps(s[k], s[4 + k], 0x31));
-    }
+    const __m256i inf = _mm256_set1_epi32(0x7f800000), abs = _mm256_set1_epi32(0x7fffffff);
+    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
+    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)),
+                                                   odd), 16);
+    __m256i q = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
+    return _mm256_blendv_epi8(r, q, nan);
 }
+
+/* 8 FLOAT32 lanes stored as they are, or as 16 bytes of FLOAT16 or BFLOAT16. */
+#define ST_PS(p, v) _mm256_storeu_ps((float *)(void *)(p), (v))
+#define ST_F16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), _mm256_cvtps_ph((v), FROUND))
+static inline void st_bf16(uint8_t *p, __m256 v)
+{
+    __m256i r = bf16_round(_mm256_castps_si256(v));
+    _mm_storeu_si128((__m128i *)(void *)p,
+                     _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1)));
+}
+
+/* An 8 x 8 block of 32-bit elements, stored row by row with STORE. */
+#define DEFINE_block_w4(NAME, STORE)                                                        \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                  \
+{                                                                                           \
+    __m256 r[8], t[8], s[8];                                                                \
+    TL_UNROLL                                                                               \
+    for (int i = 0; i < 8; i++)                                                             \
+        r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));                \
+    TL_UNROLL                                                                               \
+    for (int p = 0; p < 4; p++) {                                                           \
+        t[2 * p] = _mm256_unpacklo_ps(r[2 * p], r[2 * p + 1]);                              \
+        t[2 * p + 1] = _mm256_unpackhi_ps(r[2 * p], r[2 * p + 1]);                          \
+    }                                                                                       \
+    TL_UNROLL                                                                               \
+    for (int h = 0; h < 2; h++) {      /* rows 4h..4h+3: columns k and k+4 per register */  \
+        s[4 * h + 0] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0x44);                     \
+        s[4 * h + 1] = _mm256_shuffle_ps(t[4 * h], t[4 * h + 2], 0xee);                     \
+        s[4 * h + 2] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0x44);                 \
+        s[4 * h + 3] = _mm256_shuffle_ps(t[4 * h + 1], t[4 * h + 3], 0xee);                 \
+    }                                                                                       \
+    TL_UNROLL                                                                               \
+    for (int k = 0; k < 4; k++) {                                                           \
+        STORE(dst + k * ds, _mm256_permute2f128_ps(s[k], s[4 + k], 0x20));                  \
+        STORE(dst + (k + 4) * ds, _mm256_permute2f128_ps(s[k], s[4 + k], 0x31));            \
+    }                                                                                       \
+}
+DEFINE_block_w4(block_w4, ST_PS)
+DEFINE_block_w4(block_w4_f16, ST_F16)
+DEFINE_block_w4(block_w4_bf16, st_bf16)
 
 TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
@@ -104,6 +132,18 @@ TL_DEFINE_TRANSPOSE(transpose_w4, 4, 8, block_w4)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 8, block_w4, block_w4, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 4, block_w8)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, block_w8, LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
+
+/* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
+ * one pass, no staging buffer (plan.c). */
+#define NOT_NT(d, ds) 0
+TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, 8, block_w4_f16,
+                        LINE_NT_AVX2, NOT_NT, (void)0)
+TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, 8, block_w4_f16,
+                        LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 8, block_w4_bf16,
+                        LINE_NT_AVX2, NOT_NT, (void)0)
+TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 8, block_w4_bf16,
+                        LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
 
 #define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST_U(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
@@ -233,15 +273,11 @@ static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
  * Each loop takes 8 elements at a time and leaves the tail to the scalar
  * converter, which rounds and reports exactly as these do. */
 
-#define FROUND (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 v = _mm256_loadu_ps((const float *)(const void *)(src + 4 * i));
-        _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm256_cvtps_ph(v, FROUND));
-    }
+    for (; i + 8 <= n; i += 8)
+        ST_F16(dst + 2 * i, _mm256_loadu_ps((const float *)(const void *)(src + 4 * i)));
     return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
 }
 
@@ -253,19 +289,6 @@ static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
         _mm256_storeu_ps((float *)(void *)(dst + 4 * i), _mm256_cvtph_ps(h));
     }
     return tl_cvt_scalar(TL_DT_FLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
-}
-
-/* FLOAT32 bits to BFLOAT16 in the low half of each lane: to nearest, ties
- * to even; a NaN is quieted and keeps the top of its payload. */
-static inline __m256i bf16_round(__m256i x)
-{
-    const __m256i inf = _mm256_set1_epi32(0x7f800000), abs = _mm256_set1_epi32(0x7fffffff);
-    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
-    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
-    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)),
-                                                   odd), 16);
-    __m256i q = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
-    return _mm256_blendv_epi8(r, q, nan);
 }
 
 static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
@@ -421,5 +444,8 @@ const struct tl_kernels tl_kernels_avx2 = {
         [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
         [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
     },
+    .tcvt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16, [TL_DT_BFLOAT16] = tcvt_f32_bf16 } },
+    .tcvt_nt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_nt_f32_f16,
+                                     [TL_DT_BFLOAT16] = tcvt_nt_f32_bf16 } },
     .cmp = { cmp_f32, cmp_f64, NULL },
 };

@@ -33,6 +33,27 @@ static const int64_t idx8[3][2][8] __attribute__((aligned(64))) = {
       { 1, 9, 3, 11, 5, 13, 7, 15 } },
 };
 
+#define FROUND (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
+
+/* FLOAT32 bits to BFLOAT16 in the low half of each lane: to nearest, ties
+ * to even; a NaN is quieted and keeps the top of its payload. */
+static inline __m512i bf16_round(__m512i x)
+{
+    const __m512i inf = _mm512_set1_epi32(0x7f800000), abs = _mm512_set1_epi32(0x7fffffff);
+    __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
+    __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)),
+                                                   odd), 16);
+    __m512i q = _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x40));
+    return _mm512_mask_mov_epi32(r, nan, q);
+}
+
+/* 16 FLOAT32 lanes stored as 32 bytes of FLOAT16 or BFLOAT16. */
+#define ST_F16(p, v) \
+    _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtps_ph(_mm512_castsi512_ps(v), FROUND))
+#define ST_BF16(p, v) \
+    _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtepi32_epi16(bf16_round(v)))
+
 /* A butterfly block of N rows of one 64-byte vector: N = 16 32-bit or 8
  * 64-bit elements, IDX the stages' permute indices, PERMUTE the two-source
  * permute of that element width, STORE an ordinary or a streaming store. */
@@ -64,6 +85,8 @@ DEFINE_butterfly(block_w4, 16, idx16, _mm512_permutex2var_epi32, _mm512_storeu_s
 DEFINE_butterfly(block_w4_nt, 16, idx16, _mm512_permutex2var_epi32, _mm512_stream_si512)
 DEFINE_butterfly(block_w8, 8, idx8, _mm512_permutex2var_epi64, _mm512_storeu_si512)
 DEFINE_butterfly(block_w8_nt, 8, idx8, _mm512_permutex2var_epi64, _mm512_stream_si512)
+DEFINE_butterfly(block_w4_f16, 16, idx16, _mm512_permutex2var_epi32, ST_F16)
+DEFINE_butterfly(block_w4_bf16, 16, idx16, _mm512_permutex2var_epi32, ST_BF16)
 
 /* Both blocks span whole lines and stream them out themselves: no step buffer. */
 #define NO_STEP(d, s) ((void)(d), (void)(s))
@@ -72,6 +95,19 @@ TL_DEFINE_TRANSPOSE(transpose_w4, 4, 16, block_w4)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 16, block_w4, block_w4_nt, NO_STEP, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 8, block_w8)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 8, block_w8, block_w8_nt, NO_STEP, TL_LINE_ALIGNED, _mm_sfence())
+
+/* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
+ * one pass, no staging buffer (plan.c). */
+#define LINE_NT(d, s) _mm512_stream_si512((void *)(d), _mm512_load_si512((const void *)(s)))
+#define NOT_NT(d, ds) 0
+TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, 16, block_w4_f16,
+                        LINE_NT, NOT_NT, (void)0)
+TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, 16, block_w4_f16,
+                        LINE_NT, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 16, block_w4_bf16,
+                        LINE_NT, NOT_NT, (void)0)
+TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 16, block_w4_bf16,
+                        LINE_NT, TL_LINE_ALIGNED, _mm_sfence())
 
 #define LD(p) _mm512_loadu_si512((const void *)(p))
 #define ST_U(p, v) _mm512_storeu_si512((void *)(p), (v))
@@ -89,16 +125,12 @@ TL_DEFINE_STREAMING(__m512i, 64, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _
  * inputs to zero where SPEC section 7 keeps them.  Tails go to the scalar
  * converter. */
 
-#define FROUND (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
-
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m512 v = _mm512_loadu_ps(src + 4 * i);
-        _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), _mm512_cvtps_ph(v, FROUND));
-    }
-    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
+    for (; i + 16 <= n; i += 16)
+        ST_F16(dst + 2 * i, _mm512_loadu_si512(src + 4 * i));
+    return i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
 }
 
 static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
@@ -113,19 +145,10 @@ static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
 
 static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
 {
-    const __m512i inf = _mm512_set1_epi32(0x7f800000), abs = _mm512_set1_epi32(0x7fffffff);
     size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m512i x = _mm512_loadu_si512(src + 4 * i);
-        __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
-        __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
-        __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)),
-                                                       odd), 16);
-        __m512i q = _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x40));
-        r = _mm512_mask_mov_epi32(r, nan, q);
-        _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), _mm512_cvtepi32_epi16(r));
-    }
-    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
+    for (; i + 16 <= n; i += 16)
+        ST_BF16(dst + 2 * i, _mm512_loadu_si512(src + 4 * i));
+    return i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
 }
 
 static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)
@@ -209,4 +232,7 @@ const struct tl_kernels tl_kernels_avx512 = {
         [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
         [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
     },
+    .tcvt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16, [TL_DT_BFLOAT16] = tcvt_f32_bf16 } },
+    .tcvt_nt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_nt_f32_f16,
+                                     [TL_DT_BFLOAT16] = tcvt_nt_f32_bf16 } },
 };

@@ -182,6 +182,68 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
         TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
     }
 
+/* Defines `name`, a converting transpose (copy.h's tcvt contract) from type
+ * SDT of ES bytes to DDT of DES bytes, over register blocks BLOCK(src, ss,
+ * dst, ds) of B x B elements that convert as they store.  Steps are one
+ * source line wide (64/ES columns), so every source line is used whole once
+ * loaded, and rows are swept innermost.  With ordinary stores a step is B
+ * rows tall.  When NT_OK(dst, ds) holds it is 64/DES rows tall, one
+ * destination line: its blocks are stored into an L1 buffer whose 64/ES
+ * lines LINE_NT(d, s) then streams out whole (see above: lines left half
+ * written collapse), and the kernel ends with FENCE.  What does not fill a
+ * step falls back to BLOCK, then to the scalar twin. */
+#define TL_DEFINE_TRANSPOSE_CVT(name, SDT, ES, DDT, DES, B, BLOCK, LINE_NT, NT_OK, FENCE)     \
+    static bool name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds, size_t rows,    \
+                     size_t cols)                                                           \
+    {                                                                                        \
+        enum { SL = 64 / (ES), DL = 64 / (DES) };                                            \
+        _Alignas(64) uint8_t step[SL * 64];                                                  \
+        const int nt = NT_OK(dst, ds);                                                       \
+        const size_t tall = nt ? DL : (B);                                                   \
+        bool bad = false;                                                                    \
+        size_t c = 0;                                                                        \
+        for (; c + SL <= cols; c += SL) {                                                    \
+            const uint8_t *s = src + c * (ES);                                               \
+            uint8_t *d = dst + c * ds;                                                       \
+            size_t r = 0;                                                                    \
+            for (; r + tall <= rows; r += tall) {                                            \
+                if (c + 2 * SL <= cols) {     /* these rows' next column line */             \
+                    for (size_t j = 0; j < tall; j++)                                        \
+                        __builtin_prefetch(s + (r + j) * ss + TL_PF_AHEAD, 0, 2);            \
+                }                                                                            \
+                if (nt) {                                                                    \
+                    TL_UNROLL                                                                \
+                    for (size_t j = 0; j < DL; j += (B)) {                                   \
+                        TL_UNROLL                                                            \
+                        for (size_t k = 0; k < SL; k += (B))                                 \
+                            BLOCK(s + (r + j) * ss + k * (ES), ss, step + k * 64 + j * (DES),\
+                                  64);                                                       \
+                    }                                                                        \
+                    for (size_t k = 0; k < SL; k++)                                          \
+                        LINE_NT(d + k * ds + r * (DES), step + k * 64);                      \
+                    continue;                                                                \
+                }                                                                            \
+                TL_UNROLL                                                                    \
+                for (size_t k = 0; k < SL; k += (B))                                         \
+                    BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (DES), ds);            \
+            }                                                                                \
+            for (; r + (B) <= rows; r += (B)) {                                              \
+                TL_UNROLL                                                                    \
+                for (size_t k = 0; k < SL; k += (B))                                         \
+                    BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (DES), ds);            \
+            }                                                                                \
+            if (r < rows)                                                                    \
+                bad |= tl_tcvt_scalar(SDT, DDT, s + r * ss, ss, d + r * (DES), ds, rows - r, \
+                                      SL);                                                   \
+        }                                                                                    \
+        if (c < cols)                                                                        \
+            bad |= tl_tcvt_scalar(SDT, DDT, src + c * (ES), ss, dst + c * ds, ds, rows,      \
+                                  cols - c);                                                 \
+        if (nt)                                                                              \
+            FENCE;                                                                           \
+        return bad;                                                                          \
+    }
+
 /* Defines, for one vector type, the fills of every element width and, when
  * STREAM is given, their streaming twins and a streaming copy:
  *   fill_w1 .. fill_w8, fill_nt_w1 .. fill_nt_w8, copy_nt

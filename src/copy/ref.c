@@ -45,3 +45,14 @@ bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uin
         bad |= tl_convert_value(sdt, src + i * ses, ddt, dst + i * des);
     return bad;
 }
+
+bool tl_tcvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, size_t ss,
+                    uint8_t *dst, size_t ds, size_t rows, size_t cols)
+{
+    unsigned ses = tl_dtype_size(sdt), des = tl_dtype_size(ddt);
+    bool bad = false;
+    for (size_t c = 0; c < cols; c++)
+        for (size_t r = 0; r < rows; r++)
+            bad |= tl_convert_value(sdt, src + r * ss + c * ses, ddt, dst + c * ds + r * des);
+    return bad;
+}

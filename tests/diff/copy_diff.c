@@ -323,6 +323,39 @@ static void check_cvt(const char *isa, tl_cvt_fn fn, enum tl_dtype sdt, enum tl_
     }
 }
 
+/* A converting transpose against its scalar twin: rows x cols of edge
+ * values (NaNs, subnormals, halfway points), any strides and alignment, or
+ * the destination on cache lines as the streaming kind needs. */
+static void check_tcvt(const char *isa, tl_tcvt_fn fn, enum tl_dtype sdt, enum tl_dtype ddt,
+                       size_t rows, size_t cols, bool aligned)
+{
+    unsigned es = tl_dtype_size(sdt), des = tl_dtype_size(ddt);
+    size_t ss = (cols + rnd(3)) * es, ds = (rows + rnd(3)) * des;
+    if (aligned)
+        ds = (ds + 63) / 64 * 64;
+    size_t sn = rows ? (rows - 1) * ss + cols * es : 0, dn = cols ? (cols - 1) * ds + rows * des : 0;
+    bool at_end = aligned ? true : rnd(2);
+    unsigned mis = (unsigned)rnd(64), dmis = aligned ? 0 : (unsigned)rnd(64);
+    struct buf s, d1, d2;
+    buf_alloc(&s, sn, at_end, mis);
+    buf_alloc(&d1, dn, !at_end, dmis);
+    buf_alloc(&d2, dn, !at_end, dmis);
+    edge_values(sdt, s.p, sn / es);
+    bool bg = fn(s.p, ss, d1.p, ds, rows, cols);
+    bool bw = tl_tcvt_scalar(sdt, ddt, s.p, ss, d2.p, ds, rows, cols);
+    checks++;
+    if (bg != bw || !same(&d1, &d2)) {
+        char what[160];
+        snprintf(what, sizeof what, "%s transpose %s -> %s rows %zu cols %zu%s: %s", isa,
+                 tl_dtype_name(sdt), tl_dtype_name(ddt), rows, cols, aligned ? " (aligned)" : "",
+                 bg != bw ? "the fit flag differs" : "bytes differ");
+        fail(what);
+    }
+    buf_free(&s);
+    buf_free(&d1);
+    buf_free(&d2);
+}
+
 /* Every slot a table fills, against the scalar table's twin. */
 static void check_table(const char *isa, const struct tl_kernels *k)
 {
@@ -332,6 +365,22 @@ static void check_table(const char *isa, const struct tl_kernels *k)
         for (int ddt = 0; ddt < TL_DT_COUNT; ddt++)
             if (k->cvt[sdt][ddt])
                 check_cvt(isa, k->cvt[sdt][ddt], (enum tl_dtype)sdt, (enum tl_dtype)ddt);
+    for (int sdt = 0; sdt < TL_DT_COUNT; sdt++) {
+        for (int ddt = 0; ddt < TL_DT_COUNT; ddt++) {
+            for (int nt = 0; nt < 2; nt++) {
+                tl_tcvt_fn f = (nt ? k->tcvt_nt : k->tcvt)[sdt][ddt];
+                if (!f)
+                    continue;
+                for (size_t r = 0; r <= 2 * 64 + 1; r += 1 + rnd(5))
+                    for (size_t c = 0; c <= 2 * 16 + 1; c += 1 + rnd(3))
+                        check_tcvt(isa, f, (enum tl_dtype)sdt, (enum tl_dtype)ddt, r, c,
+                                   nt && rnd(2));
+                for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
+                    check_tcvt(isa, f, (enum tl_dtype)sdt, (enum tl_dtype)ddt, big[i],
+                               big[5 - i] / 3 + 1, nt);
+            }
+        }
+    }
     for (int nt = 0; nt < 2; nt++) {
         tl_copy_fn f = nt ? k->copy_nt : k->copy;
         if (!f)
