@@ -16,13 +16,12 @@
  * to even; a NaN is quieted and keeps the top of its payload. */
 static inline __m256i bf16_round(__m256i x)
 {
-    const __m256i inf = _mm256_set1_epi32(0x7f800000), abs = _mm256_set1_epi32(0x7fffffff);
-    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(x, abs), inf);
+    __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(_mm256_castsi256_ps(x), _mm256_castsi256_ps(x),
+                                                    _CMP_UNORD_Q));
     __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
-    __m256i r = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(x, _mm256_set1_epi32(0x7fff)),
-                                                   odd), 16);
-    __m256i q = _mm256_or_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(0x40));
-    return _mm256_blendv_epi8(r, q, nan);
+    __m256i r = _mm256_add_epi32(x, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff)));
+    __m256i q = _mm256_or_si256(x, _mm256_set1_epi32(0x400000));
+    return _mm256_srli_epi32(_mm256_blendv_epi8(r, q, nan), 16);
 }
 
 /* 8 FLOAT32 lanes stored as they are, or as 16 bytes of FLOAT16 or BFLOAT16. */

@@ -39,13 +39,11 @@ static const int64_t idx8[3][2][8] __attribute__((aligned(64))) = {
  * to even; a NaN is quieted and keeps the top of its payload. */
 static inline __m512i bf16_round(__m512i x)
 {
-    const __m512i inf = _mm512_set1_epi32(0x7f800000), abs = _mm512_set1_epi32(0x7fffffff);
-    __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
+    __mmask16 nan = _mm512_cmp_ps_mask(_mm512_castsi512_ps(x), _mm512_castsi512_ps(x), _CMP_UNORD_Q);
     __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
-    __m512i r = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(0x7fff)),
-                                                   odd), 16);
-    __m512i q = _mm512_or_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(0x40));
-    return _mm512_mask_mov_epi32(r, nan, q);
+    __m512i r = _mm512_add_epi32(x, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff)));
+    r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000));
+    return _mm512_srli_epi32(r, 16);
 }
 
 /* 16 FLOAT32 lanes stored as 32 bytes of FLOAT16 or BFLOAT16. */
