@@ -11,8 +11,9 @@
  *
  * Running: the work is cut into units, each one outer position times one
  * slice of the kernel's longest axis, so that even a single large 2-D
- * transpose spreads over threads.  Workers take units from a shared
- * counter; the calling thread works too and reports progress.
+ * transpose spreads over threads, or a run of whole outer positions when
+ * there are many small ones.  Workers take units from a shared counter;
+ * the calling thread works too and reports progress.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -183,7 +184,8 @@ struct job {
     uint8_t *dst;
     unsigned outer[TL_MAX_RANK], nouter;   /* the outer axes, outermost first */
     unsigned split;                        /* the axis cut into slices */
-    uint64_t slices, units;
+    uint64_t outer_count;                  /* positions of the outer axes */
+    uint64_t slices, group, units;         /* a unit: one slice, or group positions */
     atomic_uint_fast64_t next, done;
     atomic_bool bad;                       /* a converted value did not fit */
     tl_progress_fn progress;
@@ -351,26 +353,35 @@ static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
     return false;
 }
 
+/* Runs unit u: `group` whole outer positions, or one slice of one. */
 static void run_unit(struct job *j, uint64_t u)
 {
     const struct tl_copy_plan *p = j->p;
-    uint64_t outer = u / j->slices, slice = u % j->slices;
-    const uint8_t *s = j->src + p->src_offset;
-    uint8_t *d = j->dst + p->dst_offset;
-    for (unsigned i = j->nouter; i-- > 0;) {     /* innermost outer axis varies fastest */
-        unsigned ax = j->outer[i];
-        uint64_t x = outer % p->n[ax];
-        outer /= p->n[ax];
-        s += x * p->ss[ax];
-        d += x * p->ds[ax];
-    }
+    uint64_t first = j->slices > 1 ? u / j->slices : u * j->group, slice = u % j->slices;
+    uint64_t last = j->slices > 1 ? first + 1 : first + j->group;
+    if (last > j->outer_count)
+        last = j->outer_count;
     uint64_t len = p->n[j->split];
     uint64_t lo = len * slice / j->slices, hi = len * (slice + 1) / j->slices;
     if (j->slices > 1) {                          /* slice edges on aligned columns */
         lo = slice == 0 ? 0 : lo / SLICE_ALIGN * SLICE_ALIGN;
         hi = slice + 1 == j->slices ? len : hi / SLICE_ALIGN * SLICE_ALIGN;
     }
-    if (lo < hi && run_slice(j, s, d, lo, hi))
+    bool bad = false;
+    for (uint64_t o = first; o < last && lo < hi; o++) {
+        const uint8_t *s = j->src + p->src_offset;
+        uint8_t *d = j->dst + p->dst_offset;
+        uint64_t outer = o;
+        for (unsigned i = j->nouter; i-- > 0;) { /* innermost outer axis varies fastest */
+            unsigned ax = j->outer[i];
+            uint64_t x = outer % p->n[ax];
+            outer /= p->n[ax];
+            s += x * p->ss[ax];
+            d += x * p->ds[ax];
+        }
+        bad |= run_slice(j, s, d, lo, hi);
+    }
+    if (bad)
         atomic_store(&j->bad, true);
 }
 
@@ -504,7 +515,12 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
         if (j.slices > max_slices)
             j.slices = max_slices;
     }
-    j.units = outer_count * j.slices;
+    /* many small outer positions: a unit takes several, so that threads
+     * do not meet at the shared counter for every row (unpad_rows_f32:
+     * 1080 rows of 7.5 KB) */
+    j.outer_count = outer_count;
+    j.group = j.slices > 1 || want >= outer_count ? 1 : outer_count / want;
+    j.units = j.slices > 1 ? outer_count * j.slices : (outer_count + j.group - 1) / j.group;
     threads = tl_copy_threads(threads);
     /* Row copies and fills are bound by memory bandwidth, which a second
      * thread does not raise here (measured: slower on 2 threads); only the
@@ -520,14 +536,14 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
     if (threads == 1 && j.slices == 1) {
         /* one thread, whole kernel axes: walk the outer axes with an
          * odometer, with no shared counter and no division per unit */
-        uint64_t idx[TL_MAX_RANK] = { 0 }, step = j.units / 100 + 1;
+        uint64_t idx[TL_MAX_RANK] = { 0 }, step = outer_count / 100 + 1;
         const uint8_t *s = src_file + p->src_offset;
         uint8_t *d = dst_file + p->dst_offset;
         bool bad = false;
-        for (uint64_t u = 0; u < j.units; u++) {
+        for (uint64_t u = 0; u < outer_count; u++) {
             bad |= run_slice(&j, s, d, 0, p->n[j.split]);
             if (progress && u % step == step - 1)
-                progress(p->count / j.units * (u + 1), p->count, ctx);
+                progress(p->count / outer_count * (u + 1), p->count, ctx);
             for (unsigned i = j.nouter; i-- > 0;) {
                 unsigned ax = j.outer[i];
                 s += p->ss[ax];

@@ -640,6 +640,22 @@ static void targeted(void)
     tl_strides_for_order(4, sizes, nhwc, 0, b.strides, NULL);
     check_copy(&a, &b);
     check_copy(&b, &a);
+    /* large copies of many short rows, which threads take in runs of rows
+     * (the last run shorter): padded rows to packed ones, the same while
+     * converting, and a broadcast */
+    uint64_t rows[4] = { 1, 3, 1031, 457 };
+    memcpy(a.sizes, rows, sizeof rows);
+    memcpy(b.sizes, rows, sizeof rows);
+    uint64_t padded[4] = { 3 * 1031 * 461, 1031 * 461, 461, 1 };
+    memcpy(a.strides, padded, sizeof padded);
+    tl_strides_for_order(4, rows, nchw, 0, b.strides, NULL);
+    check_copy(&a, &b);
+    b.dtype = TL_DT_FLOAT16;
+    check_copy(&a, &b);
+    b.dtype = TL_DT_FLOAT32;
+    uint64_t bias[4] = { 0, 1, 0, 0 };
+    memcpy(a.strides, bias, sizeof bias);
+    check_copy(&a, &b);
 }
 
 /* ---- 3. compare ----------------------------------------------------------- */
