@@ -154,6 +154,33 @@ TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 8
 TL_DEFINE_FILLS(__m256i, 32, ST_U, SET1_8, SET1_16, SET1_32, SET1_64)
 TL_DEFINE_STREAMING(__m256i, 32, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
 
+/* memcpy for rows: the first and last 32 bytes unaligned, the rest in
+ * stores aligned on the destination, four at a time.  Measured against
+ * glibc's memcpy on 1080 rows of 7672 bytes into packed rows (unpad_rows_f32),
+ * best of 180, alternating, four runs: 0.197-0.209 ms against 0.208-0.217
+ * ms; as one 8.3 MB copy, 0.183-0.190 ms against 0.185-0.203 ms.  (An
+ * earlier loop with unaligned stores had lost to glibc: 0.82 vs 0.99.) */
+static void copy_rows(const uint8_t *src, uint8_t *dst, size_t bytes)
+{
+    if (bytes < 32) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    __m256i first = LD(src), last = LD(src + bytes - 32);
+    size_t i = (size_t)(-(uintptr_t)dst) & 31;
+    for (; i + 128 <= bytes; i += 128) {
+        __m256i a = LD(src + i), b = LD(src + i + 32), c = LD(src + i + 64), e = LD(src + i + 96);
+        _mm256_store_si256((__m256i *)(void *)(dst + i), a);
+        _mm256_store_si256((__m256i *)(void *)(dst + i + 32), b);
+        _mm256_store_si256((__m256i *)(void *)(dst + i + 64), c);
+        _mm256_store_si256((__m256i *)(void *)(dst + i + 96), e);
+    }
+    for (; i + 32 <= bytes; i += 32)
+        _mm256_store_si256((__m256i *)(void *)(dst + i), LD(src + i));
+    ST_U(dst, first);
+    ST_U(dst + bytes - 32, last);
+}
+
 /* Shuffle masks for 16 pixels of 3 bytes in three registers:
  * split[k][r] gathers channel k's bytes out of register r; merge[r][k]
  * places channel k's bytes into output register r.  -1 leaves a zero. */
@@ -430,8 +457,7 @@ const struct tl_kernels tl_kernels_avx2 = {
     .transpose_nt = { NULL, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
-    /* .copy: glibc's memcpy, which measured faster per row than a vector loop
-     * on buffers with huge pages (make bench, unpad_rows_f32: 0.99 vs 0.82) */
+    .copy = copy_rows,
     .copy_nt = copy_nt,
     .interleave = { { NULL }, { interleave_c3_w1 }, { NULL } },
     .deinterleave = { { NULL }, { deinterleave_c3_w1 }, { NULL } },
