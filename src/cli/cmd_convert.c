@@ -7,6 +7,7 @@
  * engine writes straight from one into the other: no full-size copy in
  * between.  OUT is renamed into place only when everything succeeded.
  */
+#define _DEFAULT_SOURCE 1           /* MADV_HUGEPAGE */
 #include <argtable2.h>
 #include <cjson/cJSON.h>
 #include <inttypes.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -239,6 +241,23 @@ static void fill_window(uint8_t *win, uint64_t lo, uint64_t hi, const struct tl_
         tl_copy_fill(win + (first - lo), (end - first) / es, fill, es);
 }
 
+/* A window's memory: on 2 MiB boundaries, in whole 2 MiB, with transparent
+ * huge pages asked for where the system has them.  Its pages are new to
+ * the process and the copy touches each first: 8 MiB in 4 KiB pages
+ * measured 2.9-4.5 ms here, in huge pages 0.8-1.6 ms, against a 60 ms
+ * conversion of 103 MB. */
+static uint8_t *window_alloc(size_t n)
+{
+    const size_t huge = (size_t)2 << 20;
+    n = (n + huge - 1) / huge * huge;
+    uint8_t *p = aligned_alloc(huge, n);
+#ifdef MADV_HUGEPAGE
+    if (p)
+        madvise(p, n, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
 /* The destination's slabs, built window after window, into two windows in
  * turn: by a helper thread while the caller writes the other one out (the
  * copy and the kernel's copy into the file overlap), or by the caller
@@ -338,8 +357,8 @@ static int convert_stream(const struct options *o, const struct cli_desc *src,
                        .covered = info.packed && !fill };
     b.per = b.step >= WINDOW ? 1 : WINDOW / b.step;
     size_t cap = (size_t)(b.per * b.step > WINDOW ? b.per * b.step : WINDOW);
-    b.win[0] = malloc(cap);
-    b.win[1] = malloc(cap);
+    b.win[0] = window_alloc(cap);
+    b.win[1] = window_alloc(cap);
     if (!b.win[0] || !b.win[1]) {
         fprintf(stderr, "tensorlayout: out of memory\n");
         rc = CLI_IO;
