@@ -2,10 +2,13 @@
  * cmd_convert.c - `tensorlayout convert DESC DATA -o OUT --to L`: the same
  * logical tensor, rewritten in another layout.
  *
- * The source is memory-mapped (or read whole from a pipe), the destination
- * is a mapping of a temporary file beside OUT (cli_out), and the copy
- * engine writes straight from one into the other: no full-size copy in
- * between.  OUT is renamed into place only when everything succeeded.
+ * The source is memory-mapped (or read whole from a pipe).  The destination
+ * is written in order, through a temporary file beside OUT (cli_out), from
+ * windows of a few MiB that the copy engine fills slab by slab while the
+ * previous one is written (convert_stream); one that does not cut into
+ * such slabs is a mapping of that file, which the engine writes straight
+ * into.  Either way no full-size copy sits in between, and OUT is renamed
+ * into place only when everything succeeded.
  */
 #define _DEFAULT_SOURCE 1           /* MADV_HUGEPAGE */
 #include <argtable2.h>
