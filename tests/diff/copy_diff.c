@@ -92,34 +92,55 @@ static void fail(const char *what)
 
 /* ---- 1. kernels ---------------------------------------------------------- */
 
-/* aligned: the destination and its row stride on cache lines, as the
+/* The buffers of a transpose check, rows x cols from elements of es bytes
+ * to elements of des: the source, and two destinations alike, with rows a
+ * few elements apart, misaligned, at a guard page or among canaries; or,
+ * when aligned, the destination and its row stride on cache lines, as the
  * streaming kernels need to take their streaming path. */
+struct tbufs {
+    size_t ss, ds;
+    struct buf s, d1, d2;
+};
+
+static void tbufs_alloc(struct tbufs *t, size_t rows, size_t cols, unsigned es, unsigned des,
+                        bool aligned)
+{
+    t->ss = (cols + rnd(3)) * es;
+    t->ds = (rows + rnd(3)) * des;
+    if (aligned)
+        t->ds = (t->ds + 63) / 64 * 64;
+    size_t sn = rows ? (rows - 1) * t->ss + cols * es : 0;
+    size_t dn = cols ? (cols - 1) * t->ds + rows * des : 0;
+    bool at_end = aligned ? true : rnd(2);
+    unsigned mis = (unsigned)rnd(64), dmis = aligned ? 0 : (unsigned)rnd(64);
+    buf_alloc(&t->s, sn, at_end, mis);
+    buf_alloc(&t->d1, dn, !at_end, dmis);
+    buf_alloc(&t->d2, dn, !at_end, dmis);
+}
+
+static void tbufs_free(struct tbufs *t)
+{
+    buf_free(&t->s);
+    buf_free(&t->d1);
+    buf_free(&t->d2);
+}
+
 static void check_transpose(const char *isa, tl_transpose_fn fn, tl_transpose_fn twin,
                             unsigned w, size_t rows, size_t cols, bool aligned)
 {
     unsigned es = 1u << w;
-    size_t ss = (cols + rnd(3)) * es, ds = (rows + rnd(3)) * es;
-    if (aligned)
-        ds = (ds + 63) / 64 * 64;
-    size_t sn = rows ? (rows - 1) * ss + cols * es : 0, dn = cols ? (cols - 1) * ds + rows * es : 0;
-    bool at_end = aligned ? true : rnd(2);
-    unsigned mis = (unsigned)rnd(64), dmis = aligned ? 0 : (unsigned)rnd(64);
-    struct buf s, d1, d2;
-    buf_alloc(&s, sn, at_end, mis);
-    buf_alloc(&d1, dn, !at_end, dmis);
-    buf_alloc(&d2, dn, !at_end, dmis);
-    randomize(s.p, sn);
-    fn(s.p, ss, d1.p, ds, rows, cols);
-    twin(s.p, ss, d2.p, ds, rows, cols);
+    struct tbufs t;
+    tbufs_alloc(&t, rows, cols, es, es, aligned);
+    randomize(t.s.p, t.s.n);
+    fn(t.s.p, t.ss, t.d1.p, t.ds, rows, cols);
+    twin(t.s.p, t.ss, t.d2.p, t.ds, rows, cols);
     checks++;
-    if (!same(&d1, &d2)) {
+    if (!same(&t.d1, &t.d2)) {
         char what[128];
         snprintf(what, sizeof what, "%s transpose w%u rows %zu cols %zu", isa, es, rows, cols);
         fail(what);
     }
-    buf_free(&s);
-    buf_free(&d1);
-    buf_free(&d2);
+    tbufs_free(&t);
 }
 
 static void check_fill(const char *isa, tl_fill_fn fn, tl_fill_fn twin, unsigned w, size_t n)
@@ -329,31 +350,21 @@ static void check_cvt(const char *isa, tl_cvt_fn fn, enum tl_dtype sdt, enum tl_
 static void check_tcvt(const char *isa, tl_tcvt_fn fn, enum tl_dtype sdt, enum tl_dtype ddt,
                        size_t rows, size_t cols, bool aligned)
 {
-    unsigned es = tl_dtype_size(sdt), des = tl_dtype_size(ddt);
-    size_t ss = (cols + rnd(3)) * es, ds = (rows + rnd(3)) * des;
-    if (aligned)
-        ds = (ds + 63) / 64 * 64;
-    size_t sn = rows ? (rows - 1) * ss + cols * es : 0, dn = cols ? (cols - 1) * ds + rows * des : 0;
-    bool at_end = aligned ? true : rnd(2);
-    unsigned mis = (unsigned)rnd(64), dmis = aligned ? 0 : (unsigned)rnd(64);
-    struct buf s, d1, d2;
-    buf_alloc(&s, sn, at_end, mis);
-    buf_alloc(&d1, dn, !at_end, dmis);
-    buf_alloc(&d2, dn, !at_end, dmis);
-    edge_values(sdt, s.p, sn / es);
-    bool bg = fn(s.p, ss, d1.p, ds, rows, cols);
-    bool bw = tl_tcvt_scalar(sdt, ddt, s.p, ss, d2.p, ds, rows, cols);
+    unsigned es = tl_dtype_size(sdt);
+    struct tbufs t;
+    tbufs_alloc(&t, rows, cols, es, tl_dtype_size(ddt), aligned);
+    edge_values(sdt, t.s.p, t.s.n / es);
+    bool bg = fn(t.s.p, t.ss, t.d1.p, t.ds, rows, cols);
+    bool bw = tl_tcvt_scalar(sdt, ddt, t.s.p, t.ss, t.d2.p, t.ds, rows, cols);
     checks++;
-    if (bg != bw || !same(&d1, &d2)) {
+    if (bg != bw || !same(&t.d1, &t.d2)) {
         char what[160];
         snprintf(what, sizeof what, "%s transpose %s -> %s rows %zu cols %zu%s: %s", isa,
                  tl_dtype_name(sdt), tl_dtype_name(ddt), rows, cols, aligned ? " (aligned)" : "",
                  bg != bw ? "the fit flag differs" : "bytes differ");
         fail(what);
     }
-    buf_free(&s);
-    buf_free(&d1);
-    buf_free(&d2);
+    tbufs_free(&t);
 }
 
 /* Every slot a table fills, against the scalar table's twin. */
