@@ -134,15 +134,7 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, block_w8, LINE_NT_AVX2,
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
-#define NOT_NT(d, ds) 0
-TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, 8, block_w4_f16,
-                        LINE_NT_AVX2, NOT_NT, (void)0)
-TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, 8, block_w4_f16,
-                        LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
-TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 8, block_w4_bf16,
-                        LINE_NT_AVX2, NOT_NT, (void)0)
-TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 8, block_w4_bf16,
-                        LINE_NT_AVX2, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_CVT_F32_16(8, block_w4_f16, block_w4_bf16, LINE_NT_AVX2, _mm_sfence())
 
 #define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST_U(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))

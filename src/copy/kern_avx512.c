@@ -97,15 +97,7 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 8, block_w8, block_w8_nt, NO_STEP, T
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
 #define LINE_NT(d, s) _mm512_stream_si512((void *)(d), _mm512_load_si512((const void *)(s)))
-#define NOT_NT(d, ds) 0
-TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, 16, block_w4_f16,
-                        LINE_NT, NOT_NT, (void)0)
-TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, 16, block_w4_f16,
-                        LINE_NT, TL_LINE_ALIGNED, _mm_sfence())
-TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 16, block_w4_bf16,
-                        LINE_NT, NOT_NT, (void)0)
-TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 16, block_w4_bf16,
-                        LINE_NT, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_CVT_F32_16(16, block_w4_f16, block_w4_bf16, LINE_NT, _mm_sfence())
 
 #define LD(p) _mm512_loadu_si512((const void *)(p))
 #define ST_U(p, v) _mm512_storeu_si512((void *)(p), (v))

@@ -244,6 +244,23 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
         return bad;                                                                          \
     }
 
+/* The NT_OK of kernels that never stream. */
+#define TL_NEVER_NT(dst, ds) 0
+
+/* Defines an ISA's four FLOAT32 to 16-bit converting transposes,
+ * tcvt_f32_f16, tcvt_nt_f32_f16, tcvt_f32_bf16 and tcvt_nt_f32_bf16, over
+ * its B x B blocks BLOCK_F16 and BLOCK_BF16, whose streaming forms write
+ * whole lines with LINE_NT and end with FENCE. */
+#define TL_DEFINE_TRANSPOSE_CVT_F32_16(B, BLOCK_F16, BLOCK_BF16, LINE_NT, FENCE)                \
+    TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, B, BLOCK_F16,    \
+                            LINE_NT, TL_NEVER_NT, (void)0)                                    \
+    TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, B, BLOCK_F16, \
+                            LINE_NT, TL_LINE_ALIGNED, FENCE)                                  \
+    TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, B, BLOCK_BF16, \
+                            LINE_NT, TL_NEVER_NT, (void)0)                                    \
+    TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, B,          \
+                            BLOCK_BF16, LINE_NT, TL_LINE_ALIGNED, FENCE)
+
 /* Defines, for one vector type, the fills of every element width and, when
  * STREAM is given, their streaming twins and a streaming copy:
  *   fill_w1 .. fill_w8, fill_nt_w1 .. fill_nt_w8, copy_nt
