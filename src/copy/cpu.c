@@ -165,6 +165,22 @@ static bool split_512(void)
 }
 #endif
 
+#if defined(__x86_64__)
+/* The 4-byte streaming transpose of a split-512 CPU, by the number of rows
+ * (the kernels' own dispatch, kernel against kernel, alternating on 100 MB
+ * of images, 9 runs each; AVX-512's time over AVX2's): with 16 or 32 rows
+ * AVX-512's is faster (0.84-0.99, ncdhw_ndhwc_f32's 32 rows 0.75-0.78);
+ * from 64 rows on AVX2's is, or they are even (64: 0.95-1.06; 128-512 rows
+ * of 784 or 3136 columns 1.01-1.28, nchw_nhwc_f32_l's 256 x 3136 1.13-1.29;
+ * longer rows 0.93-1.07). */
+static void transpose_nt_w4_split(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,
+                                  size_t rows, size_t cols)
+{
+    const struct tl_kernels *k = rows < 64 ? &tl_kernels_avx512 : &tl_kernels_avx2;
+    k->transpose_nt[2](src, ss, dst, ds, rows, cols);
+}
+#endif
+
 /* The slots an ISA's table brings to this CPU: all of them, but for
  * AVX-512 on a CPU that splits its operations (see above). */
 static struct tl_kernels own_slots(enum tl_isa isa)
@@ -175,6 +191,8 @@ static struct tl_kernels own_slots(enum tl_isa isa)
         k.transpose[2] = NULL;
         k.transpose[3] = NULL;
         k.cvt[TL_DT_FLOAT32][TL_DT_FLOAT16] = NULL;
+        if (tl_isa_supported(TL_ISA_AVX2))
+            k.transpose_nt[2] = transpose_nt_w4_split;
     }
 #endif
     return k;
