@@ -87,12 +87,10 @@ DEFINE_butterfly(block_w4_f16, 16, idx16, _mm512_permutex2var_epi32, ST_F16)
 DEFINE_butterfly(block_w4_bf16, 16, idx16, _mm512_permutex2var_epi32, ST_BF16)
 
 /* Both blocks span whole lines and stream them out themselves: no step buffer. */
-#define NO_STEP(d, s) ((void)(d), (void)(s))
-
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 16, block_w4)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 16, block_w4, block_w4_nt, NO_STEP, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 16, block_w4, block_w4_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 8, block_w8)
-TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 8, block_w8, block_w8_nt, NO_STEP, TL_LINE_ALIGNED, _mm_sfence())
+TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 8, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */

@@ -91,29 +91,26 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
 
 /* Defines `name`, a transpose kernel (copy.h's contract) with streaming
  * stores, over the register blocks BLOCK(src, ss, dst, ds) of B x B
- * elements of ES bytes and, for blocks that span a whole line (B*ES = 64),
- * their streaming twins BLOCK_NT (narrower ones pass BLOCK: unused).
+ * elements of ES bytes and a streaming step STEP_NT(src, ss, dst, ds).
  *
  * The work goes in square steps of one cache line (64 bytes) by one cache
- * line: 64/ES rows by 64/ES columns, as (64/(B*ES))^2 blocks.  Every
- * source line of a step is used whole once loaded.  Each destination line
- * must be written whole by consecutive streaming stores: lines left half
- * written while others are started measured 4-10x slower than ordinary
- * stores on some machines (16 such lines at once: 0.10 of memcpy, where
- * whole lines give 1.0).  So a block that spans a whole line streams its
- * rows out itself (BLOCK_NT: measured 5-30% faster than the buffer below
- * for AVX-512's 4-byte blocks); narrower blocks are transposed
- * into a one-step buffer in the L1 cache, whose 64/ES lines LINE_NT(d, s)
- * then streams out one by one.  Steps sweep the rows innermost, so
- * destination rows are written front to back.  When NT_OK(dst, ds) holds,
- * full steps stream and the kernel ends with FENCE; rows and columns that
- * do not fill a step fall back to BLOCK and then to the scalar loop. */
-#define TL_DEFINE_TRANSPOSE_ANY(name, ES, B, BLOCK, BLOCK_NT, LINE_NT, NT_OK, FENCE)          \
+ * line: 64/ES rows by 64/ES columns.  Every source line of a step is used
+ * whole once loaded.  Each destination line must be written whole by
+ * consecutive streaming stores: lines left half written while others are
+ * started measured 4-10x slower than ordinary stores on some machines (16
+ * such lines at once: 0.10 of memcpy, where whole lines give 1.0).  So
+ * STEP_NT writes each of its lines at once: a block as large as the step
+ * streams its lines out itself (measured 5-30% faster than a buffer), and
+ * narrower blocks go through TL_DEFINE_STEP_NT's buffer below.  Steps sweep
+ * the rows innermost, so destination rows are written front to back.  When
+ * NT_OK(dst, ds) holds, full steps stream and the kernel ends with FENCE;
+ * otherwise they are done by BLOCK with ordinary stores.  Rows and columns
+ * that do not fill a step fall back to BLOCK and then to the scalar loop. */
+#define TL_DEFINE_TRANSPOSE_ANY(name, ES, B, BLOCK, STEP_NT, NT_OK, FENCE)                     \
     static void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds, size_t rows,    \
                      size_t cols)                                                           \
     {                                                                                        \
         enum { LINE = 64 / (ES) };                                                           \
-        _Alignas(64) uint8_t step[(B) * (ES) == 64 ? 64 : LINE * 64];                         \
         const int nt = NT_OK(dst, ds);                                                       \
         size_t c = 0;                                                                        \
         for (; c + LINE <= cols; c += LINE) {                                                \
@@ -125,31 +122,35 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
                     for (size_t j = 0; j < LINE; j++)                                        \
                         __builtin_prefetch(s + (r + j) * ss + TL_PF_AHEAD, 0, 2);            \
                 }                                                                            \
-                if (nt && (B) * (ES) < 64) {                                                 \
-                    for (size_t k = 0; k < LINE; k += (B))                                   \
-                        for (size_t j = 0; j < LINE; j += (B))                               \
-                            BLOCK(s + (r + j) * ss + k * (ES), ss, step + k * 64 + j * (ES), \
-                                  64);                                                       \
-                    for (size_t k = 0; k < LINE; k++)                                        \
-                        LINE_NT(d + k * ds + r * (ES), step + k * 64);                       \
+                if (nt) {                                                                    \
+                    STEP_NT(s + r * ss, ss, d + r * (ES), ds);                               \
                     continue;                                                                \
                 }                                                                            \
-                for (size_t k = 0; k < LINE; k += (B)) {                                     \
-                    for (size_t j = 0; j < LINE; j += (B)) {                                 \
-                        const uint8_t *bs = s + (r + j) * ss + k * (ES);                     \
-                        uint8_t *bd = d + k * ds + (r + j) * (ES);                           \
-                        if (nt)                                                              \
-                            BLOCK_NT(bs, ss, bd, ds);                                        \
-                        else                                                                 \
-                            BLOCK(bs, ss, bd, ds);                                           \
-                    }                                                                        \
-                }                                                                            \
+                for (size_t k = 0; k < LINE; k += (B))                                       \
+                    for (size_t j = 0; j < LINE; j += (B))                                   \
+                        BLOCK(s + (r + j) * ss + k * (ES), ss, d + k * ds + (r + j) * (ES), ds); \
             }                                                                                \
             TL_TRANSPOSE_ROWS_LEFT(ES, B, BLOCK, LINE);                                      \
         }                                                                                    \
         TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
         if (nt)                                                                              \
             FENCE;                                                                           \
+    }
+
+/* Defines `name`(src, ss, dst, ds), a streaming step for TL_DEFINE_TRANSPOSE_ANY
+ * over B x B blocks BLOCK narrower than a line: the blocks are transposed
+ * into a one-step buffer in the L1 cache, whose 64/ES lines LINE_NT(d, s)
+ * then streams out one by one. */
+#define TL_DEFINE_STEP_NT(name, ES, B, BLOCK, LINE_NT)                                          \
+    TL_BLOCK void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)               \
+    {                                                                                        \
+        enum { LINE = 64 / (ES) };                                                           \
+        _Alignas(64) uint8_t step[LINE * 64];                                                \
+        for (size_t k = 0; k < LINE; k += (B))                                               \
+            for (size_t j = 0; j < LINE; j += (B))                                           \
+                BLOCK(src + j * ss + k * (ES), ss, step + k * 64 + j * (ES), 64);            \
+        for (size_t k = 0; k < LINE; k++)                                                    \
+            LINE_NT(dst + k * ds, step + k * 64);                                            \
     }
 
 /* Defines `name`, a transpose kernel with ordinary stores.  Its steps are one
