@@ -22,7 +22,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "copy.h"
 
@@ -478,11 +477,7 @@ int tl_compare(const struct tl_desc *a, const uint8_t *a_file, const struct tl_d
     for (unsigned i = 0; i < j->rank; i++)
         r->element_count *= j->sizes[i];
 
-    unsigned threads = o->threads;
-    if (threads == 0) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = online > 0 ? (unsigned)online : 1;
-    }
+    unsigned threads = tl_copy_threads(o->threads);
     if (r->element_count < (1u << 20))
         threads = 1;                     /* small: not worth a thread */
     if (threads > j->boxes)

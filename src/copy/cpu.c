@@ -163,9 +163,7 @@ static bool split_512(void)
     unsigned family = (a >> 8 & 0xf) + (a >> 20 & 0xff);
     return family == 0x19;
 }
-#endif
 
-#if defined(__x86_64__)
 /* The 4-byte streaming transpose of a split-512 CPU, by the number of rows
  * (the kernels' own dispatch, kernel against kernel, alternating on 100 MB
  * of images, 9 runs each; AVX-512's time over AVX2's): with 16 or 32 rows
