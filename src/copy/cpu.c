@@ -164,17 +164,19 @@ static bool split_512(void)
     return family == 0x19;
 }
 
-/* The 4-byte streaming transpose of a split-512 CPU, by the number of rows
- * (the kernels' own dispatch, kernel against kernel, alternating on 100 MB
- * of images, 9 runs each; AVX-512's time over AVX2's): with 16 or 32 rows
- * AVX-512's is faster (0.84-0.99, ncdhw_ndhwc_f32's 32 rows 0.75-0.78);
- * from 64 rows on AVX2's is, or they are even (64: 0.95-1.06; 128-512 rows
- * of 784 or 3136 columns 1.01-1.28, nchw_nhwc_f32_l's 256 x 3136 1.13-1.29;
- * longer rows 0.93-1.07). */
+/* The 4-byte streaming transpose of a split-512 CPU, by shape.  Kernel
+ * against kernel, alternating on 25 M elements of images of R rows by C
+ * columns, AVX-512's time over AVX2's, two passes: AVX2's is faster only for
+ * 96-512 rows of 784 or 3136 columns (1.04-1.21); it is even at 12544
+ * columns (0.93-1.07) and at 64 rows (0.90-1.05), and slower everywhere else:
+ * 16-32 rows 0.82-0.93, 1024 rows or more 0.82-1.03, 256 columns 0.79-0.90,
+ * and 64 columns 0.36-0.54 (3136 rows of 64 columns, NHWC to NCHW with 64
+ * channels: 7.8 ms against 17.7 ms). */
 static void transpose_nt_w4_split(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,
                                   size_t rows, size_t cols)
 {
-    const struct tl_kernels *k = rows < 64 ? &tl_kernels_avx512 : &tl_kernels_avx2;
+    const bool avx2 = rows >= 96 && rows <= 512 && cols >= 512;
+    const struct tl_kernels *k = avx2 ? &tl_kernels_avx2 : &tl_kernels_avx512;
     k->transpose_nt[2](src, ss, dst, ds, rows, cols);
 }
 #endif

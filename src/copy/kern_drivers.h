@@ -69,19 +69,28 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
 #define TL_UNROLL
 #endif
 
-/* The transpose drivers' tails, in their variables: the rows from r on of
- * the column line at c that do not fill a step (whole B-row blocks, then
- * the scalar loop), and the columns from c on that do not fill a line. */
-#define TL_TRANSPOSE_ROWS_LEFT(ES, B, BLOCK, LINE)                                             \
-    do {                                                                                     \
+/* The transpose drivers' tails.  TL_DEFINE_ROWS_LEFT defines `name`(s, ss,
+ * d, ds, rows): the transpose of a column line (64/ES columns) whose rows
+ * do not fill a step, by whole B-row blocks and then the scalar loop.  It
+ * is kept out of line so that the drivers' main loops keep their vectors in
+ * registers (inline, GCC spilled the AVX-512 block's rows to the stack and
+ * the streaming 4-byte transpose lost 10-15%).  TL_TRANSPOSE_COLUMNS_LEFT,
+ * in the driver's variables, does the columns from c on that do not fill a
+ * line. */
+#define TL_DEFINE_ROWS_LEFT(name, ES, B, BLOCK)                                                \
+    static __attribute__((noinline)) void name(const uint8_t *s, size_t ss, uint8_t *d,      \
+                                               size_t ds, size_t rows)                       \
+    {                                                                                        \
+        enum { LINE = 64 / (ES) };                                                           \
+        size_t r = 0;                                                                        \
         for (; r + (B) <= rows; r += (B)) {                                                  \
             TL_UNROLL                                                                        \
-            for (size_t k = 0; k < (LINE); k += (B))                                         \
+            for (size_t k = 0; k < LINE; k += (B))                                           \
                 BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (ES), ds);                 \
         }                                                                                    \
         if (r < rows)                                                                        \
             tl_transpose_scalar_es(s + r * ss, ss, d + r * (ES), ds, rows - r, LINE, ES);    \
-    } while (0)
+    }
 
 #define TL_TRANSPOSE_COLUMNS_LEFT(ES)                                                          \
     do {                                                                                     \
@@ -107,11 +116,12 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
  * otherwise they are done by BLOCK with ordinary stores.  Rows and columns
  * that do not fill a step fall back to BLOCK and then to the scalar loop. */
 #define TL_DEFINE_TRANSPOSE_ANY(name, ES, B, BLOCK, STEP_NT, NT_OK, FENCE)                     \
-    static void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds, size_t rows,    \
-                     size_t cols)                                                           \
+    TL_DEFINE_ROWS_LEFT(name##_rows_left, ES, B, BLOCK)                                     \
+    static __attribute__((noinline)) void name##_stream(const uint8_t *src, size_t ss,      \
+                                                      uint8_t *dst, size_t ds, size_t rows,  \
+                                                      size_t cols)                           \
     {                                                                                        \
         enum { LINE = 64 / (ES) };                                                           \
-        const int nt = NT_OK(dst, ds);                                                       \
         size_t c = 0;                                                                        \
         for (; c + LINE <= cols; c += LINE) {                                                \
             const uint8_t *s = src + c * (ES);                                               \
@@ -122,19 +132,40 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
                     for (size_t j = 0; j < LINE; j++)                                        \
                         __builtin_prefetch(s + (r + j) * ss + TL_PF_AHEAD, 0, 2);            \
                 }                                                                            \
-                if (nt) {                                                                    \
-                    STEP_NT(s + r * ss, ss, d + r * (ES), ds);                               \
-                    continue;                                                                \
+                STEP_NT(s + r * ss, ss, d + r * (ES), ds);                                   \
+            }                                                                                \
+            if (r < rows)                                                                    \
+                name##_rows_left(s + r * ss, ss, d + r * (ES), ds, rows - r);                \
+        }                                                                                    \
+        TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
+        FENCE;                                                                               \
+    }                                                                                        \
+    static void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds, size_t rows,    \
+                     size_t cols)                                                           \
+    {                                                                                        \
+        enum { LINE = 64 / (ES) };                                                           \
+        if (NT_OK(dst, ds)) {                                                                \
+            name##_stream(src, ss, dst, ds, rows, cols);                                     \
+            return;                                                                          \
+        }                                                                                    \
+        size_t c = 0;                                                                        \
+        for (; c + LINE <= cols; c += LINE) {                                                \
+            const uint8_t *s = src + c * (ES);                                               \
+            uint8_t *d = dst + c * ds;                                                       \
+            size_t r = 0;                                                                    \
+            for (; r + LINE <= rows; r += LINE) {                                            \
+                if (c + 2 * LINE <= cols) {   /* these rows' next column line */             \
+                    for (size_t j = 0; j < LINE; j++)                                        \
+                        __builtin_prefetch(s + (r + j) * ss + TL_PF_AHEAD, 0, 2);            \
                 }                                                                            \
                 for (size_t k = 0; k < LINE; k += (B))                                       \
                     for (size_t j = 0; j < LINE; j += (B))                                   \
                         BLOCK(s + (r + j) * ss + k * (ES), ss, d + k * ds + (r + j) * (ES), ds); \
             }                                                                                \
-            TL_TRANSPOSE_ROWS_LEFT(ES, B, BLOCK, LINE);                                      \
+            if (r < rows)                                                                    \
+                name##_rows_left(s + r * ss, ss, d + r * (ES), ds, rows - r);                \
         }                                                                                    \
         TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
-        if (nt)                                                                              \
-            FENCE;                                                                           \
     }
 
 /* Defines `name`(src, ss, dst, ds), a streaming step for TL_DEFINE_TRANSPOSE_ANY
@@ -178,7 +209,8 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
                 for (size_t k = 0; k < line; k += (B))                                       \
                     BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (ES), ds);             \
             }                                                                                \
-            TL_TRANSPOSE_ROWS_LEFT(ES, B, BLOCK, line);                                      \
+            if (r < rows)                                                                    \
+                tl_transpose_scalar_es(s + r * ss, ss, d + r * (ES), ds, rows - r, line, ES); \
         }                                                                                    \
         TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
     }

@@ -415,6 +415,12 @@ static void check_table(const char *isa, const struct tl_kernels *k)
                     check_transpose(isa, k->transpose_nt[w], z->transpose[w], w, r, c, rnd(2));
             for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
                 check_transpose(isa, k->transpose_nt[w], z->transpose[w], w, big[i], big[5 - i] / 3 + 1, true);
+            /* both sides of every edge of cpu.c's split-512 rule */
+            static const size_t edge[][2] = { { 95, 600 }, { 96, 512 }, { 200, 511 },
+                                              { 200, 777 }, { 512, 530 }, { 513, 520 } };
+            for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+                check_transpose(isa, k->transpose_nt[w], z->transpose[w], w, edge[i][0], edge[i][1],
+                                true);
         }
         for (int nt = 0; nt < 2; nt++) {
             tl_fill_fn f = nt ? k->fill_nt[w] : k->fill[w];
