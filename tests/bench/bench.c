@@ -70,6 +70,8 @@ static const struct bcase cases[] = {
     { "nchw_nhwc_f32_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
     { "nchw_nhwc_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
     { "nhwc_nchw_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,2,3,1", "0,1,2,3", { 0 }, 0 },
+    /* NHWC to NCHW with few channels: 3136 rows of 64 columns per image */
+    { "nhwc_nchw_f32_c64", TL_DT_FLOAT32, 4, { 32, 64, 56, 56 }, "0,2,3,1", "0,1,2,3", { 0 }, 0 },
     { "hwc_chw_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 }, 0 },
     { "chw_hwc_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "0,1,2", "1,2,0", { 0 }, 0 },
     { "nchw_nhwc_f16_m", TL_DT_FLOAT16, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
