@@ -165,7 +165,10 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, step_w8_nt, TL_LINE_ALI
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
-TL_DEFINE_TRANSPOSE_CVT_F32_16(8, block_w4_f16, block_w4_bf16, LINE_NT_AVX2, _mm_sfence())
+TL_DEFINE_CVT_STEP_NT(step_f16_nt, 4, 2, 8, block_w4_f16, LINE_NT_AVX2)
+TL_DEFINE_CVT_STEP_NT(step_bf16_nt, 4, 2, 8, block_w4_bf16, LINE_NT_AVX2)
+TL_DEFINE_TRANSPOSE_CVT_F32_16(8, block_w4_f16, block_w4_bf16, step_f16_nt, step_bf16_nt,
+                               _mm_sfence())
 
 #define LD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
 #define ST_U(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), (v))
@@ -493,7 +496,7 @@ const struct tl_kernels tl_kernels_avx2 = {
         [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
     },
     .tcvt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16, [TL_DT_BFLOAT16] = tcvt_f32_bf16 } },
-    .tcvt_nt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_nt_f32_f16,
-                                     [TL_DT_BFLOAT16] = tcvt_nt_f32_bf16 } },
+    .tcvt_nt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16_nt,
+                                     [TL_DT_BFLOAT16] = tcvt_f32_bf16_nt } },
     .cmp = { cmp_f32, cmp_f64, NULL },
 };

@@ -215,48 +215,29 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
     }
 
-/* Defines `name`, a converting transpose (copy.h's tcvt contract) from type
- * SDT of ES bytes to DDT of DES bytes, over register blocks BLOCK(src, ss,
- * dst, ds) of B x B elements that convert as they store.  Steps are one
- * source line wide (64/ES columns), so every source line is used whole once
- * loaded, and rows are swept innermost.  With ordinary stores a step is B
- * rows tall.  When NT_OK(dst, ds) holds it is 64/DES rows tall, one
- * destination line: its blocks are stored into an L1 buffer whose 64/ES
- * lines LINE_NT(d, s) then streams out whole (see above: lines left half
- * written collapse), and the kernel ends with FENCE.  What does not fill a
- * step falls back to BLOCK, then to the scalar twin. */
-#define TL_DEFINE_TRANSPOSE_CVT(name, SDT, ES, DDT, DES, B, BLOCK, LINE_NT, NT_OK, FENCE)     \
-    static bool name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds, size_t rows,    \
-                     size_t cols)                                                           \
+/* Defines `name`, the loop of a converting transpose (copy.h's tcvt
+ * contract) from type SDT of ES bytes to DDT of DES bytes, over steps
+ * STEP(src, ss, dst, ds) of TALL rows by one source line (64/ES columns),
+ * so every source line is used whole once loaded; rows are swept
+ * innermost.  The rows of a column line that do not fill a step go by
+ * B x B blocks BLOCK(src, ss, dst, ds), then by the scalar twin, and so do
+ * the columns that do not fill a line.  END comes last.  A function of its
+ * own, so that its step keeps its vectors in registers. */
+#define TL_DEFINE_CVT_STEPS(name, SDT, ES, DDT, DES, B, BLOCK, TALL, STEP, END)                 \
+    static __attribute__((noinline)) bool name(const uint8_t *src, size_t ss, uint8_t *dst, \
+                                               size_t ds, size_t rows, size_t cols)          \
     {                                                                                        \
-        enum { SL = 64 / (ES), DL = 64 / (DES) };                                            \
-        _Alignas(64) uint8_t step[SL * 64];                                                  \
-        const int nt = NT_OK(dst, ds);                                                       \
-        const size_t tall = nt ? DL : (B);                                                   \
+        enum { SL = 64 / (ES) };                                                             \
         bool bad = false;                                                                    \
         size_t c = 0;                                                                        \
         for (; c + SL <= cols; c += SL) {                                                    \
             const uint8_t *s = src + c * (ES);                                               \
             uint8_t *d = dst + c * ds;                                                       \
             size_t r = 0;                                                                    \
-            for (; r + tall <= rows; r += tall) {                                            \
+            for (; r + (TALL) <= rows; r += (TALL)) {                                        \
                 if (c + 2 * SL <= cols)                                                      \
-                    tl_prefetch_next_line(s + r * ss, ss, tall);                             \
-                if (nt) {                                                                    \
-                    TL_UNROLL                                                                \
-                    for (size_t j = 0; j < DL; j += (B)) {                                   \
-                        TL_UNROLL                                                            \
-                        for (size_t k = 0; k < SL; k += (B))                                 \
-                            BLOCK(s + (r + j) * ss + k * (ES), ss, step + k * 64 + j * (DES),\
-                                  64);                                                       \
-                    }                                                                        \
-                    for (size_t k = 0; k < SL; k++)                                          \
-                        LINE_NT(d + k * ds + r * (DES), step + k * 64);                      \
-                    continue;                                                                \
-                }                                                                            \
-                TL_UNROLL                                                                    \
-                for (size_t k = 0; k < SL; k += (B))                                         \
-                    BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (DES), ds);            \
+                    tl_prefetch_next_line(s + r * ss, ss, (TALL));                           \
+                STEP(s + r * ss, ss, d + r * (DES), ds);                                     \
             }                                                                                \
             for (; r + (B) <= rows; r += (B)) {                                              \
                 TL_UNROLL                                                                    \
@@ -270,27 +251,64 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         if (c < cols)                                                                        \
             bad |= tl_tcvt_scalar(SDT, DDT, src + c * (ES), ss, dst + c * ds, ds, rows,      \
                                   cols - c);                                                 \
-        if (nt)                                                                              \
-            FENCE;                                                                           \
+        END;                                                                                 \
         return bad;                                                                          \
     }
 
-/* The NT_OK of kernels that never stream. */
-#define TL_NEVER_NT(dst, ds) 0
+/* Defines `name`, a converting transpose with ordinary stores over B x B
+ * blocks BLOCK that convert as they store, in steps B rows tall, and
+ * `name`_nt, its streaming twin.  When TL_LINE_ALIGNED(dst, ds) holds, the
+ * twin goes in steps STEP_NT(src, ss, dst, ds) of one destination line's
+ * rows (64/DES) by one source line's columns, which write each of their
+ * 64/ES destination lines whole at once (see TL_DEFINE_TRANSPOSE_ANY on
+ * lines left half written), and ends with FENCE; otherwise it is `name`. */
+#define TL_DEFINE_TRANSPOSE_CVT(name, SDT, ES, DDT, DES, B, BLOCK, STEP_NT, FENCE)              \
+    TL_BLOCK void name##_row(const uint8_t *s, size_t ss, uint8_t *d, size_t ds)             \
+    {                                                                                        \
+        TL_UNROLL                                                                            \
+        for (size_t k = 0; k < 64 / (ES); k += (B))                                          \
+            BLOCK(s + k * (ES), ss, d + k * ds, ds);                                         \
+    }                                                                                        \
+    TL_DEFINE_CVT_STEPS(name, SDT, ES, DDT, DES, B, BLOCK, B, name##_row, (void)0)          \
+    TL_DEFINE_CVT_STEPS(name##_stream, SDT, ES, DDT, DES, B, BLOCK, 64 / (DES), STEP_NT,    \
+                        FENCE)                                                              \
+    static bool name##_nt(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,           \
+                          size_t rows, size_t cols)                                          \
+    {                                                                                        \
+        bool (*f)(const uint8_t *, size_t, uint8_t *, size_t, size_t, size_t) =              \
+            TL_LINE_ALIGNED(dst, ds) ? name##_stream : name;                                 \
+        return f(src, ss, dst, ds, rows, cols);                                              \
+    }
 
-/* Defines an ISA's four FLOAT32 to 16-bit converting transposes,
- * tcvt_f32_f16, tcvt_nt_f32_f16, tcvt_f32_bf16 and tcvt_nt_f32_bf16, over
- * its B x B blocks BLOCK_F16 and BLOCK_BF16, whose streaming forms write
- * whole lines with LINE_NT and end with FENCE. */
-#define TL_DEFINE_TRANSPOSE_CVT_F32_16(B, BLOCK_F16, BLOCK_BF16, LINE_NT, FENCE)                \
+/* Defines `name`(src, ss, dst, ds), a streaming step for
+ * TL_DEFINE_TRANSPOSE_CVT over its B x B blocks BLOCK: they convert into a
+ * one-step buffer in the L1 cache, whose 64/ES lines LINE_NT(d, s) then
+ * streams out one by one. */
+#define TL_DEFINE_CVT_STEP_NT(name, ES, DES, B, BLOCK, LINE_NT)                                 \
+    TL_BLOCK void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)               \
+    {                                                                                        \
+        enum { SL = 64 / (ES), DL = 64 / (DES) };                                            \
+        _Alignas(64) uint8_t step[SL * 64];                                                  \
+        TL_UNROLL                                                                            \
+        for (size_t j = 0; j < DL; j += (B)) {                                               \
+            TL_UNROLL                                                                        \
+            for (size_t k = 0; k < SL; k += (B))                                             \
+                BLOCK(src + j * ss + k * (ES), ss, step + k * 64 + j * (DES), 64);           \
+        }                                                                                    \
+        for (size_t k = 0; k < SL; k++)                                                      \
+            LINE_NT(dst + k * ds, step + k * 64);                                            \
+    }
+
+/* Defines an ISA's FLOAT32 to 16-bit converting transposes tcvt_f32_f16,
+ * tcvt_f32_bf16 and their streaming twins tcvt_f32_f16_nt and
+ * tcvt_f32_bf16_nt, over its B x B blocks BLOCK_F16 and BLOCK_BF16 and its
+ * streaming steps STEP_F16_NT and STEP_BF16_NT, which FENCE orders. */
+#define TL_DEFINE_TRANSPOSE_CVT_F32_16(B, BLOCK_F16, BLOCK_BF16, STEP_F16_NT, STEP_BF16_NT,    \
+                                       FENCE)                                                \
     TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, B, BLOCK_F16,    \
-                            LINE_NT, TL_NEVER_NT, (void)0)                                    \
-    TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, B, BLOCK_F16, \
-                            LINE_NT, TL_LINE_ALIGNED, FENCE)                                  \
+                            STEP_F16_NT, FENCE)                                               \
     TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, B, BLOCK_BF16, \
-                            LINE_NT, TL_NEVER_NT, (void)0)                                    \
-    TL_DEFINE_TRANSPOSE_CVT(tcvt_nt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, B,          \
-                            BLOCK_BF16, LINE_NT, TL_LINE_ALIGNED, FENCE)
+                            STEP_BF16_NT, FENCE)
 
 /* Defines, for one vector type, the fills of every element width and, when
  * STREAM is given, their streaming twins and a streaming copy:
