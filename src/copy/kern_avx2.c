@@ -157,16 +157,16 @@ TL_BLOCK void line_w2_nt(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 TL_DEFINE_TRANSPOSE(transpose_w2, 2, 16, block_w2)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w2_nt, 2, 16, block_w2, line_w2_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 8, block_w4)
-TL_DEFINE_STEP_NT(step_w4_nt, 4, 8, block_w4, LINE_NT_AVX2)
+TL_DEFINE_STEP_NT(step_w4_nt, 4, 4, 8, block_w4, LINE_NT_AVX2)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 8, block_w4, step_w4_nt, TL_LINE_ALIGNED, _mm_sfence())
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 4, block_w8)
-TL_DEFINE_STEP_NT(step_w8_nt, 8, 4, block_w8, LINE_NT_AVX2)
+TL_DEFINE_STEP_NT(step_w8_nt, 8, 8, 4, block_w8, LINE_NT_AVX2)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, step_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
-TL_DEFINE_CVT_STEP_NT(step_f16_nt, 4, 2, 8, block_w4_f16, LINE_NT_AVX2)
-TL_DEFINE_CVT_STEP_NT(step_bf16_nt, 4, 2, 8, block_w4_bf16, LINE_NT_AVX2)
+TL_DEFINE_STEP_NT(step_f16_nt, 4, 2, 8, block_w4_f16, LINE_NT_AVX2)
+TL_DEFINE_STEP_NT(step_bf16_nt, 4, 2, 8, block_w4_bf16, LINE_NT_AVX2)
 TL_DEFINE_TRANSPOSE_CVT_F32_16(8, block_w4_f16, block_w4_bf16, step_f16_nt, step_bf16_nt,
                                _mm_sfence())
 

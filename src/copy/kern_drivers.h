@@ -170,19 +170,21 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         END;                                                                                 \
     }
 
-/* Defines `name`(src, ss, dst, ds), a streaming step for TL_DEFINE_TRANSPOSE_ANY
- * over B x B blocks BLOCK narrower than a line: the blocks are transposed
- * into a one-step buffer in the L1 cache, whose 64/ES lines LINE_NT(d, s)
- * then streams out one by one. */
-#define TL_DEFINE_STEP_NT(name, ES, B, BLOCK, LINE_NT)                                          \
+/* Defines `name`(src, ss, dst, ds), a streaming step over B x B blocks
+ * BLOCK narrower than a line, from elements of ES bytes to elements of DES
+ * bytes: for TL_DEFINE_TRANSPOSE_ANY (DES = ES) a square step of 64/ES rows,
+ * for TL_DEFINE_TRANSPOSE_CVT 64/DES rows, by 64/ES columns.  The blocks
+ * are transposed (and converted) into a one-step buffer in the L1 cache,
+ * whose 64/ES lines LINE_NT(d, s) then streams out one by one. */
+#define TL_DEFINE_STEP_NT(name, ES, DES, B, BLOCK, LINE_NT)                                     \
     TL_BLOCK void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)               \
     {                                                                                        \
-        enum { LINE = 64 / (ES) };                                                           \
-        _Alignas(64) uint8_t step[LINE * 64];                                                \
-        for (size_t k = 0; k < LINE; k += (B))                                               \
-            for (size_t j = 0; j < LINE; j += (B))                                           \
-                BLOCK(src + j * ss + k * (ES), ss, step + k * 64 + j * (ES), 64);            \
-        for (size_t k = 0; k < LINE; k++)                                                    \
+        enum { SL = 64 / (ES), DL = 64 / (DES) };                                            \
+        _Alignas(64) uint8_t step[SL * 64];                                                  \
+        for (size_t k = 0; k < SL; k += (B))                                                 \
+            for (size_t j = 0; j < DL; j += (B))                                             \
+                BLOCK(src + j * ss + k * (ES), ss, step + k * 64 + j * (DES), 64);           \
+        for (size_t k = 0; k < SL; k++)                                                      \
             LINE_NT(dst + k * ds, step + k * 64);                                            \
     }
 
@@ -275,28 +277,9 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
     static bool name##_nt(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,           \
                           size_t rows, size_t cols)                                          \
     {                                                                                        \
-        bool (*f)(const uint8_t *, size_t, uint8_t *, size_t, size_t, size_t) =              \
-            TL_LINE_ALIGNED(dst, ds) ? name##_stream : name;                                 \
-        return f(src, ss, dst, ds, rows, cols);                                              \
-    }
-
-/* Defines `name`(src, ss, dst, ds), a streaming step for
- * TL_DEFINE_TRANSPOSE_CVT over its B x B blocks BLOCK: they convert into a
- * one-step buffer in the L1 cache, whose 64/ES lines LINE_NT(d, s) then
- * streams out one by one. */
-#define TL_DEFINE_CVT_STEP_NT(name, ES, DES, B, BLOCK, LINE_NT)                                 \
-    TL_BLOCK void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)               \
-    {                                                                                        \
-        enum { SL = 64 / (ES), DL = 64 / (DES) };                                            \
-        _Alignas(64) uint8_t step[SL * 64];                                                  \
-        TL_UNROLL                                                                            \
-        for (size_t j = 0; j < DL; j += (B)) {                                               \
-            TL_UNROLL                                                                        \
-            for (size_t k = 0; k < SL; k += (B))                                             \
-                BLOCK(src + j * ss + k * (ES), ss, step + k * 64 + j * (DES), 64);           \
-        }                                                                                    \
-        for (size_t k = 0; k < SL; k++)                                                      \
-            LINE_NT(dst + k * ds, step + k * 64);                                            \
+        if (TL_LINE_ALIGNED(dst, ds))                                                        \
+            return name##_stream(src, ss, dst, ds, rows, cols);                              \
+        return name(src, ss, dst, ds, rows, cols);                                           \
     }
 
 /* Defines an ISA's FLOAT32 to 16-bit converting transposes tcvt_f32_f16,
