@@ -107,6 +107,10 @@ static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
         k->copy = by->copy;
     if (by->copy_nt)
         k->copy_nt = by->copy_nt;
+    if (by->copy_stream) {      /* a pair: the fence orders that ISA's stores */
+        k->copy_stream = by->copy_stream;
+        k->fence = by->fence;
+    }
     for (int w = 0; w < TL_NW; w++) {
         if (by->transpose[w])
             k->transpose[w] = by->transpose[w];

@@ -273,6 +273,8 @@ const struct tl_kernels tl_kernels_avx512 = {
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
     .copy_nt = copy_nt,     /* .copy: 512-bit stores measured slower than AVX2's here */
+    .copy_stream = copy_stream,
+    .fence = store_fence,
     .cvt = {
         [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = cvt_f32_f16, [TL_DT_BFLOAT16] = cvt_f32_bf16,
                             [TL_DT_UINT8] = cvt_f32_u8, [TL_DT_INT8] = cvt_f32_i8 },

@@ -294,8 +294,9 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
                             STEP_BF16_NT, FENCE)
 
 /* Defines, for one vector type, the fills of every element width and, when
- * STREAM is given, their streaming twins and a streaming copy:
- *   fill_w1 .. fill_w8, fill_nt_w1 .. fill_nt_w8, copy_nt
+ * STREAM is given, their streaming twins and streaming copies:
+ *   fill_w1 .. fill_w8, fill_nt_w1 .. fill_nt_w8, copy_nt, copy_stream,
+ *   store_fence (copy.h's copy_stream and fence slots)
  * VEC is the vector type and VB its size in bytes; STOREU/STREAM(p, v)
  * store it, LOADU(p) loads it, SET1_8 .. SET1_64 broadcast a value, FENCE
  * orders streaming stores.  Each kernel stores whole vectors four at a time,
@@ -354,7 +355,7 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
     { uint32_t x; memcpy(&x, v, 4); fill_nt_vec(d, SET1_32(x), n * 4, v, 4); }               \
     static void fill_nt_w8(uint8_t *d, const uint8_t *v, size_t n)                           \
     { uint64_t x; memcpy(&x, v, 8); fill_nt_vec(d, SET1_64(x), n * 8, v, 8); }               \
-    static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)                      \
+    static void copy_stream(const uint8_t *src, uint8_t *dst, size_t bytes)                  \
     {                                                                                        \
         size_t head = (size_t)(-(uintptr_t)dst) & ((VB) - 1), i;                             \
         if (head > bytes)                                                                    \
@@ -371,6 +372,14 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         for (; i + (VB) <= bytes; i += (VB))                                                 \
             STREAM(dst + i, LOADU(src + i));                                                 \
         memcpy(dst + i, src + i, bytes - i);                                                 \
+    }                                                                                        \
+    static void store_fence(void)                                                            \
+    {                                                                                        \
+        FENCE;                                                                               \
+    }                                                                                        \
+    static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)                      \
+    {                                                                                        \
+        copy_stream(src, dst, bytes);                                                        \
         FENCE;                                                                               \
     }
 

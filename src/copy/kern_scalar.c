@@ -36,6 +36,10 @@ static void copy_plain(const uint8_t *src, uint8_t *dst, size_t bytes)
     memcpy(dst, src, bytes);
 }
 
+static void no_fence(void)      /* ordinary stores need none */
+{
+}
+
 /* Conversions between the types users convert most, one element at a time
  * but without the generic converter's decoding; each rounds and reports
  * exactly as tl_convert_value() does (the differential test holds them to
@@ -143,6 +147,8 @@ const struct tl_kernels tl_kernels_scalar = {
     .fill_nt = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .copy = copy_plain,
     .copy_nt = copy_plain,
+    .copy_stream = copy_plain,
+    .fence = no_fence,
     .interleave = {
         { interleave_c2_w1, interleave_c2_w2, interleave_c2_w4, interleave_c2_w8 },
         { interleave_c3_w1, interleave_c3_w2, interleave_c3_w4, interleave_c3_w8 },

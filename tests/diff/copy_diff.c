@@ -209,7 +209,7 @@ static void check_interleave(const char *isa, int c, unsigned w, size_t n,
     }
 }
 
-static void check_copy_kernel(const char *isa, tl_copy_fn fn, size_t n)
+static void check_copy_kernel(const char *isa, tl_copy_fn fn, tl_fence_fn fence, size_t n)
 {
     struct buf s, d1, d2;
     bool at_end = rnd(2);
@@ -219,6 +219,8 @@ static void check_copy_kernel(const char *isa, tl_copy_fn fn, size_t n)
     buf_alloc(&d1, n, !at_end, mis);
     buf_alloc(&d2, n, !at_end, mis);
     fn(s.p, d1.p, n);
+    if (fence)
+        fence();
     memcpy(d2.p, s.p, n);
     checks++;
     if (!same(&d1, &d2)) {
@@ -392,13 +394,14 @@ static void check_table(const char *isa, const struct tl_kernels *k)
             }
         }
     }
-    for (int nt = 0; nt < 2; nt++) {
-        tl_copy_fn f = nt ? k->copy_nt : k->copy;
+    for (int kind = 0; kind < 3; kind++) {     /* copy, copy_nt, copy_stream then fence */
+        tl_copy_fn f = kind == 0 ? k->copy : kind == 1 ? k->copy_nt : k->copy_stream;
+        tl_fence_fn fence = kind == 2 ? k->fence : NULL;
         if (!f)
             continue;
         for (size_t n = 0; n <= 2 * 256 + 1; n++)
-            check_copy_kernel(isa, f, n);
-        check_copy_kernel(isa, f, 100003);
+            check_copy_kernel(isa, f, fence, n);
+        check_copy_kernel(isa, f, fence, 100003);
     }
     for (unsigned w = 0; w < TL_NW; w++) {
         size_t B = 64 >> w;            /* past two blocks of the widest kernel */
