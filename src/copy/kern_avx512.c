@@ -169,10 +169,13 @@ TL_DEFINE_FILLS(__m512i, 64, ST_U, SET1_8, SET1_16, SET1_32, SET1_64)
 TL_DEFINE_STREAMING(__m512i, 64, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
 
 /* ---- conversions, 16 lanes ------------------------------------------------
- * FLOAT32 <-> FLOAT16 with the AVX-512F conversions; BFLOAT16 by integer
+ * FLOAT32 to FLOAT16 with the AVX-512F conversion; to BFLOAT16 by integer
  * rounding, not with AVX-512 BF16's VCVTNEPS2BF16, which flushes subnormal
- * inputs to zero where SPEC section 7 keeps them.  Tails go to the scalar
- * converter. */
+ * inputs to zero where SPEC section 7 keeps them.  FLOAT16 and BFLOAT16 to
+ * FLOAT32 keep AVX2's kernels: 16-lane versions, though faster on data in
+ * L1, made the streamed conversions slower (make bench, 1 thread:
+ * f16_f32_flat_l 23-25 against 35-39 GB/s, the same from BFLOAT16 33
+ * against 39 GB/s).  Tails go to the scalar converter. */
 
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
 {
@@ -182,36 +185,12 @@ static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
     return i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
 }
 
-static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
-{
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(src + 2 * i));
-        _mm512_storeu_ps(dst + 4 * i, _mm512_cvtph_ps(h));
-    }
-    return tl_cvt_scalar(TL_DT_FLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
-}
-
 static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
     for (; i + 16 <= n; i += 16)
         ST_BF16(dst + 2 * i, _mm512_loadu_si512(src + 4 * i));
     return i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
-}
-
-static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)
-{
-    const __m512i inf = _mm512_set1_epi32(0x7f800000), abs = _mm512_set1_epi32(0x7fffffff);
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m256i h = _mm256_loadu_si256((const __m256i *)(const void *)(src + 2 * i));
-        __m512i x = _mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16);
-        __mmask16 nan = _mm512_cmpgt_epi32_mask(_mm512_and_si512(x, abs), inf);
-        x = _mm512_mask_or_epi32(x, nan, x, _mm512_set1_epi32(0x00400000));    /* quiet */
-        _mm512_storeu_si512(dst + 4 * i, x);
-    }
-    return tl_cvt_scalar(TL_DT_BFLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
 }
 
 static inline __m512 bytes_ps(const uint8_t *p, bool sign)
@@ -278,8 +257,6 @@ const struct tl_kernels tl_kernels_avx512 = {
     .cvt = {
         [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = cvt_f32_f16, [TL_DT_BFLOAT16] = cvt_f32_bf16,
                             [TL_DT_UINT8] = cvt_f32_u8, [TL_DT_INT8] = cvt_f32_i8 },
-        [TL_DT_FLOAT16] = { [TL_DT_FLOAT32] = cvt_f16_f32 },
-        [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
         [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
         [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
     },
