@@ -88,7 +88,7 @@ typedef size_t (*tl_cmp_fn)(const uint8_t *a, const uint8_t *b, size_t n);
  *
  * copy_stream is copy_nt without that fence, for a caller that streams out
  * many small pieces and then calls fence() once: a fence after each 4 KiB
- * piece made the staged conversions 2.3x slower (plan.c). */
+ * piece made a staged conversion 2.3x slower (plan.c). */
 typedef void (*tl_fence_fn)(void);
 
 struct tl_kernels {
