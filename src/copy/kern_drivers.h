@@ -383,7 +383,6 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         FENCE;                                                                               \
     }
 
-
 /* Streaming stores need the destination and its row stride aligned to lines. */
 #define TL_LINE_ALIGNED(dst, ds) ((((uintptr_t)(dst) | (uintptr_t)(ds)) & 63) == 0)
 
