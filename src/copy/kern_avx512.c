@@ -52,37 +52,13 @@ static inline __m512i bf16_round_high(__m512i x)
     _mm256_storeu_si256((__m256i *)(void *)(p), \
                         _mm512_cvtepi32_epi16(_mm512_srli_epi32(bf16_round_high(v), 16)))
 
-/* Two vectors of 16 FLOAT32 lanes, a then b, as one of 32 FLOAT16 or
- * BFLOAT16.  BFLOAT16 takes the high halves of the rounded lanes with one
- * two-source word permute (1.34-1.38 ms against 1.44-1.47 ms by shifts and
- * two narrowing moves, in the step below on 8 x 64 x 12544). */
-static inline __m512i pack_f16(__m512i a, __m512i b)
-{
-    __m256i lo = _mm512_cvtps_ph(_mm512_castsi512_ps(a), FROUND);
-    return _mm512_inserti64x4(_mm512_castsi256_si512(lo),
-                              _mm512_cvtps_ph(_mm512_castsi512_ps(b), FROUND), 1);
-}
-
-static const int16_t high_words[32] __attribute__((aligned(64))) = {
-    1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
-    33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63,
-};
-
-static inline __m512i pack_bf16(__m512i a, __m512i b)
-{
-    return _mm512_permutex2var_epi16(bf16_round_high(a), _mm512_load_si512(high_words),
-                                     bf16_round_high(b));
-}
-
-/* The butterfly of N rows of one 64-byte vector, left in r: N = 16 32-bit
- * or 8 64-bit elements, IDX the stages' permute indices, PERMUTE the
- * two-source permute of that element width. */
+/* The butterfly of N rows of one 64-byte vector in r: N = 16 32-bit or 8
+ * 64-bit elements, IDX the stages' permute indices, PERMUTE the two-source
+ * permute of that element width.  NAME loads the rows from src first;
+ * NAME_regs works on rows already in r. */
 #define DEFINE_butterfly(NAME, N, IDX, PERMUTE)                             \
-TL_BLOCK void NAME(const uint8_t *src, size_t ss, __m512i r[N])             \
+TL_BLOCK void NAME##_regs(__m512i r[N])                                     \
 {                                                                           \
-    TL_UNROLL                                                               \
-    for (int i = 0; i < (N); i++)                                           \
-        r[i] = _mm512_loadu_si512((const void *)(src + i * ss));            \
     TL_UNROLL                                                               \
     for (int st = 0, b = (N) / 2; b >= 1; st++, b >>= 1) {                  \
         __m512i ilo = _mm512_load_si512((const void *)IDX[st][0]);          \
@@ -96,6 +72,13 @@ TL_BLOCK void NAME(const uint8_t *src, size_t ss, __m512i r[N])             \
             r[i + b] = PERMUTE(a, ihi, c);                                  \
         }                                                                   \
     }                                                                       \
+}                                                                           \
+TL_BLOCK void NAME(const uint8_t *src, size_t ss, __m512i r[N])             \
+{                                                                           \
+    TL_UNROLL                                                               \
+    for (int i = 0; i < (N); i++)                                           \
+        r[i] = _mm512_loadu_si512((const void *)(src + i * ss));            \
+    NAME##_regs(r);                                                         \
 }
 DEFINE_butterfly(butterfly_w4, 16, idx16, _mm512_permutex2var_epi32)
 DEFINE_butterfly(butterfly_w8, 8, idx8, _mm512_permutex2var_epi64)
@@ -124,39 +107,68 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w4_nt, 4, 16, block_w4, block_w4_nt, TL_LINE_A
 TL_DEFINE_TRANSPOSE(transpose_w8, 8, 8, block_w8)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 8, block_w8, block_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
 
-/* A streaming step of the converting transposes in registers: 32 rows by
- * 16 FLOAT32 columns, two butterflies whose rows PACK pairs, so that each
- * of the 16 destination lines (32 16-bit values: 16 from each butterfly)
- * is one vector, streamed whole.  Measured against 16 x 16 blocks into an
- * L1 buffer (on 8 x 64 x 12544, kernel against kernel): FLOAT16 1.07-1.17
- * ms against 1.34-1.36 ms.  Out of line: inlined into its loop, it had GCC
- * keep the 32 row addresses on the stack (1.32-1.38 ms). */
-#define DEFINE_cvt_step_nt(NAME, PACK)                                                  \
+/* Two FLOAT32 rows a and b, 16 columns each, converted and paired: each
+ * 32-bit lane holds a column's value from a in its low half and from b in
+ * its high half.  FLOAT16 lanes come in the column order of cols_f16 (the
+ * in-lane word unpacks of the two 8-column halves); BFLOAT16 lanes in
+ * order. */
+static const uint8_t cols_f16[16] = { 0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15 };
+#define COL_F16(j) cols_f16[j]
+#define COL_BF16(j) (j)
+
+TL_BLOCK __m512i pair_f16(const uint8_t *a, const uint8_t *b)
+{
+    __m256i x = _mm512_cvtps_ph(_mm512_loadu_ps((const void *)a), FROUND);
+    __m256i y = _mm512_cvtps_ph(_mm512_loadu_ps((const void *)b), FROUND);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_unpacklo_epi16(x, y)),
+                              _mm256_unpackhi_epi16(x, y), 1);
+}
+
+TL_BLOCK __m512i pair_bf16(const uint8_t *a, const uint8_t *b)
+{
+    __m512i x = bf16_round_high(_mm512_loadu_si512((const void *)a));
+    __m512i y = bf16_round_high(_mm512_loadu_si512((const void *)b));
+    return _mm512_mask_blend_epi16(0xaaaaaaaau, _mm512_srli_epi32(x, 16), y);
+}
+
+/* A step of the converting transposes: 32 rows by 16 FLOAT32 columns.  The
+ * rows are converted first and paired (PAIR), so that one 16 x 16 32-bit
+ * butterfly transposes them: its row j is the destination line of column
+ * COL(j), 32 16-bit values, stored whole with STORE.  Measured against two
+ * butterflies of the FLOAT32 rows packed after (and, with ordinary
+ * stores, 16 x 16 blocks converting half lines), kernel against kernel
+ * over 8 x 64 x 12544 FLOAT32 values: with the source in L2 (a 64 x 256
+ * slice again and again, the work alone), streamed FLOAT16 0.54-0.55
+ * against 0.74-0.97 ms, BFLOAT16 0.65-0.66 against 1.04-1.06 ms, with
+ * ordinary stores FLOAT16 0.53 against 0.69-0.96 ms, BFLOAT16 0.64
+ * against 1.11 ms; from memory, streamed, FLOAT16 1.06-1.09 against
+ * 1.27-1.59 ms, BFLOAT16 1.21-1.25 against 1.42 ms.  Out of line:
+ * inlined into its loop, an earlier step had GCC keep the 32 row
+ * addresses on the stack. */
+#define DEFINE_cvt_step(NAME, PAIR, COL, STORE)                                         \
 static __attribute__((noinline)) void NAME(const uint8_t *src, size_t ss, uint8_t *dst, \
                                             size_t ds)                                  \
 {                                                                                       \
-    __m512i r[16], top[8];                                                              \
-    butterfly_w4(src, ss, r);                                                           \
+    __m512i r[16];                                                                      \
     TL_UNROLL                                                                           \
-    for (int i = 0; i < 8; i++)                                                         \
-        top[i] = PACK(r[2 * i], r[2 * i + 1]);                                          \
-    butterfly_w4(src + 16 * ss, ss, r);                                                 \
+    for (int i = 0; i < 16; i++)                                                        \
+        r[i] = PAIR(src + 2 * i * ss, src + (2 * i + 1) * ss);                          \
+    butterfly_w4_regs(r);                                                               \
     TL_UNROLL                                                                           \
-    for (int i = 0; i < 8; i++) {                                                       \
-        __m512i bottom = PACK(r[2 * i], r[2 * i + 1]);                                  \
-        _mm512_stream_si512((void *)(dst + 2 * i * ds),                                 \
-                            _mm512_shuffle_i64x2(top[i], bottom, 0x44));                \
-        _mm512_stream_si512((void *)(dst + (2 * i + 1) * ds),                           \
-                            _mm512_shuffle_i64x2(top[i], bottom, 0xee));                \
-    }                                                                                   \
+    for (int j = 0; j < 16; j++)                                                        \
+        STORE((void *)(dst + COL(j) * ds), r[j]);                                       \
 }
-DEFINE_cvt_step_nt(step_f16_nt, pack_f16)
-DEFINE_cvt_step_nt(step_bf16_nt, pack_bf16)
+DEFINE_cvt_step(step_f16, pair_f16, COL_F16, _mm512_storeu_si512)
+DEFINE_cvt_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512)
+DEFINE_cvt_step(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512)
+DEFINE_cvt_step(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512)
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
-TL_DEFINE_TRANSPOSE_CVT_F32_16(16, block_w4_f16, block_w4_bf16, step_f16_nt, step_bf16_nt,
-                               _mm_sfence())
+TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, 16, block_w4_f16, 32,
+                        step_f16, step_f16_nt, _mm_sfence())
+TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 16, block_w4_bf16, 32,
+                        step_bf16, step_bf16_nt, _mm_sfence())
 
 #define LD(p) _mm512_loadu_si512((const void *)(p))
 #define ST_U(p, v) _mm512_storeu_si512((void *)(p), (v))

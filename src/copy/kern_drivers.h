@@ -170,21 +170,19 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         END;                                                                                 \
     }
 
-/* Defines `name`(src, ss, dst, ds), a streaming step over B x B blocks
- * BLOCK narrower than a line, from elements of ES bytes to elements of DES
- * bytes: for TL_DEFINE_TRANSPOSE_ANY (DES = ES) a square step of 64/ES rows,
- * for TL_DEFINE_TRANSPOSE_CVT 64/DES rows, by 64/ES columns.  The blocks
- * are transposed (and converted) into a one-step buffer in the L1 cache,
- * whose 64/ES lines LINE_NT(d, s) then streams out one by one. */
-#define TL_DEFINE_STEP_NT(name, ES, DES, B, BLOCK, LINE_NT)                                     \
+/* Defines `name`(src, ss, dst, ds), TL_DEFINE_TRANSPOSE_ANY's streaming
+ * step (64/ES rows by 64/ES columns) over B x B blocks BLOCK narrower than
+ * a line.  The blocks are transposed into a one-step buffer in the L1
+ * cache, whose 64/ES lines LINE_NT(d, s) then streams out one by one. */
+#define TL_DEFINE_STEP_NT(name, ES, B, BLOCK, LINE_NT)                                          \
     TL_BLOCK void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)               \
     {                                                                                        \
-        enum { SL = 64 / (ES), DL = 64 / (DES) };                                            \
-        _Alignas(64) uint8_t step[SL * 64];                                                  \
-        for (size_t k = 0; k < SL; k += (B))                                                 \
-            for (size_t j = 0; j < DL; j += (B))                                             \
-                BLOCK(src + j * ss + k * (ES), ss, step + k * 64 + j * (DES), 64);           \
-        for (size_t k = 0; k < SL; k++)                                                      \
+        enum { L = 64 / (ES) };                                                              \
+        _Alignas(64) uint8_t step[L * 64];                                                   \
+        for (size_t k = 0; k < L; k += (B))                                                  \
+            for (size_t j = 0; j < L; j += (B))                                              \
+                BLOCK(src + j * ss + k * (ES), ss, step + k * 64 + j * (ES), 64);            \
+        for (size_t k = 0; k < L; k++)                                                       \
             LINE_NT(dst + k * ds, step + k * 64);                                            \
     }
 
@@ -257,21 +255,18 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         return bad;                                                                          \
     }
 
-/* Defines `name`, a converting transpose with ordinary stores over B x B
- * blocks BLOCK that convert as they store, in steps B rows tall, and
- * `name`_nt, its streaming twin.  When TL_LINE_ALIGNED(dst, ds) holds, the
- * twin goes in steps STEP_NT(src, ss, dst, ds) of one destination line's
- * rows (64/DES) by one source line's columns, which write each of their
- * 64/ES destination lines whole at once (see TL_DEFINE_TRANSPOSE_ANY on
- * lines left half written), and ends with FENCE; otherwise it is `name`. */
-#define TL_DEFINE_TRANSPOSE_CVT(name, SDT, ES, DDT, DES, B, BLOCK, STEP_NT, FENCE)              \
-    TL_BLOCK void name##_row(const uint8_t *s, size_t ss, uint8_t *d, size_t ds)             \
-    {                                                                                        \
-        TL_UNROLL                                                                            \
-        for (size_t k = 0; k < 64 / (ES); k += (B))                                          \
-            BLOCK(s + k * (ES), ss, d + k * ds, ds);                                         \
-    }                                                                                        \
-    TL_DEFINE_CVT_STEPS(name, SDT, ES, DDT, DES, B, BLOCK, B, name##_row, (void)0)          \
+/* Defines `name`, a converting transpose with ordinary stores, and
+ * `name`_nt, its streaming twin, from type SDT of ES bytes to DDT of DES
+ * bytes.  `name` goes in steps STEP(src, ss, dst, ds) of TALL rows by one
+ * source line's columns (64/ES).  The twin goes in steps STEP_NT of one
+ * destination line's rows (64/DES), which write each of their 64/ES
+ * destination lines whole with streaming stores (see
+ * TL_DEFINE_TRANSPOSE_ANY on lines left half written), when
+ * TL_LINE_ALIGNED(dst, ds) holds, and ends with FENCE; otherwise it is
+ * `name`.  Rows that do not fill a step go by B x B blocks BLOCK that
+ * convert as they store. */
+#define TL_DEFINE_TRANSPOSE_CVT(name, SDT, ES, DDT, DES, B, BLOCK, TALL, STEP, STEP_NT, FENCE)  \
+    TL_DEFINE_CVT_STEPS(name, SDT, ES, DDT, DES, B, BLOCK, TALL, STEP, (void)0)             \
     TL_DEFINE_CVT_STEPS(name##_stream, SDT, ES, DDT, DES, B, BLOCK, 64 / (DES), STEP_NT,    \
                         FENCE)                                                              \
     static bool name##_nt(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,           \
@@ -281,17 +276,6 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             return name##_stream(src, ss, dst, ds, rows, cols);                              \
         return name(src, ss, dst, ds, rows, cols);                                           \
     }
-
-/* Defines an ISA's FLOAT32 to 16-bit converting transposes tcvt_f32_f16,
- * tcvt_f32_bf16 and their streaming twins tcvt_f32_f16_nt and
- * tcvt_f32_bf16_nt, over its B x B blocks BLOCK_F16 and BLOCK_BF16 and its
- * streaming steps STEP_F16_NT and STEP_BF16_NT, which FENCE orders. */
-#define TL_DEFINE_TRANSPOSE_CVT_F32_16(B, BLOCK_F16, BLOCK_BF16, STEP_F16_NT, STEP_BF16_NT,    \
-                                       FENCE)                                                \
-    TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_f16, TL_DT_FLOAT32, 4, TL_DT_FLOAT16, 2, B, BLOCK_F16,    \
-                            STEP_F16_NT, FENCE)                                               \
-    TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, B, BLOCK_BF16, \
-                            STEP_BF16_NT, FENCE)
 
 /* Defines, for one vector type, the fills of every element width and, when
  * STREAM is given, their streaming twins and streaming copies:
