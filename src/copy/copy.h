@@ -86,9 +86,9 @@ typedef size_t (*tl_cmp_fn)(const uint8_t *a, const uint8_t *b, size_t n);
  * write whole cache lines without reading them first, and order their
  * stores with a fence before they return.
  *
- * copy_stream is copy_nt without that fence, for a caller that streams out
- * many small pieces and then calls fence() once: a fence after each 4 KiB
- * piece made a staged conversion 2.3x slower (plan.c). */
+ * copy_stream is the streaming copy without that fence: its caller calls
+ * fence() after the last piece it streams out (a fence after each 4 KiB
+ * piece made a staged conversion 2.3x slower, plan.c). */
 typedef void (*tl_fence_fn)(void);
 
 struct tl_kernels {
@@ -96,7 +96,7 @@ struct tl_kernels {
     tl_transpose_fn transpose_nt[TL_NW];
     tl_fill_fn fill[TL_NW];
     tl_fill_fn fill_nt[TL_NW];
-    tl_copy_fn copy, copy_nt;
+    tl_copy_fn copy;
     tl_copy_fn copy_stream;     /* set together with fence */
     tl_fence_fn fence;
     tl_interleave_fn interleave[3][TL_NW];      /* [C - 2][log2 es] */

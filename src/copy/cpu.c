@@ -105,8 +105,6 @@ static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
 {
     if (by->copy)
         k->copy = by->copy;
-    if (by->copy_nt)
-        k->copy_nt = by->copy_nt;
     if (by->copy_stream) {      /* a pair: the fence orders that ISA's stores */
         k->copy_stream = by->copy_stream;
         k->fence = by->fence;

@@ -560,7 +560,6 @@ const struct tl_kernels tl_kernels_avx2 = {
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
     .copy = copy_rows,
-    .copy_nt = copy_nt,
     .copy_stream = copy_stream,
     .fence = store_fence,
     .interleave = { { NULL }, { interleave_c3_w1 }, { NULL } },

@@ -279,7 +279,7 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
 
 /* Defines, for one vector type, the fills of every element width and, when
  * STREAM is given, their streaming twins and streaming copies:
- *   fill_w1 .. fill_w8, fill_nt_w1 .. fill_nt_w8, copy_nt, copy_stream,
+ *   fill_w1 .. fill_w8, fill_nt_w1 .. fill_nt_w8, copy_stream,
  *   store_fence (copy.h's copy_stream and fence slots)
  * VEC is the vector type and VB its size in bytes; STOREU/STREAM(p, v)
  * store it, LOADU(p) loads it, SET1_8 .. SET1_64 broadcast a value, FENCE
@@ -359,11 +359,6 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
     }                                                                                        \
     static void store_fence(void)                                                            \
     {                                                                                        \
-        FENCE;                                                                               \
-    }                                                                                        \
-    static void copy_nt(const uint8_t *src, uint8_t *dst, size_t bytes)                      \
-    {                                                                                        \
-        copy_stream(src, dst, bytes);                                                        \
         FENCE;                                                                               \
     }
 

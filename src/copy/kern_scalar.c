@@ -146,7 +146,6 @@ const struct tl_kernels tl_kernels_scalar = {
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .fill_nt = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .copy = copy_plain,
-    .copy_nt = copy_plain,
     .copy_stream = copy_plain,
     .fence = no_fence,
     .interleave = {

@@ -314,7 +314,6 @@ const struct tl_kernels tl_kernels_sse2 = {
     .transpose_nt = { transpose_w1_nt, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
-    .copy_nt = copy_nt,
     .copy_stream = copy_stream,
     .fence = store_fence,
     .interleave = { { interleave_c2_w1 }, { NULL }, { interleave_c4_w1 } },

@@ -351,7 +351,12 @@ static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
         return run_slice_cvt(j, s, d, len);
     switch (p->kind) {
     case TL_COPY_CONTIG:
-        (p->stream ? k->copy_nt : k->copy)(s, d, len * es);
+        if (p->stream) {
+            k->copy_stream(s, d, len * es);
+            k->fence();
+        } else {
+            k->copy(s, d, len * es);
+        }
         break;
     case TL_COPY_FILL:
         (p->stream ? k->fill_nt : k->fill)[w](d, s, len);

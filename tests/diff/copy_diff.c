@@ -394,9 +394,9 @@ static void check_table(const char *isa, const struct tl_kernels *k)
             }
         }
     }
-    for (int kind = 0; kind < 3; kind++) {     /* copy, copy_nt, copy_stream then fence */
-        tl_copy_fn f = kind == 0 ? k->copy : kind == 1 ? k->copy_nt : k->copy_stream;
-        tl_fence_fn fence = kind == 2 ? k->fence : NULL;
+    for (int kind = 0; kind < 2; kind++) {     /* copy, copy_stream then fence */
+        tl_copy_fn f = kind == 0 ? k->copy : k->copy_stream;
+        tl_fence_fn fence = kind == 1 ? k->fence : NULL;
         if (!f)
             continue;
         for (size_t n = 0; n <= 2 * 256 + 1; n++)
