@@ -170,19 +170,19 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         END;                                                                                 \
     }
 
-/* Defines `name`(src, ss, dst, ds), TL_DEFINE_TRANSPOSE_ANY's streaming
- * step (64/ES rows by 64/ES columns) over B x B blocks BLOCK narrower than
- * a line.  The blocks are transposed into a one-step buffer in the L1
- * cache, whose 64/ES lines LINE_NT(d, s) then streams out one by one. */
+/* Defines `name`(src, ss, dst, ds), a streaming step for TL_DEFINE_TRANSPOSE_ANY
+ * over B x B blocks BLOCK narrower than a line: the blocks are transposed
+ * into a one-step buffer in the L1 cache, whose 64/ES lines LINE_NT(d, s)
+ * then streams out one by one. */
 #define TL_DEFINE_STEP_NT(name, ES, B, BLOCK, LINE_NT)                                          \
     TL_BLOCK void name(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)               \
     {                                                                                        \
-        enum { L = 64 / (ES) };                                                              \
-        _Alignas(64) uint8_t step[L * 64];                                                   \
-        for (size_t k = 0; k < L; k += (B))                                                  \
-            for (size_t j = 0; j < L; j += (B))                                              \
+        enum { LINE = 64 / (ES) };                                                           \
+        _Alignas(64) uint8_t step[LINE * 64];                                                \
+        for (size_t k = 0; k < LINE; k += (B))                                               \
+            for (size_t j = 0; j < LINE; j += (B))                                           \
                 BLOCK(src + j * ss + k * (ES), ss, step + k * 64 + j * (ES), 64);            \
-        for (size_t k = 0; k < L; k++)                                                       \
+        for (size_t k = 0; k < LINE; k++)                                                    \
             LINE_NT(dst + k * ds, step + k * 64);                                            \
     }
 
