@@ -182,8 +182,13 @@ TL_DEFINE_STREAMING(__m512i, 64, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _
 
 /* ---- conversions, 16 lanes ------------------------------------------------
  * FLOAT32 to FLOAT16 with the AVX-512F conversion; to BFLOAT16 by integer
- * rounding, not with AVX-512 BF16's VCVTNEPS2BF16, which flushes subnormal
- * inputs to zero where SPEC section 7 keeps them.  FLOAT16 and BFLOAT16 to
+ * rounding, not with AVX-512 BF16's VCVT(NE2)PS2BF16, which flushes subnormal
+ * inputs to zero where SPEC section 7 keeps them.  Tried with a guard
+ * (VFPCLASSPS on every input, a step holding a subnormal redone by the
+ * integer step): faster on cached data (the streamed step 0.58 against 0.67
+ * ms), even from memory, and about 10% slower in make bench at 1 thread,
+ * whose random-byte sources put a subnormal in most steps, so they paid for
+ * both.  FLOAT16 and BFLOAT16 to
  * FLOAT32 keep AVX2's kernels: 16-lane versions, though faster on data in
  * L1, made the streamed conversions slower (make bench, 1 thread:
  * f16_f32_flat_l 23-25 against 35-39 GB/s, the same from BFLOAT16 33
