@@ -285,5 +285,45 @@ with tempfile.TemporaryDirectory() as tmp:
         check(len(got) == len(a) and not bad,
               "numpy's shortest text of %d %s values: %s" % (len(a), a.dtype, bad[:3]))
 
+    # 7. compare against numpy's isclose: a tensor of more than 2^20 elements
+    # (so that threads share it), NCHW as .npy against NHWC as a raw file with
+    # a description, a few hundred elements changed, some within --atol; each
+    # side in turn is the one read in place; 1 and 2 threads give numpy's count,
+    # first mismatches and largest differences
+    a = rng.standard_normal((2, 64, 96, 96)).astype(np.float32)
+    b = a.copy()
+    flat = b.reshape(-1)
+    at = rng.choice(flat.size, 400, replace=False)
+    flat[at[:200]] += 0.5                                   # beyond the tolerance
+    flat[at[200:]] += np.float32(2e-4)                      # within it
+    npy = os.path.join(tmp, "cmp_a.npy")
+    np.save(npy, a)
+    raw = os.path.join(tmp, "cmp_b.bin")
+    np.ascontiguousarray(np.transpose(b, (0, 2, 3, 1))).tofile(raw)
+    desc = os.path.join(tmp, "cmp_b.json")
+    with open(desc, "w") as f:
+        json.dump({"dataType": "FLOAT32", "sizes": list(b.shape),
+                   "strides": [96 * 96 * 64, 1, 96 * 64, 64]}, f)
+    for first_is_npy in (True, False):
+        x, y = (a, b) if first_is_npy else (b, a)
+        args = [npy, desc, raw] if first_is_npy else [desc, raw, npy]
+        bad = ~np.isclose(x, y, rtol=0, atol=1e-3)
+        diff = np.abs(x.astype(np.float64) - y.astype(np.float64))
+        where = np.argwhere(bad)
+        worst = np.unravel_index(np.argmax(np.where(bad, diff, -1)), x.shape)
+        for threads in ("1", "2"):
+            r = tl("compare", *args, "--atol", "1e-3", "--show", "5", "--json",
+                   "--threads", threads)
+            ok = r.returncode == 1
+            if ok:
+                got = json.loads(r.stdout)
+                ok = (got["mismatches"] == int(bad.sum()) == 200 and
+                      [e["index"] for e in got["first"]] == where[:5].tolist() and
+                      got["maxAbsDiffIndex"] == list(map(int, worst)) and
+                      got["maxAbsDiff"] == float(diff[worst]))
+            check(ok, "compare %s, %s threads, against numpy's isclose: %s" %
+                  ("NCHW .npy with NHWC raw" if first_is_npy else "NHWC raw with NCHW .npy",
+                   threads, r.stdout.decode()[:200] + r.stderr.decode()))
+
 print("numpy: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
