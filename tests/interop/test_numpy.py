@@ -4,7 +4,8 @@ supported type, C and Fortran order, 0-d to 8-d, versions 1.0 to 3.0, and
 the tool must read them to the same values; numpy must np.load every .npy the
 tool writes and find what its own transpose gives; safetensors files built
 byte by byte (no safetensors library is packaged here) read to the values
-numpy put in them, names with '.', '/' and ':' included.
+numpy put in them, names with '.', '/' and ':' included; compare across
+layouts finds what numpy's isclose finds.
 
 Usage: TL=/path/to/tensorlayout python3 tests/interop/test_numpy.py"""
 import io
