@@ -381,7 +381,7 @@ static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *b
          * asking into L1 instead: 21-23 ms; two boxes ahead: 13.7-14.5) */
         const struct tl_copy_plan *op = &bp->plan[!side];
         const uint8_t *next = NULL;
-        uint64_t per_row = 0, lines = 0, asked = 0;
+        uint64_t per_row = 0, lines = 0, asked = 0, col = 0;
         if (!bp->in_place[!side] && op->kind == TL_COPY_TRANSPOSE && op->ndim == 2) {
             next = box_start(j, side ? &j->a : &j->b, u + 1, mask);
             per_row = (op->n[op->b] * op->es + 63) / 64;
@@ -391,9 +391,13 @@ static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *b
             const uint8_t *o = other + r * len * oes;
             for (uint64_t q = 0; q < run; q += 64)
                 __builtin_prefetch(row + run + q, 0, 1);
-            for (uint64_t until = next ? lines * (r + 1) / rows : 0; asked < until; asked++)
-                __builtin_prefetch(next + asked / per_row * op->ss[op->a] + asked % per_row * 64,
-                                   0, 1);
+            for (uint64_t until = next ? lines * (r + 1) / rows : 0; asked < until; asked++) {
+                __builtin_prefetch(next + col * 64, 0, 1);
+                if (++col == per_row) {                 /* that box's next row */
+                    col = 0;
+                    next += op->ss[op->a];
+                }
+            }
             compare_span(j, st, side ? o : row, side ? row : o, len, r * len, origin, bs);
             for (unsigned i = rp->ndim - 1; i-- > 0;) {      /* the outer axes' odometer */
                 row += rp->ss[i];

@@ -188,11 +188,11 @@ TL_DEFINE_STREAMING(__m512i, 64, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _
  * integer step): faster on cached data (the streamed step 0.58 against 0.67
  * ms), even from memory, and about 10% slower in make bench at 1 thread,
  * whose random-byte sources put a subnormal in most steps, so they paid for
- * both.  FLOAT16 and BFLOAT16 to
- * FLOAT32 keep AVX2's kernels: 16-lane versions, though faster on data in
- * L1, made the streamed conversions slower (make bench, 1 thread:
- * f16_f32_flat_l 23-25 against 35-39 GB/s, the same from BFLOAT16 33
- * against 39 GB/s).  Tails go to the scalar converter. */
+ * both.  FLOAT16 and BFLOAT16 to FLOAT32 keep AVX2's kernels: 16-lane
+ * versions, though faster on data in L1, made the streamed conversions
+ * slower (make bench, 1 thread: f16_f32_flat_l 23-25 against 35-39 GB/s,
+ * the same from BFLOAT16 33 against 39 GB/s).  Tails go to the scalar
+ * converter. */
 
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
 {
