@@ -382,6 +382,75 @@ static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
     return false;
 }
 
+/* The kernels run_slice() calls for plan p from table k, into fns (at most
+ * 5), in a fixed order; @return how many.  It follows run_slice() and
+ * run_slice_cvt() case by case: a change to what they call belongs here
+ * too (the unit test checks a few plans against it). */
+typedef void (*any_fn)(void);
+#define FN(f) ((any_fn)(f))
+
+static unsigned plan_kernels(const struct tl_copy_plan *p, const struct tl_kernels *k,
+                             any_fn fns[5])
+{
+    unsigned n = 0, w = p->shift, c = p->channels ? p->channels - 2 : 0;
+    if (!p->convert) {
+        switch (p->kind) {
+        case TL_COPY_CONTIG:
+            if (p->stream) {
+                fns[n++] = FN(k->copy_stream);
+                fns[n++] = FN(k->fence);
+            } else {
+                fns[n++] = FN(k->copy);
+            }
+            break;
+        case TL_COPY_FILL:         fns[n++] = FN((p->stream ? k->fill_nt : k->fill)[w]); break;
+        case TL_COPY_TRANSPOSE:    fns[n++] = FN((p->stream ? k->transpose_nt : k->transpose)[w]); break;
+        case TL_COPY_INTERLEAVE:   fns[n++] = FN(k->interleave[c][w]); break;
+        case TL_COPY_DEINTERLEAVE: fns[n++] = FN(k->deinterleave[c][w]); break;
+        case TL_COPY_GENERAL:      break;
+        }
+        return n;
+    }
+    if (p->kind == TL_COPY_GENERAL)
+        return 0;
+    if (p->kind == TL_COPY_FILL) {
+        fns[n++] = FN(k->fill[log2u(p->des)]);
+        return n;
+    }
+    if (p->kind == TL_COPY_TRANSPOSE) {
+        tl_tcvt_fn f = (p->stream ? k->tcvt_nt : k->tcvt)[p->sdt][p->ddt];
+        if (f) {
+            fns[n++] = FN(f);
+            return n;
+        }
+        fns[n++] = FN(k->transpose[w]);
+    }
+    if (p->kind == TL_COPY_INTERLEAVE)
+        fns[n++] = FN(k->interleave[c][w]);
+    if (p->kind == TL_COPY_DEINTERLEAVE)
+        fns[n++] = FN(k->deinterleave[c][w]);
+    fns[n++] = FN(k->cvt[p->sdt][p->ddt]);          /* NULL: tl_cvt_scalar */
+    if (p->stream) {
+        fns[n++] = FN(k->copy_stream);
+        fns[n++] = FN(k->fence);
+    }
+    return n;
+}
+
+bool tl_copy_plan_same_kernels(const struct tl_copy_plan *p, enum tl_isa a, enum tl_isa b)
+{
+    any_fn fa[5], fb[5];
+    unsigned na = plan_kernels(p, tl_kernels_for(a), fa);
+    unsigned nb = plan_kernels(p, tl_kernels_for(b), fb);
+    if (na != nb)
+        return false;
+    for (unsigned i = 0; i < na; i++) {
+        if (fa[i] != fb[i])
+            return false;
+    }
+    return true;
+}
+
 /* Runs unit u: `group` whole outer positions, or one slice of one. */
 static void run_unit(struct job *j, uint64_t u)
 {

@@ -512,6 +512,11 @@ unsigned tl_copy_threads(unsigned threads);
 int tl_copy_run(const struct tl_copy_plan *plan, const uint8_t *src_file, uint8_t *dst_file,
                 unsigned threads, tl_progress_fn progress, void *ctx);
 
+/* Whether running plan with ISA ceiling a calls the same kernels as with
+ * ceiling b: the same code, so any difference in their speed is the
+ * machine's (make bench times such ISAs once). */
+bool tl_copy_plan_same_kernels(const struct tl_copy_plan *plan, enum tl_isa a, enum tl_isa b);
+
 /* ---- comparison (src/copy/compare.c; SPEC section 8) ------------------- */
 
 struct tl_compare_opts {

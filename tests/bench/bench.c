@@ -18,7 +18,10 @@
  *   ratio      = GB/s / memcpy GB/s
  *
  * and each case ends with a line giving the active ISA's ratio (the one
- * dispatch picks) beside the best ISA's, per thread count.
+ * dispatch picks) beside the best ISA's, per thread count.  An ISA whose
+ * kernels for the case are a narrower ISA's (tl_copy_plan_same_kernels)
+ * runs that code: it is timed once, with the narrower one, and its line
+ * says so.
  *
  * where bytes read counts every logical element once and padding the copy
  * streams over (max(source span, element count) x element size), as the
@@ -209,13 +212,19 @@ static void make_desc(const struct bcase *c, enum tl_dtype dt, const char *layou
 
 static FILE *json;
 
-static void report(const char *name, const char *isa, unsigned threads, double gbps, double mgbps)
+/* One variant's line; `same` names the narrower ISA whose kernels it runs
+ * (and whose measurement it shares), or is NULL. */
+static void report(const char *name, const char *isa, unsigned threads, double gbps, double mgbps,
+                   const char *same)
 {
-    printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f\n", name, isa, threads, gbps, mgbps, gbps / mgbps);
+    printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f", name, isa, threads, gbps, mgbps, gbps / mgbps);
+    if (same)
+        printf("   (%s's kernels: timed once)", same);
+    printf("\n");
     if (json)
         fprintf(json, "{\"case\": \"%s\", \"isa\": \"%s\", \"threads\": %u, \"gbps\": %.3f, "
-                "\"memcpy_gbps\": %.3f, \"ratio\": %.3f}\n", name, isa, threads, gbps, mgbps,
-                gbps / mgbps);
+                "\"memcpy_gbps\": %.3f, \"ratio\": %.3f, \"same_as\": \"%s\"}\n", name, isa,
+                threads, gbps, mgbps, gbps / mgbps, same ? same : "");
 }
 
 static void bench_case(const struct bcase *c)
@@ -251,6 +260,17 @@ static void bench_case(const struct bcase *c)
     for (int isa = 0; isa < TL_ISA_COUNT; isa++)
         if (tl_isa_supported((enum tl_isa)isa))
             isas[ni++] = (enum tl_isa)isa;
+    /* an ISA whose kernels for this plan are a narrower one's runs the same
+     * code: it is timed once, as that one (two timings of one kernel here
+     * differed by up to 22%, which flagged dispatch for the machine's
+     * noise) */
+    int same[TL_ISA_COUNT];
+    for (int k = 0; k < ni; k++) {
+        same[k] = k;
+        for (int q = 0; q < k && same[k] == k; q++)
+            if (same[q] == q && tl_copy_plan_same_kernels(&plan, isas[q], isas[k]))
+                same[k] = q;
+    }
     for (unsigned threads = 1; threads <= 2; threads++) {
         static double t[TL_ISA_COUNT][MAX_RUNS], m[2 * MAX_RUNS];
         int nm = 0, nt[TL_ISA_COUNT] = { 0 };
@@ -264,6 +284,8 @@ static void bench_case(const struct bcase *c)
                 for (int round = 0; round < ROUNDS; round++) {
                     for (int q = 0; q < ni; q++) {
                         int k = (q + round) % ni;
+                        if (same[k] != k)
+                            continue;
                         plan.isa = isas[k];
                         tl_copy_run(&plan, src, dst, threads, NULL, NULL);      /* warm-up */
                         double start = now();
@@ -288,8 +310,10 @@ static void bench_case(const struct bcase *c)
         }
         double mt = median(m, nm), mgbps = 2.0 * (double)out / mt / 1e9;
         for (int k = 0; k < ni; k++) {
-            double gbps = (double)(read + out) / median(t[k], nt[k]) / 1e9;
-            report(c->name, tl_isa_name(isas[k]), threads, gbps, mgbps);
+            int g = same[k];
+            double gbps = (double)(read + out) / median(t[g], nt[g]) / 1e9;
+            report(c->name, tl_isa_name(isas[k]), threads, gbps, mgbps,
+                   g != k ? tl_isa_name(isas[g]) : NULL);
             double ratio = gbps / mgbps;
             if (ratio > best[threads]) {
                 best[threads] = ratio;

@@ -534,6 +534,66 @@ static void check_copy(struct tl_desc *src, struct tl_desc *dst)
     buf_free(&want);
 }
 
+/* tl_copy_plan_same_kernels() against the table slots each kind of plan
+ * calls: make bench times ISAs it calls the same once, so a wrong "same"
+ * would hide a variant. */
+static void check_same_kernels(void)
+{
+    static const uint64_t nchw[4] = { 2, 64, 8, 9 };
+    unsigned to_nhwc[4] = { 0, 2, 3, 1 }, id[4] = { 0, 1, 2, 3 };
+    struct tl_desc a = { .dtype = TL_DT_FLOAT32, .rank = 4 }, b = a, g = a;
+    memcpy(a.sizes, nchw, sizeof nchw);
+    memcpy(b.sizes, nchw, sizeof nchw);
+    tl_strides_for_order(4, nchw, id, 0, a.strides, NULL);
+    tl_strides_for_order(4, nchw, to_nhwc, 0, b.strides, NULL);
+    g.rank = 1;                        /* every third element: general */
+    g.sizes[0] = 100;
+    g.strides[0] = 3;
+    struct tl_desc gd = g;
+    gd.strides[0] = 1;
+    struct { struct tl_desc *s, *d; enum tl_copy_kind kind; } cases[] = {
+        { &a, &a, TL_COPY_CONTIG }, { &a, &b, TL_COPY_TRANSPOSE }, { &g, &gd, TL_COPY_GENERAL },
+    };
+    int differ = 0, isas = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        struct tl_copy_plan p;
+        struct tl_error err;
+        if (tl_copy_plan(&p, cases[c].s, cases[c].d, &err) || p.kind != cases[c].kind) {
+            fail("same kernels: a test plan is not of its kind");
+            continue;
+        }
+        for (int st = 0; st < 2; st++) {
+            p.stream = st;
+            isas = 0;
+            for (int i = 0; i < TL_ISA_COUNT; i++) {
+                if (!tl_isa_supported((enum tl_isa)i))
+                    continue;
+                isas++;
+                const struct tl_kernels *ki = tl_kernels_for((enum tl_isa)i);
+                for (int j = 0; j < TL_ISA_COUNT; j++) {
+                    if (!tl_isa_supported((enum tl_isa)j))
+                        continue;
+                    const struct tl_kernels *kj = tl_kernels_for((enum tl_isa)j);
+                    bool want = true;
+                    if (p.kind == TL_COPY_CONTIG)
+                        want = st ? ki->copy_stream == kj->copy_stream && ki->fence == kj->fence
+                                  : ki->copy == kj->copy;
+                    else if (p.kind == TL_COPY_TRANSPOSE)
+                        want = st ? ki->transpose_nt[2] == kj->transpose_nt[2]
+                                  : ki->transpose[2] == kj->transpose[2];
+                    checks++;
+                    differ += !want;
+                    if (tl_copy_plan_same_kernels(&p, (enum tl_isa)i, (enum tl_isa)j) != want)
+                        fail("same kernels: the answer does not match the table slots");
+                }
+            }
+        }
+    }
+    if (isas > 1 && differ == 0)
+        fail("same kernels: no pair of ISAs differed (the transposes should)");
+    printf("same kernels: %d pairs of ISAs differ on the test plans\n", differ);
+}
+
 static void random_copy(void)
 {
     struct tl_desc src = { 0 }, dst = { 0 };
@@ -874,6 +934,7 @@ int main(void)
     }
     check_table("scalar", &tl_kernels_scalar);
     targeted();
+    check_same_kernels();
     for (long i = 0; i < n; i++)
         random_copy();
     static const char *const kinds[] = { "contiguous", "fill", "interleave", "deinterleave",
