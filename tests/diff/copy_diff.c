@@ -546,6 +546,8 @@ static void check_same_kernels(void)
     memcpy(b.sizes, nchw, sizeof nchw);
     tl_strides_for_order(4, nchw, id, 0, a.strides, NULL);
     tl_strides_for_order(4, nchw, to_nhwc, 0, b.strides, NULL);
+    struct tl_desc h = b;              /* NHWC FLOAT16: a converting transpose */
+    h.dtype = TL_DT_FLOAT16;
     g.rank = 1;                        /* every third element: general */
     g.sizes[0] = 100;
     g.strides[0] = 3;
@@ -553,6 +555,7 @@ static void check_same_kernels(void)
     gd.strides[0] = 1;
     struct { struct tl_desc *s, *d; enum tl_copy_kind kind; } cases[] = {
         { &a, &a, TL_COPY_CONTIG }, { &a, &b, TL_COPY_TRANSPOSE }, { &g, &gd, TL_COPY_GENERAL },
+        { &a, &h, TL_COPY_TRANSPOSE },
     };
     int differ = 0, isas = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
@@ -574,10 +577,17 @@ static void check_same_kernels(void)
                     if (!tl_isa_supported((enum tl_isa)j))
                         continue;
                     const struct tl_kernels *kj = tl_kernels_for((enum tl_isa)j);
-                    bool want = true;
-                    if (p.kind == TL_COPY_CONTIG)
-                        want = st ? ki->copy_stream == kj->copy_stream && ki->fence == kj->fence
-                                  : ki->copy == kj->copy;
+                    bool want = true, same_out = ki->copy_stream == kj->copy_stream &&
+                                                 ki->fence == kj->fence;
+                    const int F = TL_DT_FLOAT32, H = TL_DT_FLOAT16;
+                    tl_tcvt_fn ti = (st ? ki->tcvt_nt : ki->tcvt)[F][H];
+                    tl_tcvt_fn tj = (st ? kj->tcvt_nt : kj->tcvt)[F][H];
+                    if (p.convert)     /* a fused kernel, or transpose then convert */
+                        want = ti || tj ? ti == tj
+                                        : ki->transpose[2] == kj->transpose[2] &&
+                                              ki->cvt[F][H] == kj->cvt[F][H] && (!st || same_out);
+                    else if (p.kind == TL_COPY_CONTIG)
+                        want = st ? same_out : ki->copy == kj->copy;
                     else if (p.kind == TL_COPY_TRANSPOSE)
                         want = st ? ki->transpose_nt[2] == kj->transpose_nt[2]
                                   : ki->transpose[2] == kj->transpose[2];
