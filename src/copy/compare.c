@@ -12,10 +12,11 @@
  * read in place.  The two buffers are then scanned with the active ISA's
  * comparison kernel, which skips equal runs, and each element it stops at
  * is judged by numpy's isclose rule.  Workers take runs of consecutive
- * boxes from a shared counter; each keeps its own counts, maxima (ties to the smaller logical
- * index) and the K first mismatches (a heap by logical index), merged at
- * the end, so the report is the same for any number of threads.  Memory is
- * two boxes per thread, never in proportion to the tensors.
+ * boxes from a shared counter; each keeps its own counts, maxima (ties to
+ * the smaller logical index) and the K first mismatches (a heap by logical
+ * index), merged at the end, so the report is the same for any number of
+ * threads.  Memory is two boxes per thread, never in proportion to the
+ * tensors.
  *
  * Tried and not kept: comparing a transposed box in place (8 x 8 blocks
  * transposed in registers, == against the other side's rows, no staging).
@@ -359,14 +360,14 @@ static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *b
      * is read in place row by row against the other side's staged box */
     for (int side = 0; side < 2; side++) {
         const struct tl_copy_plan *rp = &bp->plan[side];
-        const struct side *sd = side ? &j->b : &j->a;
+        const struct side *sd = side ? &j->b : &j->a, *os = side ? &j->a : &j->b;
         if (bp->in_place[side] || rp->convert || rp->kind != TL_COPY_CONTIG)
             continue;
-        const uint8_t *other = stage(side ? &j->a : &j->b, &bp->plan[!side], bp->in_place[!side],
-                                     origin, j->rank, side ? abuf : bbuf);
+        const uint8_t *other = stage(os, &bp->plan[!side], bp->in_place[!side], origin, j->rank,
+                                     side ? abuf : bbuf);
         const uint8_t *row = sd->file + side_at(sd, origin, j->rank);
         uint64_t len = rp->n[rp->a], rows = n / len, idx[TL_MAX_RANK] = { 0 };
-        unsigned oes = tl_dtype_size(side ? j->a.stage : j->b.stage);
+        unsigned oes = tl_dtype_size(os->stage);
         /* each row's continuation in the file, which the next box along
          * reads when the row's axes are split over boxes, is prefetched a
          * box ahead (make bench compare_nchw_nhwc_f32_l, three alternating
@@ -383,7 +384,7 @@ static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *b
         const uint8_t *next = NULL;
         uint64_t per_row = 0, lines = 0, asked = 0, col = 0;
         if (!bp->in_place[!side] && op->kind == TL_COPY_TRANSPOSE && op->ndim == 2) {
-            next = box_start(j, side ? &j->a : &j->b, u + 1, mask);
+            next = box_start(j, os, u + 1, mask);
             per_row = (op->n[op->b] * op->es + 63) / 64;
             lines = per_row * op->n[op->a];
         }
