@@ -237,7 +237,7 @@ static bool make_plan(const struct side *s, const uint64_t *bs, unsigned rank,
         return false;
     *in_place = !plan->convert && plan->kind == TL_COPY_CONTIG && plan->ndim == 1;
     plan->isa = tl_isa_active();
-    plan->stream = false;
+    plan->stream = plan->stream_threads = false;
     return true;
 }
 

@@ -63,6 +63,34 @@ static uint64_t stream_threshold(void)
     return l3 < (8u << 20) ? 8u << 20 : l3;
 }
 
+/* The store kinds of a copy written as whole rows: a row copy, converting or
+ * not, and a converting (de)interleave, which converts from an L1 staging
+ * buffer (cvt_put).  The streaming store rate here does not grow with
+ * threads (28 GB/s of writes on one, 24-26 on two), while ordinary stores
+ * do while the data stays near the L3 size; and one thread cannot hide
+ * the line reads that ordinary stores add.  So one thread streams sooner
+ * than L3, and two or more later when the output is at least as wide as
+ * the input.  Measured (read + write GB/s, ordinary against streaming, one
+ * process taking turns; /tmp harness over tl_copy_run):
+ *
+ *   1 thread, source + destination of   20 MB     24 MB     28 MB     32 MB
+ *     FLOAT32 row copy              60 / 55   60 / 56   55 / 56   50 / 55
+ *     FLOAT16 -> FLOAT32            53 / 42   47 / 42   41 / 40   41 / 42
+ *     UINT8 HWC -> FLOAT32 CHW      27 / 31   24 / 30   22 / 30   24 / 31
+ *   2 threads                           32 MB     48 MB     64 MB    100 MB
+ *     FLOAT32 row copy              71 / 54   55 / 55   47 / 54
+ *     FLOAT16 -> FLOAT32            51 / 42   47 / 41   47 / 41   42 / 41
+ *     UINT8 HWC -> FLOAT32 CHW      44 / 34   32 / 31   28 / 29   29 / 30
+ *     FLOAT32 -> FLOAT16            77 / 91   62 / 87   55 / 78   47 / 62
+ *
+ * Fills are left to the general rule: a cached fill reads nothing and
+ * runs at 2.5-3.9x memcpy, a streaming one at 1.0-1.3x. */
+static void row_stores(struct tl_copy_plan *p, uint64_t bytes, uint64_t l3)
+{
+    p->stream = bytes > l3 / 8 * 7;
+    p->stream_threads = bytes > (p->des >= p->es ? l3 / 2 * 3 : l3);
+}
+
 int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct tl_desc *dst,
                  struct tl_error *err)
 {
@@ -91,7 +119,8 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     p->src_bytes = si.elements_bytes;
     p->dst_bytes = di.elements_bytes;
     p->isa = tl_isa_active();
-    p->stream = si.elements_bytes + di.elements_bytes > stream_threshold();
+    uint64_t bytes = si.elements_bytes + di.elements_bytes, l3 = stream_threshold();
+    p->stream = p->stream_threads = bytes > l3;
 
     /* drop size-1 axes; insert by destination stride, largest first */
     unsigned n = 0;
@@ -140,6 +169,7 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
         return 0;
     if (p->ss[d] == es || p->n[d] == 1) {
         p->kind = TL_COPY_CONTIG;
+        row_stores(p, bytes, l3);
         return 0;
     }
     if (p->ss[d] == 0) {
@@ -153,9 +183,11 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
         if (p->n[d] >= 2 && p->n[d] <= 4 && p->ds[j] == p->n[d] * des) {
             p->kind = TL_COPY_INTERLEAVE;          /* a: channels, b: pixels */
             p->channels = (unsigned)p->n[d];
+            row_stores(p, bytes, l3);
         } else if (p->n[j] >= 2 && p->n[j] <= 4 && p->ss[d] == p->n[j] * es) {
             p->kind = TL_COPY_DEINTERLEAVE;        /* a: pixels, b: channels */
             p->channels = (unsigned)p->n[j];
+            row_stores(p, bytes, l3);
         } else {
             p->kind = TL_COPY_TRANSPOSE;           /* a: rows, b: columns */
             /* a transpose leaves its output lines partly written for a
@@ -163,7 +195,7 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
              * it streams from half the threshold (make bench: 26 MB,
              * 0.27 -> 0.71 of memcpy streaming; 6 and 12 MB, ordinary
              * stores 1.1-1.4x faster) */
-            p->stream = si.elements_bytes + di.elements_bytes > stream_threshold() / 2;
+            p->stream = p->stream_threads = bytes > l3 / 2;
         }
         return 0;
     }
@@ -187,6 +219,7 @@ struct job {
     uint64_t outer_count;                  /* positions of the outer axes */
     uint64_t slices, group, units;         /* a unit: one slice, or group positions */
     atomic_uint_fast64_t next, done;
+    bool stream;                           /* streaming stores (the plan's, for threads) */
     atomic_bool bad;                       /* a converted value did not fit */
     tl_progress_fn progress;
     void *ctx;
@@ -242,7 +275,7 @@ static bool cvt_row(const struct job *j, const uint8_t *s, uint8_t *d, size_t n)
 static bool cvt_put(const struct job *j, const uint8_t *s, uint8_t *d, size_t n)
 {
     const struct tl_copy_plan *p = j->p;
-    if (!p->stream)
+    if (!j->stream)
         return cvt_row(j, s, d, n);
     _Alignas(64) uint8_t out[OUT_BYTES];
     size_t chunk = OUT_BYTES / p->des, mis = (uintptr_t)d & 63, m = chunk;
@@ -281,7 +314,7 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
         return bad;
     case TL_COPY_TRANSPOSE: {
         uint64_t rows = j->split == b ? p->n[a] : len, cols = j->split == b ? len : p->n[b];
-        tl_tcvt_fn f = (p->stream ? k->tcvt_nt : k->tcvt)[p->sdt][p->ddt];
+        tl_tcvt_fn f = (j->stream ? k->tcvt_nt : k->tcvt)[p->sdt][p->ddt];
         if (f)          /* a transpose that converts in its register blocks */
             return f(s, p->ss[a], d, p->ds[b], rows, cols);
         /* rows along a (contiguous in the destination), columns along b
@@ -332,7 +365,7 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
         break;
     }
     }
-    if (p->stream)      /* orders cvt_put's streaming stores */
+    if (j->stream)      /* orders cvt_put's streaming stores */
         k->fence();
     return bad;
 }
@@ -351,7 +384,7 @@ static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
         return run_slice_cvt(j, s, d, len);
     switch (p->kind) {
     case TL_COPY_CONTIG:
-        if (p->stream) {
+        if (j->stream) {
             k->copy_stream(s, d, len * es);
             k->fence();
         } else {
@@ -359,13 +392,13 @@ static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
         }
         break;
     case TL_COPY_FILL:
-        (p->stream ? k->fill_nt : k->fill)[w](d, s, len);
+        (j->stream ? k->fill_nt : k->fill)[w](d, s, len);
         break;
     case TL_COPY_GENERAL:
         general(s, p->ss[a], d, p->ds[a], len, es);
         break;
     case TL_COPY_TRANSPOSE: {
-        tl_transpose_fn t = (p->stream ? k->transpose_nt : k->transpose)[w];
+        tl_transpose_fn t = (j->stream ? k->transpose_nt : k->transpose)[w];
         if (j->split == b)
             t(s, p->ss[a], d, p->ds[b], p->n[a], len);
         else
@@ -382,29 +415,29 @@ static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
     return false;
 }
 
-/* The kernels run_slice() calls for plan p from table k, into fns (at most
- * 5), in a fixed order; @return how many.  It follows run_slice() and
+/* The kernels run_slice() calls for plan p from table k, with streaming
+ * stores or not, into fns (at most 5), in a fixed order; @return how many.  It follows run_slice() and
  * run_slice_cvt() case by case: a change to what they call belongs here
  * too (copy_diff checks a plan of each main kind against the slots). */
 typedef void (*any_fn)(void);
 #define FN(f) ((any_fn)(f))
 
 static unsigned plan_kernels(const struct tl_copy_plan *p, const struct tl_kernels *k,
-                             any_fn fns[5])
+                             bool stream, any_fn fns[5])
 {
     unsigned n = 0, w = p->shift, c = p->channels ? p->channels - 2 : 0;
     if (!p->convert) {
         switch (p->kind) {
         case TL_COPY_CONTIG:
-            if (p->stream) {
+            if (stream) {
                 fns[n++] = FN(k->copy_stream);
                 fns[n++] = FN(k->fence);
             } else {
                 fns[n++] = FN(k->copy);
             }
             break;
-        case TL_COPY_FILL:         fns[n++] = FN((p->stream ? k->fill_nt : k->fill)[w]); break;
-        case TL_COPY_TRANSPOSE:    fns[n++] = FN((p->stream ? k->transpose_nt : k->transpose)[w]); break;
+        case TL_COPY_FILL:         fns[n++] = FN((stream ? k->fill_nt : k->fill)[w]); break;
+        case TL_COPY_TRANSPOSE:    fns[n++] = FN((stream ? k->transpose_nt : k->transpose)[w]); break;
         case TL_COPY_INTERLEAVE:   fns[n++] = FN(k->interleave[c][w]); break;
         case TL_COPY_DEINTERLEAVE: fns[n++] = FN(k->deinterleave[c][w]); break;
         case TL_COPY_GENERAL:      break;
@@ -418,7 +451,7 @@ static unsigned plan_kernels(const struct tl_copy_plan *p, const struct tl_kerne
         return n;
     }
     if (p->kind == TL_COPY_TRANSPOSE) {
-        tl_tcvt_fn f = (p->stream ? k->tcvt_nt : k->tcvt)[p->sdt][p->ddt];
+        tl_tcvt_fn f = (stream ? k->tcvt_nt : k->tcvt)[p->sdt][p->ddt];
         if (f) {
             fns[n++] = FN(f);
             return n;
@@ -430,7 +463,7 @@ static unsigned plan_kernels(const struct tl_copy_plan *p, const struct tl_kerne
     if (p->kind == TL_COPY_DEINTERLEAVE)
         fns[n++] = FN(k->deinterleave[c][w]);
     fns[n++] = FN(k->cvt[p->sdt][p->ddt]);          /* NULL: tl_cvt_scalar */
-    if (p->stream) {
+    if (stream) {
         fns[n++] = FN(k->copy_stream);
         fns[n++] = FN(k->fence);
     }
@@ -439,14 +472,17 @@ static unsigned plan_kernels(const struct tl_copy_plan *p, const struct tl_kerne
 
 bool tl_copy_plan_same_kernels(const struct tl_copy_plan *p, enum tl_isa a, enum tl_isa b)
 {
-    any_fn fa[5], fb[5];
-    unsigned na = plan_kernels(p, tl_kernels_for(a), fa);
-    unsigned nb = plan_kernels(p, tl_kernels_for(b), fb);
-    if (na != nb)
-        return false;
-    for (unsigned i = 0; i < na; i++) {
-        if (fa[i] != fb[i])
+    for (int t = 0; t < 2; t++) {        /* the store kind of one thread, of several */
+        bool stream = t ? p->stream_threads : p->stream;
+        any_fn fa[5], fb[5];
+        unsigned na = plan_kernels(p, tl_kernels_for(a), stream, fa);
+        unsigned nb = plan_kernels(p, tl_kernels_for(b), stream, fb);
+        if (na != nb)
             return false;
+        for (unsigned i = 0; i < na; i++) {
+            if (fa[i] != fb[i])
+                return false;
+        }
     }
     return true;
 }
@@ -630,6 +666,7 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
         threads = (unsigned)j.units;
     if (threads > 256)
         threads = 256;
+    j.stream = threads > 1 ? p->stream_threads : p->stream;
 
     if (threads == 1 && j.slices == 1) {
         /* one thread, whole kernel axes: walk the outer axes with an
@@ -728,6 +765,6 @@ int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, const struc
     int rc = tl_copy_plan(&plan, &s, &d, err);
     if (rc)
         return rc;
-    plan.stream = false;               /* a window is small and written out at once */
+    plan.stream = plan.stream_threads = false;    /* a window is small and written out at once */
     return tl_copy_run(&plan, src_file, win, threads, NULL, NULL) ? TL_E_RANGE : 0;
 }

@@ -465,7 +465,8 @@ struct tl_copy_plan {
     uint64_t count;                      /* elements copied */
     uint64_t src_bytes, dst_bytes;       /* the elements' bytes of each side */
     enum tl_isa isa;                     /* the ceiling when planned */
-    bool stream;                         /* streaming stores: output beyond the caches */
+    bool stream;                         /* streaming stores, run on one thread */
+    bool stream_threads;                 /* ... and run on two threads or more */
 };
 
 /* Plans copying every element of src into dst, converting each to dst's

@@ -87,6 +87,10 @@ static const struct bcase cases[] = {
       TO(TL_DT_FLOAT16) },
     { "f16_f32_flat_l", TL_DT_FLOAT16, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,1,2,3", { 0 },
       TO(TL_DT_FLOAT32) },
+    /* 38.5 MB: between the row copies' one-thread and several-thread
+     * streaming sizes (plan.c, row_stores) */
+    { "f16_f32_flat_m", TL_DT_FLOAT16, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,1,2,3", { 0 },
+      TO(TL_DT_FLOAT32) },
     { "nchw_f32_nhwc_f16_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 },
       TO(TL_DT_FLOAT16) },
     { "hwc_u8_chw_f32", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 },
@@ -245,7 +249,7 @@ static void bench_case(const struct bcase *c)
     uint64_t read = (si.span > si.element_count ? si.span : si.element_count) * es;
     const char *force = getenv("BENCH_STREAM");
     if (force && *force)
-        plan.stream = atoi(force) != 0;
+        plan.stream = plan.stream_threads = atoi(force) != 0;
     uint8_t *src = big(plan.src_bytes), *dst = big(out), *msrc = big(out), *mdst = big(out);
     for (uint64_t i = 0; i < plan.src_bytes; i++)
         src[i] = (uint8_t)(i * 2654435761u >> 13);

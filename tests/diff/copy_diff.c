@@ -515,12 +515,14 @@ static void check_copy(struct tl_desc *src, struct tl_desc *dst)
             buf_alloc(&got, plan.dst_bytes, !at_end, dmis);
             plan.isa = (enum tl_isa)isa;
             plan.stream = rnd(2);      /* both store kinds, whatever the size */
+            plan.stream_threads = rnd(2);
             int unfit = tl_copy_run(&plan, s.p, got.p, threads, NULL, NULL);
             checks++;
             if (!same(&got, &want) || unfit != want_unfit) {
-                char what[96];
-                snprintf(what, sizeof what, "copy (%s, %s, %u threads%s):", tl_copy_kind_name(plan.kind),
-                         tl_isa_name((enum tl_isa)isa), threads, plan.stream ? ", streaming" : "");
+                char what[128];
+                snprintf(what, sizeof what, "copy (%s, %s, %u threads, streaming: %s on one thread, "
+                         "%s on more):", tl_copy_kind_name(plan.kind), tl_isa_name((enum tl_isa)isa),
+                         threads, plan.stream ? "yes" : "no", plan.stream_threads ? "yes" : "no");
                 fail(what);
                 if (failures <= 20) {
                     print_desc(src);
@@ -558,6 +560,7 @@ static void check_same_kernels(void)
         { &a, &h, TL_COPY_TRANSPOSE },
     };
     int differ = 0, isas = 0;
+    bool wants[2][TL_ISA_COUNT][TL_ISA_COUNT];
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         struct tl_copy_plan p;
         struct tl_error err;
@@ -566,7 +569,7 @@ static void check_same_kernels(void)
             continue;
         }
         for (int st = 0; st < 2; st++) {
-            p.stream = st;
+            p.stream = p.stream_threads = st;
             isas = 0;
             for (int i = 0; i < TL_ISA_COUNT; i++) {
                 if (!tl_isa_supported((enum tl_isa)i))
@@ -593,8 +596,25 @@ static void check_same_kernels(void)
                                   : ki->transpose[2] == kj->transpose[2];
                     checks++;
                     differ += !want;
+                    wants[st][i][j] = want;
                     if (tl_copy_plan_same_kernels(&p, (enum tl_isa)i, (enum tl_isa)j) != want)
                         fail("same kernels: the answer does not match the table slots");
+                }
+            }
+        }
+        /* a plan whose store kind depends on the thread count calls the
+         * same kernels only when both kinds do */
+        for (int st = 0; st < 2; st++) {
+            p.stream = st;
+            p.stream_threads = !st;
+            for (int i = 0; i < TL_ISA_COUNT; i++) {
+                for (int j = 0; j < TL_ISA_COUNT; j++) {
+                    if (!tl_isa_supported((enum tl_isa)i) || !tl_isa_supported((enum tl_isa)j))
+                        continue;
+                    checks++;
+                    if (tl_copy_plan_same_kernels(&p, (enum tl_isa)i, (enum tl_isa)j) !=
+                        (wants[0][i][j] && wants[1][i][j]))
+                        fail("same kernels: a plan with both store kinds is answered for one");
                 }
             }
         }
@@ -602,6 +622,82 @@ static void check_same_kernels(void)
     if (isas > 1 && differ == 0)
         fail("same kernels: no pair of ISAs differed (the transposes should)");
     printf("same kernels: %d pairs of ISAs differ on the test plans\n", differ);
+}
+
+/* The planner's store kinds (plan.c: streaming from about the L3 size,
+ * sooner for transposes; row copies sooner on one thread and, when the
+ * output is no narrower than the input, later on several), as properties
+ * that hold whatever L3 size the machine reports (clamped to 8..32 MiB):
+ * planning only, over sizes of 1 to 192 MiB. */
+static void check_store_kinds(void)
+{
+    struct kind {
+        const char *name;
+        enum tl_dtype s, d;
+        unsigned ch;                   /* 3: HWC source into CHW; 0: flat */
+        bool bcast;                    /* a stride-0 source: a fill */
+        bool transpose;                /* NCHW into NHWC */
+        enum tl_copy_kind kind;
+    } kinds[] = {
+        { "row copy", TL_DT_FLOAT32, TL_DT_FLOAT32, 0, false, false, TL_COPY_CONTIG },
+        { "widening", TL_DT_FLOAT16, TL_DT_FLOAT32, 0, false, false, TL_COPY_CONTIG },
+        { "deinterleave", TL_DT_UINT8, TL_DT_FLOAT32, 3, false, false, TL_COPY_DEINTERLEAVE },
+        { "narrowing", TL_DT_FLOAT32, TL_DT_FLOAT16, 0, false, false, TL_COPY_CONTIG },
+        { "fill", TL_DT_FLOAT32, TL_DT_FLOAT32, 0, true, false, TL_COPY_FILL },
+        { "transpose", TL_DT_FLOAT32, TL_DT_FLOAT32, 0, false, true, TL_COPY_TRANSPOSE },
+    };
+    uint64_t first[6][2];              /* the first size (MiB) streamed, per thread kind */
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        const struct kind *q = &kinds[k];
+        first[k][0] = first[k][1] = 0;
+        for (uint64_t mib = 1; mib <= 192; mib++) {
+            uint64_t bytes = mib << 20, per = tl_dtype_size(q->s) + tl_dtype_size(q->d);
+            uint64_t n = bytes / per / 64 * 64;        /* elements */
+            if (q->bcast)
+                n = bytes / tl_dtype_size(q->d) / 64 * 64;
+            struct tl_desc a = { .dtype = q->s, .rank = 3 }, b = { .dtype = q->d, .rank = 3 };
+            uint64_t sz[3] = { q->ch ? q->ch : 64, 1, n / (q->ch ? q->ch : 64) };
+            unsigned id[3] = { 0, 1, 2 }, hwc[3] = { 1, 2, 0 };
+            memcpy(a.sizes, sz, sizeof sz);
+            memcpy(b.sizes, sz, sizeof sz);
+            tl_strides_for_order(3, sz, q->ch ? hwc : id, 0, a.strides, NULL);
+            tl_strides_for_order(3, sz, q->transpose ? hwc : id, 0, b.strides, NULL);
+            if (q->bcast)
+                a.strides[0] = a.strides[1] = a.strides[2] = 0;
+            struct tl_copy_plan p;
+            struct tl_error err;
+            checks++;
+            if (tl_copy_plan(&p, &a, &b, &err) || p.kind != q->kind) {
+                fail("store kinds: a test plan is not of its kind");
+                printf("  %s at %" PRIu64 " MiB: %s\n", q->name, mib, tl_copy_kind_name(p.kind));
+                break;
+            }
+            bool st[2] = { p.stream, p.stream_threads };
+            for (int t = 0; t < 2; t++) {
+                if (st[t] && !first[k][t])
+                    first[k][t] = mib;
+                if (!st[t] && first[k][t])
+                    fail("store kinds: a larger copy went back to ordinary stores");
+            }
+        }
+        printf("store kinds: %-12s streams from %3" PRIu64 " MiB on one thread, %3" PRIu64
+               " MiB on more\n", q->name, first[k][0], first[k][1]);
+        if (!first[k][0] || !first[k][1] || first[k][0] < 8 || first[k][1] < 8)
+            fail("store kinds: a kind streams below 8 MiB or never");
+    }
+    checks++;
+    /* row copies: one thread streams no later than several, and a widening
+     * one on several threads no sooner than a narrowing one */
+    for (int k = 0; k < 4; k++)
+        if (first[k][0] > first[k][1])
+            fail("store kinds: a row copy streams later on one thread than on more");
+    if (!(first[0][0] < first[0][1] && first[1][1] == first[0][1] && first[2][1] == first[0][1] &&
+          first[3][1] < first[0][1]))
+        fail("store kinds: row copies do not follow the output width and thread count");
+    /* fills and transposes: the same kind whatever the threads; a transpose
+     * streams sooner than a fill */
+    if (first[4][0] != first[4][1] || first[5][0] != first[5][1] || first[5][0] >= first[4][0])
+        fail("store kinds: a fill or a transpose depends on the thread count");
 }
 
 static void random_copy(void)
@@ -945,6 +1041,7 @@ int main(void)
     check_table("scalar", &tl_kernels_scalar);
     targeted();
     check_same_kernels();
+    check_store_kinds();
     for (long i = 0; i < n; i++)
         random_copy();
     static const char *const kinds[] = { "contiguous", "fill", "interleave", "deinterleave",

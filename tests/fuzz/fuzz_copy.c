@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(got, 0xa5, plan.dst_bytes);
     tl_copy_ref(&src, s, &dst, want);
     plan.isa = tl_isa_best(isa);
-    plan.stream = stream;
+    plan.stream = plan.stream_threads = stream;
     tl_copy_run(&plan, s, got, threads, NULL, NULL);
     if (memcmp(want, got, plan.dst_bytes) != 0) {
         fprintf(stderr, "copy differs from the reference (%s, %s)\n", tl_copy_kind_name(plan.kind),
