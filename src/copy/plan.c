@@ -24,8 +24,6 @@
 #include "kern_drivers.h"
 
 #define UNIT_BYTES (256u << 10)          /* about this much output a unit */
-#define THREAD_MIN_BYTES (4u << 20)      /* smaller copies stay on one thread */
-#define THREAD_MIN_BYTES_BW (4u << 20)   /* ... and row copies and fills */
 #define SLICE_ALIGN 64                   /* slices start on multiples of this */
 
 const char *tl_copy_kind_name(enum tl_copy_kind kind)
@@ -613,6 +611,36 @@ static void pool_end(void)
     pthread_mutex_unlock(&pool.owner);
 }
 
+/* Copies of fewer bytes (count x the wider element) run on one thread.
+ * Handing a copy to a pool thread costs 30-40 us here, mostly waking its
+ * sleeping CPU, which a second thread repays once the copy takes about
+ * 60 us or more on one, so the edge moves with each kind's speed.
+ * Measured: a 2-thread copy's time over a 1-thread one's, by output size
+ * (one process taking turns, medians; /tmp harness over tl_copy_run):
+ *
+ *                             256K  512K    1M  1.5M    2M    3M    4M    6M    8M
+ *   transpose, 64 rows, UINT8   1.71  0.94  0.70  0.62  0.70
+ *   ... FLOAT16                 1.30  0.70  0.63  0.64  0.61  0.61  0.55
+ *   ... FLOAT32                 1.10  1.40  1.15  0.93  0.81  0.85  0.55
+ *   ... FLOAT64                 4.36  1.19  1.07  0.93  0.84
+ *   general, FLOAT32 stride 3   1.51  1.67  1.00  0.79  0.62
+ *   row copy FLOAT32                        1.16  1.25  0.97  0.87  0.78  0.67  0.61
+ *   interleave 3 x UINT8                    1.34  1.12  1.16  0.74  0.72  0.63  0.55
+ *   FLOAT16 -> FLOAT32                                  1.26  1.04  0.89  0.92  0.66
+ *   fill FLOAT32                            2.96  1.35  1.25  1.07  0.97  0.85  0.85
+ *
+ * (the FLOAT16 -> FLOAT32 row is the mean of two runs that differed by up
+ * to 0.4; at 12 and 16M both read 0.58-0.69). */
+static uint64_t thread_min_bytes(const struct tl_copy_plan *p)
+{
+    switch (p->kind) {
+    case TL_COPY_TRANSPOSE: return p->es <= 2 && p->des <= 2 ? 512u << 10 : 1536u << 10;
+    case TL_COPY_GENERAL:   return 1536u << 10;
+    case TL_COPY_FILL:      return 6u << 20;
+    default:                return 3u << 20;
+    }
+}
+
 unsigned tl_copy_threads(unsigned threads)
 {
     if (threads > 0)
@@ -656,11 +684,7 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
     j.group = j.slices > 1 || want >= outer_count ? 1 : outer_count / want;
     j.units = j.slices > 1 ? outer_count * j.slices : (outer_count + j.group - 1) / j.group;
     threads = tl_copy_threads(threads);
-    /* Row copies and fills are bound by memory bandwidth, which a second
-     * thread does not raise here (measured: slower on 2 threads); only the
-     * largest get more than one. */
-    bool bw_bound = p->kind == TL_COPY_CONTIG || p->kind == TL_COPY_FILL;
-    if (bytes < (bw_bound ? THREAD_MIN_BYTES_BW : THREAD_MIN_BYTES))
+    if (bytes < thread_min_bytes(p))
         threads = 1;
     if (threads > j.units)
         threads = (unsigned)j.units;
