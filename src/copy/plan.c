@@ -414,9 +414,10 @@ static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
 }
 
 /* The kernels run_slice() calls for plan p from table k, with streaming
- * stores or not, into fns (at most 5), in a fixed order; @return how many.  It follows run_slice() and
- * run_slice_cvt() case by case: a change to what they call belongs here
- * too (copy_diff checks a plan of each main kind against the slots). */
+ * stores or not, into fns (at most 5), in a fixed order; @return how many.
+ * It follows run_slice() and run_slice_cvt() case by case: a change to what
+ * they call belongs here too (copy_diff checks a plan of each main kind
+ * against the slots). */
 typedef void (*any_fn)(void);
 #define FN(f) ((any_fn)(f))
 
