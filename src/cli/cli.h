@@ -100,6 +100,9 @@ struct cli_desc {
  * CLI_IO or CLI_USAGE (standard input named twice, --axes with JSON);
  * CLI_OK otherwise, and then cli_desc_release() frees it. */
 int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out);
+/* The same, with the axes given by the option axes_opt (for messages). */
+int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
+                     struct cli_desc *out);
 void cli_desc_release(struct cli_desc *desc);
 
 /* Opens DATA.  On failure prints the message and returns CLI_IO

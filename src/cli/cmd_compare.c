@@ -32,14 +32,17 @@ struct input {
     struct cli_data data;
 };
 
-/* Loads one side from args[*i...]; advances *i past what it took. */
-static int load_side(const char *label, const char **args, int nargs, int *i, struct input *in)
+/* Loads one side from args[*i...], a tensor file's dimensions read as the
+ * logical axes `axes` (NULL: in order), which option axes_opt gave;
+ * advances *i past what it took. */
+static int load_side(const char *label, const char *axes, const char *axes_opt,
+                     const char **args, int nargs, int *i, struct input *in)
 {
     if (*i >= nargs) {
         cli_usage_error("compare", "missing argument %s (DESC DATA, or a tensor file)", label);
         return CLI_USAGE;
     }
-    int rc = cli_load_desc(args[*i], NULL, &in->desc);
+    int rc = cli_load_desc_as(args[*i], axes, axes_opt, &in->desc);
     if (rc)
         return rc;
     (*i)++;
@@ -230,13 +233,31 @@ static cJSON *build_json(const struct input *a, const struct input *b,
     return o;
 }
 
-static int run(const char **args, int nargs, const struct tl_compare_opts *opts, bool json)
+/* Whether sizes y are sizes x in another order. */
+static bool permuted(const struct tl_desc *x, const struct tl_desc *y)
+{
+    if (x->rank != y->rank)
+        return false;
+    bool used[TL_MAX_RANK] = { false };
+    for (unsigned i = 0; i < x->rank; i++) {
+        unsigned k = 0;
+        while (k < y->rank && (used[k] || y->sizes[k] != x->sizes[i]))
+            k++;
+        if (k == y->rank)
+            return false;
+        used[k] = true;
+    }
+    return true;
+}
+
+static int run(const char **args, int nargs, const char *axes_a, const char *axes_b,
+               const struct tl_compare_opts *opts, bool json)
 {
     struct input a = { 0 }, b = { 0 };
     int i = 0;
-    int rc = load_side("A", args, nargs, &i, &a);
+    int rc = load_side("A", axes_a, "--axes-a", args, nargs, &i, &a);
     if (!rc)
-        rc = load_side("B", args, nargs, &i, &b);
+        rc = load_side("B", axes_b, "--axes-b", args, nargs, &i, &b);
     if (!rc && i < nargs) {
         char q[64];
         cli_usage_error("compare", "unexpected argument '%s' (A and B are each DESC DATA or "
@@ -249,6 +270,15 @@ static int run(const char **args, int nargs, const struct tl_compare_opts *opts,
         cli_print_u64_list(stderr, a.desc.d.sizes, a.desc.d.rank, ",");
         fprintf(stderr, " and %s has ", b.desc.name);
         cli_print_u64_list(stderr, b.desc.d.sizes, b.desc.d.rank, ",");
+        /* the same sizes in another order: most often a tensor file written
+         * in another layout (convert --to NHWC -o x.npy), read as its shape */
+        bool fa = a.desc.format != TL_FMT_JSON && !axes_a;
+        bool fb = b.desc.format != TL_FMT_JSON && !axes_b;
+        if (permuted(&a.desc.d, &b.desc.d) && (fa || fb))
+            fprintf(stderr, " (the same sizes in another order: a tensor file in another layout "
+                    "is read with %s L, e.g. %s NHWC for an (N,H,W,C) array)",
+                    fa && fb ? "--axes-a or --axes-b" : fa ? "--axes-a" : "--axes-b",
+                    fb ? "--axes-b" : "--axes-a");
         fprintf(stderr, "\n");
         rc = CLI_INVALID;
     }
@@ -289,11 +319,13 @@ int cmd_compare(int argc, char **argv)
     struct arg_str *rtol = arg_str0(NULL, "rtol", "X", "relative tolerance, times |b| (default 0)");
     struct arg_lit *equal_nan = arg_lit0(NULL, "equal-nan", "NaN matches NaN");
     struct arg_int *show = arg_int0(NULL, "show", "K", "list the first K mismatches (default 10)");
+    struct arg_str *axes_a = arg_str0(NULL, "axes-a", "L", "A's dimensions as logical axes, when A is a tensor file (NHWC, 0,2,3,1)");
+    struct arg_str *axes_b = arg_str0(NULL, "axes-b", "L", "B's dimensions as logical axes, when B is a tensor file");
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { sides, atol, rtol, equal_nan, show, threads, json, help, end };
+    void *table[] = { sides, atol, rtol, equal_nan, show, axes_a, axes_b, threads, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
@@ -321,7 +353,8 @@ int cmd_compare(int argc, char **argv)
                 o.show = (size_t)show->ival[0];
             if (threads->count)
                 o.threads = (unsigned)threads->ival[0];
-            rc = run(sides->filename, sides->count, &o, json->count > 0);
+            rc = run(sides->filename, sides->count, axes_a->count ? axes_a->sval[0] : NULL,
+                     axes_b->count ? axes_b->sval[0] : NULL, &o, json->count > 0);
         }
     }
     arg_freetable(table, sizeof table / sizeof table[0]);

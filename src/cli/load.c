@@ -164,6 +164,12 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
 
 int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
 {
+    return cli_load_desc_as(arg, axes, "--axes", out);
+}
+
+int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
+                     struct cli_desc *out)
+{
     const char *p = arg;
     memset(out, 0, sizeof *out);
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
@@ -215,14 +221,14 @@ int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
         struct tl_error err = { 0 };
         unsigned order[TL_MAX_RANK];
         if (out->format == TL_FMT_JSON) {
-            fprintf(stderr, "tensorlayout: --axes: says how a tensor file's dimensions map to "
+            fprintf(stderr, "tensorlayout: %s: says how a tensor file's dimensions map to "
                     "logical axes; %s is a JSON description (its sizes are already logical)\n",
-                    out->name);
+                    axes_opt, out->name);
             return CLI_USAGE;
         }
         if (tl_layout_parse(out->d.rank, axes, order, &err)) {
-            fprintf(stderr, "tensorlayout: --axes: %s (%s has %u dimensions)\n", err.msg,
-                    out->name, out->d.rank);
+            fprintf(stderr, "tensorlayout: %s: %s (%s has %u dimensions)\n", axes_opt,
+                    err.msg, out->name, out->d.rank);
             cli_desc_release(out);
             return CLI_USAGE;
         }

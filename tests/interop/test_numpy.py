@@ -288,9 +288,10 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # 7. compare against numpy's isclose: a tensor of more than 2^20 elements
     # (so that threads share it), NCHW as .npy against NHWC as a raw file with
-    # a description, a few hundred elements changed, some within --atol; each
-    # side in turn is the one read in place; 1 and 2 threads give numpy's count,
-    # first mismatches and largest differences
+    # a description (and as numpy's own (N,H,W,C) .npy), a few hundred elements
+    # changed, some within --atol; each side in turn is the one read in place;
+    # 1 and 2 threads give numpy's count, first mismatches and largest
+    # differences
     a = rng.standard_normal((2, 64, 96, 96)).astype(np.float32)
     b = a.copy()
     flat = b.reshape(-1)
@@ -305,9 +306,13 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(desc, "w") as f:
         json.dump({"dataType": "FLOAT32", "sizes": list(b.shape),
                    "strides": [96 * 96 * 64, 1, 96 * 64, 64]}, f)
-    for first_is_npy in (True, False):
-        x, y = (a, b) if first_is_npy else (b, a)
-        args = [npy, desc, raw] if first_is_npy else [desc, raw, npy]
+    # and the NHWC side as numpy saves it, an (N,H,W,C) .npy read with --axes-b
+    nhwc = os.path.join(tmp, "cmp_b_nhwc.npy")
+    np.save(nhwc, np.ascontiguousarray(np.transpose(b, (0, 2, 3, 1))))
+    sides = [("NCHW .npy with NHWC raw", a, b, [npy, desc, raw]),
+             ("NHWC raw with NCHW .npy", b, a, [desc, raw, npy]),
+             ("NCHW .npy with NHWC .npy", a, b, [npy, nhwc, "--axes-b", "NHWC"])]
+    for label, x, y, args in sides:
         bad = ~np.isclose(x, y, rtol=0, atol=1e-3)
         diff = np.abs(x.astype(np.float64) - y.astype(np.float64))
         where = np.argwhere(bad)
@@ -323,8 +328,7 @@ with tempfile.TemporaryDirectory() as tmp:
                       got["maxAbsDiffIndex"] == list(map(int, worst)) and
                       got["maxAbsDiff"] == float(diff[worst]))
             check(ok, "compare %s, %s threads, against numpy's isclose: %s" %
-                  ("NCHW .npy with NHWC raw" if first_is_npy else "NHWC raw with NCHW .npy",
-                   threads, r.stdout.decode()[:200] + r.stderr.decode()))
+                  (label, threads, r.stdout.decode()[:200] + r.stderr.decode()))
 
 print("numpy: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

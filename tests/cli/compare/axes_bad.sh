@@ -1,0 +1,1 @@
+$TL compare examples/nchw.json examples/nchw.bin examples/nchw.npy --axes-a NHWC; echo exit $?; $TL compare examples/nchw.npy examples/nchw.npy --axes-b NHW; echo exit $?; $TL compare examples/nchw.npy examples/nchw.npy --axes-b NHWQ; echo exit $?

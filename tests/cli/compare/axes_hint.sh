@@ -1,0 +1,1 @@
+$TL convert examples/nchw.npy --to NHWC -o y.npy -q && $TL compare examples/nchw.npy y.npy; echo exit $?; $TL compare examples/nchw.npy y.npy --axes-b NHWC --axes-a NCHW; echo exit $?; $TL compare y.npy --axes-a NHWC examples/nchw.npy --axes-b NHWC; echo exit $?

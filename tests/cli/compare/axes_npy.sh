@@ -1,0 +1,1 @@
+$TL convert examples/nchw.npy --to NHWC -o y.npy -q && $TL compare examples/nchw.npy y.npy --axes-b NHWC; echo exit $?; $TL compare --axes-a 0,2,3,1 y.npy examples/nchw.npy --json | grep -E '"(equal|elementCount)"'; echo exit $?; $TL convert examples/nchw.npy --to NHWC --to-type FLOAT16 -o h.npy -q && $TL compare h.npy --axes-a NHWC examples/nchw.npy; echo exit $?
