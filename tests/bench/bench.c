@@ -18,7 +18,12 @@
  *   ratio      = GB/s / memcpy GB/s
  *
  * and each case ends with a line giving the active ISA's ratio (the one
- * dispatch picks) beside the best ISA's, per thread count.  An ISA whose
+ * dispatch picks) beside the best ISA's, per thread count.  Where the
+ * case streams its output (streaming stores, which skip the caches), a
+ * `stream` line gives the ratio of a copy of the same output bytes with
+ * streaming stores, in a block of its own after memcpy's: the most a case
+ * that reads as many bytes as it writes can reach that way, where memcpy
+ * of an output that fits the L3 cache keeps it there.  An ISA whose
  * kernels for the case are a narrower ISA's (tl_copy_plan_same_kernels)
  * runs that code: it is timed once, with the narrower one, and its line
  * says so.
@@ -257,7 +262,13 @@ static void bench_case(const struct bcase *c)
     pthread_barrier_init(&h.go, NULL, 2);
     pthread_barrier_init(&h.done, NULL, 2);
     pthread_create(&h.tid, NULL, half_worker, &h);
-    double best[3] = { 0, 0, 0 }, active[3] = { 0, 0, 0 };
+    double best[3] = { 0, 0, 0 }, active[3] = { 0, 0, 0 }, streamed[3] = { 0, 0, 0 };
+    /* the output bytes as one flat run, copied with streaming stores */
+    struct tl_desc fd;
+    struct tl_copy_plan flat;
+    tl_desc_init(&fd, TL_DT_UINT8, 1, &out, NULL);
+    tl_copy_plan(&flat, &fd, &fd, NULL);
+    flat.stream = flat.stream_threads = true;
     const char *best_isa[3] = { "", "", "" };
     enum tl_isa act = tl_isa_active(), isas[TL_ISA_COUNT];
     int ni = 0;
@@ -313,6 +324,22 @@ static void bench_case(const struct bcase *c)
             }
         }
         double mt = median(m, nm), mgbps = 2.0 * (double)out / mt / 1e9;
+        /* a case whose output streams at this thread count is bounded by
+         * what streaming stores can write: a copy of the same bytes with
+         * them, in a block of its own after memcpy's */
+        double sgbps = 0;
+        if (threads == 1 ? plan.stream : plan.stream_threads) {
+            static double st[MAX_RUNS];
+            int ns = 0;
+            tl_copy_run(&flat, msrc, mdst, threads, NULL, NULL);        /* warm-up */
+            double start = now();
+            while (ns < MAX_RUNS && (ns < MIN_RUNS || now() - start < MIN_BLOCK)) {
+                double t0 = now();
+                tl_copy_run(&flat, msrc, mdst, threads, NULL, NULL);
+                st[ns++] = now() - t0;
+            }
+            sgbps = 2.0 * (double)out / median(st, ns) / 1e9;
+        }
         for (int k = 0; k < ni; k++) {
             int g = same[k];
             double gbps = (double)(read + out) / median(t[g], nt[g]) / 1e9;
@@ -326,11 +353,25 @@ static void bench_case(const struct bcase *c)
             if (isas[k] == act)
                 active[threads] = ratio;
         }
+        if (sgbps > 0) {
+            streamed[threads] = sgbps / mgbps;
+            printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f   (a copy of the output bytes with "
+                   "streaming stores, as this case writes)\n", c->name, "stream", threads, sgbps,
+                   mgbps, sgbps / mgbps);
+            if (json)
+                fprintf(json, "{\"case\": \"%s\", \"isa\": \"stream-copy\", \"threads\": %u, "
+                        "\"gbps\": %.3f, \"memcpy_gbps\": %.3f, \"ratio\": %.3f}\n", c->name,
+                        threads, sgbps, mgbps, sgbps / mgbps);
+        }
     }
-    for (unsigned threads = 1; threads <= 2; threads++)
-        printf("%-20s active %-6s %u  %6.2f   best %-6s %6.2f%s\n", c->name, tl_isa_name(act),
-               threads, active[threads], best_isa[threads], best[threads],
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        printf("%-20s active %-6s %u  %6.2f   best %-6s %6.2f", c->name, tl_isa_name(act),
+               threads, active[threads], best_isa[threads], best[threads]);
+        if (streamed[threads] > 0)
+            printf("   streamed copy %.2f", streamed[threads]);
+        printf("%s\n",
                active[threads] < 0.9 * best[threads] ? "   (active more than 10% behind)" : "");
+    }
     h.quit = true;
     pthread_barrier_wait(&h.go);
     pthread_join(h.tid, NULL);
