@@ -161,6 +161,38 @@ static void unbig(void *p, uint64_t n)
     munmap(p, pages(n));
 }
 
+/* Median time of fn over a block of at least MIN_RUNS runs and MIN_BLOCK
+ * seconds, after a warm-up. */
+typedef void (*timed_fn)(void *ctx);
+
+static double block(timed_fn fn, void *ctx)
+{
+    static double t[MAX_RUNS];
+    int n = 0;
+    fn(ctx);
+    double start = now();
+    while (n < MAX_RUNS && (n < MIN_RUNS || now() - start < MIN_BLOCK)) {
+        double t0 = now();
+        fn(ctx);
+        t[n++] = now() - t0;
+    }
+    return median(t, n);
+}
+
+/* A copy of plan's, for block(). */
+struct run_ctx {
+    const struct tl_copy_plan *plan;
+    const uint8_t *src;
+    uint8_t *dst;
+    unsigned threads;
+};
+
+static void run_plan(void *p)
+{
+    struct run_ctx *r = p;
+    tl_copy_run(r->plan, r->src, r->dst, r->threads, NULL, NULL);
+}
+
 /* A 2-thread memcpy: a helper thread copies the second half while the
  * caller copies the first, started once and met at a barrier per copy. */
 struct halves {
@@ -329,16 +361,8 @@ static void bench_case(const struct bcase *c)
          * them, in a block of its own after memcpy's */
         double sgbps = 0;
         if (threads == 1 ? plan.stream : plan.stream_threads) {
-            static double st[MAX_RUNS];
-            int ns = 0;
-            tl_copy_run(&flat, msrc, mdst, threads, NULL, NULL);        /* warm-up */
-            double start = now();
-            while (ns < MAX_RUNS && (ns < MIN_RUNS || now() - start < MIN_BLOCK)) {
-                double t0 = now();
-                tl_copy_run(&flat, msrc, mdst, threads, NULL, NULL);
-                st[ns++] = now() - t0;
-            }
-            sgbps = 2.0 * (double)out / median(st, ns) / 1e9;
+            struct run_ctx r = { &flat, msrc, mdst, threads };
+            sgbps = 2.0 * (double)out / block(run_plan, &r) / 1e9;
         }
         for (int k = 0; k < ni; k++) {
             int g = same[k];
@@ -381,24 +405,6 @@ static void bench_case(const struct bcase *c)
     unbig(dst, out);
     unbig(msrc, out);
     unbig(mdst, out);
-}
-
-/* Median time of fn over a block of at least MIN_RUNS runs and MIN_BLOCK
- * seconds, after a warm-up. */
-typedef void (*timed_fn)(void *ctx);
-
-static double block(timed_fn fn, void *ctx)
-{
-    static double t[MAX_RUNS];
-    int n = 0;
-    fn(ctx);
-    double start = now();
-    while (n < MAX_RUNS && (n < MIN_RUNS || now() - start < MIN_BLOCK)) {
-        double t0 = now();
-        fn(ctx);
-        t[n++] = now() - t0;
-    }
-    return median(t, n);
 }
 
 struct cmp_ctx {
