@@ -26,7 +26,6 @@
  * the next box).  Reading the two layouts at once is the limit there.
  */
 #include <math.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +65,7 @@ struct cmp_job {
     uint64_t block[TL_MAX_RANK], grid[TL_MAX_RANK];
     uint64_t boxes;
     uint64_t run;                /* boxes a worker takes at once */
+    struct stats *st;            /* each worker's own, by team member */
     atomic_uint_fast64_t next;
     atomic_bool failed;          /* out of memory in a worker */
 };
@@ -415,15 +415,11 @@ static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *b
     compare_span(j, st, a, b, n, 0, origin, bs);
 }
 
-struct worker {
-    struct cmp_job *j;
-    struct stats st;
-};
-
-static void *work(void *arg)
+/* A team member: takes runs of boxes until none is left. */
+static void work(void *arg, unsigned who)
 {
-    struct worker *w = arg;
-    struct cmp_job *j = w->j;
+    struct cmp_job *j = arg;
+    struct stats *st = &j->st[who];
     uint8_t *abuf = malloc(BOX * 8), *bbuf = malloc(BOX * 8);
     struct box_plan *cache = calloc(PLAN_CACHE, sizeof *cache);
     if (!abuf || !bbuf || !cache) {
@@ -434,13 +430,12 @@ static void *work(void *arg)
             if (u >= j->boxes)
                 break;
             for (uint64_t end = j->boxes - u < j->run ? j->boxes : u + j->run; u < end; u++)
-                compare_box(j, u, abuf, bbuf, &w->st, cache);
+                compare_box(j, u, abuf, bbuf, st, cache);
         }
     }
     free(cache);
     free(abuf);
     free(bbuf);
-    return NULL;
 }
 
 /* ---- planning ------------------------------------------------------------ */
@@ -557,28 +552,20 @@ int tl_compare(const struct tl_desc *a, const uint8_t *a_file, const struct tl_d
      * work; eight runs a thread at least, for balance */
     j->run = j->boxes / (8 * threads);
     j->run = j->run < 1 ? 1 : j->run > RUN ? RUN : j->run;
-    struct worker w[64];
-    pthread_t tid[64];
-    unsigned started = 0;
+    struct stats st[64];
     int rc = 0;
     for (unsigned t = 0; t < threads; t++) {
-        w[t] = (struct worker){ .j = j };
-        w[t].st.heap = malloc((o->show ? o->show : 1) * sizeof *w[t].st.heap);
-        if (!w[t].st.heap) {
+        st[t] = (struct stats){ 0 };
+        st[t].heap = malloc((o->show ? o->show : 1) * sizeof *st[t].heap);
+        if (!st[t].heap) {
             threads = t;
             rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
             break;
         }
     }
-    for (unsigned t = 1; !rc && t < threads; t++) {
-        if (pthread_create(&tid[t - 1], NULL, work, &w[t]) != 0)
-            break;
-        started++;
-    }
+    j->st = st;
     if (!rc)
-        work(&w[0]);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+        tl_team_run(threads, work, j);
     if (!rc && atomic_load(&j->failed))
         rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     /* merge: counts add up, maxima keep the smaller index on ties, the
@@ -588,7 +575,7 @@ int tl_compare(const struct tl_desc *a, const uint8_t *a_file, const struct tl_d
     if (!rc && !all.heap)
         rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     for (unsigned t = 0; t < threads; t++) {
-        struct stats *s = &w[t].st;
+        struct stats *s = &st[t];
         if (!rc) {
             all.mismatches += s->mismatches;
             if (s->have_abs && (!all.have_abs || s->max_abs > all.max_abs ||

@@ -131,6 +131,18 @@ bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uin
 bool tl_tcvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, size_t ss,
                     uint8_t *dst, size_t ds, size_t rows, size_t cols);
 
+/* A team: fn(ctx, who) runs once for every who < n (at most TL_TEAM_MAX),
+ * concurrently: who 0 on the calling thread, the others on the worker pool
+ * (pool.c: threads started once, at the first team that wants them, and
+ * kept for the process), or on threads of the team's own while the pool
+ * serves another team.  A helper no thread could be started for runs on
+ * the calling thread after who 0 returns, so the helpers must share their
+ * work (a counter they take units from), not wait for each other.
+ * tl_team_run returns when every call has returned. */
+#define TL_TEAM_MAX 256
+typedef void (*tl_team_fn)(void *ctx, unsigned who);
+void tl_team_run(unsigned n, tl_team_fn fn, void *ctx);
+
 /* The reference copy: a naive loop over every logical index, never
  * optimized, converting each element when the types differ.  The
  * differential tests compare everything against it. */

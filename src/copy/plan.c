@@ -12,10 +12,10 @@
  * Running: the work is cut into units, each one outer position times one
  * slice of the kernel's longest axis, so that even a single large 2-D
  * transpose spreads over threads, or a run of whole outer positions when
- * there are many small ones.  Workers take units from a shared counter;
- * the calling thread works too and reports progress.
+ * there are many small ones.  A team (tl_team_run: the worker pool) takes
+ * units from a shared counter; the calling thread works too and reports
+ * progress.
  */
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -518,98 +518,23 @@ static void run_unit(struct job *j, uint64_t u)
         atomic_store(&j->bad, true);
 }
 
-static void *worker(void *arg)
+/* A team member of a split copy: takes units from the shared counter
+ * until none is left; member 0, on the caller's thread, reports progress. */
+static void worker(void *arg, unsigned who)
 {
     struct job *j = arg;
+    uint64_t step = j->units / 100 + 1, next_report = 0;
     for (;;) {
         uint64_t u = atomic_fetch_add(&j->next, 1);
         if (u >= j->units)
-            return NULL;
+            return;
         run_unit(j, u);
-        atomic_fetch_add(&j->done, 1);
+        uint64_t done = atomic_fetch_add(&j->done, 1) + 1;
+        if (who == 0 && j->progress && done >= next_report) {
+            j->progress(j->p->count / j->units * done, j->p->count, j->ctx);
+            next_report = done + step;
+        }
     }
-}
-
-/* ---- the worker pool ----------------------------------------------------
- * Threads are started once, at the first copy that wants them, and wait on
- * a condition variable between copies: starting threads per copy costs
- * more than a small copy gains from them.  One copy at a time uses the
- * pool (a second caller meanwhile starts threads of its own). */
-#define POOL_MAX 255
-
-static struct {
-    pthread_mutex_t mu;
-    pthread_cond_t work, idle;
-    pthread_mutex_t owner;          /* held by the copy using the pool */
-    unsigned started, want, busy;
-    uint64_t generation;
-    struct job *job;
-} pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-           PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, NULL };
-
-static void *pool_thread(void *arg)
-{
-    unsigned me = (unsigned)(uintptr_t)arg;
-    uint64_t seen = 0;
-    pthread_mutex_lock(&pool.mu);
-    for (;;) {
-        while (pool.generation == seen)
-            pthread_cond_wait(&pool.work, &pool.mu);
-        seen = pool.generation;
-        if (me >= pool.want)
-            continue;                   /* not needed for this copy */
-        struct job *j = pool.job;
-        pthread_mutex_unlock(&pool.mu);
-        worker(j);
-        pthread_mutex_lock(&pool.mu);
-        if (--pool.busy == 0)
-            pthread_cond_signal(&pool.idle);
-    }
-    return NULL;
-}
-
-/* Hands job to `helpers` pool threads (starting them if need be).  @return
- * false when the pool is in use or no thread could be started: then the
- * caller starts its own. */
-static bool pool_begin(struct job *j, unsigned helpers)
-{
-    if (helpers == 0 || pthread_mutex_trylock(&pool.owner) != 0)
-        return false;
-    pthread_mutex_lock(&pool.mu);
-    while (pool.started < helpers && pool.started < POOL_MAX) {
-        pthread_t t;
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        int rc = pthread_create(&t, &attr, pool_thread, (void *)(uintptr_t)pool.started);
-        pthread_attr_destroy(&attr);
-        if (rc != 0)
-            break;
-        pool.started++;
-    }
-    if (pool.started == 0) {
-        pthread_mutex_unlock(&pool.mu);
-        pthread_mutex_unlock(&pool.owner);
-        return false;
-    }
-    pool.want = helpers < pool.started ? helpers : pool.started;
-    pool.busy = pool.want;
-    pool.job = j;
-    pool.generation++;
-    pthread_cond_broadcast(&pool.work);
-    pthread_mutex_unlock(&pool.mu);
-    return true;
-}
-
-/* Waits for the pool's helpers to finish the current copy. */
-static void pool_end(void)
-{
-    pthread_mutex_lock(&pool.mu);
-    while (pool.busy > 0)
-        pthread_cond_wait(&pool.idle, &pool.mu);
-    pool.job = NULL;
-    pthread_mutex_unlock(&pool.mu);
-    pthread_mutex_unlock(&pool.owner);
 }
 
 /* Copies of fewer bytes (count x the wider element) run on one thread.
@@ -720,32 +645,7 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
         return bad ? 1 : 0;
     }
 
-    /* helpers from the pool (started once, kept for the process); when the
-     * pool is in use by another caller, threads of this copy's own */
-    pthread_t tid[256];
-    unsigned started = 0;
-    bool pooled = pool_begin(&j, threads - 1);
-    for (unsigned t = 1; !pooled && t < threads; t++) {
-        if (pthread_create(&tid[started], NULL, worker, &j) != 0)
-            break;                 /* the rest is done by fewer threads */
-        started++;
-    }
-    uint64_t step = j.units / 100 + 1, next_report = 0;
-    for (;;) {
-        uint64_t u = atomic_fetch_add(&j.next, 1);
-        if (u >= j.units)
-            break;
-        run_unit(&j, u);
-        uint64_t done = atomic_fetch_add(&j.done, 1) + 1;
-        if (progress && done >= next_report) {
-            progress(p->count / j.units * done, p->count, ctx);
-            next_report = done + step;
-        }
-    }
-    if (pooled)
-        pool_end();
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
+    tl_team_run(threads, worker, &j);
     if (progress)
         progress(p->count, p->count, ctx);
     return atomic_load(&j.bad) ? 1 : 0;

@@ -11,6 +11,10 @@
  *    and tl_copy_run with each supported ISA as the ceiling, on 1 and 2
  *    threads, and compared with the naive reference copy.  Targeted cases
  *    make sure every kernel kind and element size is reached.
+ * 3. compare: equal tensors in random layouts and types, and differences
+ *    planted at known indices, on 1 and 3 threads.
+ * 4. Teams (the worker pool): every member runs once, also when two teams
+ *    run at once or one starts inside another.
  *
  * ISAs the CPU lacks are reported as skipped.  TL_SEED and TL_ITERS replay
  * a run; a failing copy is printed as two JSON descriptions.
@@ -18,6 +22,8 @@
 #define _DEFAULT_SOURCE 1
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1022,6 +1028,73 @@ static void compare_edges(void)
 #undef EDGE
 }
 
+/* ---- 4. teams ------------------------------------------------------------ */
+
+struct team_log {
+    atomic_uint runs[TL_TEAM_MAX + 8];   /* how often each member ran */
+    unsigned nested;                     /* a team member 0 starts inside, or 0 */
+    struct team_log *inner;
+};
+
+static void team_member(void *ctx, unsigned who)
+{
+    struct team_log *t = ctx;
+    if (who < TL_TEAM_MAX + 8)
+        atomic_fetch_add(&t->runs[who], 1);
+    if (who == 0 && t->nested)
+        tl_team_run(t->nested, team_member, t->inner);   /* the pool is busy: own threads */
+}
+
+/* Whether members 0 .. n-1 of t each ran once and no other did. */
+static bool team_ran(struct team_log *t, unsigned n)
+{
+    for (unsigned w = 0; w < TL_TEAM_MAX + 8; w++)
+        if (atomic_load(&t->runs[w]) != (w < n ? 1u : 0u))
+            return false;
+    return true;
+}
+
+static void *team_thread(void *arg)
+{
+    tl_team_run(7, team_member, arg);
+    return NULL;
+}
+
+static void check_teams(void)
+{
+    static struct team_log a, b, c;
+    static const unsigned sizes[] = { 0, 1, 2, 3, 8, 33, TL_TEAM_MAX };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        memset(&a, 0, sizeof a);
+        tl_team_run(sizes[i], team_member, &a);
+        checks++;
+        if (!team_ran(&a, sizes[i]))
+            fail("team: a member did not run exactly once");
+    }
+    memset(&a, 0, sizeof a);
+    tl_team_run(TL_TEAM_MAX + 5, team_member, &a);      /* capped */
+    checks++;
+    if (!team_ran(&a, TL_TEAM_MAX))
+        fail("team: more than TL_TEAM_MAX members ran");
+    /* a team started inside another, and two callers at once */
+    for (int round = 0; round < 50; round++) {
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        memset(&c, 0, sizeof c);
+        a.nested = 5;
+        a.inner = &b;
+        pthread_t other;
+        bool two = pthread_create(&other, NULL, team_thread, &c) == 0;
+        tl_team_run(3, team_member, &a);
+        if (two)
+            pthread_join(other, NULL);
+        checks++;
+        if (!team_ran(&a, 3) || !team_ran(&b, 5) || (two && !team_ran(&c, 7)))
+            fail("team: nested or concurrent teams did not each run once");
+    }
+    printf("teams: checked\n");
+}
+
 int main(void)
 {
     const char *seed = getenv("TL_SEED"), *iters = getenv("TL_ITERS");
@@ -1042,6 +1115,7 @@ int main(void)
     targeted();
     check_same_kernels();
     check_store_kinds();
+    check_teams();
     for (long i = 0; i < n; i++)
         random_copy();
     static const char *const kinds[] = { "contiguous", "fill", "interleave", "deinterleave",
