@@ -552,10 +552,10 @@ static size_t cmp_f64(const uint8_t *a, const uint8_t *b, size_t n)
 
 const struct tl_kernels tl_kernels_avx2 = {
     .transpose = { NULL, transpose_w2, transpose_w4, transpose_w8 },
-    /* w4 streams with ordinary stores: on 2 MiB-aligned, huge-page buffers
-     * (as numpy allocates them) the streaming 8x8 kernel measured 0.17-0.30
-     * of memcpy where the ordinary one does 0.55-0.74 (make bench,
-     * BENCH_STREAM=0/1); AVX-512's streaming kernel is fine (0.94-1.21) */
+    /* w4 streams through step_w4_nt's one-step L1 buffer, which writes each
+     * destination line whole: 8x8 blocks streamed straight out left 16
+     * lines half written at once and measured 0.17-0.30 of memcpy on
+     * huge-page buffers, below the ordinary-store kernel (0.55-0.74) */
     .transpose_nt = { NULL, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
     .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
     .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
