@@ -575,48 +575,66 @@ unsigned tl_copy_threads(unsigned threads)
     return online > 0 ? (unsigned)online : 1;
 }
 
-int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *dst_file,
-                unsigned threads, tl_progress_fn progress, void *ctx)
+/* Cuts j's copy (j->p) into units and fills in j's split and its store
+ * kind; @return the threads it runs on, for a request of `threads`. */
+static unsigned job_shape(struct job *j, unsigned threads)
 {
-    struct job j = { .p = p, .k = tl_kernels_for(p->isa), .src = src_file, .dst = dst_file,
-                     .progress = progress, .ctx = ctx };
+    const struct tl_copy_plan *p = j->p;
     uint64_t outer_count = 1;
     for (unsigned i = 0; i < p->ndim; i++) {
         if (!is_kernel_axis(p, i)) {
-            j.outer[j.nouter++] = i;
+            j->outer[j->nouter++] = i;
             outer_count *= p->n[i];
         }
     }
     /* slice the longer kernel axis of a transpose, else the one kernel axis
      * that can be cut (the pixels of an interleave) */
     switch (p->kind) {
-    case TL_COPY_TRANSPOSE:   j.split = p->n[p->b] >= p->n[p->a] ? p->b : p->a; break;
-    case TL_COPY_INTERLEAVE:  j.split = p->b; break;
-    default:                  j.split = p->a; break;
+    case TL_COPY_TRANSPOSE:   j->split = p->n[p->b] >= p->n[p->a] ? p->b : p->a; break;
+    case TL_COPY_INTERLEAVE:  j->split = p->b; break;
+    default:                  j->split = p->a; break;
     }
     uint64_t bytes = p->count * (p->es > p->des ? p->es : p->des);
     uint64_t want = bytes / UNIT_BYTES + 1;
-    uint64_t max_slices = p->n[j.split] / SLICE_ALIGN;
-    j.slices = 1;
+    uint64_t max_slices = p->n[j->split] / SLICE_ALIGN;
+    j->slices = 1;
     if (want > outer_count && max_slices > 1) {
-        j.slices = (want + outer_count - 1) / outer_count;
-        if (j.slices > max_slices)
-            j.slices = max_slices;
+        j->slices = (want + outer_count - 1) / outer_count;
+        if (j->slices > max_slices)
+            j->slices = max_slices;
     }
     /* many small outer positions: a unit takes several, so that threads
      * do not meet at the shared counter for every row (unpad_rows_f32:
      * 1080 rows of 7.5 KB) */
-    j.outer_count = outer_count;
-    j.group = j.slices > 1 || want >= outer_count ? 1 : outer_count / want;
-    j.units = j.slices > 1 ? outer_count * j.slices : (outer_count + j.group - 1) / j.group;
+    j->outer_count = outer_count;
+    j->group = j->slices > 1 || want >= outer_count ? 1 : outer_count / want;
+    j->units = j->slices > 1 ? outer_count * j->slices
+                             : (outer_count + j->group - 1) / j->group;
     threads = tl_copy_threads(threads);
     if (bytes < thread_min_bytes(p))
         threads = 1;
-    if (threads > j.units)
-        threads = (unsigned)j.units;
-    if (threads > 256)
-        threads = 256;
-    j.stream = threads > 1 ? p->stream_threads : p->stream;
+    if (threads > j->units)
+        threads = (unsigned)j->units;
+    if (threads > TL_TEAM_MAX)
+        threads = TL_TEAM_MAX;
+    j->stream = threads > 1 ? p->stream_threads : p->stream;
+    return threads;
+}
+
+bool tl_copy_streams(const struct tl_copy_plan *p, unsigned threads)
+{
+    struct job j = { .p = p };
+    job_shape(&j, threads);
+    return j.stream;
+}
+
+int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *dst_file,
+                unsigned threads, tl_progress_fn progress, void *ctx)
+{
+    struct job j = { .p = p, .k = tl_kernels_for(p->isa), .src = src_file, .dst = dst_file,
+                     .progress = progress, .ctx = ctx };
+    threads = job_shape(&j, threads);
+    uint64_t outer_count = j.outer_count;
 
     if (threads == 1 && j.slices == 1) {
         /* one thread, whole kernel axes: walk the outer axes with an

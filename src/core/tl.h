@@ -513,6 +513,11 @@ unsigned tl_copy_threads(unsigned threads);
 int tl_copy_run(const struct tl_copy_plan *plan, const uint8_t *src_file, uint8_t *dst_file,
                 unsigned threads, tl_progress_fn progress, void *ctx);
 
+/* Whether tl_copy_run(plan, ..., threads, ...) writes with streaming
+ * stores: plan->stream or plan->stream_threads, by the number of threads
+ * it runs on for that request (small copies stay on one). */
+bool tl_copy_streams(const struct tl_copy_plan *plan, unsigned threads);
+
 /* Whether running plan with ISA ceiling a calls the same kernels as with
  * ceiling b: the same code, so any difference in their speed is the
  * machine's (make bench times such ISAs once). */

@@ -360,7 +360,7 @@ static void bench_case(const struct bcase *c)
          * what streaming stores can write: a copy of the same bytes with
          * them, in a block of its own after memcpy's */
         double sgbps = 0;
-        if (threads == 1 ? plan.stream : plan.stream_threads) {
+        if (tl_copy_streams(&plan, threads)) {
             struct run_ctx r = { &flat, msrc, mdst, threads };
             sgbps = 2.0 * (double)out / block(run_plan, &r) / 1e9;
         }

@@ -653,6 +653,7 @@ static void check_store_kinds(void)
         { "transpose", TL_DT_FLOAT32, TL_DT_FLOAT32, 0, false, true, TL_COPY_TRANSPOSE },
     };
     uint64_t first[6][2];              /* the first size (MiB) streamed, per thread kind */
+    uint64_t split_at[6] = { 0 };      /* the first size (MiB) run on several threads */
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         const struct kind *q = &kinds[k];
         first[k][0] = first[k][1] = 0;
@@ -678,6 +679,17 @@ static void check_store_kinds(void)
                 printf("  %s at %" PRIu64 " MiB: %s\n", q->name, mib, tl_copy_kind_name(p.kind));
                 break;
             }
+            /* tl_copy_streams: one thread takes the plan's one-thread kind;
+             * several take the other once the copy is worth splitting (it
+             * is from 8 MiB for every kind), and from then on */
+            struct tl_copy_plan f = p;
+            f.stream = false;
+            f.stream_threads = true;
+            bool split = tl_copy_streams(&f, 2);
+            if (tl_copy_streams(&f, 1) || (mib >= 8 && !split) || (split_at[k] && !split))
+                fail("store kinds: tl_copy_streams does not follow the thread count");
+            if (split && !split_at[k])
+                split_at[k] = mib;
             bool st[2] = { p.stream, p.stream_threads };
             for (int t = 0; t < 2; t++) {
                 if (st[t] && !first[k][t])
