@@ -178,11 +178,7 @@ static void report_unfit(const struct cli_desc *src, const struct cli_data *data
                 tl_dtype_name(ddt));
         return;
     }
-    uint64_t off = 0;
-    for (unsigned i = 0; i < src->d.rank; i++)
-        off += idx[i] * src->d.strides[i];
-    tl_dtype_format(src->d.dtype, data->bytes + src->d.byte_offset + off * tl_dtype_size(src->d.dtype),
-                    value, sizeof value);
+    tl_dtype_format(src->d.dtype, data->bytes + tl_desc_at(&src->d, idx), value, sizeof value);
     /* the range, as the clamped extremes */
     double big = 1e300;
     uint8_t x[8];
@@ -539,10 +535,10 @@ static int run(const struct options *o)
     }
     enum tl_dtype to_type;
     if (!rc && o->to_type && tl_dtype_from_name(o->to_type, &to_type)) {
-        char q[64];
-        cli_usage_error(cmd, "--to-type: '%s' is not a data type (FLOAT32 FLOAT16 BFLOAT16 "
-                        "FLOAT64 UINT8 UINT16 UINT32 UINT64 INT8 INT16 INT32 INT64)",
-                        tl_quote(o->to_type, q, sizeof q));
+        char q[64], list[160];
+        cli_usage_error(cmd, "--to-type: '%s' is not a data type (%s)",
+                        tl_quote(o->to_type, q, sizeof q),
+                        tl_dtype_list(TL_SPELL_NAME, list, sizeof list));
         rc = CLI_USAGE;
     }
     if (!rc)

@@ -31,8 +31,8 @@ static const char about[] =
 struct dump {
     const struct tl_desc *d;
     struct tl_finder finder;       /* for --physical: who owns each slot */
-    const unsigned char *base;     /* element 0 */
-    unsigned es, rank;
+    const unsigned char *file;     /* the data file */
+    unsigned rank;
     bool summarize, measure;
     int width;                     /* widest value, found by the measuring pass */
     bool first_block;
@@ -60,15 +60,12 @@ static uint64_t shown(const struct dump *s, uint64_t n, uint64_t k, uint64_t *co
 
 static int format_at(const struct dump *s, uint64_t elem_offset, char *buf, size_t n)
 {
-    return tl_dtype_format(s->d->dtype, s->base + elem_offset * s->es, buf, n);
+    return tl_dtype_format(s->d->dtype, s->file + tl_desc_byte(s->d, elem_offset, NULL), buf, n);
 }
 
 static uint64_t offset_of(const struct dump *s)
 {
-    uint64_t off = 0;
-    for (unsigned i = 0; i < s->rank; i++)
-        off += s->idx[i] * s->d->strides[i];
-    return off;
+    return tl_desc_elem(s->d, s->idx);
 }
 
 /* Prints (or measures) one item of a row. */
@@ -224,7 +221,8 @@ static void logical_text(struct dump *s)
 static void json_value(const struct dump *s, uint64_t elem_offset)
 {
     char buf[48];
-    fputs(cli_value_json(s->d->dtype, s->base + elem_offset * s->es, buf, sizeof buf), stdout);
+    fputs(cli_value_json(s->d->dtype, s->file + tl_desc_byte(s->d, elem_offset, NULL), buf,
+                         sizeof buf), stdout);
 }
 
 static void logical_json(struct dump *s, unsigned dim)
@@ -269,7 +267,7 @@ static void physical_text(struct dump *s, uint64_t span)
     int owidth = snprintf(NULL, 0, "%" PRIu64, span - 1);
     if (owidth < 6)
         owidth = 6;
-    uint64_t last_byte = s->d->byte_offset + (span - 1) * s->es;
+    uint64_t last_byte = tl_desc_byte(s->d, span - 1, NULL);
     int bwidth = snprintf(NULL, 0, "%" PRIu64, last_byte);
     if (bwidth < 4)
         bwidth = 4;
@@ -297,7 +295,7 @@ static void physical_text(struct dump *s, uint64_t span)
             struct owners own = { .rank = s->rank };
             tl_finder_find(&s->finder, o, 4, keep_owner, &own);
             printf("%*" PRIu64 "  %*" PRIu64 "  %*s  ", owidth, o, bwidth,
-                   s->d->byte_offset + o * s->es, s->width, buf);
+                   tl_desc_byte(s->d, o, NULL), s->width, buf);
             if (!s->finder.complete)     /* stopped at its work bound */
                 printf("unknown");
             else if (own.n == 0)
@@ -323,7 +321,7 @@ static void physical_json(struct dump *s, uint64_t span)
         struct owners own = { .rank = s->rank };
         tl_finder_find(&s->finder, o, MAX_LISTED + 1, keep_owner, &own);
         printf("%s\n{\"offset\": %" PRIu64 ", \"byte\": %" PRIu64 ", \"value\": ", o ? "," : "",
-               o, s->d->byte_offset + o * s->es);
+               o, tl_desc_byte(s->d, o, NULL));
         json_value(s, o);
         bool known = s->finder.complete;
         printf(", \"padding\": %s, \"shared\": %s, \"unknown\": %s, \"indices\": [",
@@ -356,8 +354,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     }
     cli_note_trailing(&desc, &data);
     struct dump s = {
-        .d = &desc.d, .base = data.bytes + desc.d.byte_offset,
-        .es = tl_dtype_size(desc.d.dtype), .rank = desc.d.rank,
+        .d = &desc.d, .file = data.bytes, .rank = desc.d.rank,
     };
     uint64_t span = desc.info.span;
     if (physical) {
@@ -369,8 +366,9 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         }
         s.finder.work_max = steps;
         /* the declared total's trailing slots too, when the file holds them */
-        uint64_t slots = desc.d.total_bytes / s.es;
-        if (desc.d.total_given && slots > span && data.size - desc.d.byte_offset >= slots * s.es)
+        uint64_t slots = tl_dtype_count(desc.d.dtype, desc.d.total_bytes);
+        if (desc.d.total_given && slots > span &&
+            data.size - desc.d.byte_offset >= tl_dtype_bytes(desc.d.dtype, slots))
             span = slots;
         s.summarize = !all && !json && span > SUMMARY_OVER;
         if (json)

@@ -48,9 +48,7 @@ static void pad_range(uint64_t lo, uint64_t hi, void *ctx)
  * (exact when the tensor does not overlap). */
 static uint64_t padding_bytes(const struct cli_desc *c)
 {
-    uint64_t es = tl_dtype_size(c->d.dtype);
-    uint64_t extent = c->d.total_bytes > c->info.span * es ? c->d.total_bytes : c->info.span * es;
-    return extent - c->info.distinct * es;
+    return tl_desc_extent(&c->d, &c->info) - tl_dtype_bytes(c->d.dtype, c->info.distinct);
 }
 
 static void print_padding(const struct cli_desc *c)
@@ -114,7 +112,7 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
         if (letters)
             name[0] = letters[i];
         printf("%4u  %-4s  %20" PRIu64 "  %20" PRIu64 "  %20" PRIu64 "%s\n", i, name,
-               d->sizes[i], d->strides[i], d->strides[i] * es,
+               d->sizes[i], d->strides[i], tl_dtype_bytes(d->dtype, d->strides[i]),
                d->strides[i] == 0 && d->sizes[i] > 1 ? "  broadcast" : "");
     }
     printf("\n");

@@ -94,16 +94,13 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
 {
     const struct tl_desc *d = &c->d;
     const struct tl_info *in = &c->info;
-    uint64_t byte, es = tl_dtype_size(d->dtype);
+    uint64_t byte;
     char q[64];
     if (!cli_parse_bytes(byte_arg, &byte)) {
         cli_usage_error("offset", "--byte: '%s' is not a byte position", tl_quote(byte_arg, q, sizeof q));
         return CLI_USAGE;
     }
-    uint64_t extent = in->span * es;
-    if (d->total_bytes > extent)
-        extent = d->total_bytes;
-    bool outside = byte < d->byte_offset || byte - d->byte_offset >= extent;
+    bool outside = byte < d->byte_offset || byte - d->byte_offset >= tl_desc_extent(d, in);
     struct owners o = { .rank = d->rank };
     cJSON *doc = NULL;
     if (json) {
@@ -114,9 +111,9 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
             return cli_print_json(NULL);
         }
     }
-    uint64_t found = 0, rel = byte - d->byte_offset;
+    uint64_t found = 0, elem = outside ? 0 : tl_dtype_count(d->dtype, byte - d->byte_offset);
     bool complete = true;
-    if (!outside && rel / es < in->span) {
+    if (!outside && elem < in->span) {
         struct tl_finder f;
         if (tl_finder_init(&f, d) != 0) {
             cJSON_Delete(doc);
@@ -124,7 +121,7 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
             return CLI_IO;
         }
         f.work_max = steps;
-        found = tl_finder_find(&f, rel / es, MAX_OWNERS + 1, print_owner, &o);
+        found = tl_finder_find(&f, elem, MAX_OWNERS + 1, print_owner, &o);
         complete = f.complete;
         tl_finder_free(&f);
     }

@@ -89,7 +89,7 @@ static void get_num(enum tl_dtype dt, const uint8_t *p, struct num *v)
         double d;
         tl_convert_value(dt, p, TL_DT_FLOAT64, &d);
         v->f = d;
-    } else if (dt == TL_DT_UINT64 || dt == TL_DT_UINT32 || dt == TL_DT_UINT16 || dt == TL_DT_UINT8) {
+    } else if (tl_dtype_info(dt)->kind == TL_KIND_UNSIGNED) {
         uint64_t u;
         tl_convert_value(dt, p, TL_DT_UINT64, &u);
         v->i = u;
@@ -241,21 +241,12 @@ static bool make_plan(const struct side *s, const uint64_t *bs, unsigned rank,
     return true;
 }
 
-/* Where the element at origin lies in a side's file, in bytes. */
-static uint64_t side_at(const struct side *s, const uint64_t *origin, unsigned rank)
-{
-    uint64_t off = 0;
-    for (unsigned i = 0; i < rank; i++)
-        off += origin[i] * s->d->strides[i];
-    return s->d->byte_offset + off * tl_dtype_size(s->d->dtype);
-}
-
 /* Brings one side's box at origin into buf (packed, logical order, type
  * s->stage), or returns a pointer into its file when it lies there so. */
 static const uint8_t *stage(const struct side *s, const struct tl_copy_plan *plan, bool in_place,
-                            const uint64_t *origin, unsigned rank, uint8_t *buf)
+                            const uint64_t *origin, uint8_t *buf)
 {
-    uint64_t at = side_at(s, origin, rank);
+    uint64_t at = tl_desc_at(s->d, origin);
     if (in_place)
         return s->file + at;
     struct tl_copy_plan p = *plan;
@@ -335,7 +326,7 @@ static const uint8_t *box_start(const struct cmp_job *j, const struct side *s, u
     if (v >= j->boxes)
         return NULL;
     box_at(j, v, origin, bs, &m);
-    return m == mask ? s->file + side_at(s, origin, j->rank) : NULL;
+    return m == mask ? s->file + tl_desc_at(s->d, origin) : NULL;
 }
 
 /* Compares one box. */
@@ -363,9 +354,9 @@ static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *b
         const struct side *sd = side ? &j->b : &j->a, *os = side ? &j->a : &j->b;
         if (bp->in_place[side] || rp->convert || rp->kind != TL_COPY_CONTIG)
             continue;
-        const uint8_t *other = stage(os, &bp->plan[!side], bp->in_place[!side], origin, j->rank,
+        const uint8_t *other = stage(os, &bp->plan[!side], bp->in_place[!side], origin,
                                      side ? abuf : bbuf);
-        const uint8_t *row = sd->file + side_at(sd, origin, j->rank);
+        const uint8_t *row = sd->file + tl_desc_at(sd->d, origin);
         uint64_t len = rp->n[rp->a], rows = n / len, idx[TL_MAX_RANK] = { 0 };
         unsigned oes = tl_dtype_size(os->stage);
         /* each row's continuation in the file, which the next box along
@@ -410,8 +401,8 @@ static void compare_box(struct cmp_job *j, uint64_t u, uint8_t *abuf, uint8_t *b
         }
         return;
     }
-    const uint8_t *a = stage(&j->a, &bp->plan[0], bp->in_place[0], origin, j->rank, abuf);
-    const uint8_t *b = stage(&j->b, &bp->plan[1], bp->in_place[1], origin, j->rank, bbuf);
+    const uint8_t *a = stage(&j->a, &bp->plan[0], bp->in_place[0], origin, abuf);
+    const uint8_t *b = stage(&j->b, &bp->plan[1], bp->in_place[1], origin, bbuf);
     compare_span(j, st, a, b, n, 0, origin, bs);
 }
 
@@ -440,11 +431,6 @@ static void work(void *arg, unsigned who)
 
 /* ---- planning ------------------------------------------------------------ */
 
-static bool is_unsigned(enum tl_dtype dt)
-{
-    return dt == TL_DT_UINT8 || dt == TL_DT_UINT16 || dt == TL_DT_UINT32 || dt == TL_DT_UINT64;
-}
-
 /* The common type of two data types, and what each side is staged in. */
 static enum common common_type(enum tl_dtype a, enum tl_dtype b, enum tl_dtype *sa,
                                enum tl_dtype *sb)
@@ -472,7 +458,7 @@ static enum common common_type(enum tl_dtype a, enum tl_dtype b, enum tl_dtype *
         }
         return C_EXACT;
     }
-    if (is_unsigned(a) && is_unsigned(b)) {
+    if (tl_dtype_info(a)->kind == TL_KIND_UNSIGNED && tl_dtype_info(b)->kind == TL_KIND_UNSIGNED) {
         *sa = *sb = TL_DT_UINT64;
         return C_U64;
     }

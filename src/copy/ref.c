@@ -9,31 +9,18 @@
 void tl_copy_ref(const struct tl_desc *src, const uint8_t *src_file,
                  const struct tl_desc *dst, uint8_t *dst_file)
 {
-    unsigned es = tl_dtype_size(src->dtype), des = tl_dtype_size(dst->dtype);
+    unsigned es = tl_dtype_size(src->dtype);
     bool convert = src->dtype != dst->dtype;
     uint64_t idx[TL_MAX_RANK] = { 0 };
-    for (;;) {
-        uint64_t so = 0, dof = 0;
-        for (unsigned i = 0; i < src->rank; i++) {
-            so += idx[i] * src->strides[i];
-            dof += idx[i] * dst->strides[i];
-        }
-        const uint8_t *s = src_file + src->byte_offset + so * es;
-        uint8_t *d = dst_file + dst->byte_offset + dof * des;
+    do {
+        const uint8_t *s = src_file + tl_desc_at(src, idx);
+        uint8_t *d = dst_file + tl_desc_at(dst, idx);
         if (convert)
             tl_convert_value(src->dtype, s, dst->dtype, d);
         else
             for (unsigned b = 0; b < es; b++)
                 d[b] = s[b];
-        unsigned i = src->rank;
-        while (i-- > 0) {
-            if (++idx[i] < src->sizes[i])
-                break;
-            idx[i] = 0;
-        }
-        if (i == (unsigned)-1)
-            return;
-    }
+    } while (tl_index_next(src->rank, src->sizes, idx));
 }
 
 bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uint8_t *dst,

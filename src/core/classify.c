@@ -245,7 +245,6 @@ void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
 {
     memset(info, 0, sizeof *info);
     uint64_t last = 0, count = 1, distinct = 1;
-    unsigned es = tl_dtype_size(d->dtype);
     for (unsigned i = 0; i < d->rank; i++) {
         count *= d->sizes[i];
         last += (d->sizes[i] - 1) * d->strides[i];
@@ -256,8 +255,8 @@ void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
     }
     info->element_count = count;
     info->span = last + 1;
-    info->min_size = (info->span * es + 3) & ~(uint64_t)3;
-    info->elements_bytes = d->byte_offset + info->span * es;
+    info->min_size = (tl_dtype_bytes(d->dtype, info->span) + 3) & ~(uint64_t)3;
+    info->elements_bytes = d->byte_offset + tl_dtype_bytes(d->dtype, info->span);
     info->overlapping = has_overlap(d);
     info->distinct = distinct;
     info->packed = !info->broadcast && !info->overlapping && info->span == count;
@@ -278,28 +277,29 @@ int tl_desc_padding(const struct tl_desc *d, uint64_t max_ranges, tl_range_fn fn
 {
     struct tl_info info;
     tl_desc_classify(d, &info);
-    uint64_t es = tl_dtype_size(d->dtype);
-    uint64_t end = d->byte_offset + (d->total_bytes > info.span * es ? d->total_bytes
-                                                                      : info.span * es);
+    uint64_t end = d->byte_offset + tl_desc_extent(d, &info);
     /* the axes that move, largest stride first; the innermost ones that are
-     * packed inside each other make one contiguous run */
-    unsigned ax[TL_MAX_RANK], n = 0;
+     * packed inside each other make one contiguous run.  The runs' starts
+     * are the elements of `runs`, those axes alone, in that order. */
+    struct tl_desc runs = *d;
+    unsigned n = 0;
     for (unsigned k = 0; k < d->rank; k++) {
         unsigned a = info.axis_order[k];
-        if (d->sizes[a] > 1 && d->strides[a] > 0)
-            ax[n++] = a;
+        if (d->sizes[a] > 1 && d->strides[a] > 0) {
+            runs.sizes[n] = d->sizes[a];
+            runs.strides[n++] = d->strides[a];
+        }
     }
     uint64_t run = 1;                    /* elements in a run */
-    while (n > 0 && d->strides[ax[n - 1]] == run) {
-        run *= d->sizes[ax[n - 1]];
+    while (n > 0 && runs.strides[n - 1] == run) {
+        run *= runs.sizes[n - 1];
         n--;
     }
+    runs.rank = n;
+    uint64_t run_bytes = tl_dtype_bytes(d->dtype, run);
     uint64_t idx[TL_MAX_RANK] = { 0 }, at = d->byte_offset, prev = 0, found = 0;
-    for (;;) {
-        uint64_t off = 0;
-        for (unsigned k = 0; k < n; k++)
-            off += idx[k] * d->strides[ax[k]];
-        uint64_t lo = d->byte_offset + off * es;
+    do {
+        uint64_t lo = tl_desc_at(&runs, idx);
         if (lo < prev)                   /* the runs do not come in order */
             return -1;
         prev = lo;
@@ -309,21 +309,19 @@ int tl_desc_padding(const struct tl_desc *d, uint64_t max_ranges, tl_range_fn fn
             fn(at, lo, ctx);
             found++;
         }
-        if (lo + run * es > at)
-            at = lo + run * es;
-        unsigned k = n;
-        while (k-- > 0) {
-            if (++idx[k] < d->sizes[ax[k]])
-                break;
-            idx[k] = 0;
-        }
-        if (k == (unsigned)-1)
-            break;
-    }
+        if (lo + run_bytes > at)
+            at = lo + run_bytes;
+    } while (tl_index_next(runs.rank, runs.sizes, idx));
     if (at < end) {
         if (found == max_ranges)
             return 1;
         fn(at, end, ctx);
     }
     return 0;
+}
+
+uint64_t tl_desc_extent(const struct tl_desc *d, const struct tl_info *info)
+{
+    uint64_t span_bytes = tl_dtype_bytes(d->dtype, info->span);
+    return d->total_bytes > span_bytes ? d->total_bytes : span_bytes;
 }

@@ -25,17 +25,6 @@
 
 #include "tl.h"
 
-bool tl_dtype_is_float(enum tl_dtype dt)
-{
-    return dt == TL_DT_FLOAT32 || dt == TL_DT_FLOAT16 || dt == TL_DT_FLOAT64 ||
-           dt == TL_DT_BFLOAT16;
-}
-
-static bool is_signed(enum tl_dtype dt)
-{
-    return dt == TL_DT_INT8 || dt == TL_DT_INT16 || dt == TL_DT_INT32 || dt == TL_DT_INT64;
-}
-
 /* One value, exactly. */
 struct value {
     bool is_float;
@@ -115,7 +104,7 @@ static void put_float(enum tl_dtype dt, double d, uint8_t *p)
 static void range(enum tl_dtype dt, __int128 *lo, __int128 *hi)
 {
     unsigned bits = 8 * tl_dtype_size(dt);
-    if (is_signed(dt)) {
+    if (tl_dtype_is_signed(dt)) {
         *hi = ((__int128)1 << (bits - 1)) - 1;
         *lo = -*hi - 1;
     } else {
@@ -181,22 +170,11 @@ bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, voi
 bool tl_convert_find_bad(const struct tl_desc *src, const uint8_t *src_file, enum tl_dtype ddt,
                          uint64_t *idx)
 {
-    unsigned es = tl_dtype_size(src->dtype);
     uint8_t out[8];
     memset(idx, 0, src->rank * sizeof idx[0]);
-    for (;;) {
-        uint64_t off = 0;
-        for (unsigned i = 0; i < src->rank; i++)
-            off += idx[i] * src->strides[i];
-        if (tl_convert_value(src->dtype, src_file + src->byte_offset + off * es, ddt, out))
+    do {
+        if (tl_convert_value(src->dtype, src_file + tl_desc_at(src, idx), ddt, out))
             return true;
-        unsigned i = src->rank;
-        while (i-- > 0) {
-            if (++idx[i] < src->sizes[i])
-                break;
-            idx[i] = 0;
-        }
-        if (i == (unsigned)-1)
-            return false;
-    }
+    } while (tl_index_next(src->rank, src->sizes, idx));
+    return false;
 }

@@ -5,6 +5,7 @@
  * the rest of the core relies on that and computes without checks.
  */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -182,10 +183,49 @@ int tl_axes_parse(unsigned rank, const char *text, unsigned *mask, struct tl_err
     return 0;
 }
 
-int tl_desc_offset(const struct tl_desc *d, const uint64_t *idx,
-                   uint64_t *elem_offset, uint64_t *byte_offset, struct tl_error *err)
+uint64_t tl_desc_elem(const struct tl_desc *d, const uint64_t *idx)
 {
     uint64_t off = 0;
+    for (unsigned i = 0; i < d->rank; i++)
+        off += idx[i] * d->strides[i];
+    return off;
+}
+
+uint64_t tl_desc_byte(const struct tl_desc *d, uint64_t e, unsigned *bit)
+{
+    unsigned bits = tl_dtype_bits(d->dtype);
+    /* e * bits / 8 without forming e * bits, which may not fit */
+    uint64_t at = d->byte_offset + (e / 8) * bits + (e % 8) * bits / 8;
+    if (bit)
+        *bit = (unsigned)((e % 8) * bits % 8);
+    return at;
+}
+
+uint64_t tl_desc_at(const struct tl_desc *d, const uint64_t *idx)
+{
+    return tl_desc_byte(d, tl_desc_elem(d, idx), NULL);
+}
+
+uint64_t tl_dtype_count(enum tl_dtype dt, uint64_t n)
+{
+    unsigned bits = tl_dtype_bits(dt);
+    return (n / bits) * 8 + (n % bits) * 8 / bits;
+}
+
+bool tl_index_next(unsigned rank, const uint64_t *sizes, uint64_t *idx)
+{
+    for (unsigned i = rank; i-- > 0;) {
+        if (++idx[i] < sizes[i])
+            return true;
+        idx[i] = 0;
+    }
+    return false;
+}
+
+int tl_desc_offset(const struct tl_desc *d, const uint64_t *idx,
+                   uint64_t *elem_offset, uint64_t *byte_offset,
+                   struct tl_error *err)
+{
     for (unsigned i = 0; i < d->rank; i++) {
         if (idx[i] >= d->sizes[i]) {
             char key[24];
@@ -193,10 +233,9 @@ int tl_desc_offset(const struct tl_desc *d, const uint64_t *idx,
             return tl_fail(err, TL_E_RANGE, key, "is %llu but sizes[%u] is %llu",
                            (unsigned long long)idx[i], i, (unsigned long long)d->sizes[i]);
         }
-        off += idx[i] * d->strides[i];
     }
-    *elem_offset = off;
-    *byte_offset = d->byte_offset + off * tl_dtype_size(d->dtype);
+    *elem_offset = tl_desc_elem(d, idx);
+    *byte_offset = tl_desc_byte(d, *elem_offset, NULL);
     return 0;
 }
 
@@ -254,3 +293,61 @@ size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
 #undef ADD
     return n;
 }
+
+/* ---- descriptions of a file's tensors ------------------------------------ */
+
+int tl_desc_from_shape(struct tl_desc *d, enum tl_dtype dt, unsigned ndim,
+                           const uint64_t *shape, bool fortran, uint64_t data_start,
+                           struct tl_error *err)
+{
+    static const uint64_t one = 1;
+    if (tl_desc_init(d, dt, ndim ? ndim : 1, ndim ? shape : &one, err))
+        return err ? err->code : TL_E_OVERFLOW;
+    if (fortran && ndim > 1) {
+        uint64_t s = 1;
+        for (unsigned i = 0; i < ndim; i++) {
+            d->strides[i] = s;
+            s *= shape[i];              /* tl_desc_init checked the product */
+        }
+        d->strides_src = TL_STRIDES_LAYOUT;
+    }
+    d->byte_offset = data_start;
+    return tl_desc_validate(d, err);
+}
+
+int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error *err)
+{
+    uint64_t sizes[TL_MAX_RANK], strides[TL_MAX_RANK];
+    unsigned seen = 0;
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (axes[i] >= d->rank || (seen & (1u << axes[i])))
+            return tl_fail(err, TL_E_VALUE, "--axes", "is not a permutation of the %u axes",
+                           d->rank);
+        seen |= 1u << axes[i];
+        sizes[axes[i]] = d->sizes[i];
+        strides[axes[i]] = d->strides[i];
+    }
+    memcpy(d->sizes, sizes, d->rank * sizeof sizes[0]);
+    memcpy(d->strides, strides, d->rank * sizeof strides[0]);
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (axes[i] != i)
+            d->strides_src = TL_STRIDES_LAYOUT;
+    }
+    return tl_desc_validate(d, err);
+}
+
+int tl_desc_require_data(const struct tl_desc *d, uint64_t len, const char *key,
+                        struct tl_error *err)
+{
+    struct tl_info info;
+    tl_desc_classify(d, &info);
+    if (info.elements_bytes > len)
+        return tl_fail(err, TL_E_RANGE, key,
+                       "data is shorter than the tensor: the file has %" PRIu64
+                       " bytes but the tensor needs %" PRIu64 " (%" PRIu64
+                       " of header and %" PRIu64 " of data)",
+                       len, info.elements_bytes, d->byte_offset,
+                       info.elements_bytes - d->byte_offset);
+    return 0;
+}
+

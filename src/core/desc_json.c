@@ -400,9 +400,10 @@ static int fill(struct parser *p, const cJSON *root, struct tl_desc *d)
         if (near)
             return tl_fail(p->err, TL_E_VALUE, key, "unknown data type '%s' (did you mean %s?)",
                            tl_quote(dt->valuestring, q, sizeof q), near);
-        return tl_fail(p->err, TL_E_VALUE, key, "unknown data type '%s' (the types: FLOAT32 "
-                       "FLOAT16 BFLOAT16 FLOAT64 UINT8 UINT16 UINT32 UINT64 INT8 INT16 INT32 "
-                       "INT64)", tl_quote(dt->valuestring, q, sizeof q));
+        char list[160];
+        return tl_fail(p->err, TL_E_VALUE, key, "unknown data type '%s' (the types: %s)",
+                       tl_quote(dt->valuestring, q, sizeof q),
+                       tl_dtype_list(TL_SPELL_NAME, list, sizeof list));
     }
     /* sizes, dimensionCount */
     if (!p->item[K_SIZES])

@@ -1,8 +1,14 @@
 /*
  * dtype.c - the data type table, names, half precision, and value text.
  *
- * One row per type.  Future types (BFLOAT16, 4-bit types) add a row here
- * and a case in the two switches below; nothing else looks inside a value.
+ * The table below is the one place that knows the types: a row per type
+ * with its name, its bits per element, its kind (float, signed, unsigned),
+ * whether DirectML has it, and how numpy's .npy and safetensors spell it.
+ * Every check, file format and message reads it; the lists of types that
+ * messages show are generated from it, in its row order.  Adding a type is
+ * adding a row (and, where it needs them, its conversion kernels and the
+ * cases that decode and encode its values: tl_dtype_format() here and the
+ * decoder in convert.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -16,20 +22,37 @@
 #include "internal.h"
 #include "tl.h"
 
-static const struct {
-    const char *name;
-    unsigned size;
-} dtypes[TL_DT_COUNT] = {
-    [TL_DT_FLOAT32] = { "FLOAT32", 4 }, [TL_DT_FLOAT16] = { "FLOAT16", 2 },
-    [TL_DT_UINT32] = { "UINT32", 4 },   [TL_DT_UINT16] = { "UINT16", 2 },
-    [TL_DT_UINT8] = { "UINT8", 1 },     [TL_DT_INT32] = { "INT32", 4 },
-    [TL_DT_INT16] = { "INT16", 2 },     [TL_DT_INT8] = { "INT8", 1 },
-    [TL_DT_FLOAT64] = { "FLOAT64", 8 }, [TL_DT_UINT64] = { "UINT64", 8 },
-    [TL_DT_INT64] = { "INT64", 8 },     [TL_DT_BFLOAT16] = { "BFLOAT16", 2 },
+/* One row per type, by enum value.  `order` is its place in the lists
+ * that messages show: floats, unsigned and signed integers, FLOAT32 first
+ * as the default type. */
+static const struct tl_dtype_info table[TL_DT_COUNT] = {
+    [TL_DT_FLOAT32]  = { "FLOAT32",  32, TL_KIND_FLOAT,    true,  "<f4", "F32",  0 },
+    [TL_DT_FLOAT16]  = { "FLOAT16",  16, TL_KIND_FLOAT,    true,  "<f2", "F16",  1 },
+    [TL_DT_BFLOAT16] = { "BFLOAT16", 16, TL_KIND_FLOAT,    false, NULL,  "BF16", 2 },
+    [TL_DT_FLOAT64]  = { "FLOAT64",  64, TL_KIND_FLOAT,    true,  "<f8", "F64",  3 },
+    [TL_DT_UINT8]    = { "UINT8",     8, TL_KIND_UNSIGNED, true,  "|u1", "U8",   4 },
+    [TL_DT_UINT16]   = { "UINT16",   16, TL_KIND_UNSIGNED, true,  "<u2", "U16",  5 },
+    [TL_DT_UINT32]   = { "UINT32",   32, TL_KIND_UNSIGNED, true,  "<u4", "U32",  6 },
+    [TL_DT_UINT64]   = { "UINT64",   64, TL_KIND_UNSIGNED, true,  "<u8", "U64",  7 },
+    [TL_DT_INT8]     = { "INT8",      8, TL_KIND_SIGNED,   true,  "|i1", "I8",   8 },
+    [TL_DT_INT16]    = { "INT16",    16, TL_KIND_SIGNED,   true,  "<i2", "I16",  9 },
+    [TL_DT_INT32]    = { "INT32",    32, TL_KIND_SIGNED,   true,  "<i4", "I32",  10 },
+    [TL_DT_INT64]    = { "INT64",    64, TL_KIND_SIGNED,   true,  "<i8", "I64",  11 },
 };
 
-const char *tl_dtype_name(enum tl_dtype dt) { return dtypes[dt].name; }
-unsigned tl_dtype_size(enum tl_dtype dt) { return dtypes[dt].size; }
+const struct tl_dtype_info *tl_dtype_info(enum tl_dtype dt) { return &table[dt]; }
+const char *tl_dtype_name(enum tl_dtype dt) { return table[dt].name; }
+unsigned tl_dtype_size(enum tl_dtype dt) { return (table[dt].bits + 7) / 8; }
+unsigned tl_dtype_bits(enum tl_dtype dt) { return table[dt].bits; }
+bool tl_dtype_is_float(enum tl_dtype dt) { return table[dt].kind == TL_KIND_FLOAT; }
+bool tl_dtype_is_signed(enum tl_dtype dt) { return table[dt].kind == TL_KIND_SIGNED; }
+bool tl_dtype_is_dml(enum tl_dtype dt) { return table[dt].dml; }
+
+uint64_t tl_dtype_bytes(enum tl_dtype dt, uint64_t n)
+{
+    unsigned bits = table[dt].bits;
+    return bits % 8 ? (n * bits + 7) / 8 : n * (bits / 8);
+}
 
 int tl_dtype_from_name(const char *name, enum tl_dtype *out)
 {
@@ -37,12 +60,64 @@ int tl_dtype_from_name(const char *name, enum tl_dtype *out)
     if (strncasecmp(name, prefix, sizeof prefix - 1) == 0)
         name += sizeof prefix - 1;
     for (int i = 0; i < TL_DT_COUNT; i++) {
-        if (strcasecmp(name, dtypes[i].name) == 0) {
+        if (strcasecmp(name, table[i].name) == 0) {
             *out = (enum tl_dtype)i;
             return 0;
         }
     }
     return TL_E_VALUE;
+}
+
+int tl_dtype_from_safetensors(const char *name, enum tl_dtype *out)
+{
+    for (int i = 0; i < TL_DT_COUNT; i++) {
+        if (table[i].st && strcmp(name, table[i].st) == 0) {
+            *out = (enum tl_dtype)i;
+            return 0;
+        }
+    }
+    return TL_E_VALUE;
+}
+
+/* The spelling a list shows of a row, or NULL when it has none there. */
+static const char *spelling(const struct tl_dtype_info *r, enum tl_dtype_spelling how)
+{
+    switch (how) {
+    case TL_SPELL_NPY:         return r->npy;
+    case TL_SPELL_SAFETENSORS: return r->st;
+    default:                   return r->name;
+    }
+}
+
+/* A row's place in a list: .npy descrs go by kind (f, u, i) and then size,
+ * as numpy users read them; the others by the table's order. */
+static unsigned list_rank(const struct tl_dtype_info *r, enum tl_dtype_spelling how)
+{
+    if (how != TL_SPELL_NPY)
+        return r->order;
+    return (r->kind == TL_KIND_FLOAT ? 0u : r->kind == TL_KIND_UNSIGNED ? 1u : 2u) * 1000 + r->bits;
+}
+
+const char *tl_dtype_list(enum tl_dtype_spelling how, char *buf, size_t n)
+{
+    const struct tl_dtype_info *rows[TL_DT_COUNT];
+    size_t m = 0, len = 0;
+    for (int i = 0; i < TL_DT_COUNT; i++) {
+        if (spelling(&table[i], how))
+            rows[m++] = &table[i];
+    }
+    for (size_t i = 1; i < m; i++) {                          /* insertion sort */
+        for (size_t j = i; j > 0 && list_rank(rows[j - 1], how) > list_rank(rows[j], how); j--) {
+            const struct tl_dtype_info *t = rows[j];
+            rows[j] = rows[j - 1];
+            rows[j - 1] = t;
+        }
+    }
+    if (n)
+        buf[0] = '\0';
+    for (size_t i = 0; i < m && len < n; i++)
+        len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", spelling(rows[i], how));
+    return buf;
 }
 
 float tl_half_to_float(uint16_t h)
@@ -414,7 +489,7 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
 {
     union { uint8_t u8; int8_t i8; uint16_t u16; int16_t i16; uint32_t u32;
             int32_t i32; uint64_t u64; int64_t i64; float f; double d; } v;
-    memcpy(&v, p, dtypes[dt].size);
+    memcpy(&v, p, tl_dtype_size(dt));
     switch (dt) {
     case TL_DT_FLOAT32: return format_float(v.f, 9, dt, buf, n);
     case TL_DT_FLOAT16: return format_float(tl_half_to_float(v.u16), 5, dt, buf, n);
@@ -432,67 +507,52 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
     }
 }
 
-static bool is_float(enum tl_dtype dt)
-{
-    return dt == TL_DT_FLOAT32 || dt == TL_DT_FLOAT16 || dt == TL_DT_FLOAT64 ||
-           dt == TL_DT_BFLOAT16;
-}
-
-static bool is_signed(enum tl_dtype dt)
-{
-    return dt == TL_DT_INT8 || dt == TL_DT_INT16 || dt == TL_DT_INT32 || dt == TL_DT_INT64;
-}
-
 int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
                          struct tl_error *err)
 {
     char *end, q[40];
-    unsigned size = dtypes[dt].size;
+    unsigned size = tl_dtype_size(dt);
+    const char *name = tl_dtype_name(dt);
     tl_quote(text, q, sizeof q);
     if (!*text || isspace((unsigned char)*text))
-        return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, dtypes[dt].name);
+        return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, name);
     errno = 0;
-    if (is_float(dt)) {
+    if (tl_dtype_is_float(dt)) {
         double d = strtod(text, &end);
         if (*end)
-            return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, dtypes[dt].name);
+            return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, name);
         tl_convert_value(TL_DT_FLOAT64, &d, dt, out);    /* one rounding */
         double back;
         tl_convert_value(dt, out, TL_DT_FLOAT64, &back);
         if (isinf(back) && !isinf(d))              /* beyond the type's range */
             return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s (it would be "
-                           "inf)", q, dtypes[dt].name);
+                           "inf)", q, name);
         return 0;
     }
     uint64_t bits;
-    if (is_signed(dt)) {
+    if (tl_dtype_is_signed(dt)) {
         long long v = strtoll(text, &end, 0);
         int64_t lim = (int64_t)(UINT64_MAX >> (65 - 8 * size));
         if (*end)
-            return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, dtypes[dt].name);
+            return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, name);
         if (errno == ERANGE || v > lim || v < -lim - 1)
-            return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s", q, dtypes[dt].name);
+            return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s", q, name);
         bits = (uint64_t)v;
     } else {
         bool zero = text[0] == '-' && text[1] != '\0' && strspn(text + 1, "0") == strlen(text + 1);
         if (text[0] == '-' && !zero)
-            return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s", q, dtypes[dt].name);
+            return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s", q, name);
         if (zero)
             text++;                                 /* -0 is 0 */
         unsigned long long v = strtoull(text, &end, 0);
         uint64_t lim = UINT64_MAX >> (64 - 8 * size);
         if (*end)
-            return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, dtypes[dt].name);
+            return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, name);
         if (errno == ERANGE || v > lim)
-            return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s", q, dtypes[dt].name);
+            return tl_fail(err, TL_E_RANGE, NULL, "'%s' is out of range for %s", q, name);
         bits = v;
     }
     /* little-endian hosts only (x86-64, AArch64): the low bytes come first */
     memcpy(out, &bits, size);
     return 0;
-}
-
-bool tl_dtype_is_dml(enum tl_dtype dt)
-{
-    return dt != TL_DT_BFLOAT16;
 }

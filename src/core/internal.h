@@ -6,8 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tl.h"
+
 /* Sets err->key to key, cut to fit. */
-struct tl_error;
 void tl_error_key(struct tl_error *err, const char *key);
 
 /* For tests: 0 lets the owner finder choose; 1 forces the logical walk
@@ -34,6 +35,32 @@ struct tl_find_limits {
     uint64_t oracle_steps;
 };
 extern struct tl_find_limits tl_find_limits;
+
+/* ---- tensor files -------------------------------------------------------
+ * tensorfile.c sniffs a file and hands it to its format's reader; the
+ * readers fill the tensor table with the helpers of desc.c. */
+
+#define TL_FILE_HEADER_MAX (UINT64_C(100) << 20)   /* 100 MiB, for every format */
+extern const char tl_npy_magic[6];                  /* "\x93NUMPY" */
+
+/* The readers (SPEC section 6): a whole file of len bytes into f.
+ * @return 0, or a TL_E_* code with err filled (f is then freed by the
+ * caller, tl_file_parse). */
+int tl_npy_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
+int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
+                         struct tl_error *err);
+
+/* Fills d from a file's shape: sizes in the file's order (a 0-d array is
+ * sizes {1}), packed strides, C order or Fortran's reversed one, byteOffset
+ * data_start.  @return 0, or tl_desc_validate()'s error. */
+int tl_desc_from_shape(struct tl_desc *d, enum tl_dtype dt, unsigned ndim,
+                       const uint64_t *shape, bool fortran, uint64_t data_start,
+                       struct tl_error *err);
+
+/* Checks that a file of len bytes holds d's elements from its byteOffset
+ * on.  @return 0, or TL_E_RANGE naming key. */
+int tl_desc_require_data(const struct tl_desc *d, uint64_t len, const char *key,
+                         struct tl_error *err);
 
 /* gcd(a, b), with gcd(a, 0) = a. */
 static inline uint64_t tl_gcd(uint64_t a, uint64_t b)

@@ -52,12 +52,47 @@ enum tl_dtype {
     TL_DT_COUNT
 };
 
-/* Canonical name ("FLOAT32"), element size in bytes, and the reverse look-up.
- * tl_dtype_from_name() accepts any case, with or without the
- * "DML_TENSOR_DATA_TYPE_" prefix.  @return 0, or TL_E_VALUE for an unknown name. */
+/* The type table (dtype.c): one row per type, the one place that knows
+ * what a type is.  Every check, file format and message reads it. */
+enum tl_dtype_kind { TL_KIND_FLOAT, TL_KIND_SIGNED, TL_KIND_UNSIGNED };
+
+struct tl_dtype_info {
+    const char *name;            /* canonical name, DirectML's without its prefix */
+    unsigned bits;               /* bits per element */
+    enum tl_dtype_kind kind;
+    bool dml;                    /* DirectML has the type */
+    const char *npy;             /* numpy's .npy descr ("<f4"), NULL when numpy has none */
+    const char *st;              /* safetensors' dtype ("F32"), NULL when it has none */
+    unsigned order;              /* its place in the lists messages show */
+};
+const struct tl_dtype_info *tl_dtype_info(enum tl_dtype dt);
+
+/* Shorthands for the row's fields: canonical name ("FLOAT32"), bits, bytes
+ * an element takes (rounded up to a whole byte), and its kind. */
 const char *tl_dtype_name(enum tl_dtype dt);
+unsigned tl_dtype_bits(enum tl_dtype dt);
 unsigned tl_dtype_size(enum tl_dtype dt);
+bool tl_dtype_is_float(enum tl_dtype dt);
+bool tl_dtype_is_signed(enum tl_dtype dt);
+/* Whether DirectML has the type (every type but BFLOAT16). */
+bool tl_dtype_is_dml(enum tl_dtype dt);
+
+/* The bytes n consecutive elements of the type take, a partial byte
+ * counted whole. */
+uint64_t tl_dtype_bytes(enum tl_dtype dt, uint64_t n);
+
+/* Look-ups by name.  tl_dtype_from_name() accepts any case, with or
+ * without the "DML_TENSOR_DATA_TYPE_" prefix; tl_dtype_from_safetensors()
+ * takes a safetensors dtype exactly ("BF16").  @return 0, or TL_E_VALUE
+ * for a name the table does not have. */
 int tl_dtype_from_name(const char *name, enum tl_dtype *out);
+int tl_dtype_from_safetensors(const char *name, enum tl_dtype *out);
+
+/* The types as a message lists them, separated by spaces, into buf:
+ * canonical names, .npy descrs or safetensors dtypes (only the types that
+ * the format has).  @return buf. */
+enum tl_dtype_spelling { TL_SPELL_NAME, TL_SPELL_NPY, TL_SPELL_SAFETENSORS };
+const char *tl_dtype_list(enum tl_dtype_spelling how, char *buf, size_t n);
 
 /* Decodes one element at p (any alignment, little-endian host order) and
  * writes it as text into buf: integers exactly, floats as the shortest
@@ -73,9 +108,6 @@ uint16_t tl_float_to_half(float f);
  * even; a NaN stays a NaN of the same sign. */
 float tl_bfloat_to_float(uint16_t b);
 uint16_t tl_float_to_bfloat(float f);
-
-/* Whether DirectML has the type (every type but BFLOAT16). */
-bool tl_dtype_is_dml(enum tl_dtype dt);
 
 /* Parses the text of one value of type dt ("1.5", "-3", "0x7f", "nan") into
  * the element's bytes at out (tl_dtype_size(dt) bytes).  Integers must be
@@ -238,6 +270,35 @@ int tl_desc_padding(const struct tl_desc *d, uint64_t max_ranges, tl_range_fn fn
 void tl_axis_order(unsigned rank, const uint64_t *sizes, const uint64_t *strides,
                    unsigned *order);
 
+/* ---- locating elements --------------------------------------------------
+ * The one way to turn logical indices into element offsets and element
+ * offsets into bytes of the data file.  Nothing else multiplies by an
+ * element size: a type's elements may be narrower than a byte. */
+
+/* The element offset of a logical index: its dot product with the strides
+ * (the index is not checked; tl_desc_offset() checks it). */
+uint64_t tl_desc_elem(const struct tl_desc *d, const uint64_t *idx);
+
+/* Where element offset e lies in the data file: the byte holding its first
+ * bit, and (when bit is not NULL) that bit's place within the byte, 0 for
+ * the types of whole bytes. */
+uint64_t tl_desc_byte(const struct tl_desc *d, uint64_t e, unsigned *bit);
+
+/* The byte in the data file where the element at a logical index starts:
+ * tl_desc_byte(d, tl_desc_elem(d, idx), NULL). */
+uint64_t tl_desc_at(const struct tl_desc *d, const uint64_t *idx);
+
+/* The bytes of a description's buffer from byteOffset on: the larger of
+ * the span's bytes and the declared total (info from tl_desc_classify). */
+uint64_t tl_desc_extent(const struct tl_desc *d, const struct tl_info *info);
+
+/* The whole elements of a type that n bytes hold. */
+uint64_t tl_dtype_count(enum tl_dtype dt, uint64_t n);
+
+/* The next logical index in row-major order (the last axis fastest).
+ * @return false, with idx back at all zeros, when idx was the last. */
+bool tl_index_next(unsigned rank, const uint64_t *sizes, uint64_t *idx);
+
 /* Element offset of a logical index (dot product with the strides), and the
  * byte offset of that element in a data file.  @return 0, or TL_E_RANGE when
  * idx[i] >= sizes[i] (err->key is "index[i]"). */
@@ -305,12 +366,16 @@ const char *tl_format_name(enum tl_format f);
  * are enough to tell. */
 enum tl_format tl_file_sniff(const uint8_t *head, size_t n);
 
-/* One tensor of a file.  desc has the file's shape as its sizes (a 0-d
- * array is sizes {1}), packed strides for the file's order (C, or
- * Fortran's), and byteOffset = begin; [begin, end) are its bytes in the
- * file. */
+/* One row of a file's tensor table.  desc has the file's shape as its
+ * sizes (a 0-d array is sizes {1}), packed strides for the file's order
+ * (C, or Fortran's), and byteOffset = begin; [begin, end) are its bytes in
+ * the file.  The readers refuse a file holding a tensor they cannot decode
+ * today, so every row they return is decodable; a row that is not has
+ * only its name, dtype and bytes. */
 struct tl_file_tensor {
     char *name;                 /* NULL for a .npy file */
+    char dtype[24];             /* its type as the file spells it ("<f4", "BF16") */
+    bool decodable;             /* desc describes it: the tool can read its values */
     struct tl_desc desc;
     uint64_t begin, end;
     size_t order;               /* its place in the header */
@@ -364,8 +429,9 @@ int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error
 /* Writes the .npy header (version 1.0 unless it needs 2.0; the data starts
  * at a multiple of 64) for a packed description with byteOffset 0: the
  * array's shape is the sizes in memory order, outermost first, C order.
- * cap of 4096 bytes is always enough.  @return 0 with *len set, or
- * TL_E_VALUE (BFLOAT16, not packed, byteOffset not 0) with err filled. */
+ * With buf NULL, only sets *len to the header's size.  @return 0 with *len
+ * set, or TL_E_VALUE (a type numpy lacks, not packed, byteOffset not 0) or
+ * TL_E_RANGE (cap too small) with err filled. */
 int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len,
                   struct tl_error *err);
 
@@ -404,9 +470,6 @@ uint64_t tl_desc_bytes_needed(const struct tl_desc *d, const struct tl_info *inf
 /* ---- copies (src/copy/) -------------------------------------------------- */
 
 /* ---- type conversion (convert.c; SPEC section 7) ----------------------- */
-
-/* Whether the type is a floating-point one (FLOAT16/32/64, BFLOAT16). */
-bool tl_dtype_is_float(enum tl_dtype dt);
 
 /* Converts one element of type sdt at src into type ddt at dst (any
  * alignment): floats to nearest, ties to even (+-Inf beyond the range, NaN

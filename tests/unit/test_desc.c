@@ -201,3 +201,37 @@ void desc_should_compute_offsets(void)
     CHECK(tl_desc_offset(&d, idx, &eo, &bo, &err) == TL_E_RANGE);
     CHECK_STR(err.key, "index[2]");
 }
+
+void desc_should_locate_elements_one_way(void)
+{
+    struct tl_desc d;
+    struct tl_error err;
+    struct tl_info info;
+    CHECK(parse("{\"dataType\":\"FLOAT16\",\"sizes\":[2,3],\"strides\":[4,1],"
+                "\"byteOffset\":6,\"totalTensorSizeInBytes\":40}", &d, &err) == 0);
+    uint64_t idx[2] = { 1, 2 };
+    unsigned bit = 9;
+    CHECK_EQ_U64(tl_desc_elem(&d, idx), 6);
+    CHECK_EQ_U64(tl_desc_byte(&d, 6, &bit), 6 + 12);
+    CHECK_EQ_U64(bit, 0);
+    CHECK_EQ_U64(tl_desc_at(&d, idx), 18);
+    tl_desc_classify(&d, &info);
+    CHECK_EQ_U64(tl_desc_extent(&d, &info), 40);        /* the declared total is larger */
+    d.total_bytes = 2;
+    CHECK_EQ_U64(tl_desc_extent(&d, &info), 14);        /* span 7 x 2 bytes */
+    /* whole elements in bytes, and bytes of elements */
+    CHECK_EQ_U64(tl_dtype_count(TL_DT_FLOAT32, 11), 2);
+    CHECK_EQ_U64(tl_dtype_count(TL_DT_UINT8, 11), 11);
+    CHECK_EQ_U64(tl_dtype_bytes(TL_DT_FLOAT64, 3), 24);
+    /* positions far out do not overflow on the way */
+    d.byte_offset = 0;
+    CHECK_EQ_U64(tl_desc_byte(&d, UINT64_C(1) << 62, NULL), UINT64_C(1) << 63);
+    /* the odometer: row-major, last axis fastest, back to zero at the end */
+    uint64_t sizes[3] = { 2, 1, 3 }, i3[3] = { 0, 0, 0 }, steps = 1;
+    while (tl_index_next(3, sizes, i3))
+        steps++;
+    CHECK_EQ_U64(steps, 6);
+    CHECK(i3[0] == 0 && i3[1] == 0 && i3[2] == 0);
+    uint64_t at[3] = { 0, 0, 2 };
+    CHECK(tl_index_next(3, sizes, at) && at[0] == 1 && at[2] == 0);
+}

@@ -30,6 +30,39 @@ void dtype_should_name_and_size_every_type(void)
     CHECK(!tl_dtype_is_dml(TL_DT_BFLOAT16) && tl_dtype_is_dml(TL_DT_FLOAT16));
 }
 
+void dtype_table_should_agree_with_itself(void)
+{
+    /* every row: its bits, its kind and the formats' spellings agree */
+    for (int i = 0; i < TL_DT_COUNT; i++) {
+        enum tl_dtype dt = (enum tl_dtype)i, back;
+        const struct tl_dtype_info *t = tl_dtype_info(dt);
+        CHECK_EQ_U64(t->bits, 8 * tl_dtype_size(dt));
+        CHECK_EQ_U64(tl_dtype_bytes(dt, 3), 3 * tl_dtype_size(dt));
+        CHECK(tl_dtype_is_float(dt) == (t->kind == TL_KIND_FLOAT));
+        CHECK(tl_dtype_is_signed(dt) == (t->kind == TL_KIND_SIGNED));
+        if (t->npy) {
+            char kind = t->kind == TL_KIND_FLOAT ? 'f' : t->kind == TL_KIND_SIGNED ? 'i' : 'u';
+            CHECK(t->npy[1] == kind && (unsigned)atoi(t->npy + 2) * 8 == t->bits);
+        }
+        CHECK(t->st && tl_dtype_from_safetensors(t->st, &back) == 0 && back == dt);
+        for (int j = 0; j < i; j++)
+            CHECK(tl_dtype_info((enum tl_dtype)j)->order != t->order);
+    }
+    enum tl_dtype dt;
+    CHECK(tl_dtype_from_safetensors("bf16", &dt) == TL_E_VALUE);   /* exact spelling */
+    CHECK(tl_dtype_from_safetensors("BOOL", &dt) == TL_E_VALUE);
+    CHECK(tl_dtype_info(TL_DT_BFLOAT16)->npy == NULL);
+    /* the lists messages show */
+    char buf[160];
+    CHECK_STR(tl_dtype_list(TL_SPELL_NAME, buf, sizeof buf),
+              "FLOAT32 FLOAT16 BFLOAT16 FLOAT64 UINT8 UINT16 UINT32 UINT64 INT8 INT16 INT32 INT64");
+    CHECK_STR(tl_dtype_list(TL_SPELL_NPY, buf, sizeof buf),
+              "<f2 <f4 <f8 |u1 <u2 <u4 <u8 |i1 <i2 <i4 <i8");
+    CHECK_STR(tl_dtype_list(TL_SPELL_SAFETENSORS, buf, sizeof buf),
+              "F32 F16 BF16 F64 U8 U16 U32 U64 I8 I16 I32 I64");
+    CHECK_STR(tl_dtype_list(TL_SPELL_NAME, buf, 12), "FLOAT32 FLO");     /* cut, terminated */
+}
+
 void dtype_should_format_shortest_values(void)
 {
     char buf[48];

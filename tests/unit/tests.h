@@ -4,6 +4,7 @@
 
 #define TL_TEST_LIST(X) \
     X(dtype_should_name_and_size_every_type) \
+    X(dtype_table_should_agree_with_itself) \
     X(dtype_should_format_shortest_values) \
     X(dtype_should_round_trip_half) \
     X(dtype_should_round_trip_bfloat) \
@@ -16,6 +17,7 @@
     X(desc_should_report_directml_problems) \
     X(desc_should_reject_overflow) \
     X(desc_should_compute_offsets) \
+    X(desc_should_locate_elements_one_way) \
     X(json_should_accept_both_spellings) \
     X(json_should_accept_every_key_form) \
     X(json_should_reject_each_error_with_key_path) \

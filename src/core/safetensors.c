@@ -1,0 +1,316 @@
+/*
+ * safetensors.c - safetensors files: the reader.
+ *
+ * safetensors: an 8-byte little-endian header length N, N bytes of JSON (an
+ * object of tensors {"dtype", "shape", "data_offsets": [begin, end]},
+ * offsets relative to the end of the header, and an optional
+ * "__metadata__" object of strings), then the data.  The reference
+ * reader's rules are the floor: N at most 100 MiB, the header starts with
+ * '{', every tensor's bytes are exactly its element count times its element
+ * size and lie in the file.  Overlaps and gaps between tensors are kept as
+ * problems for the caller to report.
+ *
+ * The reader takes the whole file as bytes and a length and never looks
+ * past it: every length, count and offset the header claims is checked
+ * against the file (with 64-bit overflow checks) before it is used.  Each
+ * tensor's byteOffset is where its data starts in the file.
+ */
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tl.h"
+
+static int st_dtype(const char *name, enum tl_dtype *dt, const char *key, struct tl_error *err)
+{
+    if (tl_dtype_from_safetensors(name, dt) == 0)
+        return 0;
+    char q[40], list[160];
+    const char *what = strcmp(name, "BOOL") == 0 ? "bool "
+                     : strncmp(name, "F8", 2) == 0 || strncmp(name, "F4", 2) == 0 ||
+                       strncmp(name, "F6", 2) == 0 ? "small float "
+                     : name[0] == 'C' ? "complex " : "";
+    return tl_fail(err, TL_E_VALUE, key, "%sdata type '%s' is not supported (supported: %s)",
+                   what, tl_quote(name, q, sizeof q),
+                   tl_dtype_list(TL_SPELL_SAFETENSORS, list, sizeof list));
+}
+
+/* An integer in [0, 2^53] from a JSON number. */
+static int st_u64(const cJSON *v, const char *key, uint64_t *out, struct tl_error *err)
+{
+    if (!cJSON_IsNumber(v))
+        return tl_fail(err, TL_E_TYPE, key, "must be an integer");
+    double d = v->valuedouble;
+    if (d < 0 || d != floor(d))
+        return tl_fail(err, TL_E_RANGE, key, "must be a whole number >= 0 (is %.17g)", d);
+    if (d >= TL_MAX_JSON_INT)
+        return tl_fail(err, TL_E_RANGE, key, "is 2^53 or more: larger than any file");
+    *out = (uint64_t)d;
+    return 0;
+}
+
+/* "tensor 'NAME'" (+ ": " + sub) as a key for messages. */
+static const char *st_key(const char *name, const char *sub, char *buf, size_t n)
+{
+    char q[64];
+    tl_quote(name, q, sizeof q);
+    if (sub)
+        snprintf(buf, n, "tensor '%s': %.40s", q, sub);
+    else
+        snprintf(buf, n, "tensor '%s'", q);
+    return buf;
+}
+
+static int st_tensor(const cJSON *o, uint64_t data_start, uint64_t data_len,
+                     struct tl_file_tensor *t, struct tl_error *err)
+{
+    char key[128], sub[32];
+    const char *name = o->string;
+    if (!cJSON_IsObject(o))
+        return tl_fail(err, TL_E_TYPE, st_key(name, NULL, key, sizeof key),
+                       "must be an object with dtype, shape and data_offsets");
+    const cJSON *dtype = NULL, *shape = NULL, *offs = NULL;
+    for (const cJSON *c = o->child; c; c = c->next) {
+        const cJSON **slot = strcmp(c->string, "dtype") == 0 ? &dtype
+                           : strcmp(c->string, "shape") == 0 ? &shape
+                           : strcmp(c->string, "data_offsets") == 0 ? &offs : NULL;
+        if (!slot)
+            continue;               /* as the reference reader: other keys are ignored */
+        if (*slot)
+            return tl_fail(err, TL_E_KEY, st_key(name, c->string, key, sizeof key),
+                           "appears twice");
+        *slot = c;
+    }
+    const char *missing = !dtype ? "dtype" : !shape ? "shape" : !offs ? "data_offsets" : NULL;
+    if (missing)
+        return tl_fail(err, TL_E_KEY, st_key(name, missing, key, sizeof key), "is missing");
+    if (!cJSON_IsString(dtype))
+        return tl_fail(err, TL_E_TYPE, st_key(name, "dtype", key, sizeof key), "must be a string");
+    enum tl_dtype dt = TL_DT_FLOAT32;
+    int rc = st_dtype(dtype->valuestring, &dt, st_key(name, "dtype", key, sizeof key), err);
+    if (rc)
+        return rc;
+    if (!cJSON_IsArray(shape))
+        return tl_fail(err, TL_E_TYPE, st_key(name, "shape", key, sizeof key),
+                       "must be an array of integers");
+    int ndim = cJSON_GetArraySize(shape);
+    if (ndim > TL_MAX_RANK)
+        return tl_fail(err, TL_E_RANGE, st_key(name, "shape", key, sizeof key),
+                       "has %d dimensions (at most %d)", ndim, TL_MAX_RANK);
+    uint64_t dims[TL_MAX_RANK];
+    int i = 0;
+    for (const cJSON *e = shape->child; e; e = e->next, i++) {
+        snprintf(sub, sizeof sub, "shape[%d]", i);
+        if ((rc = st_u64(e, st_key(name, sub, key, sizeof key), &dims[i], err)))
+            return rc;
+        if (dims[i] == 0)
+            return tl_fail(err, TL_E_RANGE, key, "is 0: an empty tensor has no elements to lay out");
+    }
+    if (!cJSON_IsArray(offs) || cJSON_GetArraySize(offs) != 2)
+        return tl_fail(err, TL_E_TYPE, st_key(name, "data_offsets", key, sizeof key),
+                       "must be an array of two integers [begin, end]");
+    uint64_t be[2];
+    i = 0;
+    for (const cJSON *e = offs->child; e; e = e->next, i++) {
+        snprintf(sub, sizeof sub, "data_offsets[%d]", i);
+        if ((rc = st_u64(e, st_key(name, sub, key, sizeof key), &be[i], err)))
+            return rc;
+    }
+    st_key(name, "data_offsets", key, sizeof key);
+    if (be[0] > be[1])
+        return tl_fail(err, TL_E_RANGE, key, "are reversed: begin %" PRIu64 " > end %" PRIu64,
+                       be[0], be[1]);
+    if (be[1] > data_len)
+        return tl_fail(err, TL_E_RANGE, key, "end %" PRIu64 " is outside the file: its data "
+                       "section has %" PRIu64 " bytes", be[1], data_len);
+    uint64_t count = 1, bytes;
+    bool fits = true;
+    for (int k = 0; k < ndim && fits; k++)
+        fits = tl_mul_ok(count, dims[k], &count);
+    if (!fits || !tl_mul_ok(count, tl_dtype_size(dt), &bytes))
+        return tl_fail(err, TL_E_OVERFLOW, st_key(name, "shape", key, sizeof key),
+                       "the tensor's size in bytes does not fit in 64 bits");
+    if (bytes != be[1] - be[0])
+        return tl_fail(err, TL_E_RANGE, key, "hold %" PRIu64 " bytes, but %" PRIu64
+                       " elements of %s need %" PRIu64, be[1] - be[0], count,
+                       dtype->valuestring, bytes);
+    t->name = strdup(name);
+    if (!t->name)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    t->begin = data_start + be[0];
+    t->end = data_start + be[1];
+    snprintf(t->dtype, sizeof t->dtype, "%s", dtype->valuestring);
+    t->decodable = true;
+    if ((rc = tl_desc_from_shape(&t->desc, dt, (unsigned)ndim, dims, false, t->begin, err))) {
+        tl_error_key(err, st_key(name, err->key, key, sizeof key));
+        return rc;
+    }
+    return 0;
+}
+
+static int by_begin(const void *a, const void *b)
+{
+    const struct tl_file_tensor *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const struct tl_file_tensor *const *x = a, *const *y = b;
+    return strcmp((*x)->name, (*y)->name);
+}
+
+static void add_problem(struct tl_file *f, enum tl_file_problem_kind kind, size_t a, size_t b,
+                        uint64_t from, uint64_t to)
+{
+    struct tl_file_problem *p = &f->problems[f->nproblems++];
+    p->kind = kind;
+    p->a = a;
+    p->b = b;
+    p->from = from;
+    p->to = to;
+}
+
+int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err)
+{
+    if (len < 8)
+        return tl_fail(err, TL_E_JSON, "header", "truncated: no 8-byte header length");
+    uint64_t n = 0;
+    for (int i = 0; i < 8; i++)
+        n |= (uint64_t)b[i] << (8 * i);
+    if (n > TL_FILE_HEADER_MAX)
+        return tl_fail(err, TL_E_RANGE, "header", "length %" PRIu64 " is above the limit of "
+                       "100 MiB", n);
+    if (n > len - 8)
+        return tl_fail(err, TL_E_RANGE, "header", "claims %" PRIu64 " bytes but the file has "
+                       "only %" PRIu64 " after the length (truncated?)", n, len - 8);
+    if (n == 0 || b[8] != '{')
+        return tl_fail(err, TL_E_JSON, "header", "does not start with '{'");
+    const char *text = (const char *)b + 8, *end = NULL;
+    for (uint64_t i = 0; i < n; i++) {
+        if (text[i] == '\0')
+            return tl_fail(err, TL_E_JSON, "header", "holds a NUL byte at %" PRIu64, 8 + i);
+    }
+    cJSON *root = cJSON_ParseWithLengthOpts(text, (size_t)n, &end, 0);
+    if (!root) {
+        uint64_t at = end ? (uint64_t)(end - text) : 0;
+        return tl_fail(err, TL_E_JSON, "header", "malformed JSON near byte %" PRIu64, 8 + at);
+    }
+    int rc = 0;
+    for (const char *p = end; p < text + n; p++) {
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
+            rc = tl_fail(err, TL_E_JSON, "header", "text after the JSON object, at byte %" PRIu64,
+                         (uint64_t)(8 + (p - text)));
+            goto out;
+        }
+    }
+    if (!cJSON_IsObject(root)) {
+        rc = tl_fail(err, TL_E_TYPE, "header", "must be a JSON object");
+        goto out;
+    }
+    size_t count = 0;
+    const cJSON *meta = NULL;
+    for (const cJSON *c = root->child; c; c = c->next) {
+        if (strcmp(c->string, "__metadata__") == 0) {
+            if (meta) {
+                rc = tl_fail(err, TL_E_KEY, "__metadata__", "appears twice");
+                goto out;
+            }
+            meta = c;
+        } else {
+            count++;
+        }
+    }
+    f->data_start = 8 + n;
+    f->tensors = calloc(count ? count : 1, sizeof *f->tensors);
+    f->problems = calloc(count + 1, sizeof *f->problems);
+    if (!f->tensors || !f->problems) {
+        rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+        goto out;
+    }
+    for (const cJSON *c = root->child; c; c = c->next) {
+        if (c == meta)
+            continue;
+        struct tl_file_tensor *t = &f->tensors[f->count];
+        t->order = f->count;
+        f->count++;
+        if ((rc = st_tensor(c, 8 + n, len - 8 - n, t, err)))
+            goto out;
+    }
+    if (meta && !cJSON_IsNull(meta)) {
+        if (!cJSON_IsObject(meta)) {
+            rc = tl_fail(err, TL_E_TYPE, "__metadata__", "must be an object of strings");
+            goto out;
+        }
+        size_t m = (size_t)cJSON_GetArraySize(meta);
+        f->meta = calloc(m ? m : 1, sizeof *f->meta);
+        if (!f->meta) {
+            rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+            goto out;
+        }
+        for (const cJSON *c = meta->child; c; c = c->next) {
+            if (!cJSON_IsString(c)) {
+                char key[128], q[80];
+                snprintf(key, sizeof key, "__metadata__.%s", tl_quote(c->string, q, sizeof q));
+                rc = tl_fail(err, TL_E_TYPE, key, "must be a string");
+                goto out;
+            }
+            struct tl_file_meta *e = &f->meta[f->nmeta++];
+            e->key = strdup(c->string);
+            e->value = strdup(c->valuestring);
+            if (!e->key || !e->value) {
+                rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+                goto out;
+            }
+        }
+    }
+    /* duplicate names: cJSON keeps both */
+    if (f->count > 1) {
+        const struct tl_file_tensor **names = malloc(f->count * sizeof *names);
+        if (!names) {
+            rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+            goto out;
+        }
+        for (size_t i = 0; i < f->count; i++)
+            names[i] = &f->tensors[i];
+        qsort(names, f->count, sizeof *names, by_name);
+        for (size_t i = 1; i < f->count; i++) {
+            if (strcmp(names[i - 1]->name, names[i]->name) == 0) {
+                char key[128];
+                rc = tl_fail(err, TL_E_KEY, st_key(names[i]->name, NULL, key, sizeof key),
+                             "appears twice in the header");
+                break;
+            }
+        }
+        free(names);
+        if (rc)
+            goto out;
+    }
+    /* file order, then what lies between the tensors */
+    qsort(f->tensors, f->count, sizeof *f->tensors, by_begin);
+    uint64_t reach = f->data_start;
+    size_t reacher = SIZE_MAX;
+    for (size_t i = 0; i < f->count; i++) {
+        const struct tl_file_tensor *t = &f->tensors[i];
+        if (t->begin < reach)
+            add_problem(f, TL_FP_OVERLAP, reacher, i, t->begin, t->end < reach ? t->end : reach);
+        else if (t->begin > reach)
+            add_problem(f, TL_FP_GAP, reacher, i, reach, t->begin);
+        if (t->end > reach) {
+            reach = t->end;
+            reacher = i;
+        }
+    }
+    if (reach < len)
+        add_problem(f, TL_FP_GAP, reacher, SIZE_MAX, reach, len);
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
