@@ -92,6 +92,7 @@ struct cli_desc {
     struct tl_desc d;
     struct tl_info info;
     enum tl_format format;    /* TL_FMT_JSON, or the tensor file's format */
+    bool shares_file;         /* a tensor of a file that names its tensors: others may follow */
     struct cli_data file;     /* a tensor file, mapped: it holds the data too */
 };
 
@@ -134,8 +135,8 @@ int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
                    struct cli_data *data);
 
 /* Bytes of a data file beyond what its tensor needs (byteOffset + the
- * larger of the elements' bytes and the declared total; 0 for a
- * safetensors file, where other tensors follow), and a one-line note on
+ * larger of the elements' bytes and the declared total; 0 for a tensor of
+ * a file that names its tensors, where others follow), and a one-line note on
  * standard error when there are some. */
 uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *data);
 void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data);

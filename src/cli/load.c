@@ -135,10 +135,11 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
                 "'tensorlayout list %s' shows where\n", file, file);
         return CLI_INVALID;
     }
-    if (tf->format == TL_FMT_NPY) {
+    if (!tf->named) {
         if (tname) {
-            fprintf(stderr, "tensorlayout: %s: a .npy file holds one unnamed tensor, so ':%s' "
-                    "names nothing\n", file, tl_quote(tname, q, sizeof q));
+            fprintf(stderr, "tensorlayout: %s: a .%s file holds one unnamed tensor, so ':%s' "
+                    "names nothing\n", file, tl_format_name(tf->format),
+                    tl_quote(tname, q, sizeof q));
             return CLI_USAGE;
         }
         t = &tf->tensors[0];
@@ -157,6 +158,7 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
         return CLI_INVALID;
     }
     out->d = t->desc;
+    out->shares_file = tf->named;
     if (t->name)
         snprintf(out->name, sizeof out->name, "%.120s:%s", file, tl_quote(t->name, q, sizeof q));
     return CLI_OK;
@@ -429,7 +431,7 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
 
 uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *data)
 {
-    if (desc->format == TL_FMT_SAFETENSORS)
+    if (desc->shares_file)
         return 0;                       /* other tensors follow: not trailing */
     uint64_t need = tl_desc_bytes_needed(&desc->d, &desc->info);
     return data->size > need ? data->size - need : 0;

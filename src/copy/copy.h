@@ -91,21 +91,32 @@ typedef size_t (*tl_cmp_fn)(const uint8_t *a, const uint8_t *b, size_t n);
  * piece made a staged conversion 2.3x slower, plan.c). */
 typedef void (*tl_fence_fn)(void);
 
+/* Every slot of a kernel table, written once: X(type, name, bounds), where
+ * bounds are the slot's array bounds (empty for a single function).
+ * struct tl_kernels is made of them, and cpu.c's upgrade walks them, so a
+ * new slot is a line here (and its calls in plan.c's choose_kernels).
+ * copy_stream and fence are set together: an ISA's fence orders its own
+ * streaming stores.  interleave and deinterleave are [C - 2][log2 es]. */
+#define TL_KERNEL_SLOTS(X)                                   \
+    X(tl_transpose_fn, transpose, [TL_NW])                   \
+    X(tl_transpose_fn, transpose_nt, [TL_NW])                \
+    X(tl_fill_fn, fill, [TL_NW])                             \
+    X(tl_fill_fn, fill_nt, [TL_NW])                          \
+    X(tl_copy_fn, copy, )                                    \
+    X(tl_copy_fn, copy_stream, )                             \
+    X(tl_fence_fn, fence, )                                  \
+    X(tl_interleave_fn, interleave, [3][TL_NW])              \
+    X(tl_deinterleave_fn, deinterleave, [3][TL_NW])          \
+    X(tl_cvt_fn, cvt, [TL_DT_COUNT][TL_DT_COUNT])            \
+    X(tl_tcvt_fn, tcvt, [TL_DT_COUNT][TL_DT_COUNT])          \
+    X(tl_tcvt_fn, tcvt_nt, [TL_DT_COUNT][TL_DT_COUNT])       \
+    X(tl_cmp_fn, cmp, [TL_NCMP])
+
+#define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {
-    tl_transpose_fn transpose[TL_NW];
-    tl_transpose_fn transpose_nt[TL_NW];
-    tl_fill_fn fill[TL_NW];
-    tl_fill_fn fill_nt[TL_NW];
-    tl_copy_fn copy;
-    tl_copy_fn copy_stream;     /* set together with fence */
-    tl_fence_fn fence;
-    tl_interleave_fn interleave[3][TL_NW];      /* [C - 2][log2 es] */
-    tl_deinterleave_fn deinterleave[3][TL_NW];
-    tl_cvt_fn cvt[TL_DT_COUNT][TL_DT_COUNT];
-    tl_tcvt_fn tcvt[TL_DT_COUNT][TL_DT_COUNT];
-    tl_tcvt_fn tcvt_nt[TL_DT_COUNT][TL_DT_COUNT];
-    tl_cmp_fn cmp[TL_NCMP];
+    TL_KERNEL_SLOTS(TL_KERNEL_FIELD)
 };
+#undef TL_KERNEL_FIELD
 
 extern const struct tl_kernels tl_kernels_scalar;
 extern const struct tl_kernels tl_kernels_sse2;

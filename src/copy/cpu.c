@@ -123,42 +123,18 @@ enum tl_isa tl_isa_active(void)
 /* Upgrades, in order: each ISA's non-NULL slots replace the ones below. */
 static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
 {
-    if (by->copy)
-        k->copy = by->copy;
-    if (by->copy_stream) {      /* a pair: the fence orders that ISA's stores */
-        k->copy_stream = by->copy_stream;
-        k->fence = by->fence;
+    /* each slot, an array of function pointers of one type, element by
+     * element (through memcpy: a slot of several bounds is read as the
+     * bytes it is) */
+#define UPGRADE_SLOT(type, name, bounds)                                          \
+    for (size_t i = 0; i < sizeof k->name / sizeof(type); i++) {                  \
+        type f;                                                                   \
+        memcpy(&f, (const char *)&by->name + i * sizeof f, sizeof f);             \
+        if (f)                                                                    \
+            memcpy((char *)&k->name + i * sizeof f, &f, sizeof f);                \
     }
-    for (int w = 0; w < TL_NW; w++) {
-        if (by->transpose[w])
-            k->transpose[w] = by->transpose[w];
-        if (by->transpose_nt[w])
-            k->transpose_nt[w] = by->transpose_nt[w];
-        if (by->fill[w])
-            k->fill[w] = by->fill[w];
-        if (by->fill_nt[w])
-            k->fill_nt[w] = by->fill_nt[w];
-        for (int c = 0; c < 3; c++) {
-            if (by->interleave[c][w])
-                k->interleave[c][w] = by->interleave[c][w];
-            if (by->deinterleave[c][w])
-                k->deinterleave[c][w] = by->deinterleave[c][w];
-        }
-    }
-    for (int c = 0; c < TL_NCMP; c++) {
-        if (by->cmp[c])
-            k->cmp[c] = by->cmp[c];
-    }
-    for (int s = 0; s < TL_DT_COUNT; s++) {
-        for (int d = 0; d < TL_DT_COUNT; d++) {
-            if (by->cvt[s][d])
-                k->cvt[s][d] = by->cvt[s][d];
-            if (by->tcvt[s][d])
-                k->tcvt[s][d] = by->tcvt[s][d];
-            if (by->tcvt_nt[s][d])
-                k->tcvt_nt[s][d] = by->tcvt_nt[s][d];
-        }
-    }
+    TL_KERNEL_SLOTS(UPGRADE_SLOT)
+#undef UPGRADE_SLOT
 }
 
 #if defined(__x86_64__)

@@ -253,8 +253,8 @@ TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 8, b
 #define SET1_16(x) _mm256_set1_epi16((short)(x))
 #define SET1_32(x) _mm256_set1_epi32((int)(x))
 #define SET1_64(x) _mm256_set1_epi64x((long long)(x))
-TL_DEFINE_FILLS(__m256i, 32, ST_U, SET1_8, SET1_16, SET1_32, SET1_64)
-TL_DEFINE_STREAMING(__m256i, 32, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
+TL_DEFINE_FILLS(avx2, __m256i, 32, ST_U, SET1_8, SET1_16, SET1_32, SET1_64)
+TL_DEFINE_STREAMING(avx2, __m256i, 32, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
 
 /* memcpy for rows: the first and last 32 bytes unaligned, the rest in
  * stores aligned on the destination, four at a time.  Measured against
@@ -557,11 +557,11 @@ const struct tl_kernels tl_kernels_avx2 = {
      * lines half written at once and measured 0.17-0.30 of memcpy on
      * huge-page buffers, below the ordinary-store kernel (0.55-0.74) */
     .transpose_nt = { NULL, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
-    .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
-    .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
+    .fill = { avx2_fill_w1, avx2_fill_w2, avx2_fill_w4, avx2_fill_w8 },
+    .fill_nt = { avx2_fill_nt_w1, avx2_fill_nt_w2, avx2_fill_nt_w4, avx2_fill_nt_w8 },
     .copy = copy_rows,
-    .copy_stream = copy_stream,
-    .fence = store_fence,
+    .copy_stream = avx2_copy_stream,
+    .fence = avx2_store_fence,
     .interleave = { { NULL }, { interleave_c3_w1 }, { NULL } },
     .deinterleave = { { NULL }, { deinterleave_c3_w1 }, { NULL } },
     .cvt = {

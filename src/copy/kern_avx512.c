@@ -177,8 +177,8 @@ TL_DEFINE_TRANSPOSE_CVT(tcvt_f32_bf16, TL_DT_FLOAT32, 4, TL_DT_BFLOAT16, 2, 16, 
 #define SET1_16(x) _mm512_set1_epi16((short)(x))
 #define SET1_32(x) _mm512_set1_epi32((int)(x))
 #define SET1_64(x) _mm512_set1_epi64((long long)(x))
-TL_DEFINE_FILLS(__m512i, 64, ST_U, SET1_8, SET1_16, SET1_32, SET1_64)
-TL_DEFINE_STREAMING(__m512i, 64, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
+TL_DEFINE_FILLS(avx512, __m512i, 64, ST_U, SET1_8, SET1_16, SET1_32, SET1_64)
+TL_DEFINE_STREAMING(avx512, __m512i, 64, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
 
 /* ---- conversions, 16 lanes ------------------------------------------------
  * FLOAT32 to FLOAT16 with the AVX-512F conversion; to BFLOAT16 by integer
@@ -266,10 +266,10 @@ const struct tl_kernels tl_kernels_avx512 = {
      * measured 10-20% slower than its unpacks on every machine tried */
     .transpose = { NULL, NULL, transpose_w4, transpose_w8 },
     .transpose_nt = { NULL, NULL, transpose_w4_nt, transpose_w8_nt },
-    .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
-    .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
-    .copy_stream = copy_stream,     /* .copy: 512-bit stores measured slower than AVX2's */
-    .fence = store_fence,
+    .fill = { avx512_fill_w1, avx512_fill_w2, avx512_fill_w4, avx512_fill_w8 },
+    .fill_nt = { avx512_fill_nt_w1, avx512_fill_nt_w2, avx512_fill_nt_w4, avx512_fill_nt_w8 },
+    .copy_stream = avx512_copy_stream,     /* .copy: 512-bit stores measured slower than AVX2's */
+    .fence = avx512_store_fence,
     .cvt = {
         [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = cvt_f32_f16, [TL_DT_BFLOAT16] = cvt_f32_bf16,
                             [TL_DT_UINT8] = cvt_f32_u8, [TL_DT_INT8] = cvt_f32_i8 },

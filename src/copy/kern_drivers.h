@@ -83,9 +83,8 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
 /* The transpose drivers' tails.  TL_DEFINE_ROWS_LEFT defines `name`(s, ss,
  * d, ds, rows): the transpose of a column line (64/ES columns) whose rows
  * do not fill a step, by whole B-row blocks and then the scalar loop, out
- * of line (see TL_DEFINE_TRANSPOSE_ANY).  TL_TRANSPOSE_COLUMNS_LEFT,
- * in the driver's variables, does the columns from c on that do not fill a
- * line. */
+ * of line (see TL_DEFINE_TRANSPOSE_ANY).  tl_transpose_columns_left() does
+ * a transpose's columns from c on, which do not fill a line. */
 #define TL_DEFINE_ROWS_LEFT(name, ES, B, BLOCK)                                                \
     static __attribute__((noinline)) void name(const uint8_t *s, size_t ss, uint8_t *d,      \
                                                size_t ds, size_t rows)                       \
@@ -101,11 +100,13 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             tl_transpose_scalar_es(s + r * ss, ss, d + r * (ES), ds, rows - r, LINE, ES);    \
     }
 
-#define TL_TRANSPOSE_COLUMNS_LEFT(ES)                                                          \
-    do {                                                                                     \
-        if (c < cols)                                                                        \
-            tl_transpose_scalar_es(src + c * (ES), ss, dst + c * ds, ds, rows, cols - c, ES); \
-    } while (0)
+static inline void tl_transpose_columns_left(const uint8_t *src, size_t ss, uint8_t *dst,
+                                             size_t ds, size_t rows, size_t cols, size_t c,
+                                             unsigned es)
+{
+    if (c < cols)
+        tl_transpose_scalar_es(src + c * es, ss, dst + c * ds, ds, rows, cols - c, es);
+}
 
 /* Defines `name`, a transpose kernel (copy.h's contract) with streaming
  * stores, over the register blocks BLOCK(src, ss, dst, ds) of B x B
@@ -166,7 +167,7 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             if (r < rows)                                                                    \
                 ROWS_LEFT(s + r * ss, ss, d + r * (ES), ds, rows - r);                       \
         }                                                                                    \
-        TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
+        tl_transpose_columns_left(src, ss, dst, ds, rows, cols, c, ES);                      \
         END;                                                                                 \
     }
 
@@ -212,7 +213,7 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             if (r < rows)                                                                    \
                 tl_transpose_scalar_es(s + r * ss, ss, d + r * (ES), ds, rows - r, line, ES); \
         }                                                                                    \
-        TL_TRANSPOSE_COLUMNS_LEFT(ES);                                                       \
+        tl_transpose_columns_left(src, ss, dst, ds, rows, cols, c, ES);                      \
     }
 
 /* Defines `name`, the loop of a converting transpose (copy.h's tcvt
@@ -277,16 +278,18 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         return name(src, ss, dst, ds, rows, cols);                                           \
     }
 
-/* Defines, for one vector type, the fills of every element width and, when
- * STREAM is given, their streaming twins and streaming copies:
- *   fill_w1 .. fill_w8, fill_nt_w1 .. fill_nt_w8, copy_stream,
- *   store_fence (copy.h's copy_stream and fence slots)
- * VEC is the vector type and VB its size in bytes; STOREU/STREAM(p, v)
- * store it, LOADU(p) loads it, SET1_8 .. SET1_64 broadcast a value, FENCE
- * orders streaming stores.  Each kernel stores whole vectors four at a time,
- * then one at a time, then finishes with the scalar loop. */
-#define TL_DEFINE_FILLS(VEC, VB, STOREU, SET1_8, SET1_16, SET1_32, SET1_64)                   \
-    static void fill_vec(uint8_t *dst, VEC v, size_t bytes, const uint8_t *val, unsigned es) \
+/* TL_DEFINE_FILLS(P, ...) defines, for one vector type, the fills of every
+ * element width, P_fill_w1 .. P_fill_w8 (copy.h's fill slots), over
+ * P_fill_vec.  TL_DEFINE_STREAMING(P, ...), after it, defines their
+ * streaming twins P_fill_nt_w1 .. P_fill_nt_w8, the streaming copy
+ * P_copy_stream and P_store_fence (copy.h's fill_nt, copy_stream and fence
+ * slots).  VEC is the vector type and VB its size in bytes; STOREU(p, v) and
+ * STREAM(p, v) store it, LOADU(p) loads it, SET1_8 .. SET1_64 broadcast a
+ * value, FENCE orders streaming stores.  Each kernel stores whole vectors
+ * four at a time, then one at a time, then finishes with the scalar loop. */
+#define TL_DEFINE_FILLS(P, VEC, VB, STOREU, SET1_8, SET1_16, SET1_32, SET1_64)                \
+    static void P##_fill_vec(uint8_t *dst, VEC v, size_t bytes, const uint8_t *val,         \
+                             unsigned es)                                                    \
     {                                                                                        \
         size_t i = 0;                                                                        \
         for (; i + 4 * (VB) <= bytes; i += 4 * (VB)) {                                       \
@@ -299,21 +302,21 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             STOREU(dst + i, v);                                                              \
         tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);                               \
     }                                                                                        \
-    static void fill_w1(uint8_t *d, const uint8_t *v, size_t n)                              \
-    { fill_vec(d, SET1_8(v[0]), n, v, 1); }                                                  \
-    static void fill_w2(uint8_t *d, const uint8_t *v, size_t n)                              \
-    { uint16_t x; memcpy(&x, v, 2); fill_vec(d, SET1_16(x), n * 2, v, 2); }                  \
-    static void fill_w4(uint8_t *d, const uint8_t *v, size_t n)                              \
-    { uint32_t x; memcpy(&x, v, 4); fill_vec(d, SET1_32(x), n * 4, v, 4); }                  \
-    static void fill_w8(uint8_t *d, const uint8_t *v, size_t n)                              \
-    { uint64_t x; memcpy(&x, v, 8); fill_vec(d, SET1_64(x), n * 8, v, 8); }
+    static void P##_fill_w1(uint8_t *d, const uint8_t *v, size_t n)                              \
+    { P##_fill_vec(d, SET1_8(v[0]), n, v, 1); }                                                  \
+    static void P##_fill_w2(uint8_t *d, const uint8_t *v, size_t n)                              \
+    { uint16_t x; memcpy(&x, v, 2); P##_fill_vec(d, SET1_16(x), n * 2, v, 2); }                  \
+    static void P##_fill_w4(uint8_t *d, const uint8_t *v, size_t n)                              \
+    { uint32_t x; memcpy(&x, v, 4); P##_fill_vec(d, SET1_32(x), n * 4, v, 4); }                  \
+    static void P##_fill_w8(uint8_t *d, const uint8_t *v, size_t n)                              \
+    { uint64_t x; memcpy(&x, v, 8); P##_fill_vec(d, SET1_64(x), n * 8, v, 8); }
 
-#define TL_DEFINE_STREAMING(VEC, VB, STREAM, LOADU, SET1_8, SET1_16, SET1_32, SET1_64, FENCE) \
-    static void fill_nt_vec(uint8_t *dst, VEC v, size_t bytes, const uint8_t *val,          \
-                            unsigned es)                                                     \
+#define TL_DEFINE_STREAMING(P, VEC, VB, STREAM, LOADU, SET1_8, SET1_16, SET1_32, SET1_64, FENCE) \
+    static void P##_fill_nt_vec(uint8_t *dst, VEC v, size_t bytes, const uint8_t *val,      \
+                                unsigned es)                                                 \
     {                                                                                        \
         if ((uintptr_t)dst % es) {          /* the pattern would not line up */              \
-            fill_vec(dst, v, bytes, val, es);                                                \
+            P##_fill_vec(dst, v, bytes, val, es);                                                \
             return;                                                                          \
         }                                                                                    \
         size_t head = (size_t)(-(uintptr_t)dst) & ((VB) - 1), i;                             \
@@ -331,15 +334,15 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
         tl_fill_scalar_es(dst + i, val, (bytes - i) / es, es);                               \
         FENCE;                                                                               \
     }                                                                                        \
-    static void fill_nt_w1(uint8_t *d, const uint8_t *v, size_t n)                           \
-    { fill_nt_vec(d, SET1_8(v[0]), n, v, 1); }                                               \
-    static void fill_nt_w2(uint8_t *d, const uint8_t *v, size_t n)                           \
-    { uint16_t x; memcpy(&x, v, 2); fill_nt_vec(d, SET1_16(x), n * 2, v, 2); }               \
-    static void fill_nt_w4(uint8_t *d, const uint8_t *v, size_t n)                           \
-    { uint32_t x; memcpy(&x, v, 4); fill_nt_vec(d, SET1_32(x), n * 4, v, 4); }               \
-    static void fill_nt_w8(uint8_t *d, const uint8_t *v, size_t n)                           \
-    { uint64_t x; memcpy(&x, v, 8); fill_nt_vec(d, SET1_64(x), n * 8, v, 8); }               \
-    static void copy_stream(const uint8_t *src, uint8_t *dst, size_t bytes)                  \
+    static void P##_fill_nt_w1(uint8_t *d, const uint8_t *v, size_t n)                           \
+    { P##_fill_nt_vec(d, SET1_8(v[0]), n, v, 1); }                                               \
+    static void P##_fill_nt_w2(uint8_t *d, const uint8_t *v, size_t n)                           \
+    { uint16_t x; memcpy(&x, v, 2); P##_fill_nt_vec(d, SET1_16(x), n * 2, v, 2); }               \
+    static void P##_fill_nt_w4(uint8_t *d, const uint8_t *v, size_t n)                           \
+    { uint32_t x; memcpy(&x, v, 4); P##_fill_nt_vec(d, SET1_32(x), n * 4, v, 4); }               \
+    static void P##_fill_nt_w8(uint8_t *d, const uint8_t *v, size_t n)                           \
+    { uint64_t x; memcpy(&x, v, 8); P##_fill_nt_vec(d, SET1_64(x), n * 8, v, 8); }               \
+    static void P##_copy_stream(const uint8_t *src, uint8_t *dst, size_t bytes)                  \
     {                                                                                        \
         size_t head = (size_t)(-(uintptr_t)dst) & ((VB) - 1), i;                             \
         if (head > bytes)                                                                    \
@@ -357,7 +360,7 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             STREAM(dst + i, LOADU(src + i));                                                 \
         memcpy(dst + i, src + i, bytes - i);                                                 \
     }                                                                                        \
-    static void store_fence(void)                                                            \
+    static void P##_store_fence(void)                                                            \
     {                                                                                        \
         FENCE;                                                                               \
     }

@@ -110,7 +110,7 @@ TL_DEFINE_TRANSPOSE(transpose_w8, 8, 2, block_w8)
 #define SET1_16(x) vreinterpretq_u8_u16(vdupq_n_u16(x))
 #define SET1_32(x) vreinterpretq_u8_u32(vdupq_n_u32(x))
 #define SET1_64(x) vreinterpretq_u8_u64(vdupq_n_u64(x))
-TL_DEFINE_FILLS(uint8x16_t, 16, ST8, SET1_8, SET1_16, SET1_32, SET1_64)
+TL_DEFINE_FILLS(neon, uint8x16_t, 16, ST8, SET1_8, SET1_16, SET1_32, SET1_64)
 
 /* (De)interleaves with structure loads and stores: C planes of one vector
  * each <-> C-element pixels, L lanes a step. */
@@ -271,8 +271,8 @@ static bool cvt_f32_i8(const uint8_t *src, uint8_t *dst, size_t n)
 const struct tl_kernels tl_kernels_neon = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
-    .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
-    .fill_nt = { fill_w1, fill_w2, fill_w4, fill_w8 },
+    .fill = { neon_fill_w1, neon_fill_w2, neon_fill_w4, neon_fill_w8 },
+    .fill_nt = { neon_fill_w1, neon_fill_w2, neon_fill_w4, neon_fill_w8 },
     .interleave = {
         { interleave_c2_w1, interleave_c2_w2, interleave_c2_w4, interleave_c2_w8 },
         { interleave_c3_w1, interleave_c3_w2, interleave_c3_w4, interleave_c3_w8 },

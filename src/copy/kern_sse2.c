@@ -115,8 +115,8 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 2, block_w8, step_w8_nt, TL_LINE_ALI
 #define SET1_16(x) _mm_set1_epi16((short)(x))
 #define SET1_32(x) _mm_set1_epi32((int)(x))
 #define SET1_64(x) _mm_set1_epi64x((long long)(x))
-TL_DEFINE_FILLS(__m128i, 16, ST, SET1_8, SET1_16, SET1_32, SET1_64)
-TL_DEFINE_STREAMING(__m128i, 16, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
+TL_DEFINE_FILLS(sse2, __m128i, 16, ST, SET1_8, SET1_16, SET1_32, SET1_64)
+TL_DEFINE_STREAMING(sse2, __m128i, 16, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1_64, _mm_sfence())
 
 /* Byte (de)interleaves for 2 and 4 channels, 16 pixels a step. */
 static void interleave_c2_w1(const uint8_t *src, size_t plane, uint8_t *dst, size_t n)
@@ -312,10 +312,10 @@ static bool cvt_f32_i8(const uint8_t *src, uint8_t *dst, size_t n)
 const struct tl_kernels tl_kernels_sse2 = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1_nt, transpose_w2_nt, transpose_w4_nt, transpose_w8_nt },
-    .fill = { fill_w1, fill_w2, fill_w4, fill_w8 },
-    .fill_nt = { fill_nt_w1, fill_nt_w2, fill_nt_w4, fill_nt_w8 },
-    .copy_stream = copy_stream,
-    .fence = store_fence,
+    .fill = { sse2_fill_w1, sse2_fill_w2, sse2_fill_w4, sse2_fill_w8 },
+    .fill_nt = { sse2_fill_nt_w1, sse2_fill_nt_w2, sse2_fill_nt_w4, sse2_fill_nt_w8 },
+    .copy_stream = sse2_copy_stream,
+    .fence = sse2_store_fence,
     .interleave = { { interleave_c2_w1 }, { NULL }, { interleave_c4_w1 } },
     .deinterleave = { { deinterleave_c2_w1 }, { NULL }, { deinterleave_c4_w1 } },
     .cvt = {

@@ -207,9 +207,60 @@ void tl_copy_fill(void *dst, uint64_t n, const void *val, unsigned es)
 
 /* ---- running ------------------------------------------------------------ */
 
+/* The kernels a plan's run calls, chosen once (choose_kernels) from the
+ * active table and the store kind: run_slice() and run_slice_cvt() call
+ * these and nothing else, and tl_copy_plan_same_kernels() compares them.
+ * A NULL slot is not called by that plan. */
+struct chosen {
+    tl_copy_fn copy;                 /* a row copy, or the staged output's streaming copy */
+    tl_fence_fn fence;               /* after streaming stores, or NULL */
+    tl_fill_fn fill;
+    tl_transpose_fn transpose;
+    tl_interleave_fn interleave;
+    tl_deinterleave_fn deinterleave;
+    tl_tcvt_fn tcvt;                 /* a converting transpose in registers */
+    tl_cvt_fn cvt;                   /* the staged conversion (NULL: tl_cvt_scalar) */
+};
+
+static void choose_kernels(const struct tl_copy_plan *p, const struct tl_kernels *k, bool stream,
+                           struct chosen *c)
+{
+    unsigned w = p->shift, ch = p->channels ? p->channels - 2 : 0;
+    memset(c, 0, sizeof *c);
+    switch (p->kind) {
+    case TL_COPY_GENERAL:          /* an element loop of plan.c's own */
+        return;
+    case TL_COPY_FILL:             /* a converting fill converts the one value first */
+        c->fill = p->convert ? k->fill[log2u(p->des)] : (stream ? k->fill_nt : k->fill)[w];
+        return;
+    case TL_COPY_TRANSPOSE:
+        if (p->convert && (c->tcvt = (stream ? k->tcvt_nt : k->tcvt)[p->sdt][p->ddt]))
+            return;
+        c->transpose = (stream && !p->convert ? k->transpose_nt : k->transpose)[w];
+        break;
+    case TL_COPY_INTERLEAVE:
+        c->interleave = k->interleave[ch][w];
+        break;
+    case TL_COPY_DEINTERLEAVE:
+        c->deinterleave = k->deinterleave[ch][w];
+        break;
+    case TL_COPY_CONTIG:
+        if (!p->convert)
+            c->copy = stream ? k->copy_stream : k->copy;
+        break;
+    }
+    if (p->convert) {              /* staged in L1, converted out, streamed when it streams */
+        c->cvt = k->cvt[p->sdt][p->ddt];
+        if (stream)
+            c->copy = k->copy_stream;
+    }
+    if (stream && c->copy)
+        c->fence = k->fence;
+}
+
 struct job {
     const struct tl_copy_plan *p;
-    const struct tl_kernels *k;
+    struct chosen ch;                      /* the kernels it calls */
     const uint8_t *src;
     uint8_t *dst;
     unsigned outer[TL_MAX_RANK], nouter;   /* the outer axes, outermost first */
@@ -254,8 +305,7 @@ static void general(const uint8_t *s, uint64_t ss, uint8_t *d, uint64_t ds, uint
 static bool cvt_row(const struct job *j, const uint8_t *s, uint8_t *d, size_t n)
 {
     const struct tl_copy_plan *p = j->p;
-    tl_cvt_fn f = j->k->cvt[p->sdt][p->ddt];
-    return f ? f(s, d, n) : tl_cvt_scalar(p->sdt, p->ddt, s, d, n);
+    return j->ch.cvt ? j->ch.cvt(s, d, n) : tl_cvt_scalar(p->sdt, p->ddt, s, d, n);
 }
 
 /* Converts n contiguous elements at s into place at d.  A streaming copy
@@ -284,7 +334,7 @@ static bool cvt_put(const struct job *j, const uint8_t *s, uint8_t *d, size_t n)
         if (m > n - i)
             m = n - i;
         bad |= cvt_row(j, s + i * p->es, out, m);
-        j->k->copy_stream(out, d + i * p->des, m * p->des);
+        j->ch.copy(out, d + i * p->des, m * p->des);
     }
     return bad;
 }
@@ -292,8 +342,8 @@ static bool cvt_put(const struct job *j, const uint8_t *s, uint8_t *d, size_t n)
 static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uint64_t len)
 {
     const struct tl_copy_plan *p = j->p;
-    const struct tl_kernels *k = j->k;
-    unsigned a = p->a, b = p->b, w = p->shift, es = p->es, des = p->des;
+    const struct chosen *k = &j->ch;
+    unsigned a = p->a, b = p->b, es = p->es, des = p->des;
     _Alignas(64) uint8_t tmp[STAGE_BYTES];
     bool bad = false;
     switch (p->kind) {
@@ -303,7 +353,7 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
     case TL_COPY_FILL: {
         uint8_t v[8];
         bad = tl_convert_value(p->sdt, s, p->ddt, v);
-        k->fill[log2u(des)](d, v, len);
+        k->fill(d, v, len);
         return bad;
     }
     case TL_COPY_GENERAL:
@@ -312,9 +362,8 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
         return bad;
     case TL_COPY_TRANSPOSE: {
         uint64_t rows = j->split == b ? p->n[a] : len, cols = j->split == b ? len : p->n[b];
-        tl_tcvt_fn f = (j->stream ? k->tcvt_nt : k->tcvt)[p->sdt][p->ddt];
-        if (f)          /* a transpose that converts in its register blocks */
-            return f(s, p->ss[a], d, p->ds[b], rows, cols);
+        if (k->tcvt)    /* a transpose that converts in its register blocks */
+            return k->tcvt(s, p->ss[a], d, p->ds[b], rows, cols);
         /* rows along a (contiguous in the destination), columns along b
          * (contiguous in the source): a tile of rows x columns is turned
          * into columns of rows in tmp, then each is converted into place.
@@ -330,7 +379,7 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
                 for (uint64_t q = (c0 + cc) * es; q < (c0 + cc) * es + 128 && q < cols * es; q += 64)
                     for (size_t r = 0; r < rr; r++)
                         __builtin_prefetch(sr + r * p->ss[a] + q, 0, 2);
-                k->transpose[w](sr + c0 * es, p->ss[a], tmp, rr * es, rr, cc);
+                k->transpose(sr + c0 * es, p->ss[a], tmp, rr * es, rr, cc);
                 if (p->ds[b] == rr * des)      /* the tile's rows are adjacent in dst too */
                     bad |= cvt_put(j, tmp, d + c0 * p->ds[b] + r0 * des, cc * rr);
                 else
@@ -346,7 +395,7 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
         uint64_t chunk = STAGE_BYTES / (c * es) / 64 * 64;
         for (uint64_t p0 = 0; p0 < len; p0 += chunk) {
             size_t np = len - p0 < chunk ? (size_t)(len - p0) : (size_t)chunk;
-            k->interleave[c - 2][w](s + p0 * es, p->ss[a], tmp, np);
+            k->interleave(s + p0 * es, p->ss[a], tmp, np);
             bad |= cvt_put(j, tmp, d + p0 * c * des, np * c);
         }
         break;
@@ -356,14 +405,14 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
         uint64_t chunk = STAGE_BYTES / (c * es) / 64 * 64;
         for (uint64_t p0 = 0; p0 < len; p0 += chunk) {
             size_t np = len - p0 < chunk ? (size_t)(len - p0) : (size_t)chunk;
-            k->deinterleave[c - 2][w](s + p0 * c * es, tmp, np * es, np);
+            k->deinterleave(s + p0 * c * es, tmp, np * es, np);
             for (unsigned ch = 0; ch < c; ch++)
                 bad |= cvt_put(j, tmp + ch * np * es, d + ch * p->ds[b] + p0 * des, np);
         }
         break;
     }
     }
-    if (j->stream)      /* orders cvt_put's streaming stores */
+    if (k->fence)       /* orders cvt_put's streaming stores */
         k->fence();
     return bad;
 }
@@ -373,8 +422,8 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
 static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_t lo, uint64_t hi)
 {
     const struct tl_copy_plan *p = j->p;
-    const struct tl_kernels *k = j->k;
-    unsigned a = p->a, b = p->b, w = p->shift, es = p->es;
+    const struct chosen *k = &j->ch;
+    unsigned a = p->a, b = p->b, es = p->es;
     s += lo * p->ss[j->split];
     d += lo * p->ds[j->split];
     uint64_t len = hi - lo;
@@ -382,106 +431,41 @@ static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_
         return run_slice_cvt(j, s, d, len);
     switch (p->kind) {
     case TL_COPY_CONTIG:
-        if (j->stream) {
-            k->copy_stream(s, d, len * es);
+        k->copy(s, d, len * es);
+        if (k->fence)
             k->fence();
-        } else {
-            k->copy(s, d, len * es);
-        }
         break;
     case TL_COPY_FILL:
-        (j->stream ? k->fill_nt : k->fill)[w](d, s, len);
+        k->fill(d, s, len);
         break;
     case TL_COPY_GENERAL:
         general(s, p->ss[a], d, p->ds[a], len, es);
         break;
-    case TL_COPY_TRANSPOSE: {
-        tl_transpose_fn t = (j->stream ? k->transpose_nt : k->transpose)[w];
+    case TL_COPY_TRANSPOSE:
         if (j->split == b)
-            t(s, p->ss[a], d, p->ds[b], p->n[a], len);
+            k->transpose(s, p->ss[a], d, p->ds[b], p->n[a], len);
         else
-            t(s, p->ss[a], d, p->ds[b], len, p->n[b]);
+            k->transpose(s, p->ss[a], d, p->ds[b], len, p->n[b]);
         break;
-    }
     case TL_COPY_INTERLEAVE:
-        k->interleave[p->channels - 2][w](s, p->ss[a], d, len);
+        k->interleave(s, p->ss[a], d, len);
         break;
     case TL_COPY_DEINTERLEAVE:
-        k->deinterleave[p->channels - 2][w](s, d, p->ds[b], len);
+        k->deinterleave(s, d, p->ds[b], len);
         break;
     }
     return false;
-}
-
-/* The kernels run_slice() calls for plan p from table k, with streaming
- * stores or not, into fns (at most 5), in a fixed order; @return how many.
- * It follows run_slice() and run_slice_cvt() case by case: a change to what
- * they call belongs here too (copy_diff checks a plan of each main kind
- * against the slots). */
-typedef void (*any_fn)(void);
-#define FN(f) ((any_fn)(f))
-
-static unsigned plan_kernels(const struct tl_copy_plan *p, const struct tl_kernels *k,
-                             bool stream, any_fn fns[5])
-{
-    unsigned n = 0, w = p->shift, c = p->channels ? p->channels - 2 : 0;
-    if (!p->convert) {
-        switch (p->kind) {
-        case TL_COPY_CONTIG:
-            if (stream) {
-                fns[n++] = FN(k->copy_stream);
-                fns[n++] = FN(k->fence);
-            } else {
-                fns[n++] = FN(k->copy);
-            }
-            break;
-        case TL_COPY_FILL:         fns[n++] = FN((stream ? k->fill_nt : k->fill)[w]); break;
-        case TL_COPY_TRANSPOSE:    fns[n++] = FN((stream ? k->transpose_nt : k->transpose)[w]); break;
-        case TL_COPY_INTERLEAVE:   fns[n++] = FN(k->interleave[c][w]); break;
-        case TL_COPY_DEINTERLEAVE: fns[n++] = FN(k->deinterleave[c][w]); break;
-        case TL_COPY_GENERAL:      break;
-        }
-        return n;
-    }
-    if (p->kind == TL_COPY_GENERAL)
-        return 0;
-    if (p->kind == TL_COPY_FILL) {
-        fns[n++] = FN(k->fill[log2u(p->des)]);
-        return n;
-    }
-    if (p->kind == TL_COPY_TRANSPOSE) {
-        tl_tcvt_fn f = (stream ? k->tcvt_nt : k->tcvt)[p->sdt][p->ddt];
-        if (f) {
-            fns[n++] = FN(f);
-            return n;
-        }
-        fns[n++] = FN(k->transpose[w]);
-    }
-    if (p->kind == TL_COPY_INTERLEAVE)
-        fns[n++] = FN(k->interleave[c][w]);
-    if (p->kind == TL_COPY_DEINTERLEAVE)
-        fns[n++] = FN(k->deinterleave[c][w]);
-    fns[n++] = FN(k->cvt[p->sdt][p->ddt]);          /* NULL: tl_cvt_scalar */
-    if (stream) {
-        fns[n++] = FN(k->copy_stream);
-        fns[n++] = FN(k->fence);
-    }
-    return n;
 }
 
 bool tl_copy_plan_same_kernels(const struct tl_copy_plan *p, enum tl_isa a, enum tl_isa b)
 {
     for (int t = 0; t < 2; t++) {        /* the store kind of one thread, of several */
         bool stream = t ? p->stream_threads : p->stream;
-        any_fn fa[5], fb[5];
-        unsigned na = plan_kernels(p, tl_kernels_for(a), stream, fa);
-        unsigned nb = plan_kernels(p, tl_kernels_for(b), stream, fb);
-        if (na != nb)
+        struct chosen ca, cb;
+        choose_kernels(p, tl_kernels_for(a), stream, &ca);
+        choose_kernels(p, tl_kernels_for(b), stream, &cb);
+        if (memcmp(&ca, &cb, sizeof ca) != 0)
             return false;
-        for (unsigned i = 0; i < na; i++) {
-            if (fa[i] != fb[i])
-                return false;
-        }
     }
     return true;
 }
@@ -618,6 +602,7 @@ static unsigned job_shape(struct job *j, unsigned threads)
     if (threads > TL_TEAM_MAX)
         threads = TL_TEAM_MAX;
     j->stream = threads > 1 ? p->stream_threads : p->stream;
+    choose_kernels(p, tl_kernels_for(p->isa), j->stream, &j->ch);
     return threads;
 }
 
@@ -631,7 +616,7 @@ bool tl_copy_streams(const struct tl_copy_plan *p, unsigned threads)
 int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *dst_file,
                 unsigned threads, tl_progress_fn progress, void *ctx)
 {
-    struct job j = { .p = p, .k = tl_kernels_for(p->isa), .src = src_file, .dst = dst_file,
+    struct job j = { .p = p, .src = src_file, .dst = dst_file,
                      .progress = progress, .ctx = ctx };
     threads = job_shape(&j, threads);
     uint64_t outer_count = j.outer_count;

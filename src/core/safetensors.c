@@ -228,6 +228,7 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, stru
         }
     }
     f->data_start = 8 + n;
+    f->named = true;
     f->tensors = calloc(count ? count : 1, sizeof *f->tensors);
     f->problems = calloc(count + 1, sizeof *f->problems);
     if (!f->tensors || !f->problems) {

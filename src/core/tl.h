@@ -398,6 +398,7 @@ struct tl_file_problem {
 
 struct tl_file {
     enum tl_format format;
+    bool named;                         /* its tensors have names, and it may hold several */
     unsigned version;                   /* .npy major version */
     uint64_t data_start;                /* where the header ends */
     size_t count;
