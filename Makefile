@@ -56,7 +56,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench fuzz test check test-once test-unit test-diff test-neon test-cli test-interop test-valgrind test-docs test-man install uninstall clean help
+.PHONY: all bench sweep fuzz test check test-once test-unit test-diff test-neon test-cli test-interop test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -94,11 +94,17 @@ test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 $(DIFF_BIN): $(BUILD)/tests/diff/copy_diff.o $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
-$(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(LIB)
+$(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(BUILD)/tests/bench/timing.o $(LIB)
+	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
+
+$(BUILD)/sweep: $(BUILD)/tests/bench/sweep.o $(BUILD)/tests/bench/timing.o $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
 bench: $(BUILD)/bench $(BIN)  ## speed of every case and ISA, as ratios to memcpy (BENCH_JSON=FILE)
 	$(BUILD)/bench $(abspath $(BIN))
+
+sweep: $(BUILD)/sweep  ## remeasure the copy engine's fixed choices (ARGS=threads|stores|kernels ...)
+	$(BUILD)/sweep $(ARGS)
 
 test-diff: $(DIFF_BIN)  ## every kernel and ISA against the scalar reference
 	$(DIFF_BIN)

@@ -1,4 +1,5 @@
-/* args.c - argtable2 glue: help, usage errors and number lists. */
+/* args.c - argtable2 glue: help, usage errors and number lists; the
+ * TENSORLAYOUT_SIMD environment variable. */
 #include <argtable2.h>
 #include <ctype.h>
 #include <errno.h>
@@ -127,3 +128,30 @@ int cli_search_steps(const char *cmd, const struct arg_str *a, uint64_t *steps)
     return CLI_OK;
 }
 
+/* The TENSORLAYOUT_SIMD value that set the ceiling, for cli_simd_note(). */
+static const char *simd_wanted;
+static enum tl_isa simd_isa;
+
+void cli_simd_select(void)
+{
+    const char *want = getenv("TENSORLAYOUT_SIMD");
+    enum tl_isa isa;
+    if (!want || !*want)
+        return;
+    if (tl_isa_from_name(want, &isa) != 0) {
+        char q[40];
+        fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD='%s' is not one of scalar, sse2, "
+                "avx2, avx512, neon; ignored\n", tl_quote(want, q, sizeof q));
+        return;
+    }
+    tl_isa_set_ceiling(isa);
+    simd_wanted = want;
+    simd_isa = isa;
+}
+
+void cli_simd_note(void)
+{
+    if (simd_wanted && tl_isa_active() != simd_isa)
+        fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD=%s is not supported here; using %s\n",
+                simd_wanted, tl_isa_name(tl_isa_active()));
+}

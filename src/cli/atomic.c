@@ -322,3 +322,66 @@ int cli_out_close_stream(struct cli_out *o)
     o->fd = -1;
     return rc;
 }
+
+int cli_out_region(struct cli_out *o, uint64_t pos, uint64_t n, uint8_t **p)
+{
+    *p = NULL;
+    if (n > SIZE_MAX / 2) {
+        errno = EFBIG;
+        cli_report_errno(o->name, "cannot write");
+        return CLI_IO;
+    }
+    if (o->direct) {                /* a stream: a buffer, written out when done */
+        if (!(*p = calloc(1, n ? (size_t)n : 1))) {
+            cli_report_errno(o->name, "cannot write");
+            return CLI_IO;
+        }
+        return CLI_OK;
+    }
+    if (ftruncate(o->fd, (off_t)(pos + n)) != 0) {
+        cli_report_errno(o->name, "cannot write");
+        return CLI_IO;
+    }
+    if (n == 0)
+        return CLI_OK;
+    /* a mapping starts on a page: the part of the page before pos is
+     * already written, and stays as it is */
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), from = pos / page * page;
+    size_t len = (size_t)(pos + n - from);
+    uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, o->fd, (off_t)from);
+    if (m == MAP_FAILED) {
+        cli_report_errno(o->name, "cannot map");
+        return CLI_IO;
+    }
+    o->map = m;
+    o->size = len;
+    if (o->slot >= 0) {
+        map_lo[o->slot] = m;
+        map_hi[o->slot] = m + len;
+    }
+    *p = m + (pos - from);
+    return CLI_OK;
+}
+
+int cli_out_region_done(struct cli_out *o, uint64_t pos, uint64_t n, uint8_t *p, bool keep)
+{
+    int rc = CLI_OK;
+    if (o->direct) {
+        if (keep)
+            rc = cli_out_write(o, p, n);
+        free(p);
+        return rc;
+    }
+    if (o->map) {
+        if (o->slot >= 0)
+            map_lo[o->slot] = map_hi[o->slot] = NULL;
+        munmap(o->map, (size_t)o->size);
+        o->map = NULL;
+        o->size = 0;
+    }
+    if (keep && lseek(o->fd, (off_t)(pos + n), SEEK_SET) < 0) {
+        cli_report_errno(o->name, "cannot write");
+        rc = CLI_IO;
+    }
+    return rc;
+}

@@ -72,6 +72,13 @@ int cli_search_steps(const char *cmd, const struct arg_str *a, uint64_t *steps);
 /* Parses "1,0,1" into at most max numbers; returns how many, or -1. */
 int cli_parse_u64_list(const char *s, uint64_t *out, int max);
 
+/* TENSORLAYOUT_SIMD (see ENVIRONMENT): cli_simd_select() sets the kernels'
+ * ceiling from it, once, before any command runs (a value that names no
+ * ISA is noted and ignored); cli_simd_note() notes, for a command that
+ * copies, that the ISA it names is not supported here. */
+void cli_simd_select(void);
+void cli_simd_note(void);
+
 /* ---- inputs (load.c) ----------------------------------------------------- */
 
 /* A data file, memory-mapped when it is a regular file, read whole when it
@@ -124,6 +131,19 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_desc *d);
  * read: a stream that holds a JSON description is read to at most 1 MiB
  * and a byte.  Messages and statuses as cli_open_data(). */
 int cli_open_file(const char *path, struct cli_data *out, enum tl_format *format);
+
+/* The steps of cli_load_input(), for a command that does more between
+ * them: DESC and DATA both '-' is a usage error; a tensor file takes no
+ * DATA and a JSON description needs one (unless optional): each prints the
+ * message and returns CLI_USAGE, else CLI_OK.  cli_open_input_data() moves
+ * a tensor file's mapping from desc into data, or opens DATA (a stream as
+ * far as need bytes and one more); a JSON description without DATA leaves
+ * data->bytes NULL.  Messages and statuses as cli_open_data(). */
+int cli_check_stdin(const char *cmd, const char *desc_arg, const char *data_arg);
+int cli_check_data_arg(const char *cmd, const struct cli_desc *desc, const char *data_arg,
+                       bool optional);
+int cli_open_input_data(struct cli_desc *desc, const char *data_arg, uint64_t need,
+                        struct cli_data *data);
 
 /* The input of a command that reads values: `DESC DATA`, or one tensor
  * file as DESC, which holds its own data (then data_arg must be NULL).
@@ -183,6 +203,74 @@ int cli_out_open_stream(struct cli_out *o, const char *path);
 int cli_out_open_seq(struct cli_out *o, const char *path);
 int cli_out_write(struct cli_out *o, const void *p, uint64_t n);
 int cli_out_close_stream(struct cli_out *o);
+
+/* A writable view of n bytes of an output opened to be written in order,
+ * starting at pos, the bytes written so far: a mapping of its temporary
+ * file, or a zeroed buffer for a stream.  cli_out_region_done() unmaps it
+ * (or writes the buffer out, when keep) and puts the write position after
+ * it.  Messages are printed; @return CLI_OK or CLI_IO. */
+int cli_out_region(struct cli_out *o, uint64_t pos, uint64_t n, uint8_t **p);
+int cli_out_region_done(struct cli_out *o, uint64_t pos, uint64_t n, uint8_t *p, bool keep);
+
+/* ---- writing tensors (write.c) ----------------------------------------- */
+
+/* The formats an output takes: a header before the data, or none. */
+struct cli_format {
+    const char *name;         /* as --format takes it */
+    const char *suffix;       /* an OUT name ending so (any case) takes it; NULL: none */
+    /* turns d into the format's tensor (its byteOffset past the header) and
+     * makes the header's bytes (malloc'd); NULL for a format without one */
+    int (*header)(struct tl_desc *d, uint8_t **bytes, size_t *len, struct tl_error *err);
+};
+
+/* The format of a --format name, or NULL; the format --format (when not
+ * NULL: NULL when it names none) or else OUT's name asks for, raw by
+ * default; the names, as "npy or raw". */
+const struct cli_format *cli_format_find(const char *name);
+const struct cli_format *cli_format_for(const char *out, const char *format);
+const char *cli_format_names(char *buf, size_t n);
+
+/* Makes dst a tensor of format f written to OUT (chosen: by --format),
+ * header and all: *header (free it) and *hlen.  @return CLI_OK, or
+ * CLI_INVALID after a message naming OUT when the tensor cannot be one. */
+int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
+                       struct cli_desc *dst, uint8_t **header, size_t *hlen);
+
+/* An output written in order: headers, tensors, committed or removed.
+ * See write.c for the calling sequence. */
+struct cli_writer {
+    struct cli_out out;
+    struct cli_out *also;     /* committed before out (see write.c), or NULL */
+    bool seq;                 /* a regular file, through its temporary file */
+    uint64_t pos, total;      /* bytes written; bytes it will have */
+    unsigned threads;
+    bool progress;            /* a bar on standard error */
+    int last_pct;
+    uint8_t *win[2];          /* the windows tensors are built in */
+    size_t cap;
+};
+
+/* Opens OUT (path, "-" for standard output) for total bytes.  Messages are
+ * printed; @return CLI_OK or CLI_IO. */
+int cli_writer_open(struct cli_writer *w, const char *path, uint64_t total, unsigned threads,
+                    bool progress, struct cli_out *also);
+
+/* Writes n bytes as they are.  @return CLI_OK or CLI_IO. */
+int cli_writer_put(struct cli_writer *w, const void *p, uint64_t n);
+
+/* Writes the tensor src (in the file image src_file) as the destination d,
+ * whose byteOffset is a position at or after what was written: zero bytes
+ * up to it, d's elements, then up to OUT position end (d's slots after
+ * byteOffset hold fill, a value of d's type, when it is not NULL).  Values
+ * that do not fit d's type are clamped: the caller checks them first.
+ * @return CLI_OK, CLI_IO, or CLI_INVALID after a message. */
+int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,
+                      const struct tl_desc *d, uint64_t end, const uint8_t *fill);
+
+/* Puts OUT in place (after `also`), or removes what was written.
+ * @return of commit: CLI_OK or CLI_IO. */
+int cli_writer_commit(struct cli_writer *w);
+void cli_writer_abort(struct cli_writer *w);
 
 /* ---- output (out.c) ----------------------------------------------------- */
 

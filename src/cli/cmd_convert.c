@@ -2,29 +2,26 @@
  * cmd_convert.c - `tensorlayout convert DESC DATA -o OUT --to L`: the same
  * logical tensor, rewritten in another layout.
  *
- * The source is memory-mapped (or read whole from a pipe).  The destination
- * is written in order, through a temporary file beside OUT (cli_out), from
- * windows of a few MiB that the copy engine fills slab by slab while the
- * previous one is written (convert_stream); one that does not cut into
- * such slabs is a mapping of that file, which the engine writes straight
- * into.  Either way no full-size copy sits in between, and OUT is renamed
- * into place only when everything succeeded.
+ * The command: its arguments, the source (memory-mapped, or read whole from
+ * a pipe), the destination description, the output format, the check that
+ * every value fits the destination's type, and one call to the writer
+ * (write.c), which writes OUT in order and renames it into place only when
+ * everything succeeded.
  */
-#define _DEFAULT_SOURCE 1           /* MADV_HUGEPAGE */
 #include <argtable2.h>
 #include <cjson/cJSON.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 
-#define PROGRESS_OVER (256ull << 20)   /* bytes; a progress bar above this */
+/* A conversion shows a progress bar on a terminal when it reads more than
+ * this: about a quarter of a second at the copy's speed here, below which
+ * a bar would only flicker. */
+#define PROGRESS_OVER (256ull << 20)
 
 static const char about[] =
     "Writes the same logical tensor in the destination layout: --to takes a\n"
@@ -35,28 +32,6 @@ static const char about[] =
     "exactly the destination's elements' bytes; bytes no element reaches are\n"
     "zero, or --fill V.  OUT is written to a temporary file beside it and\n"
     "renamed into place only on success; it may be the input file, or '-'.";
-
-struct progress {
-    bool on;
-    int last;
-};
-
-static void draw(uint64_t done, uint64_t total, void *ctx)
-{
-    struct progress *pr = ctx;
-    int pct = total ? (int)(done * 100 / total) : 100;
-    if (!pr->on || pct == pr->last)
-        return;
-    pr->last = pct;
-    char bar[41];
-    int fill = pct * 40 / 100;
-    memset(bar, '#', (size_t)fill);
-    memset(bar + fill, ' ', (size_t)(40 - fill));
-    bar[40] = '\0';
-    fprintf(stderr, "\rconverting [%s] %3d%%", bar, pct);
-    if (pct == 100)
-        fputc('\n', stderr);
-}
 
 struct options {
     const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc, *axes, *format;
@@ -144,15 +119,6 @@ static int write_desc(const char *path, const struct tl_desc *d, struct cli_out 
     return rc;
 }
 
-static void note_isa(void)
-{
-    const char *want = getenv("TENSORLAYOUT_SIMD");
-    enum tl_isa isa;
-    if (want && *want && tl_isa_from_name(want, &isa) == 0 && tl_isa_active() != isa)
-        fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD=%s is not supported here; using %s\n",
-                want, tl_isa_name(tl_isa_active()));
-}
-
 /* Whether two path arguments name the same existing file ("-" and inline
  * JSON name none). */
 static bool same_file(const char *x, const char *y)
@@ -207,278 +173,11 @@ static int print_result(const struct tl_desc *d, uint64_t size)
     return cli_print_json(j);
 }
 
-/* Bytes of an output built at once before it is written out: small enough
- * to stay in the caches, so that write() copies it from there.  A regular
- * file is written this way too: mapping it instead costs the kernel a
- * zeroed page per 4 KiB faulted in (on tmpfs, 60% of the CPU time of a
- * 103 MB conversion went to clearing pages); written in order, its pages
- * are filled by the copy itself (CPU time 2.0x -> 1.2x cat's). */
-#define WINDOW (4ull << 20)
-/* Larger slabs of the destination's outermost axis than this are not
- * built in a window of their own: a regular file is mapped instead. */
-#define SLAB_MAX (16ull << 20)
-
-/* Fills the element slots of window [lo, hi) of OUT: the slots from
- * byteOffset on, whole ones before `size` (a trailing partial slot and the
- * leading byteOffset bytes stay zero).  A window the copy covers whole
- * (a packed destination, no --fill) is left as it is. */
-static void fill_window(uint8_t *win, uint64_t lo, uint64_t hi, const struct tl_desc *d,
-                        uint64_t size, const uint8_t *fill, bool covered)
-{
-    unsigned es = tl_dtype_size(d->dtype);
-    if (covered)
-        return;
-    memset(win, 0, (size_t)(hi - lo));
-    if (!fill)
-        return;
-    uint64_t first = lo <= d->byte_offset ? d->byte_offset
-                                          : d->byte_offset + (lo - d->byte_offset + es - 1) / es * es;
-    uint64_t end = d->byte_offset + (size - d->byte_offset) / es * es;   /* whole slots */
-    if (end > hi)
-        end = hi;
-    if (first < end)
-        tl_copy_fill(win + (first - lo), (end - first) / es, fill, es);
-}
-
-/* A window's memory: on 2 MiB boundaries, in whole 2 MiB, with transparent
- * huge pages asked for where the system has them.  Its pages are new to
- * the process and the copy touches each first: 8 MiB in 4 KiB pages
- * measured 2.9-4.5 ms here, in huge pages 0.8-1.6 ms, against a 60 ms
- * conversion of 103 MB. */
-static uint8_t *window_alloc(size_t n)
-{
-    const size_t huge = (size_t)2 << 20;
-    n = (n + huge - 1) / huge * huge;
-    uint8_t *p = aligned_alloc(huge, n);
-#ifdef MADV_HUGEPAGE
-    if (p)
-        madvise(p, n, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
-/* The destination's slabs, built window after window, into two windows in
- * turn: by a helper thread while the caller writes the other one out (the
- * copy and the kernel's copy into the file overlap), or by the caller
- * itself with one thread. */
-struct slabs {
-    const struct tl_desc *s, *d;
-    const uint8_t *bytes, *fill;
-    unsigned axis, threads;
-    uint64_t n0, per, step, start, size;
-    bool covered;
-    uint8_t *win[2];
-    uint64_t lo[2], hi[2], i1[2];
-    bool full[2], stop;
-    char err[256];                 /* a copy that failed, its message */
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-};
-
-/* Builds window number w (its slabs from w * per on) into win[w % 2]. */
-static void build_window(struct slabs *b, uint64_t w)
-{
-    unsigned k = (unsigned)(w % 2);
-    uint64_t i0 = w * b->per, i1 = b->n0 - i0 < b->per ? b->n0 : i0 + b->per;
-    uint64_t lo = b->start + i0 * b->step, hi = b->start + i1 * b->step;
-    if (hi > b->size)
-        hi = b->size;
-    fill_window(b->win[k], lo, hi, b->d, b->size, b->fill, b->covered);
-    struct tl_error err = { 0 };
-    int r = tl_copy_slab(b->s, b->bytes, b->d, b->axis, i0, i1, b->win[k], lo, b->threads, &err);
-    pthread_mutex_lock(&b->mu);
-    if (r && r != TL_E_RANGE && !b->err[0])
-        snprintf(b->err, sizeof b->err, "%s", err.msg[0] ? err.msg : "cannot copy");
-    b->lo[k] = lo;
-    b->hi[k] = hi;
-    b->i1[k] = i1;
-    b->full[k] = true;
-    pthread_cond_broadcast(&b->cv);
-    pthread_mutex_unlock(&b->mu);
-}
-
-static void *slab_builder(void *arg)
-{
-    struct slabs *b = arg;
-    uint64_t windows = (b->n0 + b->per - 1) / b->per;
-    for (uint64_t w = 0; w < windows; w++) {
-        pthread_mutex_lock(&b->mu);
-        while (b->full[w % 2] && !b->stop)
-            pthread_cond_wait(&b->cv, &b->mu);
-        bool stop = b->stop;
-        pthread_mutex_unlock(&b->mu);
-        if (stop)
-            break;
-        build_window(b, w);
-    }
-    return NULL;
-}
-
-/* Writes OUT in order: the header and the leading bytes, then the
- * destination in slabs of its outermost axis, built in windows of at most
- * WINDOW bytes (or one slab), then any declared tail.  Memory stays
- * bounded whatever OUT's size.  A conversion that would not fit is found
- * before the first byte is written.  OUT is a pipe or a device, written
- * directly, or (seq) a regular file, written through a temporary file
- * that is renamed over it, after --out-desc's, only when all went well. */
-static int convert_stream(const struct options *o, const struct cli_desc *src,
-                          const struct cli_desc *dst, const struct cli_data *data,
-                          const uint8_t *header, size_t hlen, uint64_t size, const uint8_t *fill,
-                          unsigned axis, bool seq, struct progress *pr)
-{
-    const struct tl_desc *d = &dst->d;
-    uint64_t idx[TL_MAX_RANK];
-    if (src->d.dtype != d->dtype && !o->saturate && !tl_dtype_is_float(d->dtype) &&
-        tl_convert_find_bad(&src->d, data->bytes, d->dtype, idx)) {
-        report_unfit(src, data, d->dtype);
-        return CLI_INVALID;
-    }
-    struct cli_out out, out_desc;
-    int rc;
-    if (o->out_desc) {
-        if ((rc = write_desc(o->out_desc, d, &out_desc)))
-            return rc;
-        if (!seq && (rc = cli_out_commit(&out_desc)))
-            return rc;
-    }
-    if ((rc = seq ? cli_out_open_seq(&out, o->out) : cli_out_open_stream(&out, o->out))) {
-        if (seq && o->out_desc)
-            cli_out_abort(&out_desc);
-        return rc;
-    }
-    unsigned es = tl_dtype_size(d->dtype);
-    struct tl_info info;
-    tl_desc_classify(d, &info);
-    unsigned threads = tl_copy_threads(o->threads > 0 ? (unsigned)o->threads : 0);
-    struct slabs b = { .s = &src->d, .d = d, .bytes = data->bytes, .fill = fill, .axis = axis,
-                       .threads = threads > 1 ? threads - 1 : 1, .n0 = d->sizes[axis],
-                       .step = d->strides[axis] * es, .start = d->byte_offset, .size = size,
-                       .covered = info.packed && !fill };
-    b.per = b.step >= WINDOW ? 1 : WINDOW / b.step;
-    size_t cap = (size_t)(b.per * b.step > WINDOW ? b.per * b.step : WINDOW);
-    b.win[0] = window_alloc(cap);
-    b.win[1] = window_alloc(cap);
-    if (!b.win[0] || !b.win[1]) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
-        rc = CLI_IO;
-    }
-    uint8_t *win = b.win[0];
-    /* the header, then the bytes up to byteOffset, a window at a time */
-    uint64_t pos = 0, start = d->byte_offset;
-    while (rc == CLI_OK && pos < start) {
-        uint64_t hi = start - pos > WINDOW ? pos + WINDOW : start;
-        memset(win, 0, (size_t)(hi - pos));
-        if (pos < hlen)
-            memcpy(win, header + pos, (size_t)((hlen < hi ? hlen : hi) - pos));
-        rc = cli_out_write(&out, win, hi - pos);
-        pos = hi;
-    }
-    /* the slabs: built by a helper while the last window is written */
-    pthread_mutex_init(&b.mu, NULL);
-    pthread_cond_init(&b.cv, NULL);
-    pthread_t helper;
-    uint64_t windows = (b.n0 + b.per - 1) / b.per;
-    bool helped = rc == CLI_OK && threads > 1 && windows > 1 &&
-                  pthread_create(&helper, NULL, slab_builder, &b) == 0;
-    for (uint64_t w = 0; rc == CLI_OK && w < windows; w++) {
-        unsigned k = (unsigned)(w % 2);
-        if (!helped)
-            build_window(&b, w);
-        pthread_mutex_lock(&b.mu);
-        while (!b.full[k])
-            pthread_cond_wait(&b.cv, &b.mu);
-        pthread_mutex_unlock(&b.mu);
-        if (b.err[0]) {
-            fprintf(stderr, "tensorlayout: %s: %s\n", out.name, b.err);
-            rc = CLI_INVALID;
-            break;
-        }
-        rc = cli_out_write(&out, b.win[k], b.hi[k] - b.lo[k]);
-        pos = b.hi[k];
-        draw(b.i1[k], b.n0, pr);
-        pthread_mutex_lock(&b.mu);
-        b.full[k] = false;
-        pthread_cond_broadcast(&b.cv);
-        pthread_mutex_unlock(&b.mu);
-    }
-    if (helped) {
-        pthread_mutex_lock(&b.mu);
-        b.stop = true;
-        pthread_cond_broadcast(&b.cv);
-        pthread_mutex_unlock(&b.mu);
-        pthread_join(helper, NULL);
-    }
-    pthread_cond_destroy(&b.cv);
-    pthread_mutex_destroy(&b.mu);
-    while (rc == CLI_OK && pos < size) {           /* a declared total's tail */
-        uint64_t hi = size - pos > WINDOW ? pos + WINDOW / es * es : size;
-        fill_window(win, pos, hi, d, size, fill, false);
-        rc = cli_out_write(&out, win, hi - pos);
-        pos = hi;
-    }
-    free(b.win[0]);
-    free(b.win[1]);
-    if (!seq) {
-        int crc = cli_out_close_stream(&out);
-        return rc ? rc : crc;
-    }
-    /* the description first: if anything fails, OUT must be as it was */
-    if (rc == CLI_OK && o->out_desc)
-        rc = cli_out_commit(&out_desc);
-    else if (o->out_desc)
-        cli_out_abort(&out_desc);
-    if (rc == CLI_OK)
-        rc = cli_out_commit(&out);
-    else
-        cli_out_abort(&out);
-    return rc;
-}
-
-/* Whether OUT is to be a .npy file: --format, or else its name. */
-static bool wants_npy(const struct options *o)
-{
-    if (o->format)
-        return strcmp(o->format, "npy") == 0;
-    size_t n = strlen(o->out);
-    return n >= 4 && strcasecmp(o->out + n - 4, ".npy") == 0;
-}
-
-/* Makes dst the description of a .npy file: its header before the data.
- * header receives the header's bytes, *hlen their count. */
-static int npy_destination(const struct options *o, struct cli_desc *dst, uint8_t *header,
-                           size_t cap, size_t *hlen)
-{
-    struct tl_error err = { 0 };
-    char q[128];
-    if (tl_npy_header(&dst->d, header, cap, hlen, &err)) {
-        fprintf(stderr, "tensorlayout: %s: cannot be a .npy file: %s: %s%s\n",
-                tl_quote(o->out, q, sizeof q), err.key, err.msg,
-                o->format ? "" : " (--format raw writes raw bytes)");
-        return CLI_INVALID;
-    }
-    dst->d.byte_offset = *hlen;
-    dst->d.total_given = false;        /* the file is exactly the header and the data */
-    if (tl_desc_validate(&dst->d, &err)) {
-        fprintf(stderr, "tensorlayout: %s: %s\n", dst->name, err.msg);
-        return CLI_INVALID;
-    }
-    tl_desc_classify(&dst->d, &dst->info);
-    return CLI_OK;
-}
-
-static int run(const struct options *o)
+/* The usage errors of OUT and --out-desc: what would mix, go to a
+ * terminal, or overwrite another output or an input. */
+static int check_outputs(const struct options *o)
 {
     static const char cmd[] = "convert";
-    struct cli_desc src, dst;
-    struct cli_data data;
-    struct cli_out out, out_desc;
-    struct tl_error err = { 0 };
-    unsigned char fill[8] = { 0 };
-    uint8_t header[4096];
-    size_t hlen = 0;
-    bool npy = wants_npy(o);
-    int rc;
-
     if (o->json && strcmp(o->out, "-") == 0) {
         cli_usage_error(cmd, "--json needs standard output: give -o a file");
         return CLI_USAGE;
@@ -507,118 +206,108 @@ static int run(const struct options *o)
                                                                      : "--out-desc is an input");
         return CLI_USAGE;
     }
-    if (o->data && strcmp(o->desc, "-") == 0 && strcmp(o->data, "-") == 0) {
-        cli_usage_error(cmd, "DESC and DATA cannot both be standard input ('-'): give one as a "
-                        "file");
-        return CLI_USAGE;
-    }
-    if ((rc = cli_load_desc(o->desc, o->axes, &src)))
-        return rc;
-    /* a tensor file may be converted in place; a JSON description may not
-     * become the data */
-    if (src.format == TL_FMT_JSON && same_file(o->out, o->desc)) {
-        cli_usage_error(cmd, "OUT is the description %s: it would be overwritten; give -o "
-                        "another name", src.name);
-        cli_desc_release(&src);
-        return CLI_USAGE;
-    }
-    /* a tensor file holds its data; a JSON description needs DATA */
-    if (src.format != TL_FMT_JSON && o->data) {
-        char q[64];
-        cli_usage_error(cmd, "%s is a tensor file (%s) and holds its own data: unexpected "
-                        "argument '%s'",
-                        src.name, tl_format_name(src.format), tl_quote(o->data, q, sizeof q));
-        rc = CLI_USAGE;
-    } else if (src.format == TL_FMT_JSON && !o->data) {
-        cli_usage_error(cmd, "missing argument DATA (a JSON description needs its data file)");
-        rc = CLI_USAGE;
-    }
+    return cli_check_stdin(cmd, o->desc, o->data);
+}
+
+/* The destination the options ask for, in its output format: dst, the
+ * format's header (free it), and the --fill value. */
+static int plan_output(const struct options *o, const struct cli_desc *src, struct cli_desc *dst,
+                       uint8_t **header, size_t *hlen, uint8_t *fill)
+{
+    static const char cmd[] = "convert";
+    struct tl_error err = { 0 };
     enum tl_dtype to_type;
-    if (!rc && o->to_type && tl_dtype_from_name(o->to_type, &to_type)) {
+    if (o->to_type && tl_dtype_from_name(o->to_type, &to_type)) {
         char q[64], list[160];
         cli_usage_error(cmd, "--to-type: '%s' is not a data type (%s)",
                         tl_quote(o->to_type, q, sizeof q),
                         tl_dtype_list(TL_SPELL_NAME, list, sizeof list));
-        rc = CLI_USAGE;
+        return CLI_USAGE;
     }
-    if (!rc)
-        rc = destination(o, &src, &dst, o->to_type ? &to_type : NULL);
-    if (!rc && o->fill && tl_dtype_parse_value(dst.d.dtype, o->fill, fill, &err)) {
-        cli_usage_error(cmd, "--fill: %s", err.msg);
-        rc = CLI_USAGE;
-    }
-    if (!rc && npy)
-        rc = npy_destination(o, &dst, header, sizeof header, &hlen);
-    struct tl_copy_plan plan;
-    if (!rc && tl_copy_plan(&plan, &src.d, &dst.d, &err)) {
-        fprintf(stderr, "tensorlayout: %s: %s: %s\n", dst.name, err.key, err.msg);
-        rc = CLI_INVALID;
-    }
-    if (!rc && src.format != TL_FMT_JSON) {
-        data = src.file;
-        memset(&src.file, 0, sizeof src.file);
-    } else if (!rc) {
-        rc = cli_open_data_upto(o->data, src.info.elements_bytes, &data);
-    }
-    cli_desc_release(&src);
+    int rc = destination(o, src, dst, o->to_type ? &to_type : NULL);
     if (rc)
         return rc;
-    if ((rc = cli_require_elements(&src, &data))) {
-        cli_close_data(&data);
-        return rc;
+    if (o->fill && tl_dtype_parse_value(dst->d.dtype, o->fill, fill, &err)) {
+        cli_usage_error(cmd, "--fill: %s", err.msg);
+        return CLI_USAGE;
     }
-    cli_note_trailing(&src, &data);
-    note_isa();
-    /* OUT holds the destination's elements' bytes, or its declared total */
-    uint64_t size = plan.dst_bytes;
-    if (dst.d.total_given && dst.d.byte_offset + dst.d.total_bytes > size)
-        size = dst.d.byte_offset + dst.d.total_bytes;
-    unsigned axis;
-    bool stream = cli_out_is_stream(o->out);
-    if (tl_copy_slab_axis(&dst.d, &axis) == 0 &&
-        (stream || dst.d.strides[axis] * plan.des <= SLAB_MAX)) {
-        /* written in order, a window at a time: a pipe or a device, or a
-         * regular file through its temporary file */
-        struct progress spr = { .on = !o->quiet && plan.count * plan.es > PROGRESS_OVER &&
-                                      isatty(2), .last = -1 };
-        rc = convert_stream(o, &src, &dst, &data, header, hlen, size, o->fill ? fill : NULL, axis,
-                            !stream, &spr);
-        cli_close_data(&data);
-        if (rc == CLI_OK && o->json)
-            rc = print_result(&dst.d, size);
+    const struct cli_format *f = cli_format_for(o->out, o->format);
+    if ((rc = cli_format_prepare(f, o->out, o->format != NULL, dst, header, hlen)))
         return rc;
-    }
-    if ((rc = cli_out_open(&out, o->out, size))) {
-        cli_close_data(&data);
-        return rc;
-    }
-    if (o->out_desc && (rc = write_desc(o->out_desc, &dst.d, &out_desc))) {
-        cli_out_abort(&out);
-        cli_close_data(&data);
-        return rc;
-    }
-    memcpy(out.bytes, header, hlen);
-    if (o->fill)            /* every element-sized slot after byteOffset */
-        tl_copy_fill(out.bytes + dst.d.byte_offset, (size - dst.d.byte_offset) / plan.des, fill,
-                     plan.des);
-    struct progress pr = { .on = !o->quiet && plan.count * plan.es > PROGRESS_OVER &&
-                                 isatty(2), .last = -1 };
-    int unfit = tl_copy_run(&plan, data.bytes, out.bytes, (unsigned)o->threads, draw, &pr);
-    if (unfit && !o->saturate) {
-        report_unfit(&src, &data, dst.d.dtype);
-        cli_close_data(&data);
-        if (o->out_desc)
-            cli_out_abort(&out_desc);
-        cli_out_abort(&out);
+    struct tl_copy_plan plan;
+    if (tl_copy_plan(&plan, &src->d, &dst->d, &err)) {
+        fprintf(stderr, "tensorlayout: %s: %s: %s\n", dst->name, err.key, err.msg);
+        free(*header);
+        *header = NULL;
         return CLI_INVALID;
     }
+    return CLI_OK;
+}
+
+/* The one check that every value fits the destination's type, before a
+ * byte is written (SPEC section 7): a float destination holds every value
+ * (beyond its range as an infinity), and --saturate clamps. */
+static int check_values(const struct options *o, const struct cli_desc *src,
+                        const struct cli_data *data, enum tl_dtype ddt)
+{
+    uint64_t idx[TL_MAX_RANK];
+    if (src->d.dtype == ddt || o->saturate || tl_dtype_is_float(ddt) ||
+        !tl_convert_find_bad(&src->d, data->bytes, ddt, idx))
+        return CLI_OK;
+    report_unfit(src, data, ddt);
+    return CLI_INVALID;
+}
+
+static int run(const struct options *o)
+{
+    struct cli_desc src, dst;
+    struct cli_data data;
+    uint8_t fill[8] = { 0 }, *header = NULL;
+    size_t hlen = 0;
+    int rc = check_outputs(o);
+    if (rc || (rc = cli_load_desc(o->desc, o->axes, &src)))
+        return rc;
+    /* a tensor file may be converted in place; a JSON description may not
+     * become the data */
+    if (src.format == TL_FMT_JSON && same_file(o->out, o->desc)) {
+        cli_usage_error("convert", "OUT is the description %s: it would be overwritten; give -o "
+                        "another name", src.name);
+        rc = CLI_USAGE;
+    }
+    if (!rc && !(rc = cli_check_data_arg("convert", &src, o->data, false)) &&
+        !(rc = plan_output(o, &src, &dst, &header, &hlen, fill)))
+        rc = cli_open_input_data(&src, o->data, src.info.elements_bytes, &data);
+    cli_desc_release(&src);
+    if (rc) {
+        free(header);
+        return rc;
+    }
+    if (!(rc = cli_require_elements(&src, &data))) {
+        cli_note_trailing(&src, &data);
+        cli_simd_note();
+        rc = check_values(o, &src, &data, dst.d.dtype);
+    }
+    /* OUT holds the destination's elements' bytes, or its declared total */
+    uint64_t size = dst.info.elements_bytes;
+    if (dst.d.total_given && dst.d.byte_offset + dst.d.total_bytes > size)
+        size = dst.d.byte_offset + dst.d.total_bytes;
+    struct cli_out out_desc;
+    struct cli_writer w;
+    bool progress = !o->quiet && isatty(2) &&
+                    dst.info.element_count * tl_dtype_size(src.d.dtype) > PROGRESS_OVER;
+    if (!rc && o->out_desc)
+        rc = write_desc(o->out_desc, &dst.d, &out_desc);
+    if (!rc && (rc = cli_writer_open(&w, o->out, size, (unsigned)o->threads, progress,
+                                     o->out_desc ? &out_desc : NULL)) == CLI_OK) {
+        if ((rc = cli_writer_put(&w, header, hlen)) == CLI_OK)
+            rc = cli_writer_tensor(&w, &src.d, data.bytes, &dst.d, size, o->fill ? fill : NULL);
+        if (rc == CLI_OK)
+            rc = cli_writer_commit(&w);
+        else
+            cli_writer_abort(&w);
+    }
+    free(header);
     cli_close_data(&data);
-    /* the description first: if anything fails, OUT must be as it was */
-    rc = o->out_desc ? cli_out_commit(&out_desc) : CLI_OK;
-    if (rc == CLI_OK)
-        rc = cli_out_commit(&out);
-    else
-        cli_out_abort(&out);
     if (rc == CLI_OK && o->json)
         rc = print_result(&dst.d, size);
     return rc;
@@ -654,11 +343,11 @@ int cmd_convert(int argc, char **argv)
             cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
                                              : "missing --to, --to-strides or --to-desc");
             rc = CLI_USAGE;
-        } else if (format->count && strcmp(format->sval[0], "npy") != 0 &&
-                   strcmp(format->sval[0], "raw") != 0) {
-            char q[64];
-            cli_usage_error("convert", "--format: '%s' is not npy or raw",
-                            tl_quote(format->sval[0], q, sizeof q));
+        } else if (format->count && !cli_format_find(format->sval[0])) {
+            char q[64], names[64];
+            cli_usage_error("convert", "--format: '%s' is not %s",
+                            tl_quote(format->sval[0], q, sizeof q),
+                            cli_format_names(names, sizeof names));
             rc = CLI_USAGE;
         } else if (threads->count && threads->ival[0] < 1) {
             cli_usage_error("convert", "--threads must be at least 1");

@@ -245,39 +245,55 @@ void cli_desc_release(struct cli_desc *desc)
     cli_close_data(&desc->file);
 }
 
-int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
-                   const char *cmd, bool optional, struct cli_desc *desc, struct cli_data *data)
+int cli_check_stdin(const char *cmd, const char *desc_arg, const char *data_arg)
 {
-    memset(data, 0, sizeof *data);
     if (data_arg && strcmp(desc_arg, "-") == 0 && strcmp(data_arg, "-") == 0) {
         cli_usage_error(cmd, "DESC and DATA cannot both be standard input ('-'): give one as a "
                         "file");
         return CLI_USAGE;
     }
-    int rc = cli_load_desc(desc_arg, axes, desc);
-    if (rc)
-        return rc;
+    return CLI_OK;
+}
+
+int cli_check_data_arg(const char *cmd, const struct cli_desc *desc, const char *data_arg,
+                       bool optional)
+{
+    if (desc->format != TL_FMT_JSON && data_arg) {
+        char q[64];
+        cli_usage_error(cmd, "%s is a tensor file (%s) and holds its own data: unexpected "
+                        "argument '%s'", desc->name, tl_format_name(desc->format),
+                        tl_quote(data_arg, q, sizeof q));
+        return CLI_USAGE;
+    }
+    if (desc->format == TL_FMT_JSON && !data_arg && !optional) {
+        cli_usage_error(cmd, "missing argument DATA (a JSON description needs its data file)");
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+int cli_open_input_data(struct cli_desc *desc, const char *data_arg, uint64_t need,
+                        struct cli_data *data)
+{
+    memset(data, 0, sizeof *data);
     if (desc->format != TL_FMT_JSON) {
-        if (data_arg) {
-            char q[64];
-            cli_usage_error(cmd, "%s is a tensor file (%s) and holds its own data: unexpected "
-                            "argument '%s'", desc->name, tl_format_name(desc->format),
-                            tl_quote(data_arg, q, sizeof q));
-            cli_desc_release(desc);
-            return CLI_USAGE;
-        }
         *data = desc->file;
         memset(&desc->file, 0, sizeof desc->file);
         return CLI_OK;
     }
-    if (!data_arg && optional)
-        return CLI_OK;
-    if (!data_arg) {
-        cli_desc_release(desc);
-        cli_usage_error(cmd, "missing argument DATA (a JSON description needs its data file)");
-        return CLI_USAGE;
-    }
-    rc = cli_open_data_upto(data_arg, tl_desc_bytes_needed(&desc->d, &desc->info), data);
+    return data_arg ? cli_open_data_upto(data_arg, need, data) : CLI_OK;
+}
+
+int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
+                   const char *cmd, bool optional, struct cli_desc *desc, struct cli_data *data)
+{
+    memset(data, 0, sizeof *data);
+    int rc = cli_check_stdin(cmd, desc_arg, data_arg);
+    if (rc || (rc = cli_load_desc(desc_arg, axes, desc)))
+        return rc;
+    if (!(rc = cli_check_data_arg(cmd, desc, data_arg, optional)))
+        rc = cli_open_input_data(desc, data_arg, tl_desc_bytes_needed(&desc->d, &desc->info),
+                                 data);
     if (rc)
         cli_desc_release(desc);
     return rc;

@@ -48,22 +48,6 @@ static void usage(FILE *f)
         "3 input/output error.  See man tensorlayout.\n");
 }
 
-/* TENSORLAYOUT_SIMD caps the kernels' instruction set (see ENVIRONMENT). */
-static void select_simd(void)
-{
-    const char *want = getenv("TENSORLAYOUT_SIMD");
-    enum tl_isa isa;
-    if (!want || !*want)
-        return;
-    if (tl_isa_from_name(want, &isa) != 0) {
-        char q[40];
-        fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD='%s' is not one of scalar, sse2, "
-                "avx2, avx512, neon; ignored\n", tl_quote(want, q, sizeof q));
-        return;
-    }
-    tl_isa_set_ceiling(isa);
-}
-
 static const struct command *find(const char *name)
 {
     for (size_t i = 0; i < NCOMMANDS; i++) {
@@ -84,7 +68,7 @@ int main(int argc, char **argv)
         usage(stdout);
         return cli_finish_output(CLI_OK);
     }
-    select_simd();
+    cli_simd_select();
     if (strcmp(name, "--version") == 0) {
         printf("tensorlayout %s\nsimd: %s (supported:", TL_VERSION, tl_isa_name(tl_isa_active()));
         for (int i = 0; i < TL_ISA_COUNT; i++) {

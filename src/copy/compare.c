@@ -32,8 +32,17 @@
 
 #include "copy.h"
 
-#define BOX 8192                 /* elements a box holds at most */
-#define RUN 64                   /* boxes a worker takes at once, at most */
+/* Elements a box holds at most: two boxes staged in the widest common type
+ * (8 bytes) are 128 KiB a thread, which stay in the L2 cache with the
+ * other side's next box asked for there (the look-ahead below), while a
+ * box's rows are still long runs of each side.  Boxes of 8 K to 128 K
+ * elements read memory alike (the paragraph above); the smallest keeps the
+ * buffers in the cache. */
+#define BOX 8192
+/* Boxes a worker takes at once, at most: consecutive boxes, so that its
+ * look-ahead reads the box it will compare next, while a tensor of a few
+ * hundred boxes still spreads over the threads. */
+#define RUN 64
 
 /* How the two sides are compared: the common type their values are
  * brought to, or EXACT: each in its own type, decoded value by value. */

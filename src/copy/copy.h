@@ -154,6 +154,11 @@ bool tl_tcvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, si
 typedef void (*tl_team_fn)(void *ctx, unsigned who);
 void tl_team_run(unsigned n, tl_team_fn fn, void *ctx);
 
+/* For the sweep harness (tests/bench/sweep.c): when not 0, the output size
+ * from which a copy of any kind may run on several threads, in place of
+ * each kind's measured one (plan.c, thread_min_bytes). */
+extern uint64_t tl_copy_thread_floor;
+
 /* The reference copy: a naive loop over every logical index, never
  * optimized, converting each element when the types differ.  The
  * differential tests compare everything against it. */

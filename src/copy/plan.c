@@ -23,8 +23,16 @@
 #include "copy.h"
 #include "kern_drivers.h"
 
-#define UNIT_BYTES (256u << 10)          /* about this much output a unit */
-#define SLICE_ALIGN 64                   /* slices start on multiples of this */
+/* About this much output a unit of work: small enough that the smallest
+ * copy handed to two threads (512 KiB, thread_min_bytes) makes two units
+ * a thread, so that neither waits long for the other at the end; large
+ * enough that taking a unit (one atomic add on a shared counter) costs
+ * nothing beside copying it (some 10 us at 25 GB/s). */
+#define UNIT_BYTES (256u << 10)
+/* Slices of a cut axis start on multiples of this many elements, so that
+ * two threads' slices never share a cache line of the source or the
+ * destination (64 elements are 64 bytes or more). */
+#define SLICE_ALIGN 64
 
 const char *tl_copy_kind_name(enum tl_copy_kind kind)
 {
@@ -69,7 +77,7 @@ static uint64_t stream_threshold(void)
  * the line reads that ordinary stores add.  So one thread streams sooner
  * than L3, and two or more later when the output is at least as wide as
  * the input.  Measured (read + write GB/s, ordinary against streaming, one
- * process taking turns; /tmp harness over tl_copy_run):
+ * process taking turns; `make sweep ARGS=stores` remeasures it):
  *
  *   1 thread, source + destination of   20 MB     24 MB     28 MB     32 MB
  *     FLOAT32 row copy              60 / 55   60 / 56   55 / 56   50 / 55
@@ -298,7 +306,14 @@ static void general(const uint8_t *s, uint64_t ss, uint8_t *d, uint64_t ds, uint
 /* A converting copy moves the elements with the same layout kernels, in the
  * source type, into a staging buffer that stays in the L1 cache, tile by
  * tile, and converts each contiguous run of it into place with the active
- * ISA's conversion kernel: one pass over memory, as the plain copy. */
+ * ISA's conversion kernel: one pass over memory, as the plain copy.
+ *
+ * STAGE_BYTES is half of a 32 KiB L1 data cache, the smallest among the
+ * x86-64 and AArch64 cores this runs on, so that the staged tile, the
+ * source lines being read and cvt_put's OUT_BYTES piece stay in L1
+ * together.  A transpose's tile is STAGE_ROWS rows (destination elements
+ * of one column: 512 bytes of FLOAT32, eight whole lines written at once)
+ * by as many columns as the rest of the buffer holds. */
 #define STAGE_BYTES 16384
 #define STAGE_ROWS 128
 
@@ -526,7 +541,8 @@ static void worker(void *arg, unsigned who)
  * sleeping CPU, which a second thread repays once the copy takes about
  * 60 us or more on one, so the edge moves with each kind's speed.
  * Measured: a 2-thread copy's time over a 1-thread one's, by output size
- * (one process taking turns, medians; /tmp harness over tl_copy_run):
+ * (one process taking turns, medians; `make sweep ARGS=threads` remeasures
+ * it):
  *
  *                             256K  512K    1M  1.5M    2M    3M    4M    6M    8M
  *   transpose, 64 rows, UINT8   1.71  0.94  0.70  0.62  0.70
@@ -541,8 +557,12 @@ static void worker(void *arg, unsigned who)
  *
  * (the FLOAT16 -> FLOAT32 row is the mean of two runs that differed by up
  * to 0.4; at 12 and 16M both read 0.58-0.69). */
+uint64_t tl_copy_thread_floor;
+
 static uint64_t thread_min_bytes(const struct tl_copy_plan *p)
 {
+    if (tl_copy_thread_floor)
+        return tl_copy_thread_floor;
     switch (p->kind) {
     case TL_COPY_TRANSPOSE: return p->es <= 2 && p->des <= 2 ? 512u << 10 : 1536u << 10;
     case TL_COPY_GENERAL:   return 1536u << 10;
