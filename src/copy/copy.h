@@ -24,6 +24,12 @@
  * ceiling, overwrites the slots that ISA fills (libyuv's way), so a partial
  * ISA never leaves a hole and an AVX-512 gap falls back to AVX2.
  *
+ * Figures these files quote "kernel against kernel" are one kernel slot of
+ * two ISAs (or two versions of a kernel) timed alternating on the same
+ * buffers, as `make sweep ARGS="kernels SLOT W ROWS COLS"` times the slots
+ * in the tree (tests/bench/sweep.c); a figure of a version no longer in
+ * the tree stays as the reason it is not.
+ *
  * Adding an ISA:
  *   1. Write src/copy/kern_<isa>.c exporting tl_kernels_<isa>; reuse the
  *      static inline drivers of kern_drivers.h for tails and tiling.
