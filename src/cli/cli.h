@@ -27,9 +27,12 @@
 /* The one mapping from outcome to exit status (SPEC section 3). */
 enum cli_status {
     CLI_OK = 0,       /* success */
-    CLI_INVALID = 1,  /* invalid description or data, or a check found problems */
+    CLI_NO = 1,       /* the check ran and the answer is no: problems found, */
+                      /* tensors differ, a bounded search ended incomplete */
     CLI_USAGE = 2,    /* unknown command or option, missing argument */
-    CLI_IO = 3        /* cannot open, read or write a file */
+    CLI_IO = 3,       /* cannot open, read or write a file */
+    CLI_INVALID = 4   /* invalid input: a description, a tensor file, data too */
+                      /* short, a value that does not fit; nothing on stdout */
 };
 
 #define CLI_CONTINUE (-1)

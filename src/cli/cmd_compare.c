@@ -280,7 +280,7 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
                     fa && fb ? "--axes-a or --axes-b" : fa ? "--axes-a" : "--axes-b",
                     fb ? "--axes-b" : "--axes-a");
         fprintf(stderr, "\n");
-        rc = CLI_INVALID;
+        rc = CLI_NO;
     }
     struct tl_compare_result r;
     struct tl_error err = { 0 };
@@ -293,7 +293,7 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
         else
             print_text(&a, &b, &r);
         if (!rc && r.mismatches)
-            rc = CLI_INVALID;
+            rc = CLI_NO;
         tl_compare_free(&r);
     }
     release(&a);

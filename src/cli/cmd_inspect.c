@@ -226,7 +226,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         print_text(&desc, have ? &data : NULL, p, np, padding);
     cli_close_data(&data);
     cli_desc_release(&desc);
-    return rc ? rc : np ? CLI_INVALID : CLI_OK;
+    return rc ? rc : np ? CLI_NO : CLI_OK;
 }
 
 int cmd_inspect(int argc, char **argv)

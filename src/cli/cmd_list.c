@@ -182,7 +182,7 @@ static int run(const char *path, bool json)
     else
         print_text(entries, count, have_tf ? &tf : NULL);
     if (!rc && have_tf && tf.nproblems)
-        rc = CLI_INVALID;
+        rc = CLI_NO;
     if (have_tf) {
         free(entries);
         tl_file_free(&tf);

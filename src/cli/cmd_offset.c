@@ -5,6 +5,7 @@
 #include <argtable2.h>
 #include <cjson/cJSON.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -21,42 +22,54 @@ static const char about[] =
     "--search-steps steps: then it prints the owners it found, the first ones,\n"
     "or 'unknown', and exits 1.";
 
+/* Every index is checked before the first is printed: invalid input
+ * leaves standard output empty. */
 static int by_index(const struct cli_desc *c, int n, const char **args, bool json)
 {
     const struct tl_desc *d = &c->d;
-    cJSON *arr = json ? cJSON_CreateArray() : NULL;
-    if (json && !arr)
-        return cli_print_json(NULL);
+    uint64_t (*idx)[TL_MAX_RANK] = calloc((size_t)n, sizeof *idx);
+    if (!idx) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
     for (int i = 0; i < n; i++) {
-        uint64_t idx[TL_MAX_RANK], eo, bo;
+        uint64_t eo, bo;
         struct tl_error err = { 0 };
         char q[64];
-        int got = cli_parse_u64_list(args[i], idx, TL_MAX_RANK);
+        int got = cli_parse_u64_list(args[i], idx[i], TL_MAX_RANK);
         if (got != (int)d->rank) {
             fprintf(stderr, "tensorlayout: offset: index '%s' must be %u comma-separated "
                     "integers\n", tl_quote(args[i], q, sizeof q), d->rank);
-            cJSON_Delete(arr);
+            free(idx);
             return CLI_INVALID;
         }
-        if (tl_desc_offset(d, idx, &eo, &bo, &err)) {
+        if (tl_desc_offset(d, idx[i], &eo, &bo, &err)) {
             fprintf(stderr, "tensorlayout: offset: index '%s': %s %s\n",
                     tl_quote(args[i], q, sizeof q), err.key, err.msg);
-            cJSON_Delete(arr);
+            free(idx);
             return CLI_INVALID;
         }
+    }
+    cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    bool ok = !json || arr;
+    for (int i = 0; i < n && ok; i++) {
+        uint64_t eo, bo;
+        tl_desc_offset(d, idx[i], &eo, &bo, NULL);
         if (!json) {
-            cli_print_u64_list(stdout, idx, d->rank, ",");
+            cli_print_u64_list(stdout, idx[i], d->rank, ",");
             printf(" %" PRIu64 " %" PRIu64 "\n", eo, bo);
             continue;
         }
         cJSON *o = cJSON_CreateObject();
-        if (!o || !tl_json_add_u64_array(o, "index", idx, d->rank) ||
-            !tl_json_add_u64(o, "elementOffset", eo) || !tl_json_add_u64(o, "byteOffset", bo)) {
-            cJSON_Delete(o);
-            cJSON_Delete(arr);
-            return cli_print_json(NULL);
-        }
-        cJSON_AddItemToArray(arr, o);
+        ok = o && tl_json_add_u64_array(o, "index", idx[i], d->rank) &&
+             tl_json_add_u64(o, "elementOffset", eo) && tl_json_add_u64(o, "byteOffset", bo);
+        if (o)
+            cJSON_AddItemToArray(arr, o);
+    }
+    free(idx);
+    if (!ok) {
+        cJSON_Delete(arr);
+        return cli_print_json(NULL);
     }
     return json ? cli_print_json(arr) : CLI_OK;
 }
@@ -137,7 +150,7 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
                 found ? "those listed are the first, there may be more"
                       : "owned or padding is unknown",
                 " (--search-steps N lets it search further)");
-    int rc = complete ? CLI_OK : CLI_INVALID;
+    int rc = complete ? CLI_OK : CLI_NO;
     if (json) {
         if (!cJSON_AddBoolToObject(doc, "padding", !outside && found == 0 && complete) ||
             !cJSON_AddBoolToObject(doc, "outside", outside) ||

@@ -44,8 +44,8 @@ static void usage(FILE *f)
         "for standard input, or inline JSON starting with '{'; or, in place of\n"
         "DESC DATA, one tensor file: a .npy file, or a safetensors file as\n"
         "FILE:NAME (FILE alone when it holds one tensor).\n"
-        "Exit status: 0 success, 1 invalid input or problems found, 2 usage error,\n"
-        "3 input/output error.  See man tensorlayout.\n");
+        "Exit status: 0 success, 1 the answer is no (problems found, tensors differ),\n"
+        "2 usage error, 3 input/output error, 4 invalid input.  See man tensorlayout.\n");
 }
 
 static const struct command *find(const char *name)
