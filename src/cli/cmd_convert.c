@@ -69,7 +69,7 @@ static int destination(const struct options *o, const struct cli_desc *src, stru
     dst->d = *s;
     if (to_type)
         dst->d.dtype = *to_type;
-    dst->d.byte_offset = 0;
+    dst->d.byte_offset = dst->d.file_offset = 0;
     dst->d.total_given = false;
     dst->d.alignment = 0;
     if (o->to) {
@@ -289,8 +289,8 @@ static int run(const struct options *o)
     }
     /* OUT holds the destination's elements' bytes, or its declared total */
     uint64_t size = dst.info.elements_bytes;
-    if (dst.d.total_given && dst.d.byte_offset + dst.d.total_bytes > size)
-        size = dst.d.byte_offset + dst.d.total_bytes;
+    if (dst.d.total_given && tl_desc_origin(&dst.d) + dst.d.total_bytes > size)
+        size = tl_desc_origin(&dst.d) + dst.d.total_bytes;
     struct cli_out out_desc;
     struct cli_writer w;
     bool progress = !o->quiet && isatty(2) &&

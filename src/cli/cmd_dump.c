@@ -368,7 +368,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         /* the declared total's trailing slots too, when the file holds them */
         uint64_t slots = tl_dtype_count(desc.d.dtype, desc.d.total_bytes);
         if (desc.d.total_given && slots > span &&
-            data.size - desc.d.byte_offset >= tl_dtype_bytes(desc.d.dtype, slots))
+            data.size - tl_desc_origin(&desc.d) >= tl_dtype_bytes(desc.d.dtype, slots))
             span = slots;
         s.summarize = !all && !json && span > SUMMARY_OVER;
         if (json)

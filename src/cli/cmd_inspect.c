@@ -102,6 +102,7 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
     printf(LABEL "%" PRIu64 "%s\n", "guaranteedBaseOffsetAlignment", d->alignment,
            d->alignment ? "" : " (none)");
     printf(LABEL "%" PRIu64 "\n", "byteOffset", d->byte_offset);
+    printf(LABEL "%" PRIu64 "\n", "fileOffset", d->file_offset);
     printf(LABEL "%s\n", "flags", d->flags ? "OWNED_BY_DML" : "NONE");
     printf(LABEL "%s (packed %s, padded %s, broadcast %s, overlapping %s)\n", "status",
            tl_status_name(in->status), yes(in->packed), yes(in->padded), yes(in->broadcast),
@@ -167,6 +168,7 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
         tl_json_add_u64(o, "totalTensorSizeInBytes", d->total_bytes) &&
         tl_json_add_u64(o, "guaranteedBaseOffsetAlignment", d->alignment) &&
         tl_json_add_u64(o, "byteOffset", d->byte_offset) &&
+        tl_json_add_u64(o, "fileOffset", d->file_offset) &&
         cJSON_AddStringToObject(o, "flags", d->flags ? "OWNED_BY_DML" : "NONE") &&
         cJSON_AddBoolToObject(o, "packed", in->packed) &&
         cJSON_AddBoolToObject(o, "padded", in->padded) &&

@@ -157,7 +157,7 @@ static int run(const char *path, bool json)
         }
         struct tl_info info;
         tl_desc_classify(&d, &info);
-        one = (struct entry){ NULL, &d, d.byte_offset, info.elements_bytes };
+        one = (struct entry){ NULL, &d, tl_desc_origin(&d), info.elements_bytes };
     } else {
         if (tl_file_parse(data.bytes, data.size, &tf, &err)) {
             cli_report(data.name, &err);

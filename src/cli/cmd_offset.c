@@ -113,7 +113,8 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
         cli_usage_error("offset", "--byte: '%s' is not a byte position", tl_quote(byte_arg, q, sizeof q));
         return CLI_USAGE;
     }
-    bool outside = byte < d->byte_offset || byte - d->byte_offset >= tl_desc_extent(d, in);
+    uint64_t origin = tl_desc_origin(d);
+    bool outside = byte < origin || byte - origin >= tl_desc_extent(d, in);
     struct owners o = { .rank = d->rank };
     cJSON *doc = NULL;
     if (json) {
@@ -124,7 +125,7 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
             return cli_print_json(NULL);
         }
     }
-    uint64_t found = 0, elem = outside ? 0 : tl_dtype_count(d->dtype, byte - d->byte_offset);
+    uint64_t found = 0, elem = outside ? 0 : tl_dtype_count(d->dtype, byte - origin);
     bool complete = true;
     if (!outside && elem < in->span) {
         struct tl_finder f;

@@ -437,11 +437,15 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
             }
         }
     }
+    char file_offset[48] = "";
+    if (desc->d.file_offset)
+        snprintf(file_offset, sizeof file_offset, "fileOffset %llu + ",
+                 (unsigned long long)desc->d.file_offset);
     fprintf(stderr, "tensorlayout: %s: file has %llu bytes but the tensor needs %llu "
-            "(byteOffset %llu + span %llu x %u bytes)%s\n", data->name,
+            "(%sbyteOffset %llu + span %llu x %u bytes)%s\n", data->name,
             (unsigned long long)data->size, (unsigned long long)desc->info.elements_bytes,
-            (unsigned long long)desc->d.byte_offset, (unsigned long long)desc->info.span,
-            tl_dtype_size(desc->d.dtype), hint);
+            file_offset, (unsigned long long)desc->d.byte_offset,
+            (unsigned long long)desc->info.span, tl_dtype_size(desc->d.dtype), hint);
     return CLI_INVALID;
 }
 

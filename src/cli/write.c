@@ -116,7 +116,7 @@ int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
                 chosen ? "" : " (--format raw writes raw bytes)");
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
-    dst->d.byte_offset = *hlen;
+    dst->d.file_offset = *hlen;
     dst->d.total_given = false;        /* the file is exactly the header and the data */
     if (tl_desc_validate(&dst->d, &err)) {
         fprintf(stderr, "tensorlayout: %s: %s\n", dst->name, err.msg);
@@ -264,14 +264,14 @@ static void fill_window(uint8_t *win, uint64_t lo, uint64_t hi, const struct tl_
                         uint64_t end, const uint8_t *fill, bool covered)
 {
     unsigned es = tl_dtype_size(d->dtype);
+    uint64_t origin = tl_desc_origin(d);
     if (covered)
         return;
     memset(win, 0, (size_t)(hi - lo));
     if (!fill)
         return;
-    uint64_t first = lo <= d->byte_offset ? d->byte_offset
-                                          : d->byte_offset + (lo - d->byte_offset + es - 1) / es * es;
-    uint64_t last = d->byte_offset + (end - d->byte_offset) / es * es;   /* whole slots */
+    uint64_t first = lo <= origin ? origin : origin + (lo - origin + es - 1) / es * es;
+    uint64_t last = origin + (end - origin) / es * es;   /* whole slots */
     if (last > hi)
         last = hi;
     if (first < last)
@@ -410,7 +410,7 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
     if (fill)               /* every element-sized slot after byteOffset */
         tl_copy_fill(p, len / es, fill, es);
     struct tl_desc at = *d;
-    at.byte_offset = 0;     /* the region starts at the byteOffset */
+    at.byte_offset = at.file_offset = 0;     /* the region starts at element 0's place */
     struct tl_copy_plan plan;
     struct tl_error err = { 0 };
     if (tl_copy_plan(&plan, src, &at, &err)) {
@@ -428,7 +428,7 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
 int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,
                       const struct tl_desc *d, uint64_t end, const uint8_t *fill)
 {
-    int rc = zeros_to(w, d->byte_offset);
+    int rc = zeros_to(w, tl_desc_origin(d));
     if (rc)
         return rc;
     struct tl_info info;
@@ -438,7 +438,7 @@ int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uin
         return write_whole(w, src, src_file, d, end, fill);
     struct slabs b = { .s = src, .d = d, .bytes = src_file, .fill = fill, .axis = axis,
                        .threads = w->threads > 1 ? w->threads - 1 : 1, .n0 = d->sizes[axis],
-                       .step = d->strides[axis] * es, .start = d->byte_offset, .end = end,
+                       .step = d->strides[axis] * es, .start = tl_desc_origin(d), .end = end,
                        .covered = info.packed && !fill };
     b.per = b.step >= WINDOW ? 1 : WINDOW / b.step;
     if ((rc = write_slabs(w, &b)))

@@ -120,8 +120,8 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     p->des = des;
     p->convert = src->dtype != dst->dtype;
     p->count = si.element_count;
-    p->src_offset = src->byte_offset;
-    p->dst_offset = dst->byte_offset;
+    p->src_offset = tl_desc_origin(src);
+    p->dst_offset = tl_desc_origin(dst);
     p->src_bytes = si.elements_bytes;
     p->dst_bytes = di.elements_bytes;
     p->isa = tl_isa_active();
@@ -703,8 +703,9 @@ int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, const struc
     struct tl_desc s = *src, d = *dst;
     unsigned ses = tl_dtype_size(src->dtype), des = tl_dtype_size(dst->dtype);
     s.sizes[axis] = d.sizes[axis] = i1 - i0;
-    s.byte_offset += i0 * src->strides[axis] * ses;
-    d.byte_offset += i0 * dst->strides[axis] * des;
+    s.byte_offset = tl_desc_origin(src) + i0 * src->strides[axis] * ses;
+    d.byte_offset = tl_desc_origin(dst) + i0 * dst->strides[axis] * des;
+    s.file_offset = d.file_offset = 0;
     if (d.byte_offset < win_lo)
         return tl_fail(err, TL_E_VALUE, NULL, "the slab starts before its window");
     d.byte_offset -= win_lo;

@@ -256,7 +256,7 @@ void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
     info->element_count = count;
     info->span = last + 1;
     info->min_size = (tl_dtype_bytes(d->dtype, info->span) + 3) & ~(uint64_t)3;
-    info->elements_bytes = d->byte_offset + tl_dtype_bytes(d->dtype, info->span);
+    info->elements_bytes = tl_desc_origin(d) + tl_dtype_bytes(d->dtype, info->span);
     info->overlapping = has_overlap(d);
     info->distinct = distinct;
     info->packed = !info->broadcast && !info->overlapping && info->span == count;
@@ -277,7 +277,7 @@ int tl_desc_padding(const struct tl_desc *d, uint64_t max_ranges, tl_range_fn fn
 {
     struct tl_info info;
     tl_desc_classify(d, &info);
-    uint64_t end = d->byte_offset + tl_desc_extent(d, &info);
+    uint64_t end = tl_desc_origin(d) + tl_desc_extent(d, &info);
     /* the axes that move, largest stride first; the innermost ones that are
      * packed inside each other make one contiguous run.  The runs' starts
      * are the elements of `runs`, those axes alone, in that order. */
@@ -297,7 +297,7 @@ int tl_desc_padding(const struct tl_desc *d, uint64_t max_ranges, tl_range_fn fn
     }
     runs.rank = n;
     uint64_t run_bytes = tl_dtype_bytes(d->dtype, run);
-    uint64_t idx[TL_MAX_RANK] = { 0 }, at = d->byte_offset, prev = 0, found = 0;
+    uint64_t idx[TL_MAX_RANK] = { 0 }, at = tl_desc_origin(d), prev = 0, found = 0;
     do {
         uint64_t lo = tl_desc_at(&runs, idx);
         if (lo < prev)                   /* the runs do not come in order */

@@ -68,12 +68,16 @@ int tl_desc_validate(struct tl_desc *d, struct tl_error *err)
         return tl_fail(err, TL_E_OVERFLOW, "strides",
                        "size of the tensor in bytes overflows 64 bits");
     rounded &= ~(uint64_t)3;
-    if (!tl_add_ok(d->byte_offset, bytes, &end))
+    uint64_t origin;
+    if (!tl_add_ok(d->file_offset, d->byte_offset, &origin))
+        return tl_fail(err, TL_E_OVERFLOW, "fileOffset",
+                       "fileOffset plus byteOffset overflows 64 bits");
+    if (!tl_add_ok(origin, bytes, &end))
         return tl_fail(err, TL_E_OVERFLOW, "byteOffset",
                        "byteOffset plus the tensor's bytes overflows 64 bits");
     if (!d->total_given)
         d->total_bytes = rounded;
-    else if (!tl_add_ok(d->byte_offset, d->total_bytes, &end))
+    else if (!tl_add_ok(origin, d->total_bytes, &end))
         return tl_fail(err, TL_E_OVERFLOW, "byteOffset",
                        "byteOffset plus totalTensorSizeInBytes overflows 64 bits");
     return 0;
@@ -195,10 +199,15 @@ uint64_t tl_desc_byte(const struct tl_desc *d, uint64_t e, unsigned *bit)
 {
     unsigned bits = tl_dtype_bits(d->dtype);
     /* e * bits / 8 without forming e * bits, which may not fit */
-    uint64_t at = d->byte_offset + (e / 8) * bits + (e % 8) * bits / 8;
+    uint64_t at = tl_desc_origin(d) + (e / 8) * bits + (e % 8) * bits / 8;
     if (bit)
         *bit = (unsigned)((e % 8) * bits % 8);
     return at;
+}
+
+uint64_t tl_desc_origin(const struct tl_desc *d)
+{
+    return d->file_offset + d->byte_offset;
 }
 
 uint64_t tl_desc_at(const struct tl_desc *d, const uint64_t *idx)
@@ -242,8 +251,8 @@ int tl_desc_offset(const struct tl_desc *d, const uint64_t *idx,
 uint64_t tl_desc_bytes_needed(const struct tl_desc *d, const struct tl_info *info)
 {
     uint64_t need = info->elements_bytes;
-    if (d->total_given && d->byte_offset + d->total_bytes > need)
-        need = d->byte_offset + d->total_bytes;
+    if (d->total_given && tl_desc_origin(d) + d->total_bytes > need)
+        need = tl_desc_origin(d) + d->total_bytes;
     return need;
 }
 
@@ -311,7 +320,7 @@ int tl_desc_from_shape(struct tl_desc *d, enum tl_dtype dt, unsigned ndim,
         }
         d->strides_src = TL_STRIDES_LAYOUT;
     }
-    d->byte_offset = data_start;
+    d->file_offset = data_start;
     return tl_desc_validate(d, err);
 }
 
@@ -346,8 +355,8 @@ int tl_desc_require_data(const struct tl_desc *d, uint64_t len, const char *key,
                        "data is shorter than the tensor: the file has %" PRIu64
                        " bytes but the tensor needs %" PRIu64 " (%" PRIu64
                        " of header and %" PRIu64 " of data)",
-                       len, info.elements_bytes, d->byte_offset,
-                       info.elements_bytes - d->byte_offset);
+                       len, info.elements_bytes, tl_desc_origin(d),
+                       info.elements_bytes - tl_desc_origin(d));
     return 0;
 }
 

@@ -20,12 +20,12 @@
 
 enum key {
     K_DTYPE, K_SIZES, K_STRIDES, K_LAYOUT, K_BROADCAST, K_TOTAL, K_ALIGN,
-    K_FLAGS, K_DIMS, K_OFFSET, K_COUNT
+    K_FLAGS, K_DIMS, K_OFFSET, K_FILE_OFFSET, K_COUNT
 };
 
 static const char *const key_names[K_COUNT] = {
     "dataType", "sizes", "strides", "layout", "broadcast", "totalTensorSizeInBytes",
-    "guaranteedBaseOffsetAlignment", "flags", "dimensionCount", "byteOffset"
+    "guaranteedBaseOffsetAlignment", "flags", "dimensionCount", "byteOffset", "fileOffset"
 };
 
 struct parser {
@@ -328,7 +328,7 @@ static int collect(struct parser *p, const cJSON *obj)
             if (near)
                 return tl_fail(p->err, TL_E_KEY, key, "unknown key (did you mean \"%s\"?)", near);
             return tl_fail(p->err, TL_E_KEY, key, "unknown key (the keys: dataType, sizes, "
-                           "strides, layout, broadcast, byteOffset, totalTensorSizeInBytes, "
+                           "strides, layout, broadcast, byteOffset, fileOffset, totalTensorSizeInBytes, "
                            "guaranteedBaseOffsetAlignment, flags, dimensionCount)");
         }
         if (p->spelled[k])
@@ -471,6 +471,10 @@ static int fill(struct parser *p, const cJSON *root, struct tl_desc *d)
         return rc;
     if (p->item[K_OFFSET] &&
         (rc = get_u64(p, p->item[K_OFFSET], path(p, K_OFFSET, -1, key, sizeof key), &d->byte_offset)))
+        return rc;
+    if (p->item[K_FILE_OFFSET] &&
+        (rc = get_u64(p, p->item[K_FILE_OFFSET], path(p, K_FILE_OFFSET, -1, key, sizeof key),
+                      &d->file_offset)))
         return rc;
     if (p->item[K_FLAGS] && (rc = get_flags(p, &d->flags)))
         return rc;
@@ -711,6 +715,8 @@ cJSON *tl_desc_to_json(const struct tl_desc *d)
         ok = cJSON_AddStringToObject(o, "flags", "OWNED_BY_DML") != NULL;
     if (ok && d->byte_offset)
         ok = tl_json_add_u64(o, "byteOffset", d->byte_offset);
+    if (ok && d->file_offset)
+        ok = tl_json_add_u64(o, "fileOffset", d->file_offset);
     if (!ok) {
         cJSON_Delete(o);
         return NULL;

@@ -343,6 +343,9 @@ int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len
     if (d->byte_offset)
         return tl_fail(err, TL_E_VALUE, "byteOffset", "a .npy file's data follows its header: "
                        "the destination's byteOffset must be 0, not %" PRIu64, d->byte_offset);
+    if (d->file_offset)
+        return tl_fail(err, TL_E_VALUE, "fileOffset", "a .npy file's data follows its header: "
+                       "the destination's fileOffset must be 0, not %" PRIu64, d->file_offset);
     char dict[512];
     int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
                      descr);

@@ -174,7 +174,10 @@ struct tl_desc {
     uint64_t total_bytes;             /* given, or the minimum implied size */
     uint64_t alignment;               /* guaranteedBaseOffsetAlignment, 0 if none */
     uint32_t flags;                   /* TL_FLAG_* */
-    uint64_t byte_offset;             /* where element 0 starts in a data file */
+    uint64_t byte_offset;             /* where element 0 starts in the buffer: */
+                                      /* DirectML's binding offset */
+    uint64_t file_offset;             /* where the buffer starts in the data file: */
+                                      /* not a DirectML notion */
 };
 
 /* Sets a packed, logical-order description of the given type and sizes.
@@ -243,7 +246,7 @@ struct tl_info {
     uint64_t span;               /* dot(sizes - 1, strides) + 1, in elements */
     uint64_t distinct;           /* distinct offsets reached (exact unless overlapping) */
     uint64_t min_size;           /* span * element size, rounded up to 4 */
-    uint64_t elements_bytes;     /* byte_offset + span * element size */
+    uint64_t elements_bytes;     /* file_offset + byte_offset + the span's bytes */
     bool broadcast, overlapping, packed, padded;
     enum tl_status status;
     unsigned axis_order[TL_MAX_RANK];  /* outermost first */
@@ -283,6 +286,9 @@ uint64_t tl_desc_elem(const struct tl_desc *d, const uint64_t *idx);
  * bit, and (when bit is not NULL) that bit's place within the byte, 0 for
  * the types of whole bytes. */
 uint64_t tl_desc_byte(const struct tl_desc *d, uint64_t e, unsigned *bit);
+
+/* Where element 0 lies in the data file: fileOffset + byteOffset. */
+uint64_t tl_desc_origin(const struct tl_desc *d);
 
 /* The byte in the data file where the element at a logical index starts:
  * tl_desc_byte(d, tl_desc_elem(d, idx), NULL). */

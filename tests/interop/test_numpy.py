@@ -107,7 +107,7 @@ with tempfile.TemporaryDirectory() as tmp:
                 info = json.loads(r.stdout)
                 check(r.returncode in (0, 1) and info["dataType"] == name and
                       info["sizes"] == (list(shape) or [1]) and
-                      info["byteOffset"] == header_length(path) and info["data"]["covers"],
+                      info["byteOffset"] == 0 and info["fileOffset"] == header_length(path) and info["data"]["covers"],
                       "inspect " + what)
                 r = tl("dump", "--json", path)
                 check(r.returncode == 0 and same_values(a, dumped_values(r.stdout)),

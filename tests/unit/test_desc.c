@@ -235,3 +235,27 @@ void desc_should_locate_elements_one_way(void)
     uint64_t at[3] = { 0, 0, 2 };
     CHECK(tl_index_next(3, sizes, at) && at[0] == 1 && at[2] == 0);
 }
+
+void desc_should_place_buffers_by_file_offset(void)
+{
+    struct tl_desc d;
+    struct tl_error err;
+    struct tl_info info;
+    struct tl_problem p[TL_MAX_PROBLEMS];
+    CHECK(parse("{\"dataType\":\"FLOAT32\",\"sizes\":[2,3],\"fileOffset\":12}", &d, &err) == 0);
+    CHECK_EQ_U64(d.file_offset, 12);
+    CHECK_EQ_U64(d.byte_offset, 0);
+    uint64_t idx[2] = { 1, 2 };
+    CHECK_EQ_U64(tl_desc_origin(&d), 12);
+    CHECK_EQ_U64(tl_desc_at(&d, idx), 12 + 20);
+    tl_desc_classify(&d, &info);
+    CHECK_EQ_U64(info.elements_bytes, 36);
+    CHECK_EQ_U64(tl_desc_problems(&d, &info, 36, p), 0);    /* a header is no DirectML problem */
+    CHECK(tl_desc_problems(&d, &info, 35, p) == 1 && p[0].code == TL_P_DATA_SHORT);
+    d.byte_offset = 12;                                      /* a binding offset is */
+    CHECK(tl_desc_validate(&d, &err) == 0);
+    tl_desc_classify(&d, &info);
+    CHECK(tl_desc_problems(&d, &info, TL_NO_DATA, p) == 1 && p[0].code == TL_P_OFFSET_ALIGN);
+    CHECK(parse("{\"dataType\":\"UINT8\",\"sizes\":[2],\"fileOffset\":18446744073709551615}",
+                &d, &err) != 0);
+}

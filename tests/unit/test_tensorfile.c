@@ -54,7 +54,7 @@ void npy_should_read_numpy_headers(void)
     CHECK(f.format == TL_FMT_NPY && f.count == 1 && f.tensors[0].name == NULL);
     const struct tl_desc *d = &f.tensors[0].desc;
     CHECK(d->dtype == TL_DT_FLOAT32 && d->rank == 2 && d->sizes[0] == 2 && d->sizes[1] == 3);
-    CHECK(d->strides[0] == 3 && d->strides[1] == 1 && d->byte_offset == 128);
+    CHECK(d->strides[0] == 3 && d->strides[1] == 1 && d->byte_offset == 0 && d->file_offset == 128);
     CHECK_EQ_U64(f.tensors[0].begin, 128);
     CHECK_EQ_U64(f.tensors[0].end, 152);
     tl_file_free(&f);
@@ -85,7 +85,7 @@ void npy_should_read_numpy_headers(void)
     for (int v = 2; v <= 3; v++) {
         size_t len;
         uint8_t *b = npy(v, "{'descr': '<i2', 'fortran_order': False, 'shape': (3,), }", 6, &len);
-        CHECK(tl_file_parse(b, len, &f, &err) == 0 && f.tensors[0].desc.byte_offset == 128);
+        CHECK(tl_file_parse(b, len, &f, &err) == 0 && f.tensors[0].desc.file_offset == 128);
         tl_file_free(&f);
         free(b);
     }
@@ -171,7 +171,8 @@ void npy_should_write_headers_that_read_back(void)
     CHECK(tl_file_parse(file, hlen + 120, &f, &err) == 0);
     const struct tl_desc *r = &f.tensors[0].desc;
     CHECK(r->dtype == TL_DT_FLOAT16 && r->rank == 4 && r->sizes[1] == 4 && r->sizes[3] == 3);
-    CHECK_EQ_U64(r->byte_offset, hlen);
+    CHECK_EQ_U64(r->file_offset, hlen);
+    CHECK_EQ_U64(r->byte_offset, 0);
     /* --axes NHWC gives the written description back */
     struct tl_desc back = *r;
     CHECK(tl_desc_assign_axes(&back, nhwc, &err) == 0);
@@ -212,7 +213,7 @@ void safetensors_should_read_tensors_in_file_order(void)
     CHECK_STR(f.tensors[2].name, "a/x:0");
     uint64_t start = len - 30;
     CHECK_EQ_U64(f.data_start, start);
-    CHECK_EQ_U64(f.tensors[1].desc.byte_offset, start + 24);
+    CHECK_EQ_U64(f.tensors[1].desc.file_offset, start + 24);
     CHECK(f.tensors[2].desc.dtype == TL_DT_BFLOAT16 && f.tensors[2].desc.sizes[0] == 1);
     CHECK(f.tensors[0].desc.strides[0] == 3);
     CHECK_STR(f.meta[0].key, "format");
