@@ -30,6 +30,7 @@ static const char *const key_names[K_COUNT] = {
 
 struct parser {
     const char *prefix;                /* "" or "Desc." */
+    const cJSON *type;                 /* DxDispatch's collapsed form: its "Type", skipped */
     bool big_literal;                  /* an integer literal above 2^53 is in the text */
     const cJSON *item[K_COUNT];        /* NULL when absent or null */
     const char *spelled[K_COUNT];      /* the key as written */
@@ -318,6 +319,8 @@ static int collect(struct parser *p, const cJSON *obj)
 {
     char key[64], q[40], q2[40];
     for (const cJSON *c = obj->child; c; c = c->next) {
+        if (c == p->type)
+            continue;
         int k = 0;
         while (k < K_COUNT && strcasecmp(c->string, key_names[k]) != 0)
             k++;
@@ -340,7 +343,10 @@ static int collect(struct parser *p, const cJSON *obj)
     return 0;
 }
 
-/* Unwraps DxDispatch's {"Type": "DML_TENSOR_TYPE_BUFFER", "Desc": {...}}. */
+/* Unwraps DxDispatch's {"Type": "DML_TENSOR_TYPE_BUFFER", "Desc": {...}},
+ * and accepts its collapsed form, {"Type": "DML_TENSOR_TYPE_BUFFER",
+ * "DataType": ..., ...}, the type beside the fields (DxDispatch's own
+ * parser reads both). */
 static int unwrap(struct parser *p, const cJSON *root, const cJSON **desc)
 {
     const cJSON *type = NULL, *inner = NULL;
@@ -356,6 +362,21 @@ static int unwrap(struct parser *p, const cJSON *root, const cJSON **desc)
     }
     if (!type && !inner)
         return 0;
+    if (type && !inner) {
+        bool buffer = cJSON_IsString(type) &&
+                      (strcasecmp(type->valuestring, "DML_TENSOR_TYPE_BUFFER") == 0 ||
+                       strcasecmp(type->valuestring, "BUFFER") == 0);
+        enum tl_dtype dt;
+        if (cJSON_IsString(type) && tl_dtype_from_name(type->valuestring, &dt) == 0)
+            return tl_fail(p->err, TL_E_KEY, tl_quote(type->string, q, sizeof q),
+                           "is DxDispatch's tensor type, \"DML_TENSOR_TYPE_BUFFER\"; a data "
+                           "type's key is \"dataType\"");
+        if (!buffer)
+            return tl_fail(p->err, TL_E_VALUE, tl_quote(type->string, q, sizeof q),
+                           "must be \"DML_TENSOR_TYPE_BUFFER\"");
+        p->type = type;         /* collapsed: the fields are beside it */
+        return 0;
+    }
     for (const cJSON *c = root->child; c; c = c->next) {
         if (c != type && c != inner)
             return tl_fail(p->err, TL_E_KEY, tl_quote(c->string, q, sizeof q),
