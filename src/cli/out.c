@@ -31,7 +31,10 @@ void cli_problem_text(const struct tl_problem *p, char *buf, size_t n)
     switch (p->code) {
     case TL_P_SIZE_UINT:
     case TL_P_STRIDE_UINT:
-        snprintf(buf, n, "%s: %llu is above DirectML's limit of %llu", p->key, a, b);
+        if (p->derived)     /* a value nobody wrote: say what it is */
+            snprintf(buf, n, "%s, %llu, is above DirectML's limit of %llu", p->key, a, b);
+        else
+            snprintf(buf, n, "%s: %llu is above DirectML's limit of %llu", p->key, a, b);
         break;
     case TL_P_TOO_MANY_ELEMS:
         snprintf(buf, n, "%s: the buffer holds %llu elements, above DirectML's limit of %llu",

@@ -264,8 +264,11 @@ size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
     size_t n = 0;
     unsigned es = tl_dtype_size(d->dtype);
 #define ADD(c, k, va, vb) do { out[n].code = (c); out[n].a = (va); out[n].b = (vb); \
-        snprintf(out[n].key, sizeof out[n].key, "%s", (k)); n++; } while (0)
-    char key[24];
+        out[n].derived = false; snprintf(out[n].key, sizeof out[n].key, "%s", (k)); n++; } while (0)
+    char key[48];
+    const char *axis_names = tl_axis_letters(d->rank);
+    const char *total = d->total_given ? "totalTensorSizeInBytes"
+                                       : "the implied totalTensorSizeInBytes";
     if (!tl_dtype_is_dml(d->dtype))
         ADD(TL_P_DTYPE_NOT_DML, "dataType", 0, 0);
     for (unsigned i = 0; i < d->rank; i++) {
@@ -276,12 +279,25 @@ size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
     }
     for (unsigned i = 0; i < d->rank; i++) {
         if (d->strides[i] > TL_DML_UINT_MAX) {
-            snprintf(key, sizeof key, "strides[%u]", i);
+            char axis[16];
+            if (axis_names)
+                snprintf(axis, sizeof axis, "%c", axis_names[i]);
+            else
+                snprintf(axis, sizeof axis, "axis %u", i);
+            if (d->strides_src == TL_STRIDES_GIVEN)
+                snprintf(key, sizeof key, "strides[%u]", i);
+            else if (d->strides_src == TL_STRIDES_LAYOUT)
+                snprintf(key, sizeof key, "the stride of %s from the layout", axis);
+            else
+                snprintf(key, sizeof key, "the packed stride of %s", axis);
             ADD(TL_P_STRIDE_UINT, key, d->strides[i], TL_DML_UINT_MAX);
+            out[n - 1].derived = d->strides_src != TL_STRIDES_GIVEN;
         }
     }
-    if (d->total_bytes / es > TL_DML_UINT_MAX)
-        ADD(TL_P_TOO_MANY_ELEMS, "totalTensorSizeInBytes", d->total_bytes / es, TL_DML_UINT_MAX);
+    if (d->total_bytes / es > TL_DML_UINT_MAX) {
+        ADD(TL_P_TOO_MANY_ELEMS, total, d->total_bytes / es, TL_DML_UINT_MAX);
+        out[n - 1].derived = !d->total_given;
+    }
     if (d->total_bytes < info->min_size)
         ADD(TL_P_TOTAL_SMALL, "totalTensorSizeInBytes", d->total_bytes, info->min_size);
     if (d->total_bytes % 4)

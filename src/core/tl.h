@@ -456,9 +456,13 @@ enum tl_problem_code {
     TL_P_DTYPE_NOT_DML    /* key dataType: a type DirectML does not have (BFLOAT16) */
 };
 
+/* key names what the user wrote ("strides[1]"), or, for a value the tool
+ * derived (derived true), what it is: "the packed stride of C", "the
+ * stride of C from the layout", "the implied totalTensorSizeInBytes". */
 struct tl_problem {
     enum tl_problem_code code;
-    char key[40];
+    char key[48];
+    bool derived;
     uint64_t a, b;
 };
 
