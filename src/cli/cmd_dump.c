@@ -33,6 +33,10 @@ struct dump {
     struct tl_finder finder;       /* for --physical: who owns each slot */
     const unsigned char *file;     /* the data file */
     unsigned rank;
+    /* the logical view's axes: those of size > 1 (the last axis when none
+     * is), so that axes of size 1 head no block of their own; col runs
+     * along a line, row down a block (nrows 0: one line) */
+    unsigned view[TL_MAX_RANK], nview, row, col;
     bool summarize, measure;
     int width;                     /* widest value, found by the measuring pass */
     bool first_block;
@@ -100,7 +104,7 @@ static void item(struct dump *s, const char *text, bool first)
 
 static void row(struct dump *s)
 {
-    unsigned last = s->rank - 1;
+    unsigned last = s->col;
     uint64_t count;
     shown(s, s->d->sizes[last], 0, &count);
     for (uint64_t k = 0; k < count; k++) {
@@ -148,14 +152,18 @@ static void separator(struct dump *s)
 
 static void block(struct dump *s)
 {
-    unsigned r = s->rank - 2;
+    unsigned r = s->row;
     uint64_t count;
     separator(s);
-    if (!s->measure && s->rank > 2) {
+    if (!s->measure && s->rank > 2) {       /* the block's place, its grid as ':' */
         putchar('[');
-        for (unsigned i = 0; i < r; i++)
-            printf("%" PRIu64 ",", s->idx[i]);
-        printf(":,:]\n");
+        for (unsigned i = 0; i < s->rank; i++) {
+            if (i == r || i == s->col)
+                printf("%s:", i ? "," : "");
+            else
+                printf("%s%" PRIu64, i ? "," : "", s->idx[i]);
+        }
+        printf("]\n");
     }
     shown(s, s->d->sizes[r], 0, &count);
     for (uint64_t k = 0; k < count; k++) {
@@ -170,16 +178,18 @@ static void block(struct dump *s)
     }
 }
 
-static void blocks(struct dump *s, unsigned dim)
+/* The blocks of view axes k.. (the last two are a block's grid). */
+static void blocks(struct dump *s, unsigned k)
 {
-    if (dim == s->rank - 2) {
+    if (k == s->nview - 2) {
         block(s);
         return;
     }
+    unsigned dim = s->view[k];
     uint64_t count;
     shown(s, s->d->sizes[dim], 0, &count);
-    for (uint64_t k = 0; k < count; k++) {
-        uint64_t v = shown(s, s->d->sizes[dim], k, &count);
+    for (uint64_t j = 0; j < count; j++) {
+        uint64_t v = shown(s, s->d->sizes[dim], j, &count);
         if (v == ELL) {
             separator(s);
             if (!s->measure)
@@ -187,7 +197,7 @@ static void blocks(struct dump *s, unsigned dim)
             continue;
         }
         s->idx[dim] = v;
-        blocks(s, dim + 1);
+        blocks(s, k + 1);
     }
 }
 
@@ -204,7 +214,7 @@ static void logical_text(struct dump *s)
     for (int pass = 0; pass < 2; pass++) {
         s->measure = pass == 0;
         s->first_block = true;
-        if (s->rank == 1)
+        if (s->nview == 1)
             row(s);
         else
             blocks(s, 0);
@@ -356,6 +366,14 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     struct dump s = {
         .d = &desc.d, .file = data.bytes, .rank = desc.d.rank,
     };
+    for (unsigned i = 0; i < s.rank; i++) {
+        if (desc.d.sizes[i] > 1)
+            s.view[s.nview++] = i;
+    }
+    if (s.nview == 0)
+        s.view[s.nview++] = s.rank - 1;
+    s.col = s.view[s.nview - 1];
+    s.row = s.nview > 1 ? s.view[s.nview - 2] : s.col;
     uint64_t span = desc.info.span;
     if (physical) {
         if (tl_finder_init(&s.finder, &desc.d) != 0) {

@@ -90,9 +90,20 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
         printf(" (implicit: packed in logical order)");
     else if (d->strides_src == TL_STRIDES_LAYOUT)
         printf(" (computed from the layout)");
-    printf("\n" LABEL "%s (axisOrder ", "layout", letters ? in->layout : "-");
+    printf("\n" LABEL "%s (axisOrder ", "layout", letters && in->layout[0] ? in->layout : "-");
     for (unsigned i = 0; i < d->rank; i++)
         printf("%s%u", i ? "," : "", in->axis_order[i]);
+    if (in->broadcast_axes) {
+        printf("; broadcast ");
+        for (unsigned i = 0, k = 0; i < d->rank; i++) {
+            if (!(in->broadcast_axes & (1u << i)))
+                continue;
+            if (letters)
+                printf("%s%c", k++ ? "," : "", letters[i]);
+            else
+                printf("%s%u", k++ ? "," : "", i);
+        }
+    }
     printf(")\n");
     printf(LABEL "%" PRIu64 "\n", "elementCount", in->element_count);
     printf(LABEL "%" PRIu64 " elements\n", "span", in->span);
@@ -149,9 +160,13 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
 {
     const struct tl_desc *d = &c->d;
     const struct tl_info *in = &c->info;
-    uint64_t order[TL_MAX_RANK];
-    for (unsigned i = 0; i < d->rank; i++)
+    uint64_t order[TL_MAX_RANK], bcast[TL_MAX_RANK];
+    size_t nb = 0;
+    for (unsigned i = 0; i < d->rank; i++) {
         order[i] = in->axis_order[i];
+        if (in->broadcast_axes & (1u << i))
+            bcast[nb++] = i;
+    }
     cJSON *o = cJSON_CreateObject();
     bool ok = o && cJSON_AddStringToObject(o, "dataType", tl_dtype_name(d->dtype)) &&
         tl_json_add_u64(o, "elementSize", tl_dtype_size(d->dtype)) &&
@@ -162,6 +177,7 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
         (tl_axis_letters(d->rank) ? cJSON_AddStringToObject(o, "layout", in->layout)
                                   : cJSON_AddNullToObject(o, "layout")) &&
         tl_json_add_u64_array(o, "axisOrder", order, d->rank) &&
+        tl_json_add_u64_array(o, "broadcastAxes", bcast, nb) &&
         tl_json_add_u64(o, "elementCount", in->element_count) &&
         tl_json_add_u64(o, "span", in->span) &&
         tl_json_add_u64(o, "minimumImpliedSizeInBytes", in->min_size) &&

@@ -267,8 +267,14 @@ void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
                                      : TL_ST_PACKED;
     tl_axis_order(d->rank, d->sizes, d->strides, info->axis_order);
     const char *l = tl_axis_letters(d->rank);
-    for (unsigned i = 0; l && i < d->rank; i++)
-        info->layout[i] = l[info->axis_order[i]];
+    unsigned n = 0;
+    for (unsigned i = 0; i < d->rank; i++) {
+        unsigned ax = info->axis_order[i];
+        if (d->strides[ax] == 0)
+            info->broadcast_axes |= 1u << ax;
+        else if (l)
+            info->layout[n++] = l[ax];
+    }
 }
 
 /* ---- padding as byte ranges ----------------------------------------------- */

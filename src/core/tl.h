@@ -250,7 +250,10 @@ struct tl_info {
     bool broadcast, overlapping, packed, padded;
     enum tl_status status;
     unsigned axis_order[TL_MAX_RANK];  /* outermost first */
-    char layout[TL_MAX_RANK + 1];      /* letters of axis_order; "" for ranks 6-8 */
+    char layout[TL_MAX_RANK + 1];      /* letters of axis_order, but for the axes of */
+                                       /* stride 0; "" for ranks 6-8 */
+    unsigned broadcast_axes;           /* bit i: axis i has stride 0 (its index is */
+                                       /* not in the buffer: named apart from layout) */
 };
 
 /* Computes every term of a validated description.  Overlap is decided
