@@ -157,9 +157,10 @@ int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
                    const char *cmd, bool optional, struct cli_desc *desc,
                    struct cli_data *data);
 
-/* Bytes of a data file beyond what its tensor needs (byteOffset + the
- * larger of the elements' bytes and the declared total; 0 for a tensor of
- * a file that names its tensors, where others follow), and a one-line note on
+/* Bytes of a data file beyond its tensor's buffer (fileOffset + byteOffset
+ * + the larger of the elements' bytes and the total, declared or implied:
+ * the bytes the padding report covers; 0 for a tensor of a file that names
+ * its tensors, where others follow), and a one-line note on
  * standard error when there are some. */
 uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *data);
 void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data);

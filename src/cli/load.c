@@ -453,7 +453,10 @@ uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *
 {
     if (desc->shares_file)
         return 0;                       /* other tensors follow: not trailing */
-    uint64_t need = tl_desc_bytes_needed(&desc->d, &desc->info);
+    /* the buffer: up to the declared total, or to the minimum implied size
+     * (the span rounded up to 4, DMLCalcBufferTensorSize): a readback of
+     * exactly that is exact, and the padding report ends there too */
+    uint64_t need = tl_desc_origin(&desc->d) + tl_desc_extent(&desc->d, &desc->info);
     return data->size > need ? data->size - need : 0;
 }
 
