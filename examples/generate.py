@@ -75,3 +75,14 @@ for c in range(3):
                 v = 9.5
             readback[h * 16 + w * 3 + c] = v
 write("readback.bin", "e", readback)
+
+# A buffer map (readback_map.json): one readback resource holding an
+# operator's FLOAT16 1x16x7x7 input (NHWC), its FLOAT32 bias and a UINT8
+# mask, bound at 256-byte aligned offsets; the mask's binding is 256 bytes.
+buf = bytearray(2304)
+buf[0:1568] = struct.pack("<784e", *[(c * 49 + h * 7 + w) / 8
+                                    for h in range(7) for w in range(7) for c in range(16)])
+buf[1792:1856] = struct.pack("<16f", *[0.5 * i - 2 for i in range(16)])
+buf[2048:2097] = bytes(i % 2 for i in range(49))
+with open(os.path.join(here, "readback_map.bin"), "wb") as f:
+    f.write(bytes(buf))

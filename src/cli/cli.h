@@ -103,6 +103,7 @@ struct cli_desc {
     struct tl_info info;
     enum tl_format format;    /* TL_FMT_JSON, or the tensor file's format */
     bool shares_file;         /* a tensor of a file that names its tensors: others may follow */
+    uint64_t map_end;         /* a tensor of a buffer map: where its map's last buffer ends */
     struct cli_data file;     /* a tensor file, mapped: it holds the data too */
 };
 
@@ -125,10 +126,11 @@ void cli_close_data(struct cli_data *data);
  * `need` bytes and one more, to tell that it is longer (then at_least). */
 int cli_open_data_upto(const char *path, uint64_t need, struct cli_data *out);
 
-/* Parses a whole file (or stream) holding a JSON description; says so
+/* Parses a whole file (or stream) holding a JSON description or buffer
+ * map into a tensor table (tl_desc_table_parse_json; free it); says so
  * when it is empty, UTF-16 or binary instead.  @return CLI_OK, or
  * CLI_INVALID after the message. */
-int cli_desc_from_file(const struct cli_data *file, struct tl_desc *d);
+int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf);
 
 /* Opens a file whose first bytes say what it is (*format), as DESC is
  * read: a stream that holds a JSON description is read to at most 1 MiB

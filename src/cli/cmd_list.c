@@ -13,11 +13,14 @@
 #include "cli.h"
 
 static const char about[] =
-    "Lists the tensors of FILE (a .npy file, a safetensors file, or a JSON\n"
-    "description) in file order: name, dataType, sizes, the first byte and one\n"
-    "past the last byte of its data in the file, and its byte count; then the\n"
-    "safetensors __metadata__.  Tensors whose bytes overlap, and bytes between\n"
-    "or after them that no tensor owns, are problems: exit 1.";
+    "Lists the tensors of FILE (a .npy file, a safetensors file, a JSON\n"
+    "description or a buffer map of several) in file order: name, dataType,\n"
+    "sizes, the first byte and one past the last byte of its data (of a map's\n"
+    "tensor: its buffer) in the file, and its byte count; then the\n"
+    "safetensors __metadata__.  Tensors whose bytes overlap are problems, and\n"
+    "so are bytes of a tensor file between or after them that no tensor owns:\n"
+    "exit 1.  A map's gaps (alignment between buffers, and with DATA the bytes\n"
+    "after the last) are listed as gaps.";
 
 /* One tensor as list shows it. */
 struct entry {
@@ -48,6 +51,21 @@ static void problem_text(const struct tl_file *tf, const struct tl_file_problem 
     }
 }
 
+/* Whether what lies between two tensors is a problem: an overlap always;
+ * bytes no tensor owns in a tensor file, not between a map's buffers. */
+static bool is_problem(const struct tl_file *tf, const struct tl_file_problem *p)
+{
+    return p->kind == TL_FP_OVERLAP || !tf->gaps_ok;
+}
+
+static size_t count_problems(const struct tl_file *tf)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < tf->nproblems; i++)
+        n += is_problem(tf, &tf->problems[i]);
+    return n;
+}
+
 static void print_text(const struct entry *e, size_t count, const struct tl_file *tf)
 {
     int w = 4;
@@ -69,7 +87,7 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
                e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tl_dtype_name(e[i].d->dtype),
                sizes, e[i].begin, e[i].end, e[i].end - e[i].begin);
     }
-    if (tf && tf->nmeta) {
+    if (tf->nmeta) {
         printf("\nmetadata\n");
         for (size_t i = 0; i < tf->nmeta; i++) {
             char v[256];
@@ -77,13 +95,25 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
                    tl_quote(tf->meta[i].value, v, sizeof v));
         }
     }
-    if (!tf || !tf->nproblems) {
+    if (tf->gaps_ok && tf->nproblems > count_problems(tf)) {
+        printf("\ngaps\n");
+        for (size_t i = 0; i < tf->nproblems; i++) {
+            char text[512];
+            if (is_problem(tf, &tf->problems[i]))
+                continue;
+            problem_text(tf, &tf->problems[i], text, sizeof text);
+            printf("  %s\n", text);
+        }
+    }
+    if (!count_problems(tf)) {
         printf("\nproblems  none\n");
         return;
     }
     printf("\nproblems\n");
     for (size_t i = 0; i < tf->nproblems; i++) {
         char text[512];
+        if (!is_problem(tf, &tf->problems[i]))
+            continue;
         problem_text(tf, &tf->problems[i], text, sizeof text);
         printf("  %s\n", text);
     }
@@ -109,16 +139,18 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
              tl_json_add_u64(t, "bytes", e[i].end - e[i].begin);
     }
     ok = ok && (meta = cJSON_AddObjectToObject(o, "metadata")) != NULL;
-    for (size_t i = 0; ok && tf && i < tf->nmeta; i++)
+    for (size_t i = 0; ok && i < tf->nmeta; i++)
         ok = cJSON_AddStringToObject(meta, tf->meta[i].key, tf->meta[i].value) != NULL;
-    ok = ok && (probs = cJSON_AddArrayToObject(o, "problems")) != NULL;
-    for (size_t i = 0; ok && tf && i < tf->nproblems; i++) {
+    cJSON *gaps = NULL;
+    ok = ok && (probs = cJSON_AddArrayToObject(o, "problems")) != NULL &&
+         (!tf->gaps_ok || (gaps = cJSON_AddArrayToObject(o, "gaps")) != NULL);
+    for (size_t i = 0; ok && i < tf->nproblems; i++) {
         char text[512];
         problem_text(tf, &tf->problems[i], text, sizeof text);
         cJSON *s = cJSON_CreateString(text);
         ok = s != NULL;
         if (ok)
-            cJSON_AddItemToArray(probs, s);
+            cJSON_AddItemToArray(is_problem(tf, &tf->problems[i]) ? probs : gaps, s);
     }
     if (!ok) {
         cJSON_Delete(o);
@@ -127,7 +159,7 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
     return o;
 }
 
-static int run(const char *path, bool json)
+static int run(const char *path, const char *data_arg, bool json)
 {
     struct cli_data data;
     enum tl_format format;
@@ -142,67 +174,73 @@ static int run(const char *path, bool json)
             return CLI_USAGE;
         }
     }
-    int rc = cli_open_file(path, &data, &format);
-    if (rc)
+    int rc = cli_check_stdin("list", path, data_arg);
+    if (rc || (rc = cli_open_file(path, &data, &format)))
         return rc;
     struct tl_file tf;
-    struct tl_desc d;
-    struct entry one, *entries = &one;
-    size_t count = 1;
-    bool have_tf = false;
     if (format == TL_FMT_JSON) {
-        if ((rc = cli_desc_from_file(&data, &d))) {
-            cli_close_data(&data);
-            return rc;
-        }
-        struct tl_info info;
-        tl_desc_classify(&d, &info);
-        one = (struct entry){ NULL, &d, tl_desc_origin(&d), info.elements_bytes };
-    } else {
-        if (tl_file_parse(data.bytes, data.size, &tf, &err)) {
-            cli_report(data.name, &err);
-            cli_close_data(&data);
-            return CLI_INVALID;
-        }
-        have_tf = true;
-        count = tf.count;
-        entries = calloc(count ? count : 1, sizeof *entries);
-        if (!entries) {
-            fprintf(stderr, "tensorlayout: out of memory\n");
-            tl_file_free(&tf);
-            cli_close_data(&data);
-            return CLI_IO;
-        }
-        for (size_t i = 0; i < count; i++)
-            entries[i] = (struct entry){ tf.tensors[i].name, &tf.tensors[i].desc,
-                                         tf.tensors[i].begin, tf.tensors[i].end };
-    }
-    if (json)
-        rc = cli_print_json(build_json(format, entries, count, have_tf ? &tf : NULL));
-    else
-        print_text(entries, count, have_tf ? &tf : NULL);
-    if (!rc && have_tf && tf.nproblems)
-        rc = CLI_NO;
-    if (have_tf) {
-        free(entries);
-        tl_file_free(&tf);
+        rc = cli_desc_from_file(&data, &tf);
+    } else if (data_arg) {
+        char q[64];
+        cli_usage_error("list", "%s is a tensor file (%s) and holds its own data: unexpected "
+                        "argument '%s'", data.name, tl_format_name(format),
+                        tl_quote(data_arg, q, sizeof q));
+        rc = CLI_USAGE;
+    } else if (tl_file_parse(data.bytes, data.size, &tf, &err)) {
+        cli_report(data.name, &err);
+        rc = CLI_INVALID;
     }
     cli_close_data(&data);
+    if (rc)
+        return rc;
+    /* a description's data file: what lies after its buffers too */
+    if (format == TL_FMT_JSON && data_arg) {
+        struct cli_data file;
+        if ((rc = cli_open_data(data_arg, &file)) == CLI_OK) {
+            if (tl_file_order(&tf, file.size)) {
+                fprintf(stderr, "tensorlayout: out of memory\n");
+                rc = CLI_IO;
+            }
+            cli_close_data(&file);
+        }
+        if (rc) {
+            tl_file_free(&tf);
+            return rc;
+        }
+    }
+    struct entry *entries = calloc(tf.count ? tf.count : 1, sizeof *entries);
+    if (!entries) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        tl_file_free(&tf);
+        return CLI_IO;
+    }
+    for (size_t i = 0; i < tf.count; i++)
+        entries[i] = (struct entry){ tf.tensors[i].name, &tf.tensors[i].desc,
+                                     tf.tensors[i].begin, tf.tensors[i].end };
+    if (json)
+        rc = cli_print_json(build_json(format, entries, tf.count, &tf));
+    else
+        print_text(entries, tf.count, &tf);
+    if (!rc && count_problems(&tf))
+        rc = CLI_NO;
+    free(entries);
+    tl_file_free(&tf);
     return rc;
 }
 
 int cmd_list(int argc, char **argv)
 {
-    struct arg_file *file = arg_file1(NULL, NULL, "FILE", "a .npy or safetensors file, or a JSON description ('-' for standard input)");
+    struct arg_file *file = arg_file1(NULL, NULL, "FILE", "a .npy or safetensors file, or a JSON description or buffer map ('-' for standard input)");
+    struct arg_file *data = arg_file0(NULL, NULL, "DATA", "the data file of a description or buffer map: its gaps are listed too");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { file, json, help, end };
+    void *table[] = { file, data, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
     if (rc == CLI_CONTINUE)
-        rc = run(file->filename[0], json->count > 0);
+        rc = run(file->filename[0], data->count ? data->filename[0] : NULL, json->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }

@@ -62,23 +62,23 @@ static int read_all(int fd, size_t max, const unsigned char *head, size_t n,
 static int open_input(const char *path, const char *role, struct cli_data *out,
                       enum tl_format *format, uint64_t limit);
 
-/* Parses JSON description text into out (name already set). */
+/* Parses JSON text, a description or a buffer map, into a tensor table. */
 static int parse_json(const unsigned char *text, size_t len, const char *name,
-                      struct tl_desc *d)
+                      struct tl_file *tf)
 {
     struct tl_error err = { 0 };
     if (len > DESC_MAX_BYTES) {
         fprintf(stderr, "tensorlayout: %s: description is larger than 1 MiB\n", name);
         return CLI_INVALID;
     }
-    if (tl_desc_parse_json((const char *)text, len, d, &err)) {
+    if (tl_desc_table_parse_json((const char *)text, len, tf, &err)) {
         cli_report(name, &err);
         return CLI_INVALID;
     }
     return CLI_OK;
 }
 
-int cli_desc_from_file(const struct cli_data *file, struct tl_desc *d)
+int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf)
 {
     const unsigned char *t = file->bytes;
     unsigned char c = file->size ? t[0] : ' ';
@@ -98,7 +98,7 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_desc *d)
                 "or a safetensors file (DESC and DATA swapped?)\n", file->name);
         return CLI_INVALID;
     }
-    return parse_json(file->bytes, (size_t)file->size, file->name, d);
+    return parse_json(file->bytes, (size_t)file->size, file->name, tf);
 }
 
 /* Splits a DESC argument into the file and the tensor name (SPEC section
@@ -130,12 +130,26 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
 {
     char q[128];
     const struct tl_file_tensor *t = NULL;
-    if (tf->nproblems) {
+    size_t problems = 0;
+    for (size_t i = 0; i < tf->nproblems; i++)
+        problems += tf->problems[i].kind == TL_FP_OVERLAP || !tf->gaps_ok;
+    if (problems && tf->gaps_ok) {
+        fprintf(stderr, "tensorlayout: %s: its tensors' buffers overlap; 'tensorlayout list "
+                "%s' shows where\n", file, file);
+        return CLI_INVALID;
+    }
+    if (problems) {
         fprintf(stderr, "tensorlayout: %s: its tensors overlap or leave bytes no tensor owns; "
                 "'tensorlayout list %s' shows where\n", file, file);
         return CLI_INVALID;
     }
     if (!tf->named) {
+        if (tname && tf->format == TL_FMT_JSON) {
+            fprintf(stderr, "tensorlayout: %s: is a JSON description, not a safetensors "
+                    "file or a buffer map: ':%s' names nothing\n", file,
+                    tl_quote(tname, q, sizeof q));
+            return CLI_USAGE;
+        }
         if (tname) {
             fprintf(stderr, "tensorlayout: %s: a .%s file holds one unnamed tensor, so ':%s' "
                     "names nothing\n", file, tl_format_name(tf->format),
@@ -152,13 +166,22 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
         }
     } else if (tf->count == 1) {
         t = &tf->tensors[0];
+    } else if (strcmp(file, "<inline>") == 0 || strcmp(file, "<stdin>") == 0) {
+        fprintf(stderr, "tensorlayout: %s: holds %zu tensors: give the map as a file and name "
+                "one as FILE:NAME\n", file, tf->count);
+        return CLI_INVALID;
     } else {
         fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME "
-                "('tensorlayout list %s' lists them)\n", file, tf->count, file, file);
+                "('tensorlayout list %s%s' lists them)\n", file, tf->count, file, file,
+                tf->format == TL_FMT_JSON ? " DATA" : "");
         return CLI_INVALID;
     }
     out->d = t->desc;
-    out->shares_file = tf->named;
+    out->shares_file = tf->named && tf->format != TL_FMT_JSON;
+    for (size_t i = 0; tf->format == TL_FMT_JSON && tf->named && i < tf->count; i++) {
+        if (tf->tensors[i].end > out->map_end)
+            out->map_end = tf->tensors[i].end;
+    }
     if (t->name)
         snprintf(out->name, sizeof out->name, "%.120s:%s", file, tl_quote(t->name, q, sizeof q));
     return CLI_OK;
@@ -178,8 +201,13 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
         p++;
     int rc;
     if (*p == '{') {
+        struct tl_file tf;
         snprintf(out->name, sizeof out->name, "<inline>");
-        rc = parse_json((const unsigned char *)arg, strlen(arg), out->name, &out->d);
+        rc = parse_json((const unsigned char *)arg, strlen(arg), out->name, &tf);
+        if (!rc) {
+            rc = pick_tensor(&tf, out->name, NULL, out);
+            tl_file_free(&tf);
+        }
     } else {
         char path[4096];
         const char *tname = NULL;
@@ -192,13 +220,14 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
             return rc;
         snprintf(out->name, sizeof out->name, "%s", file.name);
         if (out->format == TL_FMT_JSON) {
-            rc = cli_desc_from_file(&file, &out->d);
+            struct tl_file tf;
+            rc = cli_desc_from_file(&file, &tf);
             cli_close_data(&file);
-            if (!rc && tname) {
-                char q[128];
-                fprintf(stderr, "tensorlayout: %s: is a JSON description, not a safetensors "
-                        "file: ':%s' names nothing\n", out->name, tl_quote(tname, q, sizeof q));
-                rc = CLI_USAGE;
+            if (!rc) {
+                char name[256];
+                snprintf(name, sizeof name, "%s", out->name);
+                rc = pick_tensor(&tf, name, tname, out);
+                tl_file_free(&tf);
             }
         } else {
             struct tl_file tf;
@@ -457,6 +486,8 @@ uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *
      * (the span rounded up to 4, DMLCalcBufferTensorSize): a readback of
      * exactly that is exact, and the padding report ends there too */
     uint64_t need = tl_desc_origin(&desc->d) + tl_desc_extent(&desc->d, &desc->info);
+    if (desc->map_end > need)           /* the other tensors of its map */
+        need = desc->map_end;
     return data->size > need ? data->size - need : 0;
 }
 

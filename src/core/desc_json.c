@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -31,6 +32,7 @@ static const char *const key_names[K_COUNT] = {
 struct parser {
     const char *prefix;                /* "" or "Desc." */
     const cJSON *type;                 /* DxDispatch's collapsed form: its "Type", skipped */
+    const cJSON *name;                 /* a buffer map entry's "name", skipped */
     bool big_literal;                  /* an integer literal above 2^53 is in the text */
     const cJSON *item[K_COUNT];        /* NULL when absent or null */
     const char *spelled[K_COUNT];      /* the key as written */
@@ -319,7 +321,7 @@ static int collect(struct parser *p, const cJSON *obj)
 {
     char key[64], q[40], q2[40];
     for (const cJSON *c = obj->child; c; c = c->next) {
-        if (c == p->type)
+        if (c == p->type || c == p->name)
             continue;
         int k = 0;
         while (k < K_COUNT && strcasecmp(c->string, key_names[k]) != 0)
@@ -378,7 +380,7 @@ static int unwrap(struct parser *p, const cJSON *root, const cJSON **desc)
         return 0;
     }
     for (const cJSON *c = root->child; c; c = c->next) {
-        if (c != type && c != inner)
+        if (c != type && c != inner && c != p->name)
             return tl_fail(p->err, TL_E_KEY, tl_quote(c->string, q, sizeof q),
                            "unknown key beside 'Type' and 'Desc'");
     }
@@ -610,10 +612,11 @@ static const char *diagnose(const char *text, size_t len, const char **why)
     return NULL;
 }
 
-int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d, struct tl_error *err)
+/* Parses the text of a description (or a map) into *root, checked as JSON
+ * and as one object.  @return 0 (free *root), or TL_E_JSON / TL_E_TYPE. */
+static int parse_text(struct parser *pp, const char *text, size_t len, cJSON **root_out)
 {
-    struct tl_error dummy;
-    struct parser p = { .prefix = "", .err = err ? err : &dummy };
+    struct parser p = *pp;
     const char *why = NULL;
     const char *end = prescan(&p, text, len, &why);
     if (end) {
@@ -657,9 +660,146 @@ int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d, struct t
     } else if (!cJSON_IsObject(root)) {
         rc = tl_fail(p.err, TL_E_TYPE, NULL, "a description must be a JSON object");
     } else {
-        rc = fill(&p, root, d);
+        *pp = p;                     /* what the prescan noted */
+        *root_out = root;
+        return 0;
     }
     cJSON_Delete(root);
+    return rc;
+}
+
+int tl_desc_parse_json(const char *text, size_t len, struct tl_desc *d, struct tl_error *err)
+{
+    struct tl_error dummy;
+    struct parser p = { .prefix = "", .err = err ? err : &dummy };
+    cJSON *root = NULL;
+    int rc = parse_text(&p, text, len, &root);
+    if (rc == 0) {
+        const cJSON *c = root->child;
+        while (c && strcasecmp(c->string, "tensors") != 0)
+            c = c->next;
+        if (c)
+            rc = tl_fail(p.err, TL_E_KEY, "tensors", "a buffer map of several tensors is "
+                         "not one description");
+        else
+            rc = fill(&p, root, d);
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+/* One entry of a buffer map into row t. */
+static int map_entry(const struct parser *map, const cJSON *e, int i, struct tl_file_tensor *t)
+{
+    char key[64];
+    struct tl_error *err = map->err;
+    struct parser p = { .prefix = "", .err = err, .big_literal = map->big_literal };
+    snprintf(key, sizeof key, "tensors[%d]", i);
+    if (!cJSON_IsObject(e))
+        return tl_fail(err, TL_E_TYPE, key, "must be a description object with a \"name\"");
+    for (const cJSON *c = e->child; c; c = c->next) {
+        if (strcasecmp(c->string, "name") != 0)
+            continue;
+        if (p.name)
+            return tl_fail(err, TL_E_KEY, key, "has two names");
+        p.name = c;
+    }
+    snprintf(key, sizeof key, "tensors[%d].name", i);
+    if (!p.name)
+        return tl_fail(err, TL_E_KEY, key, "is missing: each tensor of a map is named");
+    if (!cJSON_IsString(p.name) || !p.name->valuestring[0])
+        return tl_fail(err, TL_E_TYPE, key, "must be a non-empty string");
+    int rc = fill(&p, e, &t->desc);
+    if (rc) {
+        char full[160];
+        snprintf(full, sizeof full, "tensors[%d].%.120s", i, err->key);
+        tl_error_key(err, full);
+        return rc;
+    }
+    if (!(t->name = strdup(p.name->valuestring)))
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    struct tl_info info;
+    tl_desc_classify(&t->desc, &info);
+    t->begin = tl_desc_origin(&t->desc);
+    t->end = t->begin + tl_desc_extent(&t->desc, &info);
+    snprintf(t->dtype, sizeof t->dtype, "%s", tl_dtype_name(t->desc.dtype));
+    t->decodable = true;
+    t->order = (size_t)i;
+    return 0;
+}
+
+int tl_desc_table_parse_json(const char *text, size_t len, struct tl_file *f,
+                             struct tl_error *err)
+{
+    struct tl_error dummy;
+    struct parser p = { .prefix = "", .err = err ? err : &dummy };
+    memset(f, 0, sizeof *f);
+    f->format = TL_FMT_JSON;
+    cJSON *root = NULL;
+    int rc = parse_text(&p, text, len, &root);
+    if (rc)
+        return rc;
+    const cJSON *list = NULL;
+    for (const cJSON *c = root->child; c; c = c->next) {
+        if (strcasecmp(c->string, "tensors") == 0)
+            list = c;
+    }
+    if (!list) {                     /* one description */
+        f->tensors = calloc(1, sizeof *f->tensors);
+        if (!f->tensors)
+            rc = tl_fail(p.err, TL_E_NOMEM, NULL, "out of memory");
+        else if ((rc = fill(&p, root, &f->tensors[0].desc)) == 0) {
+            struct tl_file_tensor *t = &f->tensors[0];
+            struct tl_info info;
+            tl_desc_classify(&t->desc, &info);
+            t->begin = tl_desc_origin(&t->desc);
+            t->end = info.elements_bytes;        /* a lone tensor: its elements' bytes */
+            snprintf(t->dtype, sizeof t->dtype, "%s", tl_dtype_name(t->desc.dtype));
+            t->decodable = true;
+            f->count = 1;
+        }
+        goto out;
+    }
+    for (const cJSON *c = root->child; c; c = c->next) {
+        if (c != list) {
+            char q[40];
+            rc = tl_fail(p.err, TL_E_KEY, tl_quote(c->string, q, sizeof q),
+                         "unknown key beside \"tensors\" (a map holds only its tensors)");
+            goto out;
+        }
+    }
+    int n = cJSON_IsArray(list) ? cJSON_GetArraySize(list) : 0;
+    if (!cJSON_IsArray(list) || n == 0) {
+        rc = tl_fail(p.err, TL_E_TYPE, "tensors", "must be a non-empty array of descriptions");
+        goto out;
+    }
+    f->named = f->gaps_ok = true;
+    f->tensors = calloc((size_t)n, sizeof *f->tensors);
+    if (!f->tensors) {
+        rc = tl_fail(p.err, TL_E_NOMEM, NULL, "out of memory");
+        goto out;
+    }
+    int i = 0;
+    for (const cJSON *e = list->child; e; e = e->next, i++) {
+        if ((rc = map_entry(&p, e, i, &f->tensors[i])))
+            goto out;
+        f->count++;
+        for (int j = 0; j < i; j++) {
+            if (strcmp(f->tensors[j].name, f->tensors[i].name) == 0) {
+                char key[40], q[64];
+                snprintf(key, sizeof key, "tensors[%d].name", i);
+                rc = tl_fail(p.err, TL_E_KEY, key, "'%s' is also the name of tensors[%d]",
+                             tl_quote(f->tensors[i].name, q, sizeof q), j);
+                goto out;
+            }
+        }
+    }
+    if (tl_file_order(f, TL_NO_DATA))
+        rc = tl_fail(p.err, TL_E_NOMEM, NULL, "out of memory");
+out:
+    cJSON_Delete(root);
+    if (rc)
+        tl_file_free(f);
     return rc;
 }
 

@@ -152,29 +152,10 @@ static int st_tensor(const cJSON *o, uint64_t data_start, uint64_t data_len,
     return 0;
 }
 
-static int by_begin(const void *a, const void *b)
-{
-    const struct tl_file_tensor *x = a, *y = b;
-    if (x->begin != y->begin)
-        return x->begin < y->begin ? -1 : 1;
-    return x->order < y->order ? -1 : x->order > y->order;
-}
-
 static int by_name(const void *a, const void *b)
 {
     const struct tl_file_tensor *const *x = a, *const *y = b;
     return strcmp((*x)->name, (*y)->name);
-}
-
-static void add_problem(struct tl_file *f, enum tl_file_problem_kind kind, size_t a, size_t b,
-                        uint64_t from, uint64_t to)
-{
-    struct tl_file_problem *p = &f->problems[f->nproblems++];
-    p->kind = kind;
-    p->a = a;
-    p->b = b;
-    p->from = from;
-    p->to = to;
 }
 
 int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err)
@@ -230,8 +211,7 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, stru
     f->data_start = 8 + n;
     f->named = true;
     f->tensors = calloc(count ? count : 1, sizeof *f->tensors);
-    f->problems = calloc(count + 1, sizeof *f->problems);
-    if (!f->tensors || !f->problems) {
+    if (!f->tensors) {
         rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
         goto out;
     }
@@ -294,22 +274,8 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, stru
             goto out;
     }
     /* file order, then what lies between the tensors */
-    qsort(f->tensors, f->count, sizeof *f->tensors, by_begin);
-    uint64_t reach = f->data_start;
-    size_t reacher = SIZE_MAX;
-    for (size_t i = 0; i < f->count; i++) {
-        const struct tl_file_tensor *t = &f->tensors[i];
-        if (t->begin < reach)
-            add_problem(f, TL_FP_OVERLAP, reacher, i, t->begin, t->end < reach ? t->end : reach);
-        else if (t->begin > reach)
-            add_problem(f, TL_FP_GAP, reacher, i, reach, t->begin);
-        if (t->end > reach) {
-            reach = t->end;
-            reacher = i;
-        }
-    }
-    if (reach < len)
-        add_problem(f, TL_FP_GAP, reacher, SIZE_MAX, reach, len);
+    if (tl_file_order(f, len) != 0)
+        rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
 out:
     cJSON_Delete(root);
     return rc;

@@ -6,6 +6,7 @@
  * name, its type as the file spells it, its bytes, and whether the tool
  * can decode it.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,4 +82,51 @@ const struct tl_file_tensor *tl_file_find(const struct tl_file *f, const char *n
             return &f->tensors[i];
     }
     return NULL;
+}
+
+/* ---- the tensor table's order -------------------------------------------- */
+
+static int by_begin(const void *a, const void *b)
+{
+    const struct tl_file_tensor *x = a, *y = b;
+    if (x->begin != y->begin)
+        return x->begin < y->begin ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void add_problem(struct tl_file *f, enum tl_file_problem_kind kind, size_t a, size_t b,
+                        uint64_t from, uint64_t to)
+{
+    struct tl_file_problem *p = &f->problems[f->nproblems++];
+    p->kind = kind;
+    p->a = a;
+    p->b = b;
+    p->from = from;
+    p->to = to;
+}
+
+int tl_file_order(struct tl_file *f, uint64_t len)
+{
+    qsort(f->tensors, f->count, sizeof *f->tensors, by_begin);
+    free(f->problems);
+    f->nproblems = 0;
+    f->problems = calloc(f->count + 1, sizeof *f->problems);
+    if (!f->problems)
+        return TL_E_NOMEM;
+    uint64_t reach = f->data_start;
+    size_t reacher = SIZE_MAX;
+    for (size_t i = 0; i < f->count; i++) {
+        const struct tl_file_tensor *t = &f->tensors[i];
+        if (t->begin < reach)
+            add_problem(f, TL_FP_OVERLAP, reacher, i, t->begin, t->end < reach ? t->end : reach);
+        else if (t->begin > reach)
+            add_problem(f, TL_FP_GAP, reacher, i, reach, t->begin);
+        if (t->end > reach) {
+            reach = t->end;
+            reacher = i;
+        }
+    }
+    if (len != TL_NO_DATA && reach < len)
+        add_problem(f, TL_FP_GAP, reacher, SIZE_MAX, reach, len);
+    return 0;
 }

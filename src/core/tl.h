@@ -408,6 +408,7 @@ struct tl_file_problem {
 struct tl_file {
     enum tl_format format;
     bool named;                         /* its tensors have names, and it may hold several */
+    bool gaps_ok;                       /* bytes between tensors are not a problem (a map) */
     unsigned version;                   /* .npy major version */
     uint64_t data_start;                /* where the header ends */
     size_t count;
@@ -429,6 +430,25 @@ void tl_file_free(struct tl_file *f);
 
 /* The tensor of that name, or NULL. */
 const struct tl_file_tensor *tl_file_find(const struct tl_file *f, const char *name);
+
+/* Puts f's tensors in file order (by begin, then header order) and lists
+ * what lies between them from data_start on (problems): bytes two tensors
+ * share, and bytes no tensor owns, up to len (TL_NO_DATA: up to the last
+ * tensor).  @return 0, or TL_E_NOMEM. */
+int tl_file_order(struct tl_file *f, uint64_t len);
+
+/* Parses a JSON description, or a buffer map {"tensors": [{"name": ...,
+ * description keys ...}, ...]} (SPEC section 14), into a tensor table: a
+ * lone description is one unnamed row (named false), a map one row per
+ * entry, named, in file order.  Each row's [begin, end) is its buffer in
+ * the data file: fileOffset + byteOffset up to the larger of the
+ * elements' bytes and the total.  Overlaps and gaps between the rows are
+ * listed (tl_file_order with TL_NO_DATA); in a map, gaps are what lies
+ * between buffers (alignment), not problems (gaps_ok).  err->key is
+ * prefixed with "tensors[i]." for an entry.  @return 0 (free with
+ * tl_file_free), or a TL_E_* code with err filled. */
+int tl_desc_table_parse_json(const char *text, size_t len, struct tl_file *f,
+                             struct tl_error *err);
 
 /* Says which logical axis each of the description's dimensions is:
  * dimension i becomes axis axes[i] (its size and stride move there), as

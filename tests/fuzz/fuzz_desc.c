@@ -89,6 +89,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct tl_desc d, back;
     struct tl_error err;
+    /* the table parser (descriptions and buffer maps): rows in file order,
+     * each a valid description whose bytes lie where it says */
+    struct tl_file tf;
+    if (tl_desc_table_parse_json((const char *)data, size, &tf, &err) == 0) {
+        CHECK(tf.count >= 1 && (tf.named || tf.count == 1));
+        for (size_t i = 0; i < tf.count; i++) {
+            CHECK(tf.tensors[i].begin == tl_desc_origin(&tf.tensors[i].desc));
+            CHECK(tf.tensors[i].end >= tf.tensors[i].begin);
+            CHECK(i == 0 || tf.tensors[i - 1].begin <= tf.tensors[i].begin);
+        }
+        tl_file_free(&tf);
+    } else {
+        CHECK(err.code != 0 && strlen(err.msg) > 0);
+    }
     if (tl_desc_parse_json((const char *)data, size, &d, &err) != 0) {
         CHECK(err.code != 0 && strlen(err.msg) > 0);
         return 0;
@@ -108,7 +122,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = j ? cJSON_PrintUnformatted(j) : NULL;
     CHECK(text);
     CHECK(tl_desc_parse_json(text, strlen(text), &back, &err) == 0);
-    CHECK(back.rank == d.rank && back.dtype == d.dtype && back.byte_offset == d.byte_offset);
+    CHECK(back.rank == d.rank && back.dtype == d.dtype && back.byte_offset == d.byte_offset &&
+          back.file_offset == d.file_offset);
     CHECK(memcmp(back.sizes, d.sizes, d.rank * 8) == 0 && memcmp(back.strides, d.strides, d.rank * 8) == 0);
     free(text);
     cJSON_Delete(j);

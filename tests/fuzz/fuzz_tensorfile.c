@@ -45,7 +45,7 @@ static void check_npy_round_trip(const struct tl_desc *src)
     CHECK(tl_file_parse(file, hlen + bytes, &f, NULL) == 0);
     CHECK(f.format == TL_FMT_NPY && f.count == 1);
     const struct tl_desc *r = &f.tensors[0].desc;
-    CHECK(r->dtype == d.dtype && r->rank == d.rank && r->byte_offset == hlen);
+    CHECK(r->dtype == d.dtype && r->rank == d.rank && r->byte_offset == 0 && r->file_offset == hlen);
     /* the file's shape is d's sizes in memory order; --axes restores d */
     unsigned axes[TL_MAX_RANK];
     for (unsigned i = 0; i < d.rank; i++)
@@ -78,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct tl_info info;
         CHECK(tl_desc_validate((struct tl_desc *)&t->desc, NULL) == 0);
         tl_desc_classify(&t->desc, &info);
-        CHECK(t->begin == t->desc.byte_offset && t->begin >= f.data_start);
+        CHECK(t->begin == tl_desc_origin(&t->desc) && t->desc.byte_offset == 0 && t->begin >= f.data_start);
         CHECK(t->end <= size && info.elements_bytes <= size);
         CHECK(t->end - t->begin == info.element_count * tl_dtype_size(t->desc.dtype));
         CHECK(info.packed);

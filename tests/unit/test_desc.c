@@ -23,7 +23,7 @@ void desc_should_compute_reference_terms(void)
         /* the spec's overlap example */
         { 2, { 3, 3 }, { 1, 1 }, 9, 5, 20, TL_ST_OVERLAPPING, "HW" },
         /* a broadcast, padded tensor: broadcast wins the status */
-        { 2, { 4, 3 }, { 0, 2 }, 12, 5, 20, TL_ST_BROADCAST, "WH" },
+        { 2, { 4, 3 }, { 0, 2 }, 12, 5, 20, TL_ST_BROADCAST, "W" },   /* H is broadcast */
         /* a single element, any stride */
         { 1, { 1 }, { 7 }, 1, 1, 4, TL_ST_PACKED, "W" },
     };

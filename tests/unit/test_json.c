@@ -114,7 +114,8 @@ static const struct bad bad_cases[] = {
     { "{\"dataType\":\"FLOAT32\",\"sizes\":[2],\"flags\":\"NONE|\"}", TL_E_VALUE, "flags", "not a flag" },
     { "{\"dataType\":\"FLOAT32\",\"sizes\":[2],\"dimensionCount\":2}", TL_E_MISMATCH, "dimensionCount", "is 2 but sizes has 1" },
     { "{\"Type\":\"DML_TENSOR_TYPE_INVALID\",\"Desc\":{}}", TL_E_VALUE, "Type", "DML_TENSOR_TYPE_BUFFER" },
-    { "{\"Type\":\"DML_TENSOR_TYPE_BUFFER\"}", TL_E_KEY, "Desc", "missing" },
+    /* the collapsed form, with no fields beside the type */
+    { "{\"Type\":\"DML_TENSOR_TYPE_BUFFER\"}", TL_E_KEY, "dataType", "missing" },
     { "{\"Type\":\"DML_TENSOR_TYPE_BUFFER\",\"Desc\":[]}", TL_E_TYPE, "Desc", "must be an object" },
     { "{\"Type\":\"DML_TENSOR_TYPE_BUFFER\",\"Desc\":{},\"Sizes\":[1]}", TL_E_KEY, "Sizes", "beside" },
     { "{\"Type\":\"DML_TENSOR_TYPE_BUFFER\",\"Desc\":{\"DataType\":\"FLOAT32\",\"Sizes\":[1,0]}}",
