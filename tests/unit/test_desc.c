@@ -16,7 +16,7 @@ void desc_should_compute_reference_terms(void)
         { 2, { 2, 3 }, { 3, 1 }, 6, 6, 24, TL_ST_PACKED, "HW" },
         { 2, { 2, 3 }, { 1, 2 }, 6, 6, 24, TL_ST_PACKED, "WH" },
         { 3, { 2, 2, 3 }, { 6, 3, 1 }, 12, 12, 48, TL_ST_PACKED, "DHW" },
-        { 2, { 2, 3 }, { 0, 1 }, 6, 3, 12, TL_ST_BROADCAST, "WH" },
+        { 2, { 2, 3 }, { 0, 1 }, 6, 3, 12, TL_ST_BROADCAST, "W" },      /* H is broadcast */
         { 2, { 2, 3 }, { 5, 1 }, 6, 8, 32, TL_ST_PADDED, "HW" },
         { 4, { 1, 1, 3, 5 }, { 15, 15, 5, 1 }, 15, 15, 60, TL_ST_PACKED, "NCHW" },
         { 4, { 1, 1, 3, 5 }, { 15, 1, 5, 1 }, 15, 15, 60, TL_ST_PACKED, "NHWC" },
