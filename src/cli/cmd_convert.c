@@ -27,7 +27,8 @@ static const char about[] =
     "Writes the same logical tensor in the destination layout: --to takes a\n"
     "layout label or index order (packed strides), --to-strides explicit\n"
     "strides (padding allowed), --to-desc a whole description (same sizes and\n"
-    "data type).  The source may be packed, padded, broadcast or overlapping;\n"
+    "data type).  --to-type T alone keeps the source's memory order, packed.\n"
+    "The source may be packed, padded, broadcast or overlapping;\n"
     "the destination may be neither broadcast nor overlapping.  OUT holds\n"
     "exactly the destination's elements' bytes; bytes no element reaches are\n"
     "zero, or --fill V.  OUT is written to a temporary file beside it and\n"
@@ -80,6 +81,11 @@ static int destination(const struct options *o, const struct cli_desc *src, stru
             return CLI_USAGE;
         }
         tl_strides_for_order(s->rank, s->sizes, order, 0, dst->d.strides, NULL);
+        dst->d.strides_src = TL_STRIDES_LAYOUT;
+    } else if (!o->to_strides) {
+        /* --to-type alone: the source's memory order, packed */
+        snprintf(dst->name, sizeof dst->name, "--to-type");
+        tl_strides_for_order(s->rank, s->sizes, src->info.axis_order, 0, dst->d.strides, NULL);
         dst->d.strides_src = TL_STRIDES_LAYOUT;
     } else {
         snprintf(dst->name, sizeof dst->name, "--to-strides");
@@ -339,9 +345,10 @@ int cmd_convert(int argc, char **argv)
         rc = cli_parse_args(argc, argv, table, about);
     if (rc == CLI_CONTINUE) {
         int forms = to->count + to_strides->count + to_desc->count;
-        if (forms != 1) {
+        if (forms > 1 || (forms == 0 && !to_type->count)) {
             cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
-                                             : "missing --to, --to-strides or --to-desc");
+                                             : "missing --to, --to-strides, --to-desc or "
+                                               "--to-type");
             rc = CLI_USAGE;
         } else if (format->count && !cli_format_find(format->sval[0])) {
             char q[64], names[64];

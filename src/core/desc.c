@@ -144,12 +144,43 @@ static int parse_axes(unsigned rank, const char *text, unsigned *axes, unsigned 
     return n;
 }
 
+/* Weight letters (SPEC section 9): at ranks 3 to 5, O and I name axes 0
+ * and 1 (PyTorch's OIHW is NCHW, OIW is DHW), so OHWI and HWIO read as
+ * NHWC and HWCN.  Writes text with them replaced into buf.  @return 0, or
+ * TL_E_VALUE when they are mixed with the letters of axes 0 and 1. */
+static int weight_letters(unsigned rank, const char *text, char *buf, size_t n,
+                          struct tl_error *err)
+{
+    const char *l = tl_axis_letters(rank);
+    snprintf(buf, n, "%s", text);
+    if (rank < 3 || rank > 5 || !l || !strpbrk(text, "OoIi"))
+        return 0;
+    char q[40];
+    for (const char *p = text; *p; p++) {
+        int a = letter_axis(rank, *p);
+        if (a == 0 || a == 1)
+            return tl_fail(err, TL_E_VALUE, NULL, "'%s' mixes the weight letters O and I with "
+                           "%c and %c, the axes they name: use one or the other",
+                           tl_quote(text, q, sizeof q), l[0], l[1]);
+    }
+    for (char *p = buf; *p; p++) {
+        if (*p == 'O' || *p == 'o')
+            *p = l[0];
+        else if (*p == 'I' || *p == 'i')
+            *p = l[1];
+    }
+    return 0;
+}
+
 int tl_layout_parse(unsigned rank, const char *text, unsigned *order,
                     struct tl_error *err)
 {
-    char q[40];
+    char q[40], spelled[64];
     unsigned axes[TL_MAX_RANK + 1], seen = 0;
-    int n = parse_axes(rank, text, axes, TL_MAX_RANK + 1);
+    if (strlen(text) < sizeof spelled && weight_letters(rank, text, spelled, sizeof spelled, err))
+        return TL_E_VALUE;
+    int n = parse_axes(rank, strlen(text) < sizeof spelled ? spelled : text, axes,
+                       TL_MAX_RANK + 1);
     if (n == (int)rank) {
         for (unsigned i = 0; i < rank; i++)
             seen |= 1u << axes[i];

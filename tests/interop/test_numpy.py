@@ -154,6 +154,27 @@ with tempfile.TemporaryDirectory() as tmp:
     b = np.load(io.BytesIO(r.stdout)) if r.returncode == 0 else None
     check(b is not None and np.array_equal(b, a.transpose(0, 2, 3, 1)), "convert -o - --format npy")
 
+    # weight letters: PyTorch's OIHW conv weights into MLX's OHWI
+    # (transpose(0, 2, 3, 1), as MLX's conversion scripts do) and
+    # TensorFlow's HWIO; OIW into OWI; and --to-type alone keeps the order
+    w = values("<f4", (8, 3, 5, 4))
+    wpath = os.path.join(tmp, "oihw.npy")
+    np.save(wpath, w)
+    for label, perm in (("OHWI", (0, 2, 3, 1)), ("HWIO", (2, 3, 1, 0))):
+        out = os.path.join(tmp, label + ".npy")
+        r = tl("convert", wpath, "--to", label, "-o", out)
+        check(r.returncode == 0 and np.array_equal(np.load(out), np.transpose(w, perm)),
+              "convert OIHW --to " + label)
+    w3 = values("<f2", (4, 3, 7))
+    np.save(wpath, w3)
+    out = os.path.join(tmp, "owi.npy")
+    r = tl("convert", wpath, "--to", "OWI", "-o", out)
+    check(r.returncode == 0 and np.array_equal(np.load(out), np.transpose(w3, (0, 2, 1))),
+          "convert OIW --to OWI")
+    r = tl("convert", wpath, "--to-type", "FLOAT32", "-o", out)
+    check(r.returncode == 0 and np.array_equal(np.load(out), w3.astype(np.float32)),
+          "convert --to-type alone")
+
     # 3. safetensors, built byte by byte, names with '.', '/' and ':'
     tensors = []
     arrays = {}
