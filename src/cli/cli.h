@@ -104,6 +104,7 @@ struct cli_desc {
     enum tl_format format;    /* TL_FMT_JSON, or the tensor file's format */
     bool shares_file;         /* a tensor of a file that names its tensors: others may follow */
     uint64_t map_end;         /* a tensor of a buffer map: where its map's last buffer ends */
+    char tensor[256];         /* its name in its file or map, or "" */
     struct cli_data file;     /* a tensor file, mapped: it holds the data too */
 };
 
@@ -226,7 +227,8 @@ struct cli_format {
     const char *suffix;       /* an OUT name ending so (any case) takes it; NULL: none */
     /* turns d into the format's tensor (its byteOffset past the header) and
      * makes the header's bytes (malloc'd); NULL for a format without one */
-    int (*header)(struct tl_desc *d, uint8_t **bytes, size_t *len, struct tl_error *err);
+    int (*header)(struct tl_desc *d, const char *name, uint8_t **bytes, size_t *len,
+                  struct tl_error *err);
 };
 
 /* The format of a --format name, or NULL; the format --format (when not
@@ -237,10 +239,11 @@ const struct cli_format *cli_format_for(const char *out, const char *format);
 const char *cli_format_names(char *buf, size_t n);
 
 /* Makes dst a tensor of format f written to OUT (chosen: by --format),
- * header and all: *header (free it) and *hlen.  @return CLI_OK, or
- * CLI_INVALID after a message naming OUT when the tensor cannot be one. */
+ * named name where the format names tensors, header and all: *header (free
+ * it) and *hlen.  @return CLI_OK, or CLI_INVALID after a message naming
+ * OUT when the tensor cannot be one. */
 int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
-                       struct cli_desc *dst, uint8_t **header, size_t *hlen);
+                       const char *name, struct cli_desc *dst, uint8_t **header, size_t *hlen);
 
 /* An output written in order: headers, tensors, committed or removed.
  * See write.c for the calling sequence. */

@@ -36,7 +36,7 @@ static const char about[] =
 
 struct options {
     const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc, *axes, *format;
-    const char *to_type;
+    const char *to_type, *name;
     bool saturate;
     int threads;
     bool quiet, json;
@@ -238,7 +238,8 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
         return CLI_USAGE;
     }
     const struct cli_format *f = cli_format_for(o->out, o->format);
-    if ((rc = cli_format_prepare(f, o->out, o->format != NULL, dst, header, hlen)))
+    const char *name = o->name ? o->name : src->tensor[0] ? src->tensor : "tensor";
+    if ((rc = cli_format_prepare(f, o->out, o->format != NULL, name, dst, header, hlen)))
         return rc;
     struct tl_copy_plan plan;
     if (tl_copy_plan(&plan, &src->d, &dst->d, &err)) {
@@ -331,7 +332,8 @@ int cmd_convert(int argc, char **argv)
     struct arg_file *out_desc = arg_file0(NULL, "out-desc", "FILE", "also write the destination description");
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
-    struct arg_str *format = arg_str0(NULL, "format", "F", "npy or raw: what OUT is (default: npy when OUT ends in .npy)");
+    struct arg_str *format = arg_str0(NULL, "format", "F", "npy, safetensors or raw (any case): what OUT is (default: from OUT's name, .npy or .safetensors in any case; else raw)");
+    struct arg_str *name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
     struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, ...)");
     struct arg_lit *saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
     struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
@@ -339,7 +341,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, out, to, to_strides, to_desc, to_type, saturate, fill, out_desc,
-                      axes, format, threads, quiet, json, help, end };
+                      axes, format, name, threads, quiet, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
@@ -371,6 +373,7 @@ int cmd_convert(int argc, char **argv)
                 .axes = axes->count ? axes->sval[0] : NULL,
                 .format = format->count ? format->sval[0] : NULL,
                 .to_type = to_type->count ? to_type->sval[0] : NULL,
+                .name = name->count ? name->sval[0] : NULL,
                 .saturate = saturate->count > 0,
                 .threads = threads->count ? threads->ival[0] : 0,
                 .quiet = quiet->count > 0, .json = json->count > 0,

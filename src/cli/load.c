@@ -182,8 +182,10 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
         if (tf->tensors[i].end > out->map_end)
             out->map_end = tf->tensors[i].end;
     }
-    if (t->name)
+    if (t->name) {
         snprintf(out->name, sizeof out->name, "%.120s:%s", file, tl_quote(t->name, q, sizeof q));
+        snprintf(out->tensor, sizeof out->tensor, "%s", t->name);
+    }
     return CLI_OK;
 }
 

@@ -52,8 +52,10 @@
 /* ---- formats ------------------------------------------------------------- */
 
 /* A .npy file: its header, then the packed array. */
-static int npy_header(struct tl_desc *d, uint8_t **bytes, size_t *len, struct tl_error *err)
+static int npy_header(struct tl_desc *d, const char *name, uint8_t **bytes, size_t *len,
+                      struct tl_error *err)
 {
+    (void)name;                        /* a .npy array has none */
     if (tl_npy_header(d, NULL, 0, len, err))
         return err->code;
     if (!(*bytes = malloc(*len)))
@@ -61,8 +63,29 @@ static int npy_header(struct tl_desc *d, uint8_t **bytes, size_t *len, struct tl
     return tl_npy_header(d, *bytes, *len, len, err);
 }
 
+/* A safetensors file of one tensor, named name: its header, then the
+ * packed tensor; the shape is the sizes in memory order, as for .npy. */
+static int st_header(struct tl_desc *d, const char *name, uint8_t **bytes, size_t *len,
+                     struct tl_error *err)
+{
+    struct tl_info info;
+    tl_desc_classify(d, &info);
+    if (!info.packed)
+        return tl_fail(err, TL_E_VALUE, "strides", "a safetensors tensor is packed, and this "
+                       "destination is %s", tl_status_name(info.status));
+    if (d->byte_offset || d->file_offset)
+        return tl_fail(err, TL_E_VALUE, "byteOffset", "a safetensors tensor's data follows "
+                       "the header: the destination's byteOffset and fileOffset must be 0");
+    struct tl_st_entry e = { .name = name, .dtype = d->dtype, .rank = d->rank,
+                             .bytes = tl_dtype_bytes(d->dtype, info.element_count) };
+    for (unsigned i = 0; i < d->rank; i++)
+        e.shape[i] = d->sizes[info.axis_order[i]];
+    return tl_safetensors_header(&e, 1, NULL, 0, bytes, len, err);
+}
+
 static const struct cli_format formats[] = {
     { "npy", ".npy", npy_header },
+    { "safetensors", ".safetensors", st_header },
     { "raw", NULL, NULL },
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
@@ -70,7 +93,7 @@ static const struct cli_format formats[] = {
 const struct cli_format *cli_format_find(const char *name)
 {
     for (size_t i = 0; i < NFORMATS; i++) {
-        if (strcmp(name, formats[i].name) == 0)
+        if (strcasecmp(name, formats[i].name) == 0)
             return &formats[i];
     }
     return NULL;
@@ -100,7 +123,7 @@ const struct cli_format *cli_format_for(const char *out, const char *format)
 }
 
 int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
-                       struct cli_desc *dst, uint8_t **header, size_t *hlen)
+                       const char *name, struct cli_desc *dst, uint8_t **header, size_t *hlen)
 {
     struct tl_error err = { 0 };
     char q[128];
@@ -108,7 +131,7 @@ int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
     *hlen = 0;
     if (!f->header)
         return CLI_OK;
-    if (f->header(&dst->d, header, hlen, &err)) {
+    if (f->header(&dst->d, name, header, hlen, &err)) {
         free(*header);
         *header = NULL;
         fprintf(stderr, "tensorlayout: %s: cannot be a .%s file: %s: %s%s\n",

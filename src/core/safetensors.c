@@ -281,3 +281,56 @@ out:
     return rc;
 }
 
+
+/* ---- the writer ------------------------------------------------------------ */
+
+int tl_safetensors_header(const struct tl_st_entry *t, size_t n, const struct tl_file_meta *meta,
+                          size_t nmeta, uint8_t **out, size_t *len, struct tl_error *err)
+{
+    char key[128];
+    cJSON *root = cJSON_CreateObject();
+    bool ok = root != NULL;
+    if (ok && nmeta) {           /* the source's __metadata__ first, as the reference writes */
+        cJSON *m = cJSON_AddObjectToObject(root, "__metadata__");
+        ok = m != NULL;
+        for (size_t i = 0; ok && i < nmeta; i++)
+            ok = cJSON_AddStringToObject(m, meta[i].key, meta[i].value) != NULL;
+    }
+    uint64_t at = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        const char *st = tl_dtype_info(t[i].dtype)->st;
+        if (!st) {
+            cJSON_Delete(root);
+            return tl_fail(err, TL_E_VALUE, st_key(t[i].name, "dtype", key, sizeof key),
+                           "%s has no safetensors dtype", tl_dtype_name(t[i].dtype));
+        }
+        if (strcmp(t[i].name, "__metadata__") == 0) {
+            cJSON_Delete(root);
+            return tl_fail(err, TL_E_VALUE, st_key(t[i].name, NULL, key, sizeof key),
+                           "is the name of the header's metadata, not a tensor's");
+        }
+        cJSON *o = cJSON_AddObjectToObject(root, t[i].name);
+        uint64_t offs[2] = { at, at + t[i].bytes };
+        ok = o && cJSON_AddStringToObject(o, "dtype", st) &&
+             tl_json_add_u64_array(o, "shape", t[i].shape, t[i].rank) &&
+             tl_json_add_u64_array(o, "data_offsets", offs, 2);
+        at += t[i].bytes;
+    }
+    char *text = ok ? cJSON_PrintUnformatted(root) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    size_t tlen = strlen(text), hlen = (tlen + 7) / 8 * 8;   /* the data starts on 8 bytes */
+    *out = malloc(8 + hlen);
+    if (!*out) {
+        free(text);
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    for (int i = 0; i < 8; i++)
+        (*out)[i] = (uint8_t)((uint64_t)hlen >> (8 * i));
+    memcpy(*out + 8, text, tlen);
+    memset(*out + 8 + tlen, ' ', hlen - tlen);
+    free(text);
+    *len = 8 + hlen;
+    return 0;
+}

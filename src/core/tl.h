@@ -465,6 +465,26 @@ int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error
 int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len,
                   struct tl_error *err);
 
+/* One tensor of a safetensors file to write: its dtype, its shape as the
+ * file gives it (the sizes in memory order), and its bytes. */
+struct tl_st_entry {
+    const char *name;
+    enum tl_dtype dtype;
+    unsigned rank;                      /* 0: a 0-d tensor, shape [] */
+    uint64_t shape[TL_MAX_RANK];
+    uint64_t bytes;
+};
+
+/* Writes a safetensors header (SPEC section 9) for tensors t[0 .. n) laid
+ * out contiguously in that order (the caller orders them: the reference
+ * writer sorts by element size, largest first, then by name), with the
+ * __metadata__ entries first: the 8-byte length, then the JSON padded with
+ * spaces to a multiple of 8, so the data starts on 8 bytes.  @return 0
+ * with *out (free it) and *len, or TL_E_VALUE (a type safetensors lacks,
+ * the name __metadata__) / TL_E_NOMEM with err filled. */
+int tl_safetensors_header(const struct tl_st_entry *t, size_t n, const struct tl_file_meta *meta,
+                          size_t nmeta, uint8_t **out, size_t *len, struct tl_error *err);
+
 /* ---- DirectML problems -------------------------------------------------- */
 
 enum tl_problem_code {

@@ -70,6 +70,32 @@ def header_length(path):
         return f.tell()
 
 
+ST_DTYPES = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "U8": "|u1", "U16": "<u2", "U32": "<u4",
+             "U64": "<u8", "I8": "|i1", "I16": "<i2", "I32": "<i4", "I64": "<i8", "BF16": "<u2"}
+
+
+def read_safetensors(path):
+    """A safetensors file read from the format's description, not from our
+    own parser: {name: (dtype, numpy array)}, BF16 as its raw 16-bit words;
+    the header padded to 8 bytes, the tensors contiguous and in bounds."""
+    with open(path, "rb") as f:
+        data = f.read()
+    n = int.from_bytes(data[:8], "little")
+    header = json.loads(data[8:8 + n])
+    body = data[8 + n:]
+    out, spans = {}, []
+    for name, t in header.items():
+        if name == "__metadata__":
+            continue
+        b, e = t["data_offsets"]
+        spans.append((b, e))
+        a = np.frombuffer(body[b:e], dtype=ST_DTYPES[t["dtype"]]).reshape(t["shape"])
+        out[name] = (t["dtype"], a)
+    spans.sort()
+    contiguous = all(spans[i][1] == spans[i + 1][0] for i in range(len(spans) - 1))
+    return out if (n % 8 == 0 and contiguous and spans[-1][1] == len(body)) else None
+
+
 def dumped_values(text):
     """dump --json's values as exact text: "-0" keeps its sign, "Infinity" is a string."""
     return json.loads(text, parse_int=str, parse_float=str)["values"]
@@ -174,6 +200,23 @@ with tempfile.TemporaryDirectory() as tmp:
     r = tl("convert", wpath, "--to-type", "FLOAT32", "-o", out)
     check(r.returncode == 0 and np.array_equal(np.load(out), w3.astype(np.float32)),
           "convert --to-type alone")
+
+    # a safetensors OUT, read back by read_safetensors: OIHW weights as
+    # MLX's OHWI, and as BFLOAT16 against the round-to-nearest-even bit rule
+    np.save(wpath, w)
+    out = os.path.join(tmp, "w.safetensors")
+    r = tl("convert", wpath, "--to", "OHWI", "-o", out, "--name", "conv.weight")
+    got = read_safetensors(out) if r.returncode == 0 else None
+    check(got is not None and got["conv.weight"][0] == "F32" and
+          np.array_equal(got["conv.weight"][1], np.transpose(w, (0, 2, 3, 1))),
+          "convert OIHW --to OHWI -o .safetensors")
+    r = tl("convert", wpath, "--to", "OHWI", "--to-type", "BFLOAT16", "-o", out)
+    got = read_safetensors(out) if r.returncode == 0 else None
+    want = np.frombuffer(tensorfiles.bf16(np.transpose(w, (0, 2, 3, 1)).ravel().tolist()),
+                         dtype="<u2")
+    check(got is not None and got["tensor"][0] == "BF16" and
+          got["tensor"][1].shape == (8, 5, 4, 3) and np.array_equal(got["tensor"][1].ravel(), want),
+          "convert OIHW --to OHWI --to-type BFLOAT16 -o .safetensors")
 
     # 3. safetensors, built byte by byte, names with '.', '/' and ':'
     tensors = []
