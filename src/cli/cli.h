@@ -172,6 +172,30 @@ void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data)
  * naming both sizes and returns CLI_INVALID when it does not. */
 int cli_require_elements(const struct cli_desc *desc, const struct cli_data *data);
 
+/* Hands the pages of data's bytes [lo, hi) back to the system when data is
+ * a mapping (they are read again from the file if touched): a conversion
+ * that has passed them keeps its memory bounded. */
+void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi);
+
+/* ---- whole-file conversion (convert_all.c) ------------------------------ */
+
+#define CLI_MAX_GLOBS 64
+
+struct cli_whole {
+    const char *name;                   /* the file, for messages */
+    const char *out, *to, *to_type;
+    const char *const *select, *const *exclude;
+    int nselect, nexclude;
+    unsigned threads;
+    bool quiet, json;
+};
+
+/* Converts every tensor of the parsed safetensors file f, whose bytes are
+ * in, into the safetensors OUT (SPEC section 9).  Messages are printed;
+ * @return a CLI_* status. */
+int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
+                      const struct cli_data *in);
+
 /* ---- atomic outputs (atomic.c) ----------------------------------------- */
 
 struct cli_out {

@@ -32,11 +32,16 @@ static const char about[] =
     "the destination may be neither broadcast nor overlapping.  OUT holds\n"
     "exactly the destination's elements' bytes; bytes no element reaches are\n"
     "zero, or --fill V.  OUT is written to a temporary file beside it and\n"
-    "renamed into place only on success; it may be the input file, or '-'.";
+    "renamed into place only on success; it may be the input file, or '-'.\n"
+    "A safetensors FILE named whole converts every tensor into a safetensors OUT:\n"
+    "--to applies to the tensors of its rank, --to-type to the floating ones,\n"
+    "--select and --exclude choose them by name, the rest are copied.";
 
 struct options {
     const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc, *axes, *format;
     const char *to_type, *name;
+    const char *const *select, *const *exclude;
+    int nselect, nexclude;
     bool saturate;
     int threads;
     bool quiet, json;
@@ -265,6 +270,57 @@ static int check_values(const struct options *o, const struct cli_desc *src,
     return CLI_INVALID;
 }
 
+/* Whole-file mode (convert_all.c): a safetensors FILE named whole, into a
+ * safetensors OUT.  @return CLI_CONTINUE when this is not that mode. */
+static int run_whole(const struct options *o)
+{
+    static const char cmd[] = "convert";
+    struct stat st;
+    const struct cli_format *f = cli_format_for(o->out, o->format);
+    if (o->data || stat(o->desc, &st) != 0 || !S_ISREG(st.st_mode) ||
+        strcmp(f->name, "safetensors") != 0)
+        return CLI_CONTINUE;
+    struct cli_data in;
+    enum tl_format format;
+    int rc = cli_open_file(o->desc, &in, &format);
+    if (rc)
+        return rc;
+    if (format != TL_FMT_SAFETENSORS) {
+        cli_close_data(&in);
+        return CLI_CONTINUE;
+    }
+    const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
+                    : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
+                    : o->name ? "--name" : NULL;
+    struct tl_file tf;
+    struct tl_error err = { 0 };
+    if (bad) {
+        cli_usage_error(cmd, "%s names one tensor: with a whole file give --to, --to-type, "
+                        "--select or --exclude (or convert FILE:NAME)", bad);
+        rc = CLI_USAGE;
+    } else if (tl_file_parse(in.bytes, in.size, &tf, &err)) {
+        cli_report(in.name, &err);
+        rc = CLI_INVALID;
+    } else {
+        if (tf.nproblems) {
+            fprintf(stderr, "tensorlayout: %s: its tensors overlap or leave bytes no tensor "
+                    "owns; 'tensorlayout list %s' shows where\n", in.name, in.name);
+            rc = CLI_INVALID;
+        } else {
+            struct cli_whole w = {
+                .name = in.name, .out = o->out, .to = o->to, .to_type = o->to_type,
+                .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
+                .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
+                .json = o->json,
+            };
+            rc = cli_convert_whole(&w, &tf, &in);
+        }
+        tl_file_free(&tf);
+    }
+    cli_close_data(&in);
+    return rc;
+}
+
 static int run(const struct options *o)
 {
     struct cli_desc src, dst;
@@ -272,7 +328,14 @@ static int run(const struct options *o)
     uint8_t fill[8] = { 0 }, *header = NULL;
     size_t hlen = 0;
     int rc = check_outputs(o);
-    if (rc || (rc = cli_load_desc(o->desc, o->axes, &src)))
+    if (rc || (rc = run_whole(o)) != CLI_CONTINUE)
+        return rc;
+    if (o->nselect || o->nexclude) {
+        cli_usage_error("convert", "--select and --exclude choose among the tensors of a whole "
+                        "safetensors file converted into a safetensors OUT");
+        return CLI_USAGE;
+    }
+    if ((rc = cli_load_desc(o->desc, o->axes, &src)))
         return rc;
     /* a tensor file may be converted in place; a JSON description may not
      * become the data */
@@ -333,6 +396,8 @@ int cmd_convert(int argc, char **argv)
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_str *format = arg_str0(NULL, "format", "F", "npy, safetensors or raw (any case): what OUT is (default: from OUT's name, .npy or .safetensors in any case; else raw)");
+    struct arg_str *select = arg_strn(NULL, "select", "GLOB", 0, CLI_MAX_GLOBS, "whole file: change only the tensors whose names match (repeatable)");
+    struct arg_str *exclude = arg_strn(NULL, "exclude", "GLOB", 0, CLI_MAX_GLOBS, "whole file: leave the tensors whose names match as they are (repeatable)");
     struct arg_str *name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
     struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, ...)");
     struct arg_lit *saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
@@ -341,7 +406,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, out, to, to_strides, to_desc, to_type, saturate, fill, out_desc,
-                      axes, format, name, threads, quiet, json, help, end };
+                      axes, format, name, select, exclude, threads, quiet, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
@@ -374,6 +439,8 @@ int cmd_convert(int argc, char **argv)
                 .format = format->count ? format->sval[0] : NULL,
                 .to_type = to_type->count ? to_type->sval[0] : NULL,
                 .name = name->count ? name->sval[0] : NULL,
+                .select = select->sval, .nselect = select->count,
+                .exclude = exclude->sval, .nexclude = exclude->count,
                 .saturate = saturate->count > 0,
                 .threads = threads->count ? threads->ival[0] : 0,
                 .quiet = quiet->count > 0, .json = json->count > 0,

@@ -3,6 +3,7 @@
  * tensor file: .npy or safetensors, told apart by their first bytes) and
  * data files (memory-mapped, or read whole when they are pipes).
  */
+#define _DEFAULT_SOURCE 1           /* madvise */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -504,4 +505,15 @@ void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data)
         fprintf(stderr, "tensorlayout: note: %s: the file has %llu bytes, %llu more than the "
                 "tensor of %s needs; is the description right?\n", data->name,
                 (unsigned long long)data->size, (unsigned long long)extra, desc->name);
+}
+
+void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi)
+{
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    if (!data->map || hi > data->size)
+        return;
+    lo = (lo + page - 1) / page * page;             /* whole pages inside the range */
+    hi = hi / page * page;
+    if (lo < hi)
+        madvise((uint8_t *)data->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
 }

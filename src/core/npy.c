@@ -325,6 +325,7 @@ int tl_npy_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
     t->end = info.elements_bytes;
     snprintf(t->dtype, sizeof t->dtype, "%s", descr);
     t->decodable = true;
+    t->scalar = ndim == 0;
     return 0;
 }
 

@@ -145,6 +145,7 @@ static int st_tensor(const cJSON *o, uint64_t data_start, uint64_t data_len,
     t->end = data_start + be[1];
     snprintf(t->dtype, sizeof t->dtype, "%s", dtype->valuestring);
     t->decodable = true;
+    t->scalar = ndim == 0;
     if ((rc = tl_desc_from_shape(&t->desc, dt, (unsigned)ndim, dims, false, t->begin, err))) {
         tl_error_key(err, st_key(name, err->key, key, sizeof key));
         return rc;

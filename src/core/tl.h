@@ -385,6 +385,7 @@ struct tl_file_tensor {
     char *name;                 /* NULL for a .npy file */
     char dtype[24];             /* its type as the file spells it ("<f4", "BF16") */
     bool decodable;             /* desc describes it: the tool can read its values */
+    bool scalar;                /* a 0-d array (shape [] or ()): desc has sizes {1} */
     struct tl_desc desc;
     uint64_t begin, end;
     size_t order;               /* its place in the header */

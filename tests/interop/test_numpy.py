@@ -218,6 +218,39 @@ with tempfile.TemporaryDirectory() as tmp:
           got["tensor"][1].shape == (8, 5, 4, 3) and np.array_equal(got["tensor"][1].ravel(), want),
           "convert OIHW --to OHWI --to-type BFLOAT16 -o .safetensors")
 
+    # a whole model file: OIHW conv weights to MLX's OHWI and every floating
+    # tensor to BFLOAT16 in one command; integer tensors and other ranks kept
+    model = [("conv1.weight", "F32", values("<f4", (8, 3, 3, 3))),
+             ("conv1.bias", "F32", values("<f4", (8,))),
+             ("conv2.weight", "F16", values("<f2", (4, 8, 1, 1))),
+             ("bn.num_batches_tracked", "I64", np.array(7, dtype="<i8").reshape(())),
+             ("pos_ids", "I32", values("<i4", (2, 5)))]
+    mpath = os.path.join(tmp, "model.safetensors")
+    with open(mpath, "wb") as f:
+        f.write(tensorfiles.safetensors([(n, st, a.shape, a.tobytes()) for n, st, a in model],
+                                        metadata={"format": "pt"}))
+    out = os.path.join(tmp, "mlx.safetensors")
+    r = tl("convert", mpath, "--to", "OHWI", "--to-type", "BFLOAT16", "-o", out, "--json")
+    got = read_safetensors(out) if r.returncode == 0 else None
+    ok = got is not None and len(got) == len(model)
+    for n, st, a in model:
+        if not ok:
+            break
+        dt, b = got[n]
+        if st in ("F32", "F16"):
+            x = np.transpose(a, (0, 2, 3, 1)) if a.ndim == 4 else a
+            want = np.frombuffer(tensorfiles.bf16(x.astype(np.float32).ravel().tolist()), "<u2")
+            ok = dt == "BF16" and b.shape == x.shape and np.array_equal(b.ravel(), want)
+        else:
+            ok = dt == st and b.shape == a.shape and b.tobytes() == a.tobytes()
+        check(ok, "whole file --to OHWI --to-type BFLOAT16: " + n)
+    with open(out, "rb") as f:
+        head = json.loads(f.read(8 + int.from_bytes(open(out, "rb").read(8), "little"))[8:])
+    names = [k for k in head if k != "__metadata__"]
+    check(head.get("__metadata__") == {"format": "pt"} and
+          names == ["bn.num_batches_tracked", "pos_ids", "conv1.bias", "conv1.weight",
+                    "conv2.weight"], "whole file: metadata kept, the reference writer's order")
+
     # 3. safetensors, built byte by byte, names with '.', '/' and ':'
     tensors = []
     arrays = {}
