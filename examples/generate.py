@@ -86,3 +86,15 @@ buf[1792:1856] = struct.pack("<16f", *[0.5 * i - 2 for i in range(16)])
 buf[2048:2097] = bytes(i % 2 for i in range(49))
 with open(os.path.join(here, "readback_map.bin"), "wb") as f:
     f.write(bytes(buf))
+
+# A checkpoint as real ones are: tensors of types the tool does not decode
+# (BOOL, F8_E4M3, C64) and with no elements beside the ones it converts.
+with open(os.path.join(here, "mixed.safetensors"), "wb") as f:
+    f.write(tensorfiles.safetensors([
+        ("conv.weight", "F32", (2, 2, 1, 2), struct.pack("<8f", *[0.25 * i for i in range(8)])),
+        ("attn.mask", "BOOL", (2, 3), bytes([1, 0, 1, 1, 1, 0])),
+        ("proj.weight_fp8", "F8_E4M3", (4,), bytes([0x38, 0x40, 0x44, 0x48])),
+        ("freqs", "C64", (1,), struct.pack("<2f", 1.0, -1.0)),
+        ("empty.buffer", "F32", (0, 4), b""),
+        ("step", "I64", (), struct.pack("<q", 1000)),
+    ], metadata={"format": "pt"}))

@@ -25,7 +25,10 @@ static const char about[] =
 /* One tensor as list shows it. */
 struct entry {
     const char *name;             /* NULL: unnamed (.npy, JSON) */
-    const struct tl_desc *d;
+    const char *dtype;            /* the tool's name, or the file's for a tensor it */
+    bool decodable;               /* cannot decode */
+    unsigned rank;
+    const uint64_t *sizes;
     uint64_t begin, end;
 };
 
@@ -80,12 +83,16 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
     for (size_t i = 0; i < count; i++) {
         char sizes[TL_MAX_RANK * 21 + 1];
         int n = 0;
-        for (unsigned k = 0; k < e[i].d->rank; k++)
+        for (unsigned k = 0; k < e[i].rank; k++)
             n += snprintf(sizes + n, sizeof sizes - (size_t)n, "%s%" PRIu64, k ? "," : "",
-                          e[i].d->sizes[k]);
+                          e[i].sizes[k]);
+        if (e[i].rank == 0)
+            snprintf(sizes, sizeof sizes, "-");
+        char dt[64];
         printf("%-*s  %-8s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
-               e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tl_dtype_name(e[i].d->dtype),
-               sizes, e[i].begin, e[i].end, e[i].end - e[i].begin);
+               e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-",
+               tl_quote(e[i].dtype, dt, sizeof dt), sizes, e[i].begin, e[i].end,
+               e[i].end - e[i].begin);
     }
     if (tf->nmeta) {
         printf("\nmetadata\n");
@@ -133,8 +140,9 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
             cJSON_AddItemToArray(tensors, t);
         ok = ok && (e[i].name ? cJSON_AddStringToObject(t, "name", e[i].name)
                               : cJSON_AddNullToObject(t, "name")) &&
-             cJSON_AddStringToObject(t, "dataType", tl_dtype_name(e[i].d->dtype)) &&
-             tl_json_add_u64_array(t, "sizes", e[i].d->sizes, e[i].d->rank) &&
+             cJSON_AddStringToObject(t, "dataType", e[i].dtype) &&
+             cJSON_AddBoolToObject(t, "decodable", e[i].decodable) &&
+             tl_json_add_u64_array(t, "sizes", e[i].sizes, e[i].rank) &&
              tl_json_add_u64(t, "byteOffset", e[i].begin) &&
              tl_json_add_u64(t, "bytes", e[i].end - e[i].begin);
     }
@@ -214,13 +222,22 @@ static int run(const char *path, const char *data_arg, bool json)
         tl_file_free(&tf);
         return CLI_IO;
     }
-    for (size_t i = 0; i < tf.count; i++)
-        entries[i] = (struct entry){ tf.tensors[i].name, &tf.tensors[i].desc,
-                                     tf.tensors[i].begin, tf.tensors[i].end };
+    size_t undecodable = 0;
+    for (size_t i = 0; i < tf.count; i++) {
+        const struct tl_file_tensor *t = &tf.tensors[i];
+        entries[i] = (struct entry){ t->name, t->decodable ? tl_dtype_name(t->desc.dtype) : t->dtype,
+                                     t->decodable, t->decodable ? t->desc.rank : t->ndim,
+                                     t->decodable ? t->desc.sizes : t->shape, t->begin, t->end };
+        undecodable += !t->decodable;
+    }
     if (json)
         rc = cli_print_json(build_json(format, entries, tf.count, &tf));
     else
         print_text(entries, tf.count, &tf);
+    if (!rc && undecodable && !json)
+        printf("\n%zu tensor%s of types the tool does not decode, or with no elements: "
+               "listed, and copied as they are by a whole-file convert\n", undecodable,
+               undecodable == 1 ? "" : "s");
     if (!rc && count_problems(&tf))
         rc = CLI_NO;
     free(entries);

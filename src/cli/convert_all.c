@@ -42,10 +42,16 @@ static bool matches(const char *const *globs, int n, const char *name, bool *use
 }
 
 /* The reference writer's order: element size, largest first, then name. */
+static unsigned item_size(const struct item *x)
+{
+    unsigned bits = x->t->decodable ? tl_dtype_bits(x->dst.dtype) : tl_safetensors_bits(x->t->dtype);
+    return bits >= 8 ? bits / 8 : 1;
+}
+
 static int by_size_then_name(const void *a, const void *b)
 {
     const struct item *x = a, *y = b;
-    unsigned ex = tl_dtype_size(x->dst.dtype), ey = tl_dtype_size(y->dst.dtype);
+    unsigned ex = item_size(x), ey = item_size(y);
     if (ex != ey)
         return ex > ey ? -1 : 1;
     return strcmp(x->t->name, y->t->name);
@@ -62,10 +68,14 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
         const struct tl_desc *s = &t->desc;
         struct tl_info info;
         unsigned order[TL_MAX_RANK];
-        tl_desc_classify(s, &info);
         bool chosen = (w->nselect == 0 || matches(w->select, w->nselect, t->name, used_sel)) &&
                       !matches(w->exclude, w->nexclude, t->name, used_exc);
         it[i].t = t;
+        if (!t->decodable) {            /* carried byte for byte */
+            it[i].bytes = t->end - t->begin;
+            continue;
+        }
+        tl_desc_classify(s, &info);
         it[i].dst = *s;
         it[i].dst.file_offset = it[i].dst.byte_offset = 0;
         it[i].layout = chosen && w->to && tl_layout_parse(s->rank, w->to, order, NULL) == 0;
@@ -111,21 +121,37 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
     return CLI_OK;
 }
 
+/* The shape an item is written with: its sizes in memory order, or as the
+ * file had it for a tensor carried as it is; @return the rank. */
+static unsigned item_shape(const struct item *x, uint64_t *shape)
+{
+    if (!x->t->decodable) {
+        memcpy(shape, x->t->shape, x->t->ndim * sizeof shape[0]);
+        return x->t->ndim;
+    }
+    struct tl_info info;
+    tl_desc_classify(&x->dst, &info);
+    for (unsigned k = 0; k < x->dst.rank; k++)
+        shape[k] = x->dst.sizes[info.axis_order[k]];
+    return x->t->scalar ? 0 : x->dst.rank;       /* 0-d stays [] */
+}
+
 static cJSON *report(const struct item *it, size_t n)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; arr && i < n; i++) {
-        struct tl_info info;
         uint64_t shape[TL_MAX_RANK];
-        tl_desc_classify(&it[i].dst, &info);
-        for (unsigned k = 0; k < it[i].dst.rank; k++)
-            shape[k] = it[i].dst.sizes[info.axis_order[k]];
+        unsigned rank = item_shape(&it[i], shape);
+        bool dec = it[i].t->decodable;
         cJSON *o = cJSON_CreateObject();
         if (!o || !cJSON_AddStringToObject(o, "name", it[i].t->name) ||
-            !cJSON_AddStringToObject(o, "dataType", tl_dtype_name(it[i].t->desc.dtype)) ||
-            !cJSON_AddStringToObject(o, "toDataType", tl_dtype_name(it[i].dst.dtype)) ||
-            !tl_json_add_u64_array(o, "sizes", it[i].dst.sizes, it[i].dst.rank) ||
-            !tl_json_add_u64_array(o, "shape", shape, it[i].dst.rank) ||
+            !cJSON_AddStringToObject(o, "dataType", dec ? tl_dtype_name(it[i].t->desc.dtype)
+                                                        : it[i].t->dtype) ||
+            !cJSON_AddStringToObject(o, "toDataType", dec ? tl_dtype_name(it[i].dst.dtype)
+                                                          : it[i].t->dtype) ||
+            !tl_json_add_u64_array(o, "sizes", dec ? it[i].dst.sizes : it[i].t->shape,
+                                   dec ? it[i].dst.rank : it[i].t->ndim) ||
+            !tl_json_add_u64_array(o, "shape", shape, rank) ||
             !cJSON_AddBoolToObject(o, "changed", it[i].layout || it[i].type)) {
             cJSON_Delete(o);
             cJSON_Delete(arr);
@@ -151,13 +177,10 @@ static int write_all(const struct cli_whole *w, const struct tl_file *f,
     }
     uint64_t at = 0;
     for (size_t i = 0; i < n; i++) {
-        struct tl_info info;
-        tl_desc_classify(&it[i].dst, &info);
         e[i] = (struct tl_st_entry){ .name = it[i].t->name, .dtype = it[i].dst.dtype,
-                                     .rank = it[i].t->scalar ? 0 : it[i].dst.rank,
-                                     .bytes = it[i].bytes };     /* 0-d stays [] */
-        for (unsigned k = 0; k < it[i].dst.rank; k++)
-            e[i].shape[k] = it[i].dst.sizes[info.axis_order[k]];
+                                     .st = it[i].t->decodable ? NULL : it[i].t->dtype,
+                                     .bytes = it[i].bytes };
+        e[i].rank = item_shape(&it[i], e[i].shape);
         it[i].offset = at;
         at += it[i].bytes;
     }
@@ -175,12 +198,22 @@ static int write_all(const struct cli_whole *w, const struct tl_file *f,
     if ((rc = cli_writer_open(&wr, w->out, *written, w->threads, progress, NULL)))
         goto out;
     rc = cli_writer_put(&wr, header, hlen);
+    size_t carried = 0;
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
         it[i].dst.file_offset = hlen + it[i].offset;
-        rc = cli_writer_tensor(&wr, &it[i].t->desc, in->bytes, &it[i].dst,
-                               hlen + it[i].offset + it[i].bytes, NULL);
+        if (!it[i].t->decodable) {
+            rc = cli_writer_put(&wr, in->bytes + it[i].t->begin, it[i].bytes);
+            carried++;
+        } else {
+            rc = cli_writer_tensor(&wr, &it[i].t->desc, in->bytes, &it[i].dst,
+                                   hlen + it[i].offset + it[i].bytes, NULL);
+        }
         cli_data_done_with(in, it[i].t->begin, it[i].t->end);
     }
+    if (rc == CLI_OK && carried)
+        fprintf(stderr, "tensorlayout: note: %s: %zu tensor%s of types the tool does not "
+                "decode, or with no elements, copied as %s\n", w->name, carried,
+                carried == 1 ? "" : "s", carried == 1 ? "it is" : "they are");
     if (rc == CLI_OK)
         rc = cli_writer_commit(&wr);
     else

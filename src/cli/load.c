@@ -177,6 +177,11 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
                 tf->format == TL_FMT_JSON ? " DATA" : "");
         return CLI_INVALID;
     }
+    struct tl_error err = { 0 };
+    if (tl_file_tensor_decodable(t, &err)) {
+        cli_report(file, &err);
+        return CLI_INVALID;
+    }
     out->d = t->desc;
     out->shares_file = tf->named && tf->format != TL_FMT_JSON;
     for (size_t i = 0; tf->format == TL_FMT_JSON && tf->named && i < tf->count; i++) {

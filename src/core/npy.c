@@ -326,6 +326,8 @@ int tl_npy_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
     snprintf(t->dtype, sizeof t->dtype, "%s", descr);
     t->decodable = true;
     t->scalar = ndim == 0;
+    t->ndim = ndim;
+    memcpy(t->shape, shape, ndim * sizeof shape[0]);
     return 0;
 }
 

@@ -25,18 +25,20 @@
 #include "internal.h"
 #include "tl.h"
 
-static int st_dtype(const char *name, enum tl_dtype *dt, const char *key, struct tl_error *err)
+unsigned tl_safetensors_bits(const char *name)
 {
-    if (tl_dtype_from_safetensors(name, dt) == 0)
-        return 0;
-    char q[40], list[160];
-    const char *what = strcmp(name, "BOOL") == 0 ? "bool "
-                     : strncmp(name, "F8", 2) == 0 || strncmp(name, "F4", 2) == 0 ||
-                       strncmp(name, "F6", 2) == 0 ? "small float "
-                     : name[0] == 'C' ? "complex " : "";
-    return tl_fail(err, TL_E_VALUE, key, "%sdata type '%s' is not supported (supported: %s)",
-                   what, tl_quote(name, q, sizeof q),
-                   tl_dtype_list(TL_SPELL_SAFETENSORS, list, sizeof list));
+    enum tl_dtype dt;
+    if (tl_dtype_from_safetensors(name, &dt) == 0)
+        return tl_dtype_bits(dt);
+    static const struct { const char *name; unsigned bits; } other[] = {
+        { "BOOL", 8 },    { "F8_E4M3", 8 }, { "F8_E5M2", 8 }, { "F8_E8M0", 8 },
+        { "F6_E2M3", 6 }, { "F6_E3M2", 6 }, { "F4", 4 },      { "C64", 64 },
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        if (strcmp(name, other[i].name) == 0)
+            return other[i].bits;
+    }
+    return 0;
 }
 
 /* An integer in [0, 2^53] from a JSON number. */
@@ -91,9 +93,14 @@ static int st_tensor(const cJSON *o, uint64_t data_start, uint64_t data_len,
     if (!cJSON_IsString(dtype))
         return tl_fail(err, TL_E_TYPE, st_key(name, "dtype", key, sizeof key), "must be a string");
     enum tl_dtype dt = TL_DT_FLOAT32;
-    int rc = st_dtype(dtype->valuestring, &dt, st_key(name, "dtype", key, sizeof key), err);
-    if (rc)
-        return rc;
+    bool known = tl_dtype_from_safetensors(dtype->valuestring, &dt) == 0;
+    unsigned bits = tl_safetensors_bits(dtype->valuestring);
+    int rc;
+    if (!dtype->valuestring[0] || strlen(dtype->valuestring) >= sizeof t->dtype) {
+        char q[40];
+        return tl_fail(err, TL_E_VALUE, st_key(name, "dtype", key, sizeof key),
+                       "'%s' is not a dtype name", tl_quote(dtype->valuestring, q, sizeof q));
+    }
     if (!cJSON_IsArray(shape))
         return tl_fail(err, TL_E_TYPE, st_key(name, "shape", key, sizeof key),
                        "must be an array of integers");
@@ -108,7 +115,7 @@ static int st_tensor(const cJSON *o, uint64_t data_start, uint64_t data_len,
         if ((rc = st_u64(e, st_key(name, sub, key, sizeof key), &dims[i], err)))
             return rc;
         if (dims[i] == 0)
-            return tl_fail(err, TL_E_RANGE, key, "is 0: an empty tensor has no elements to lay out");
+            known = false;          /* no elements: listed and carried, not decoded */
     }
     if (!cJSON_IsArray(offs) || cJSON_GetArraySize(offs) != 2)
         return tl_fail(err, TL_E_TYPE, st_key(name, "data_offsets", key, sizeof key),
@@ -127,14 +134,17 @@ static int st_tensor(const cJSON *o, uint64_t data_start, uint64_t data_len,
     if (be[1] > data_len)
         return tl_fail(err, TL_E_RANGE, key, "end %" PRIu64 " is outside the file: its data "
                        "section has %" PRIu64 " bytes", be[1], data_len);
-    uint64_t count = 1, bytes;
+    uint64_t count = 1, bytes = 0;
     bool fits = true;
     for (int k = 0; k < ndim && fits; k++)
         fits = tl_mul_ok(count, dims[k], &count);
-    if (!fits || !tl_mul_ok(count, tl_dtype_size(dt), &bytes))
+    if (fits && bits)
+        fits = tl_mul_ok(count / 8, bits, &bytes) && tl_add_ok(bytes, (count % 8 * bits + 7) / 8,
+                                                               &bytes);
+    if (!fits)
         return tl_fail(err, TL_E_OVERFLOW, st_key(name, "shape", key, sizeof key),
                        "the tensor's size in bytes does not fit in 64 bits");
-    if (bytes != be[1] - be[0])
+    if (bits && bytes != be[1] - be[0])
         return tl_fail(err, TL_E_RANGE, key, "hold %" PRIu64 " bytes, but %" PRIu64
                        " elements of %s need %" PRIu64, be[1] - be[0], count,
                        dtype->valuestring, bytes);
@@ -144,8 +154,12 @@ static int st_tensor(const cJSON *o, uint64_t data_start, uint64_t data_len,
     t->begin = data_start + be[0];
     t->end = data_start + be[1];
     snprintf(t->dtype, sizeof t->dtype, "%s", dtype->valuestring);
-    t->decodable = true;
     t->scalar = ndim == 0;
+    t->ndim = (unsigned)ndim;
+    memcpy(t->shape, dims, (size_t)ndim * sizeof dims[0]);
+    t->decodable = known;
+    if (!known)
+        return 0;               /* name, dtype, shape and bytes: no description */
     if ((rc = tl_desc_from_shape(&t->desc, dt, (unsigned)ndim, dims, false, t->begin, err))) {
         tl_error_key(err, st_key(name, err->key, key, sizeof key));
         return rc;
@@ -299,7 +313,7 @@ int tl_safetensors_header(const struct tl_st_entry *t, size_t n, const struct tl
     }
     uint64_t at = 0;
     for (size_t i = 0; ok && i < n; i++) {
-        const char *st = tl_dtype_info(t[i].dtype)->st;
+        const char *st = t[i].st ? t[i].st : tl_dtype_info(t[i].dtype)->st;
         if (!st) {
             cJSON_Delete(root);
             return tl_fail(err, TL_E_VALUE, st_key(t[i].name, "dtype", key, sizeof key),

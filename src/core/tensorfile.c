@@ -7,6 +7,7 @@
  * can decode it.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,7 +118,7 @@ int tl_file_order(struct tl_file *f, uint64_t len)
     size_t reacher = SIZE_MAX;
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];
-        if (t->begin < reach)
+        if (t->begin < reach && t->end > t->begin)     /* an empty tensor shares nothing */
             add_problem(f, TL_FP_OVERLAP, reacher, i, t->begin, t->end < reach ? t->end : reach);
         else if (t->begin > reach)
             add_problem(f, TL_FP_GAP, reacher, i, reach, t->begin);
@@ -129,4 +130,26 @@ int tl_file_order(struct tl_file *f, uint64_t len)
     if (len != TL_NO_DATA && reach < len)
         add_problem(f, TL_FP_GAP, reacher, SIZE_MAX, reach, len);
     return 0;
+}
+
+int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *err)
+{
+    char key[128], q[64], list[160];
+    if (t->decodable)
+        return 0;
+    snprintf(key, sizeof key, "tensor '%s'", t->name ? tl_quote(t->name, q, sizeof q) : "");
+    for (unsigned i = 0; i < t->ndim; i++) {
+        if (t->shape[i] == 0)
+            return tl_fail(err, TL_E_VALUE, key, "has a 0 in its shape: no elements to read "
+                           "(list shows it, and a whole-file convert carries it)");
+    }
+    const char *d = t->dtype;
+    const char *what = strcmp(d, "BOOL") == 0 ? "bool "
+                     : strncmp(d, "F8", 2) == 0 || strncmp(d, "F4", 2) == 0 ||
+                       strncmp(d, "F6", 2) == 0 ? "small float "
+                     : d[0] == 'C' ? "complex " : "";
+    snprintf(key + strlen(key), sizeof key - strlen(key), ": dtype");
+    return tl_fail(err, TL_E_VALUE, key, "%sdata type '%s' is not supported (supported: %s)",
+                   what, tl_quote(d, q, sizeof q),
+                   tl_dtype_list(TL_SPELL_SAFETENSORS, list, sizeof list));
 }

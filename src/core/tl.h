@@ -377,15 +377,19 @@ enum tl_format tl_file_sniff(const uint8_t *head, size_t n);
 
 /* One row of a file's tensor table.  desc has the file's shape as its
  * sizes (a 0-d array is sizes {1}), packed strides for the file's order
- * (C, or Fortran's), and byteOffset = begin; [begin, end) are its bytes in
- * the file.  The readers refuse a file holding a tensor they cannot decode
- * today, so every row they return is decodable; a row that is not has
- * only its name, dtype and bytes. */
+ * (C, or Fortran's), and fileOffset = begin; [begin, end) are its bytes in
+ * the file.  A safetensors tensor the tool cannot decode (a dtype the type
+ * table lacks, BOOL, F8_E4M3, C64 or one it does not know, or a 0 in its
+ * shape) is a row all the same, not decodable: its name, dtype as spelled,
+ * shape and bytes, and no desc (its bytes are checked against its shape
+ * where the dtype's size is known). */
 struct tl_file_tensor {
     char *name;                 /* NULL for a .npy file */
     char dtype[24];             /* its type as the file spells it ("<f4", "BF16") */
     bool decodable;             /* desc describes it: the tool can read its values */
     bool scalar;                /* a 0-d array (shape [] or ()): desc has sizes {1} */
+    unsigned ndim;              /* its shape as the file writes it */
+    uint64_t shape[TL_MAX_RANK];
     struct tl_desc desc;
     uint64_t begin, end;
     size_t order;               /* its place in the header */
@@ -432,6 +436,10 @@ void tl_file_free(struct tl_file *f);
 /* The tensor of that name, or NULL. */
 const struct tl_file_tensor *tl_file_find(const struct tl_file *f, const char *name);
 
+/* Whether the tool can read the values of t: @return 0, or TL_E_VALUE with
+ * err saying why not (its type, or a 0 in its shape). */
+int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *err);
+
 /* Puts f's tensors in file order (by begin, then header order) and lists
  * what lies between them from data_start on (problems): bytes two tensors
  * share, and bytes no tensor owns, up to len (TL_NO_DATA: up to the last
@@ -471,10 +479,16 @@ int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len
 struct tl_st_entry {
     const char *name;
     enum tl_dtype dtype;
+    const char *st;                     /* a dtype the table lacks, as spelled; else NULL */
     unsigned rank;                      /* 0: a 0-d tensor, shape [] */
     uint64_t shape[TL_MAX_RANK];
     uint64_t bytes;
 };
+
+/* The bits per element of a safetensors dtype: the type table's, or those
+ * of the dtypes the reference knows and the table lacks (BOOL, F8_*, F6_*,
+ * F4, C64); 0 for a dtype it does not know. */
+unsigned tl_safetensors_bits(const char *name);
 
 /* Writes a safetensors header (SPEC section 9) for tensors t[0 .. n) laid
  * out contiguously in that order (the caller orders them: the reference

@@ -22,7 +22,7 @@ static void check_npy_round_trip(const struct tl_desc *src)
     struct tl_desc d = *src;
     struct tl_info info;
     tl_desc_classify(&d, &info);
-    d.byte_offset = 0;
+    d.byte_offset = d.file_offset = 0;
     d.total_given = false;
     if (!info.packed || d.dtype == TL_DT_BFLOAT16)
         return;
@@ -76,14 +76,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < f.count; i++) {
         const struct tl_file_tensor *t = &f.tensors[i];
         struct tl_info info;
+        if (i)
+            CHECK(f.tensors[i - 1].begin <= t->begin);
+        if (!t->decodable) {            /* listed and carried: its bytes lie in the file */
+            struct tl_error why;
+            CHECK(f.format == TL_FMT_SAFETENSORS && t->name && t->end <= size &&
+                  t->begin <= t->end && t->begin >= f.data_start);
+            CHECK(tl_file_tensor_decodable(t, &why) == TL_E_VALUE && why.msg[0]);
+            continue;
+        }
         CHECK(tl_desc_validate((struct tl_desc *)&t->desc, NULL) == 0);
         tl_desc_classify(&t->desc, &info);
         CHECK(t->begin == tl_desc_origin(&t->desc) && t->desc.byte_offset == 0 && t->begin >= f.data_start);
         CHECK(t->end <= size && info.elements_bytes <= size);
         CHECK(t->end - t->begin == info.element_count * tl_dtype_size(t->desc.dtype));
         CHECK(info.packed);
-        if (i)
-            CHECK(f.tensors[i - 1].begin <= t->begin);
         CHECK((f.format == TL_FMT_NPY) == (t->name == NULL));
         if (t->name)
             CHECK(tl_file_find(&f, t->name) != NULL);
