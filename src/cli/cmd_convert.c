@@ -189,6 +189,13 @@ static int print_result(const struct tl_desc *d, uint64_t size)
 static int check_outputs(const struct options *o)
 {
     static const char cmd[] = "convert";
+    struct stat st;
+    if (stat(o->out, &st) == 0 && S_ISDIR(st.st_mode)) {
+        char q[128];
+        cli_usage_error(cmd, "-o %s is a directory: give OUT a file name in it",
+                        tl_quote(o->out, q, sizeof q));
+        return CLI_USAGE;
+    }
     if (o->json && strcmp(o->out, "-") == 0) {
         cli_usage_error(cmd, "--json needs standard output: give -o a file");
         return CLI_USAGE;
@@ -277,23 +284,40 @@ static int run_whole(const struct options *o)
     static const char cmd[] = "convert";
     struct stat st;
     const struct cli_format *f = cli_format_for(o->out, o->format);
-    if (o->data || stat(o->desc, &st) != 0 || !S_ISREG(st.st_mode) ||
-        strcmp(f->name, "safetensors") != 0)
+    bool to_st = strcmp(f->name, "safetensors") == 0;
+    if (o->data || stat(o->desc, &st) != 0 || !S_ISREG(st.st_mode))
         return CLI_CONTINUE;
     struct cli_data in;
     enum tl_format format;
+    struct tl_file tf;
+    struct tl_error err = { 0 };
     int rc = cli_open_file(o->desc, &in, &format);
     if (rc)
         return rc;
-    if (format != TL_FMT_SAFETENSORS) {
+    if (format != TL_FMT_SAFETENSORS || (!to_st && tl_file_parse(in.bytes, in.size, &tf, &err))) {
         cli_close_data(&in);
-        return CLI_CONTINUE;
+        return CLI_CONTINUE;            /* the one-tensor path says what is wrong */
+    }
+    if (!to_st) {                       /* one tensor: its own path; several: say how */
+        size_t count = tf.count;
+        tl_file_free(&tf);
+        if (count > 1) {
+            char q[128];
+            if (o->format)
+                fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
+                        "convert them all into a safetensors OUT (--format %s writes one "
+                        "tensor)\n", in.name, count, in.name, tl_quote(o->format, q, sizeof q));
+            else
+                fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
+                        "convert them all into a safetensors OUT (%s is not named "
+                        ".safetensors)\n", in.name, count, in.name, tl_quote(o->out, q, sizeof q));
+        }
+        cli_close_data(&in);
+        return count > 1 ? CLI_INVALID : CLI_CONTINUE;
     }
     const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
                     : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
                     : o->name ? "--name" : NULL;
-    struct tl_file tf;
-    struct tl_error err = { 0 };
     if (bad) {
         cli_usage_error(cmd, "%s names one tensor: with a whole file give --to, --to-type, "
                         "--select or --exclude (or convert FILE:NAME)", bad);
