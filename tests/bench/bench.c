@@ -624,6 +624,169 @@ static void bench_text(const char *tool)
     unlink(path);
 }
 
+/* The numpy script a user writes today for a whole model: read the file,
+ * each FLOAT32 tensor to BFLOAT16 by the round-to-nearest-even bit rule
+ * (numpy has no bfloat16), OIHW weights to OHWI with numpy's transpose
+ * when asked, the rest as it is; write a safetensors file. */
+static const char numpy_script[] =
+    "import json, sys\n"
+    "import numpy as np\n"
+    "src, dst, ohwi = sys.argv[1], sys.argv[2], sys.argv[3] == '1'\n"
+    "with open(src, 'rb') as f:\n"
+    "    data = f.read()\n"
+    "n = int.from_bytes(data[:8], 'little')\n"
+    "head = json.loads(data[8:8 + n])\n"
+    "body = memoryview(data)[8 + n:]\n"
+    "out = {}\n"
+    "for name, t in head.items():\n"
+    "    if name == '__metadata__':\n"
+    "        continue\n"
+    "    b, e = t['data_offsets']\n"
+    "    if t['dtype'] == 'F32':\n"
+    "        a = np.frombuffer(body[b:e], np.float32).reshape(t['shape'])\n"
+    "        if ohwi and a.ndim == 4:\n"
+    "            a = a.transpose(0, 2, 3, 1)\n"
+    "        u = np.ascontiguousarray(a).view(np.uint32)\n"
+    "        bf = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)\n"
+    "        out[name] = ('BF16', list(bf.shape), bf.tobytes())\n"
+    "    else:\n"
+    "        out[name] = (t['dtype'], t['shape'], bytes(body[b:e]))\n"
+    "hdr, off = {}, 0\n"
+    "for name, (dt, shape, raw) in out.items():\n"
+    "    hdr[name] = {'dtype': dt, 'shape': shape, 'data_offsets': [off, off + len(raw)]}\n"
+    "    off += len(raw)\n"
+    "h = json.dumps(hdr).encode()\n"
+    "h += b' ' * (-len(h) % 8)\n"
+    "with open(dst, 'wb') as f:\n"
+    "    f.write(len(h).to_bytes(8, 'little'))\n"
+    "    f.write(h)\n"
+    "    for dt, shape, raw in out.values():\n"
+    "        f.write(raw)\n";
+
+/* Median wall time of MODEL_RUNS runs after a warm-up, and the largest
+ * peak resident memory among them (wait4), of a shell command. */
+#define MODEL_RUNS 3
+static double time_model(const char *cmd, double *rss_mib)
+{
+    double t[MODEL_RUNS], w, c;
+    if (run_command(cmd, &w, &c) != 0) {
+        fprintf(stderr, "bench: failed: %s\n", cmd);
+        return -1;
+    }
+    *rss_mib = 0;
+    for (int r = 0; r < MODEL_RUNS; r++) {
+        double t0 = now();
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+            _exit(127);
+        }
+        struct rusage ru;
+        int status;
+        if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+            WEXITSTATUS(status) != 0)
+            return -1;
+        t[r] = now() - t0;
+        if (ru.ru_maxrss / 1024.0 > *rss_mib)
+            *rss_mib = ru.ru_maxrss / 1024.0;
+    }
+    return median(t, MODEL_RUNS);
+}
+
+/* Whole-model conversion (SPEC section 9): a 1.1 GB safetensors file of
+ * FLOAT32 OIHW conv weights, biases and INT64 counters, to BFLOAT16, and
+ * to OHWI + BFLOAT16, against cat of the same file (target: no slower,
+ * the output being half the bytes) and against the numpy script above
+ * (target: 4x faster), with peak resident memory (target: under 256 MiB). */
+static void bench_model(const char *tool)
+{
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    char in[256], outp[256], script[256], cmd[2048];
+    snprintf(in, sizeof in, "%s/tl-model-%d.safetensors", dir, (int)getpid());
+    snprintf(outp, sizeof outp, "%s/tl-model-%d.out.safetensors", dir, (int)getpid());
+    snprintf(script, sizeof script, "%s/tl-model-%d.py", dir, (int)getpid());
+    enum { LAYERS = 120 };
+    static struct tl_st_entry e[3 * LAYERS];
+    static char names[3 * LAYERS][48];
+    size_t n = 0;
+    uint64_t data = 0;
+    for (int l = 0; l < LAYERS; l++) {
+        snprintf(names[n], sizeof names[n], "layer%03d.conv.weight", l);
+        e[n] = (struct tl_st_entry){ names[n], TL_DT_FLOAT32, NULL, 4, { 512, 512, 3, 3 },
+                                     512ull * 512 * 9 * 4 };
+        data += e[n++].bytes;
+        snprintf(names[n], sizeof names[n], "layer%03d.conv.bias", l);
+        e[n] = (struct tl_st_entry){ names[n], TL_DT_FLOAT32, NULL, 1, { 512 }, 512 * 4 };
+        data += e[n++].bytes;
+    }
+    for (int l = 0; l < LAYERS; l++) {
+        snprintf(names[n], sizeof names[n], "layer%03d.bn.num_batches_tracked", l);
+        e[n] = (struct tl_st_entry){ names[n], TL_DT_INT64, NULL, 0, { 0 }, 8 };
+        data += e[n++].bytes;
+    }
+    uint8_t *hdr = NULL;
+    size_t hlen = 0;
+    FILE *f = fopen(in, "wb");
+    if (!f || tl_safetensors_header(e, n, NULL, 0, &hdr, &hlen, NULL)) {
+        if (f)
+            fclose(f);
+        return;
+    }
+    fwrite(hdr, 1, hlen, f);
+    free(hdr);
+    uint64_t chunk = 64u << 20;
+    float *buf = big(chunk);
+    for (uint64_t i = 0; i < chunk / 4; i++)
+        buf[i] = (float)((i * 2654435761u) % 20011) * 0.001f - 10.0f;
+    for (uint64_t at = 0; at < data; at += chunk)
+        fwrite(buf, 1, data - at < chunk ? data - at : chunk, f);
+    unbig(buf, chunk);
+    fclose(f);
+    FILE *py = fopen(script, "w");
+    if (py) {
+        fputs(numpy_script, py);
+        fclose(py);
+    }
+    const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    bool numpy = snprintf(cmd, sizeof cmd, "%s -c 'import numpy' 2>/dev/null", python) > 0 &&
+                 system(cmd) == 0;
+    double rss, cat_rss;
+    snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", in, outp);
+    double tc = time_model(cmd, &cat_rss);
+    printf("\nmodel: a %.2f GB safetensors file (%zu tensors: FLOAT32 OIHW weights and biases, "
+           "INT64 counters) on %s; cat %.0f ms\n", (hlen + data) / 1e9, n, dir, tc * 1e3);
+    static const struct { const char *label, *args; int ohwi; } jobs[] = {
+        { "FLOAT32 -> BFLOAT16", "--to-type BFLOAT16", 0 },
+        { "OIHW -> OHWI + BFLOAT16", "--to OHWI --to-type BFLOAT16", 1 },
+    };
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+        snprintf(cmd, sizeof cmd, "'%s' convert '%s' %s -o '%s' --quiet", tool, in, jobs[j].args,
+                 outp);
+        double tt = time_model(cmd, &rss);
+        double tn = -1, nrss = 0;
+        if (numpy) {
+            snprintf(cmd, sizeof cmd, "%s '%s' '%s' '%s' %d", python, script, in, outp,
+                     jobs[j].ohwi);
+            tn = time_model(cmd, &nrss);
+        }
+        if (tt <= 0 || tc <= 0)
+            continue;
+        printf("model: %-24s convert %.0f ms, %.2f x cat's time (target <= 1.00), peak RSS "
+               "%.0f MiB (target < 256)", jobs[j].label, tt * 1e3, tt / tc, rss);
+        if (tn > 0)
+            printf("; numpy script %.0f ms, peak RSS %.0f MiB: convert %.1f x faster (target "
+                   ">= 4)", tn * 1e3, nrss, tn / tt);
+        printf("\n");
+        if (json)
+            fprintf(json, "{\"case\": \"model_%zu\", \"convert_ms\": %.1f, \"cat_ms\": %.1f, "
+                    "\"numpy_ms\": %.1f, \"rss_mib\": %.1f}\n", j, tt * 1e3, tc * 1e3,
+                    tn * 1e3, rss);
+    }
+    unlink(in);
+    unlink(outp);
+    unlink(script);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = getenv("BENCH_JSON");
@@ -643,6 +806,8 @@ int main(int argc, char **argv)
         bench_text(argv[1]);
     if (argc > 1 && (!only || strstr("process", only)))
         bench_process(argv[1]);
+    if (argc > 1 && (!only || strstr("model", only)))
+        bench_model(argv[1]);
     if (json)
         fclose(json);
     return 0;
