@@ -277,6 +277,59 @@ static int check_values(const struct options *o, const struct cli_desc *src,
     return CLI_INVALID;
 }
 
+/* Whole-file mode for a buffer map (SPEC section 14): MAP DATA, named
+ * whole, into a safetensors OUT.  @return CLI_CONTINUE when the
+ * description is not a map of several tensors. */
+static int run_whole_map(const struct options *o)
+{
+    struct cli_data text, in;
+    enum tl_format format;
+    struct tl_file tf;
+    int rc = cli_open_file(o->desc, &text, &format);
+    if (rc)
+        return rc;
+    if (format != TL_FMT_JSON || cli_desc_from_file(&text, &tf) != CLI_OK) {
+        cli_close_data(&text);
+        return CLI_CONTINUE;           /* the one-tensor path says what is wrong */
+    }
+    if (!tf.named || tf.count < 2) {
+        tl_file_free(&tf);
+        cli_close_data(&text);
+        return CLI_CONTINUE;
+    }
+    size_t over = 0;
+    for (size_t i = 0; i < tf.nproblems; i++)
+        over += tf.problems[i].kind == TL_FP_OVERLAP;
+    if (over) {
+        fprintf(stderr, "tensorlayout: %s: its tensors' buffers overlap; 'tensorlayout list "
+                "%s' shows where\n", text.name, text.name);
+        rc = CLI_INVALID;
+    } else if ((rc = cli_open_data(o->data, &in)) == CLI_OK) {
+        for (size_t i = 0; rc == CLI_OK && i < tf.count; i++) {
+            struct tl_info info;
+            tl_desc_classify(&tf.tensors[i].desc, &info);
+            if (info.elements_bytes > in.size) {
+                fprintf(stderr, "tensorlayout: %s: file has %llu bytes but tensor '%s' of %s "
+                        "needs %llu\n", in.name, (unsigned long long)in.size,
+                        tf.tensors[i].name, text.name, (unsigned long long)info.elements_bytes);
+                rc = CLI_INVALID;
+            }
+        }
+        struct cli_whole w = {
+            .name = text.name, .out = o->out, .to = o->to, .to_type = o->to_type,
+            .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
+            .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
+            .json = o->json,
+        };
+        if (rc == CLI_OK)
+            rc = cli_convert_whole(&w, &tf, &in);
+        cli_close_data(&in);
+    }
+    tl_file_free(&tf);
+    cli_close_data(&text);
+    return rc;
+}
+
 /* Whole-file mode (convert_all.c): a safetensors FILE named whole, into a
  * safetensors OUT.  @return CLI_CONTINUE when this is not that mode. */
 static int run_whole(const struct options *o)
@@ -285,6 +338,9 @@ static int run_whole(const struct options *o)
     struct stat st;
     const struct cli_format *f = cli_format_for(o->out, o->format);
     bool to_st = strcmp(f->name, "safetensors") == 0;
+    if (o->data && to_st && stat(o->desc, &st) == 0 && S_ISREG(st.st_mode) &&
+        !o->to_strides && !o->to_desc && !o->fill && !o->out_desc && !o->name)
+        return run_whole_map(o);
     if (o->data || stat(o->desc, &st) != 0 || !S_ISREG(st.st_mode))
         return CLI_CONTINUE;
     struct cli_data in;

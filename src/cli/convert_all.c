@@ -88,6 +88,10 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
             it[i].dst.dtype = *to_type;
         tl_desc_validate(&it[i].dst, NULL);
         it[i].bytes = tl_dtype_bytes(it[i].dst.dtype, info.element_count);
+        /* a layout it already has is no change (a map's padded or offset
+         * buffer still comes out packed, as every tensor does) */
+        it[i].layout = it[i].layout &&
+                       memcmp(it[i].dst.strides, s->strides, s->rank * sizeof s->strides[0]) != 0;
         any_layout |= it[i].layout;
         any_type |= it[i].type;
     }
@@ -109,7 +113,8 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
     }
     if (w->to && !any_layout) {
         fprintf(stderr, "tensorlayout: %s: --to %s changes no tensor: none of the tensors it "
-                "applies to has that layout's rank\n", w->name, tl_quote(w->to, q, sizeof q));
+                "applies to has that layout's rank, or they have that layout already\n",
+                w->name, tl_quote(w->to, q, sizeof q));
         return CLI_INVALID;
     }
     if (to_type && !any_type) {
