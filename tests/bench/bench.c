@@ -420,10 +420,10 @@ static void bench_compare(void)
     unbig(t, c.bytes);
 }
 
-/* Wall time of a shell command, median of RUNS after a warm-up. */
 /* One run of a shell command: wall time, and the CPU time (user + system)
- * of it and its children, from wait4(). */
-static int run_command(const char *cmd, double *wall, double *cpu)
+ * and (when rss_mib is not NULL) the peak resident memory of it and its
+ * children, from wait4(). */
+static int run_command(const char *cmd, double *wall, double *cpu, double *rss_mib)
 {
     double t0 = now();
     pid_t pid = fork();
@@ -439,6 +439,8 @@ static int run_command(const char *cmd, double *wall, double *cpu)
     *wall = now() - t0;
     *cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
            (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    if (rss_mib)
+        *rss_mib = ru.ru_maxrss / 1024.0;
     return 0;
 }
 
@@ -447,12 +449,12 @@ static int run_command(const char *cmd, double *wall, double *cpu)
 static double time_command_cpu(const char *cmd, double *cpu)
 {
     double t[RUNS], c[RUNS], w, u;
-    if (run_command(cmd, &w, &u) != 0) {
+    if (run_command(cmd, &w, &u, NULL) != 0) {
         fprintf(stderr, "bench: failed: %s\n", cmd);
         return -1;
     }
     for (int r = 0; r < RUNS; r++) {
-        if (run_command(cmd, &t[r], &c[r]) != 0)
+        if (run_command(cmd, &t[r], &c[r], NULL) != 0)
             return -1;
     }
     if (cpu)
@@ -669,26 +671,17 @@ static const char numpy_script[] =
 static double time_model(const char *cmd, double *rss_mib)
 {
     double t[MODEL_RUNS], w, c;
-    if (run_command(cmd, &w, &c) != 0) {
+    if (run_command(cmd, &w, &c, NULL) != 0) {
         fprintf(stderr, "bench: failed: %s\n", cmd);
         return -1;
     }
     *rss_mib = 0;
     for (int r = 0; r < MODEL_RUNS; r++) {
-        double t0 = now();
-        pid_t pid = fork();
-        if (pid == 0) {
-            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-            _exit(127);
-        }
-        struct rusage ru;
-        int status;
-        if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
-            WEXITSTATUS(status) != 0)
+        double rss;
+        if (run_command(cmd, &t[r], &c, &rss) != 0)
             return -1;
-        t[r] = now() - t0;
-        if (ru.ru_maxrss / 1024.0 > *rss_mib)
-            *rss_mib = ru.ru_maxrss / 1024.0;
+        if (rss > *rss_mib)
+            *rss_mib = rss;
     }
     return median(t, MODEL_RUNS);
 }
