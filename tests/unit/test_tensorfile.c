@@ -229,12 +229,11 @@ void safetensors_should_reject_each_malformed_header(void)
         { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,0]}}", "tensor 't': data_offsets", "reversed" },
         { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,80]}}", "tensor 't': data_offsets", "outside the file" },
         { "{\"t\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[0,8]}}", "tensor 't': data_offsets", "need 12" },
-        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2,0],\"data_offsets\":[0,0]}}", "tensor 't': shape[1]", "is 0" },
         { "{\"t\":{\"dtype\":\"F32\",\"shape\":[1,1,1,1,1,1,1,1,2],\"data_offsets\":[0,8]}}", "tensor 't': shape", "9 dimensions" },
-        { "{\"t\":{\"dtype\":\"F8_E4M3\",\"shape\":[2],\"data_offsets\":[0,2]}}", "tensor 't': dtype", "small float" },
-        { "{\"t\":{\"dtype\":\"BOOL\",\"shape\":[2],\"data_offsets\":[0,2]}}", "tensor 't': dtype", "bool" },
-        { "{\"t\":{\"dtype\":\"C64\",\"shape\":[1],\"data_offsets\":[0,8]}}", "tensor 't': dtype", "complex" },
         { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2]}}", "tensor 't': data_offsets", "missing" },
+        /* a dtype the tool does not decode still has its size checked */
+        { "{\"t\":{\"dtype\":\"BOOL\",\"shape\":[2],\"data_offsets\":[0,3]}}", "tensor 't': data_offsets", "need 2" },
+        { "{\"t\":{\"dtype\":\"\",\"shape\":[2],\"data_offsets\":[0,3]}}", "tensor 't': dtype", "not a dtype" },
         { "{\"t\":{\"dtype\":7,\"shape\":[2],\"data_offsets\":[0,8]}}", "tensor 't': dtype", "string" },
         { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2.5],\"data_offsets\":[0,8]}}", "tensor 't': shape[0]", "whole number" },
         { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,18446744073709551615]}}", "tensor 't': data_offsets[1]", "2^53" },
@@ -328,5 +327,32 @@ void file_should_never_read_past_a_truncation(void)
             free(cut);
         }
         free(files[k]);
+    }
+}
+
+void safetensors_should_list_tensors_it_cannot_decode(void)
+{
+    static const struct { const char *header, *dtype, *why; unsigned ndim; } cases[] = {
+        { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2,0],\"data_offsets\":[0,0]}}", "F32", "0 in its shape", 2 },
+        { "{\"t\":{\"dtype\":\"F8_E4M3\",\"shape\":[2],\"data_offsets\":[0,2]}}", "F8_E4M3", "small float", 1 },
+        { "{\"t\":{\"dtype\":\"BOOL\",\"shape\":[2],\"data_offsets\":[0,2]}}", "BOOL", "bool", 1 },
+        { "{\"t\":{\"dtype\":\"C64\",\"shape\":[1],\"data_offsets\":[0,8]}}", "C64", "complex", 1 },
+        { "{\"t\":{\"dtype\":\"X9\",\"shape\":[3],\"data_offsets\":[0,5]}}", "X9", "not supported", 1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        uint8_t *b = st(cases[i].header, 16, &len);
+        struct tl_file f;
+        struct tl_error err = { 0 };
+        CHECK(tl_file_parse(b, len, &f, &err) == 0);
+        if (f.count == 1) {
+            const struct tl_file_tensor *t = &f.tensors[0];
+            CHECK(!t->decodable && t->ndim == cases[i].ndim);
+            CHECK_STR(t->dtype, cases[i].dtype);
+            CHECK(tl_file_tensor_decodable(t, &err) == TL_E_VALUE &&
+                  strstr(err.msg, cases[i].why) != NULL);
+            tl_file_free(&f);
+        }
+        free(b);
     }
 }
