@@ -172,6 +172,11 @@ void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data)
  * naming both sizes and returns CLI_INVALID when it does not. */
 int cli_require_elements(const struct cli_desc *desc, const struct cli_data *data);
 
+/* Whether the tensors of a parsed file (or buffer map) can be read: none
+ * overlap, and in a tensor file no bytes lie between them unowned.  Prints
+ * the message naming file and returns CLI_INVALID when they cannot. */
+int cli_file_sound(const struct tl_file *tf, const char *file);
+
 /* Hands the pages of data's bytes [lo, hi) back to the system when data is
  * a mapping (they are read again from the file if touched): a conversion
  * that has passed them keeps its memory bounded. */

@@ -277,6 +277,17 @@ static int check_values(const struct options *o, const struct cli_desc *src,
     return CLI_INVALID;
 }
 
+/* The options of a whole-file conversion of the file named name. */
+static struct cli_whole whole_options(const struct options *o, const char *name)
+{
+    return (struct cli_whole){
+        .name = name, .out = o->out, .to = o->to, .to_type = o->to_type,
+        .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
+        .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
+        .json = o->json,
+    };
+}
+
 /* Whole-file mode for a buffer map (SPEC section 14): MAP DATA, named
  * whole, into a safetensors OUT.  @return CLI_CONTINUE when the
  * description is not a map of several tensors. */
@@ -297,14 +308,8 @@ static int run_whole_map(const struct options *o)
         cli_close_data(&text);
         return CLI_CONTINUE;
     }
-    size_t over = 0;
-    for (size_t i = 0; i < tf.nproblems; i++)
-        over += tf.problems[i].kind == TL_FP_OVERLAP;
-    if (over) {
-        fprintf(stderr, "tensorlayout: %s: its tensors' buffers overlap; 'tensorlayout list "
-                "%s' shows where\n", text.name, text.name);
-        rc = CLI_INVALID;
-    } else if ((rc = cli_open_data(o->data, &in)) == CLI_OK) {
+    if ((rc = cli_file_sound(&tf, text.name)) == CLI_OK &&
+        (rc = cli_open_data(o->data, &in)) == CLI_OK) {
         for (size_t i = 0; rc == CLI_OK && i < tf.count; i++) {
             struct tl_info info;
             tl_desc_classify(&tf.tensors[i].desc, &info);
@@ -315,12 +320,7 @@ static int run_whole_map(const struct options *o)
                 rc = CLI_INVALID;
             }
         }
-        struct cli_whole w = {
-            .name = text.name, .out = o->out, .to = o->to, .to_type = o->to_type,
-            .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
-            .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
-            .json = o->json,
-        };
+        struct cli_whole w = whole_options(o, text.name);
         if (rc == CLI_OK)
             rc = cli_convert_whole(&w, &tf, &in);
         cli_close_data(&in);
@@ -382,17 +382,8 @@ static int run_whole(const struct options *o)
         cli_report(in.name, &err);
         rc = CLI_INVALID;
     } else {
-        if (tf.nproblems) {
-            fprintf(stderr, "tensorlayout: %s: its tensors overlap or leave bytes no tensor "
-                    "owns; 'tensorlayout list %s' shows where\n", in.name, in.name);
-            rc = CLI_INVALID;
-        } else {
-            struct cli_whole w = {
-                .name = in.name, .out = o->out, .to = o->to, .to_type = o->to_type,
-                .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
-                .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
-                .json = o->json,
-            };
+        if ((rc = cli_file_sound(&tf, in.name)) == CLI_OK) {
+            struct cli_whole w = whole_options(o, in.name);
             rc = cli_convert_whole(&w, &tf, &in);
         }
         tl_file_free(&tf);

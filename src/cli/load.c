@@ -125,12 +125,8 @@ static void split_name(const char *arg, char *path, size_t n, const char **name)
     snprintf(path, n, "%s", arg);
 }
 
-/* Picks the tensor of a parsed file that the argument names. */
-static int pick_tensor(const struct tl_file *tf, const char *file, const char *tname,
-                       struct cli_desc *out)
+int cli_file_sound(const struct tl_file *tf, const char *file)
 {
-    char q[128];
-    const struct tl_file_tensor *t = NULL;
     size_t problems = 0;
     for (size_t i = 0; i < tf->nproblems; i++)
         problems += tf->problems[i].kind == TL_FP_OVERLAP || !tf->gaps_ok;
@@ -144,6 +140,18 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
                 "'tensorlayout list %s' shows where\n", file, file);
         return CLI_INVALID;
     }
+    return CLI_OK;
+}
+
+/* Picks the tensor of a parsed file that the argument names. */
+static int pick_tensor(const struct tl_file *tf, const char *file, const char *tname,
+                       struct cli_desc *out)
+{
+    char q[128];
+    const struct tl_file_tensor *t = NULL;
+    int rc = cli_file_sound(tf, file);
+    if (rc)
+        return rc;
     if (!tf->named) {
         if (tname && tf->format == TL_FMT_JSON) {
             fprintf(stderr, "tensorlayout: %s: is a JSON description, not a safetensors "
