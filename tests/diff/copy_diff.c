@@ -417,6 +417,8 @@ static void check_table(const char *isa, const struct tl_kernels *k)
                     check_transpose(isa, k->transpose[w], z->transpose[w], w, r, c, false);
             for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
                 check_transpose(isa, k->transpose[w], z->transpose[w], w, big[i], big[5 - i] / 3 + 1, false);
+            for (size_t c = 1; c < B; c += 1 + rnd(2))     /* thin and tall: 3 x 3 weights */
+                check_transpose(isa, k->transpose[w], z->transpose[w], w, 517 + rnd(9), c, false);
         }
         if (k->transpose_nt[w]) {
             for (size_t r = 0; r <= 2 * B + 1; r += 1 + rnd(3))
@@ -424,6 +426,8 @@ static void check_table(const char *isa, const struct tl_kernels *k)
                     check_transpose(isa, k->transpose_nt[w], z->transpose[w], w, r, c, rnd(2));
             for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
                 check_transpose(isa, k->transpose_nt[w], z->transpose[w], w, big[i], big[5 - i] / 3 + 1, true);
+            for (size_t c = 1; c < B; c += 1 + rnd(2))
+                check_transpose(isa, k->transpose_nt[w], z->transpose[w], w, 517 + rnd(9), c, rnd(2));
             /* both sides of every edge of cpu.c's split-512 rule */
             static const size_t edge[][2] = { { 95, 600 }, { 96, 512 }, { 200, 511 },
                                               { 200, 777 }, { 512, 530 }, { 513, 520 } };
