@@ -15,7 +15,7 @@ INSTALL ?= install
 # Project flags, kept apart from the user's CFLAGS.
 TL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wundef
-TL_LIBS   = -lcjson -largtable2 -lm -pthread
+TL_LIBS   = -lcjson -largtable2 -lzip -lz -lm -pthread
 
 ifeq ($(WERROR),1)
 TL_CFLAGS += -Werror

@@ -127,6 +127,13 @@ void cli_close_data(struct cli_data *data);
  * `need` bytes and one more, to tell that it is longer (then at_least). */
 int cli_open_data_upto(const char *path, uint64_t need, struct cli_data *out);
 
+/* The .npy file that the deflated .npz member t of the archive zip holds,
+ * inflated as a stream into an unlinked temporary file ($TMPDIR, else
+ * /tmp) and mapped: memory does not grow with it.  On failure prints the
+ * message and returns CLI_INVALID (a corrupt member) or CLI_IO. */
+int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *t,
+                       struct cli_data *out);
+
 /* Parses a whole file (or stream) holding a JSON description or buffer
  * map into a tensor table (tl_desc_table_parse_json; free it); says so
  * when it is empty, UTF-16 or binary instead.  @return CLI_OK, or
@@ -188,6 +195,7 @@ void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi);
 
 struct cli_whole {
     const char *name;                   /* the file, for messages */
+    const struct cli_format *format;    /* OUT's: safetensors or npz */
     const char *out, *to, *to_type;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
@@ -195,8 +203,9 @@ struct cli_whole {
     bool quiet, json;
 };
 
-/* Converts every tensor of the parsed safetensors file f, whose bytes are
- * in, into the safetensors OUT (SPEC section 9).  Messages are printed;
+/* Converts every tensor of the parsed file f (safetensors, .npz or a
+ * buffer map), whose bytes are in, into OUT, a safetensors file or an
+ * .npz (SPEC sections 9 and 10).  Messages are printed;
  * @return a CLI_* status. */
 int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
                       const struct cli_data *in);
@@ -254,6 +263,7 @@ int cli_out_region_done(struct cli_out *o, uint64_t pos, uint64_t n, uint8_t *p,
 struct cli_format {
     const char *name;         /* as --format takes it */
     const char *suffix;       /* an OUT name ending so (any case) takes it; NULL: none */
+    bool many;                /* holds several tensors: a whole file converts into it */
     /* turns d into the format's tensor (its byteOffset past the header) and
      * makes the header's bytes (malloc'd); NULL for a format without one */
     int (*header)(struct tl_desc *d, const char *name, uint8_t **bytes, size_t *len,
@@ -286,6 +296,8 @@ struct cli_writer {
     int last_pct;
     uint8_t *win[2];          /* the windows tensors are built in */
     size_t cap;
+    bool crc_on;              /* crc is the CRC-32 of the bytes written since it was set */
+    uint32_t crc;
 };
 
 /* Opens OUT (path, "-" for standard output) for total bytes.  Messages are
@@ -295,6 +307,12 @@ int cli_writer_open(struct cli_writer *w, const char *path, uint64_t total, unsi
 
 /* Writes n bytes as they are.  @return CLI_OK or CLI_IO. */
 int cli_writer_put(struct cli_writer *w, const void *p, uint64_t n);
+
+/* Writes the .npy file that the .npz member t of the archive zip holds, as
+ * it is (inflated when deflated).  Messages are printed; @return CLI_OK,
+ * CLI_INVALID (a corrupt member) or CLI_IO. */
+int cli_writer_member(struct cli_writer *w, const struct cli_data *zip,
+                      const struct tl_file_tensor *t);
 
 /* Writes the tensor src (in the file image src_file) as the destination d,
  * whose byteOffset is a position at or after what was written: zero bytes

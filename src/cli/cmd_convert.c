@@ -281,7 +281,7 @@ static int check_values(const struct options *o, const struct cli_desc *src,
 static struct cli_whole whole_options(const struct options *o, const char *name)
 {
     return (struct cli_whole){
-        .name = name, .out = o->out, .to = o->to, .to_type = o->to_type,
+        .name = name, .format = cli_format_for(o->out, o->format), .out = o->out, .to = o->to, .to_type = o->to_type,
         .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
         .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
         .json = o->json,
@@ -337,7 +337,7 @@ static int run_whole(const struct options *o)
     static const char cmd[] = "convert";
     struct stat st;
     const struct cli_format *f = cli_format_for(o->out, o->format);
-    bool to_st = strcmp(f->name, "safetensors") == 0;
+    bool to_st = f->many;              /* safetensors or .npz */
     if (o->data && to_st && stat(o->desc, &st) == 0 && S_ISREG(st.st_mode) &&
         !o->to_strides && !o->to_desc && !o->fill && !o->out_desc && !o->name)
         return run_whole_map(o);
@@ -350,7 +350,8 @@ static int run_whole(const struct options *o)
     int rc = cli_open_file(o->desc, &in, &format);
     if (rc)
         return rc;
-    if (format != TL_FMT_SAFETENSORS || (!to_st && tl_file_parse(in.bytes, in.size, &tf, &err))) {
+    if ((format != TL_FMT_SAFETENSORS && format != TL_FMT_NPZ) ||
+        (!to_st && tl_file_parse(in.bytes, in.size, &tf, &err))) {
         cli_close_data(&in);
         return CLI_CONTINUE;            /* the one-tensor path says what is wrong */
     }
@@ -361,12 +362,12 @@ static int run_whole(const struct options *o)
             char q[128];
             if (o->format)
                 fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
-                        "convert them all into a safetensors OUT (--format %s writes one "
-                        "tensor)\n", in.name, count, in.name, tl_quote(o->format, q, sizeof q));
+                        "convert them all into a safetensors or .npz OUT (--format %s writes "
+                        "one tensor)\n", in.name, count, in.name, tl_quote(o->format, q, sizeof q));
             else
                 fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
-                        "convert them all into a safetensors OUT (%s is not named "
-                        ".safetensors)\n", in.name, count, in.name, tl_quote(o->out, q, sizeof q));
+                        "convert them all into a safetensors or .npz OUT (%s is named "
+                        "neither)\n", in.name, count, in.name, tl_quote(o->out, q, sizeof q));
         }
         cli_close_data(&in);
         return count > 1 ? CLI_INVALID : CLI_CONTINUE;

@@ -167,21 +167,78 @@ static cJSON *report(const struct item *it, size_t n)
     return arr;
 }
 
-/* Writes OUT: the header, then every tensor in the order of it[]. */
-static int write_all(const struct cli_whole *w, const struct tl_file *f,
-                     const struct cli_data *in, struct item *it, uint64_t *written)
+/* The bytes a tensor is read from: the input's, or for a deflated .npz
+ * member its .npy inflated into *tmp (close it after). */
+static int source_bytes(const struct cli_data *in, const struct tl_file_tensor *t,
+                        struct cli_data *tmp, const uint8_t **bytes)
+{
+    memset(tmp, 0, sizeof *tmp);
+    *bytes = in->bytes;
+    if (!t->deflated)
+        return CLI_OK;
+    int rc = cli_inflate_member(in, t, tmp);
+    *bytes = tmp->bytes;
+    return rc;
+}
+
+/* Writes tensor x's bytes: converted through the copy core into its
+ * destination (OUT's bytes up to end), or carried as they are. */
+static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
+                      const struct item *x, uint64_t end)
+{
+    struct cli_data tmp;
+    const uint8_t *bytes;
+    int rc;
+    if (!x->t->decodable && f->format != TL_FMT_NPZ)
+        rc = cli_writer_put(wr, in->bytes + x->t->begin, x->bytes);
+    else if (!x->t->decodable)
+        rc = cli_writer_member(wr, in, x->t);
+    else if ((rc = source_bytes(in, x->t, &tmp, &bytes)) == CLI_OK) {
+        rc = cli_writer_tensor(wr, &x->t->desc, bytes, &x->dst, end, NULL);
+        cli_close_data(&tmp);
+    }
+    cli_data_done_with(in, x->t->begin, x->t->end);
+    return rc;
+}
+
+static void note_carried(const struct cli_whole *w, size_t carried)
+{
+    if (carried)
+        fprintf(stderr, "tensorlayout: note: %s: %zu tensor%s of types the tool does not "
+                "decode, or with no elements, copied as %s\n", w->name, carried,
+                carried == 1 ? "" : "s", carried == 1 ? "it is" : "they are");
+}
+
+static int whole_progress(const struct cli_whole *w, const struct cli_data *in)
+{
+    return !w->quiet && isatty(2) && in->size > (256ull << 20);
+}
+
+/* Writes a safetensors OUT: the header, then every tensor in the order of
+ * it[]. */
+static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
+                             const struct cli_data *in, struct item *it, uint64_t *written)
 {
     size_t n = f->count;
     struct tl_st_entry *e = calloc(n ? n : 1, sizeof *e);
     struct tl_error err = { 0 };
     uint8_t *header = NULL;
     size_t hlen = 0;
+    char q[128];
     if (!e) {
         fprintf(stderr, "tensorlayout: out of memory\n");
         return CLI_IO;
     }
     uint64_t at = 0;
     for (size_t i = 0; i < n; i++) {
+        if (!it[i].t->decodable && f->format == TL_FMT_NPZ) {
+            fprintf(stderr, "tensorlayout: %s: member '%s' (%s) has no safetensors form: "
+                    "write the archive as .npz, or leave it out with --select\n", w->name,
+                    tl_quote(it[i].t->name, q, sizeof q),
+                    it[i].t->dtype[0] ? it[i].t->dtype : "not a .npy file");
+            free(e);
+            return CLI_INVALID;
+        }
         e[i] = (struct tl_st_entry){ .name = it[i].t->name, .dtype = it[i].dst.dtype,
                                      .st = it[i].t->decodable ? NULL : it[i].t->dtype,
                                      .bytes = it[i].bytes };
@@ -192,39 +249,151 @@ static int write_all(const struct cli_whole *w, const struct tl_file *f,
     int rc = tl_safetensors_header(e, n, f->meta, f->nmeta, &header, &hlen, &err);
     free(e);
     if (rc) {
-        char q[128];
         fprintf(stderr, "tensorlayout: %s: %s: %s\n", tl_quote(w->out, q, sizeof q), err.key,
                 err.msg);
         return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
     struct cli_writer wr;
     *written = hlen + at;
-    bool progress = !w->quiet && isatty(2) && in->size > (256ull << 20);
-    if ((rc = cli_writer_open(&wr, w->out, *written, w->threads, progress, NULL)))
+    if ((rc = cli_writer_open(&wr, w->out, *written, w->threads, whole_progress(w, in), NULL)))
         goto out;
     rc = cli_writer_put(&wr, header, hlen);
     size_t carried = 0;
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
         it[i].dst.file_offset = hlen + it[i].offset;
-        if (!it[i].t->decodable) {
-            rc = cli_writer_put(&wr, in->bytes + it[i].t->begin, it[i].bytes);
-            carried++;
-        } else {
-            rc = cli_writer_tensor(&wr, &it[i].t->desc, in->bytes, &it[i].dst,
-                                   hlen + it[i].offset + it[i].bytes, NULL);
-        }
-        cli_data_done_with(in, it[i].t->begin, it[i].t->end);
+        carried += !it[i].t->decodable;
+        rc = put_tensor(&wr, f, in, &it[i], hlen + it[i].offset + it[i].bytes);
     }
-    if (rc == CLI_OK && carried)
-        fprintf(stderr, "tensorlayout: note: %s: %zu tensor%s of types the tool does not "
-                "decode, or with no elements, copied as %s\n", w->name, carried,
-                carried == 1 ? "" : "s", carried == 1 ? "it is" : "they are");
+    if (rc == CLI_OK)
+        note_carried(w, carried);
     if (rc == CLI_OK)
         rc = cli_writer_commit(&wr);
     else
         cli_writer_abort(&wr);
 out:
     free(header);
+    return rc;
+}
+
+/* An .npz member's name: the tensor's with ".npy", or a member carried
+ * from an .npz under its own. */
+static void member_name(const struct item *x, const struct tl_file *f, char *buf, size_t n)
+{
+    bool other = f->format == TL_FMT_NPZ && !x->t->decodable && !x->t->dtype[0];
+    snprintf(buf, n, "%s%s", x->t->name, other ? "" : ".npy");
+}
+
+/* Writes an .npz OUT (stored, as np.savez does) of the tensors of it[] in
+ * the input's order: each a local header, its .npy (header, then the
+ * tensor through the copy core), a data descriptor with the CRC-32 the
+ * writer summed on the way; then the central directory. */
+static int write_npz(const struct cli_whole *w, const struct tl_file *f,
+                     const struct cli_data *in, struct item *it, uint64_t *written)
+{
+    size_t n = f->count;
+    struct tl_zip_entry *e = calloc(n ? n : 1, sizeof *e);
+    char **names = calloc(n ? n : 1, sizeof *names);
+    uint8_t **npy = calloc(n ? n : 1, sizeof *npy);
+    size_t *nlen = calloc(n ? n : 1, sizeof *nlen);
+    uint8_t local[TL_ZIP_LOCAL_MAX], desc[TL_ZIP_DESCRIPTOR], *dir = NULL;
+    size_t dlen = 0;
+    struct tl_error err = { 0 };
+    char q[128], name[TL_ZIP_NAME_MAX + 8];
+    int rc = CLI_OK;
+    if (!e || !names || !npy || !nlen) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        rc = CLI_IO;
+        goto out;
+    }
+    uint64_t at = 0;
+    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+        const struct item *x = &it[i];
+        member_name(x, f, name, sizeof name);
+        if (strlen(name) > TL_ZIP_NAME_MAX || !(names[i] = strdup(name))) {
+            fprintf(stderr, "tensorlayout: %s: tensor '%s': its name is too long for an "
+                    ".npz member\n", w->name, tl_quote(x->t->name, q, sizeof q));
+            rc = CLI_INVALID;
+            break;
+        }
+        uint64_t bytes;
+        if (!x->t->decodable && f->format != TL_FMT_NPZ) {
+            fprintf(stderr, "tensorlayout: %s: tensor '%s' (%s) has no .npy form: write a "
+                    "safetensors OUT, or leave it out with --select\n", w->name,
+                    tl_quote(x->t->name, q, sizeof q), x->t->dtype);
+            rc = CLI_INVALID;
+            break;
+        } else if (!x->t->decodable) {
+            bytes = x->t->member_bytes;
+        } else {
+            struct tl_desc d = x->dst;
+            bool sc = x->t->scalar;
+            if (tl_npy_header_as(&d, sc, NULL, 0, &nlen[i], &err) || !(npy[i] = malloc(nlen[i])) ||
+                tl_npy_header_as(&d, sc, npy[i], nlen[i], &nlen[i], &err)) {
+                fprintf(stderr, "tensorlayout: %s: tensor '%s' cannot be an .npy member: %s%s\n",
+                        w->name, tl_quote(x->t->name, q, sizeof q), err.msg,
+                        x->dst.dtype == TL_DT_BFLOAT16 ? " (numpy has no BFLOAT16: give "
+                        "--to-type FLOAT32, or write safetensors)" : "");
+                rc = CLI_INVALID;
+                break;
+            }
+            bytes = nlen[i] + x->bytes;
+        }
+        e[i] = (struct tl_zip_entry){ names[i], bytes, at, 0 };
+        at += tl_zip_local(names[i], local) + bytes + TL_ZIP_DESCRIPTOR;
+    }
+    if (rc == CLI_OK && tl_zip_directory(e, n, at, &dir, &dlen, &err)) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        rc = CLI_IO;
+    }
+    if (rc)
+        goto out;
+    struct cli_writer wr;
+    *written = at + dlen;
+    if ((rc = cli_writer_open(&wr, w->out, *written, w->threads, whole_progress(w, in), NULL)))
+        goto out;
+    size_t carried = 0;
+    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+        size_t ll = tl_zip_local(names[i], local);
+        rc = cli_writer_put(&wr, local, ll);
+        wr.crc_on = true;
+        wr.crc = 0;
+        if (rc == CLI_OK && npy[i])
+            rc = cli_writer_put(&wr, npy[i], nlen[i]);
+        it[i].dst.file_offset = e[i].at + ll + nlen[i];
+        carried += !it[i].t->decodable;
+        if (rc == CLI_OK)
+            rc = put_tensor(&wr, f, in, &it[i], e[i].at + ll + e[i].bytes);
+        wr.crc_on = false;
+        e[i].crc = wr.crc;
+        if (rc == CLI_OK)
+            rc = cli_writer_put(&wr, desc, tl_zip_descriptor(e[i].crc, e[i].bytes, desc));
+    }
+    if (rc == CLI_OK) {
+        free(dir);
+        dir = NULL;
+        if (tl_zip_directory(e, n, at, &dir, &dlen, &err)) {
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            rc = CLI_IO;
+        } else {
+            rc = cli_writer_put(&wr, dir, dlen);
+        }
+    }
+    if (rc == CLI_OK)
+        note_carried(w, carried);
+    if (rc == CLI_OK)
+        rc = cli_writer_commit(&wr);
+    else
+        cli_writer_abort(&wr);
+out:
+    for (size_t i = 0; names && npy && i < n; i++) {
+        free(names[i]);
+        free(npy[i]);
+    }
+    free(e);
+    free(names);
+    free(npy);
+    free(nlen);
+    free(dir);
     return rc;
 }
 
@@ -253,15 +422,17 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
     }
     int rc = plan_items(w, f, it, w->to_type ? &to_type : NULL);
     uint64_t written = 0;
+    bool npz = strcmp(w->format->name, "npz") == 0;
     if (rc == CLI_OK) {
-        qsort(it, f->count, sizeof *it, by_size_then_name);
+        if (!npz)                      /* the reference writer's order; an .npz keeps the input's */
+            qsort(it, f->count, sizeof *it, by_size_then_name);
         cli_simd_note();
-        rc = write_all(w, f, in, it, &written);
+        rc = (npz ? write_npz : write_safetensors)(w, f, in, it, &written);
     }
     if (rc == CLI_OK && w->json) {
         cJSON *doc = cJSON_CreateObject();
         cJSON *arr = report(it, f->count);
-        if (doc && arr && cJSON_AddStringToObject(doc, "format", "safetensors")) {
+        if (doc && arr && cJSON_AddStringToObject(doc, "format", w->format->name)) {
             cJSON_AddItemToObject(doc, "tensors", arr);
             arr = NULL;
             if (!tl_json_add_u64(doc, "bytesWritten", written)) {

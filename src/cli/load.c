@@ -143,9 +143,9 @@ int cli_file_sound(const struct tl_file *tf, const char *file)
     return CLI_OK;
 }
 
-/* Picks the tensor of a parsed file that the argument names. */
+/* Picks the tensor of a parsed file that the argument names (*picked). */
 static int pick_tensor(const struct tl_file *tf, const char *file, const char *tname,
-                       struct cli_desc *out)
+                       struct cli_desc *out, const struct tl_file_tensor **picked)
 {
     char q[128];
     const struct tl_file_tensor *t = NULL;
@@ -190,6 +190,7 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
         cli_report(file, &err);
         return CLI_INVALID;
     }
+    *picked = t;
     out->d = t->desc;
     out->shares_file = tf->named && tf->format != TL_FMT_JSON;
     for (size_t i = 0; tf->format == TL_FMT_JSON && tf->named && i < tf->count; i++) {
@@ -212,6 +213,7 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
                      struct cli_desc *out)
 {
     const char *p = arg;
+    const struct tl_file_tensor *t = NULL;
     memset(out, 0, sizeof *out);
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
@@ -221,7 +223,7 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
         snprintf(out->name, sizeof out->name, "<inline>");
         rc = parse_json((const unsigned char *)arg, strlen(arg), out->name, &tf);
         if (!rc) {
-            rc = pick_tensor(&tf, out->name, NULL, out);
+            rc = pick_tensor(&tf, out->name, NULL, out, &t);
             tl_file_free(&tf);
         }
     } else {
@@ -242,7 +244,7 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
             if (!rc) {
                 char name[256];
                 snprintf(name, sizeof name, "%s", out->name);
-                rc = pick_tensor(&tf, name, tname, out);
+                rc = pick_tensor(&tf, name, tname, out, &t);
                 tl_file_free(&tf);
             }
         } else {
@@ -253,13 +255,18 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
                 cli_close_data(&file);
                 return CLI_INVALID;
             }
-            rc = pick_tensor(&tf, file.name, tname, out);
+            rc = pick_tensor(&tf, file.name, tname, out, &t);
+            if (!rc && t->deflated) {       /* its .npy, inflated */
+                rc = cli_inflate_member(&file, t, &out->file);
+                cli_close_data(&file);
+            } else if (!rc) {
+                out->file = file;
+            }
             tl_file_free(&tf);
             if (rc) {
                 cli_close_data(&file);
                 return rc;
             }
-            out->file = file;
         }
     }
     if (rc)
@@ -442,6 +449,63 @@ int cli_open_data_upto(const char *path, uint64_t need, struct cli_data *out)
 int cli_open_file(const char *path, struct cli_data *out, enum tl_format *format)
 {
     return open_input(path, "a file", out, format, 0);
+}
+
+static int put_fd(void *ctx, const uint8_t *bytes, size_t n)
+{
+    int fd = *(int *)ctx;
+    while (n) {
+        ssize_t w = write(fd, bytes, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        bytes += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *t,
+                       struct cli_data *out)
+{
+    const char *dir = getenv("TMPDIR");
+    char path[4096], q[64];
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", zip->name);
+    snprintf(path, sizeof path, "%s/tensorlayout-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        cli_report_errno(path, "cannot make a file to inflate into (set TMPDIR)");
+        return CLI_IO;
+    }
+    unlink(path);                   /* it lives as long as the mapping */
+    struct tl_error err = { 0 };
+    int rc = tl_npz_member(zip->bytes, zip->size, t, put_fd, &fd, &err);
+    if (rc == -1) {
+        cli_report_errno(path, "cannot write what it inflates (set TMPDIR)");
+        close(fd);
+        return CLI_IO;
+    }
+    if (rc) {
+        fprintf(stderr, "tensorlayout: %s: member '%s': %s: %s\n", zip->name,
+                tl_quote(t->name, q, sizeof q), err.key, err.msg);
+        close(fd);
+        return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    out->size = t->member_bytes;
+    if (out->size) {
+        out->map = mmap(NULL, (size_t)out->size, PROT_READ, MAP_SHARED, fd, 0);
+        if (out->map == MAP_FAILED) {
+            out->map = NULL;
+            cli_report_errno(out->name, "cannot map what it inflates");
+            close(fd);
+            return CLI_IO;
+        }
+        out->bytes = out->map;
+    }
+    close(fd);
+    return CLI_OK;
 }
 
 void cli_close_data(struct cli_data *data)

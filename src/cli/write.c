@@ -31,6 +31,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <zlib.h>
 
 #include "cli.h"
 
@@ -88,10 +89,24 @@ static int st_header(struct tl_desc *d, const char *name, uint8_t **bytes, size_
     return tl_safetensors_header(&e, 1, NULL, 0, bytes, len, err);
 }
 
+/* An .npz holds several tensors, so a whole file converts into it
+ * (convert_all.c); one tensor is written as .npy. */
+static int npz_header(struct tl_desc *d, const char *name, uint8_t **bytes, size_t *len,
+                      struct tl_error *err)
+{
+    (void)d;
+    (void)name;
+    (void)bytes;
+    (void)len;
+    return tl_fail(err, TL_E_VALUE, "format", "an .npz archive is written from a whole "
+                   "file's tensors (convert FILE -o OUT.npz); write one tensor as .npy");
+}
+
 static const struct cli_format formats[] = {
-    { "npy", ".npy", npy_header },
-    { "safetensors", ".safetensors", st_header },
-    { "raw", NULL, NULL },
+    { "npy", ".npy", false, npy_header },
+    { "safetensors", ".safetensors", true, st_header },
+    { "npz", ".npz", true, npz_header },
+    { "raw", NULL, false, NULL },
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
@@ -267,7 +282,28 @@ int cli_writer_put(struct cli_writer *w, const void *p, uint64_t n)
     int rc = cli_out_write(&w->out, p, n);
     if (rc == CLI_OK)
         w->pos += n;
+    if (rc == CLI_OK && w->crc_on)
+        w->crc = (uint32_t)crc32_z(w->crc, p, (size_t)n);
     return rc;
+}
+
+static int put_writer(void *ctx, const uint8_t *bytes, size_t n)
+{
+    return cli_writer_put(ctx, bytes, n) == CLI_OK ? 0 : -1;
+}
+
+int cli_writer_member(struct cli_writer *w, const struct cli_data *zip,
+                      const struct tl_file_tensor *t)
+{
+    struct tl_error err = { 0 };
+    char q[64];
+    int rc = tl_npz_member(zip->bytes, zip->size, t, put_writer, w, &err);
+    if (rc == -1)
+        return CLI_IO;             /* cli_out_write said why */
+    if (rc)
+        fprintf(stderr, "tensorlayout: %s: member '%s': %s: %s\n", zip->name,
+                tl_quote(t->name, q, sizeof q), err.key, err.msg);
+    return rc == 0 ? CLI_OK : rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
 }
 
 /* Writes zero bytes up to position `to`. */
@@ -448,6 +484,8 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
     }
     struct region_progress rp = { w, lo, len };
     tl_copy_run(&plan, src_file, p, w->threads, region_progress, &rp);
+    if (w->crc_on)
+        w->crc = (uint32_t)crc32_z(w->crc, p, (size_t)len);
     if ((rc = cli_out_region_done(&w->out, lo, len, p, true)) == CLI_OK)
         w->pos = end;
     return rc;

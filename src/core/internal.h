@@ -49,6 +49,34 @@ extern const char tl_npy_magic[6];                  /* "\x93NUMPY" */
 int tl_npy_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
 int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
                          struct tl_error *err);
+int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
+
+/* A .npy header as read (npy.c): the version, where the data starts, and
+ * the dictionary's three keys. */
+struct tl_npy_hdr {
+    unsigned major;
+    uint64_t data_start;
+    char descr[64];
+    bool fortran;
+    unsigned ndim;
+    uint64_t shape[TL_MAX_RANK];
+};
+
+/* Reads the preamble and header of the .npy file of len bytes at b, strictly
+ * (SPEC section 6), without judging its type or shape.  @return 0, or a
+ * TL_E_* code with err filled. */
+int tl_npy_read_header(const uint8_t *b, uint64_t len, struct tl_npy_hdr *h,
+                       struct tl_error *err);
+
+/* A .npy descr ("<f4") into a data type.  @return 0, or TL_E_VALUE with err
+ * naming the type. */
+int tl_npy_dtype(const char *descr, enum tl_dtype *dt, struct tl_error *err);
+
+/* Fills the row t from h, for a .npy file of len bytes that starts at base
+ * in the file: a type the tool reads, no 0 in the shape, the data inside.
+ * @return 0, or a TL_E_* code with err filled. */
+int tl_npy_tensor(const struct tl_npy_hdr *h, uint64_t base, uint64_t len,
+                  struct tl_file_tensor *t, struct tl_error *err);
 
 /* Fills d from a file's shape: sizes in the file's order (a 0-d array is
  * sizes {1}), packed strides, C order or Fortran's reversed one, byteOffset

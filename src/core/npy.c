@@ -161,7 +161,7 @@ static int lit_shape(struct lit *l, uint64_t *shape, unsigned *ndim)
 }
 
 /* A .npy descr ("<f4") into a data type, or an error naming it. */
-static int npy_dtype(const char *descr, enum tl_dtype *dt, struct tl_error *err)
+int tl_npy_dtype(const char *descr, enum tl_dtype *dt, struct tl_error *err)
 {
     char q[40], list[160];
     tl_quote(descr, q, sizeof q);
@@ -207,12 +207,14 @@ static int npy_dtype(const char *descr, enum tl_dtype *dt, struct tl_error *err)
                    tl_dtype_list(TL_SPELL_NPY, list, sizeof list));
 }
 
-/* Parses a .npy file's header into one tensor. */
-int tl_npy_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err)
+int tl_npy_read_header(const uint8_t *b, uint64_t len, struct tl_npy_hdr *h, struct tl_error *err)
 {
     if (len < 10)
         return tl_fail(err, TL_E_JSON, "header", "truncated: the file has %" PRIu64
                        " bytes, shorter than the .npy preamble", len);
+    if (memcmp(b, tl_npy_magic, sizeof tl_npy_magic) != 0)
+        return tl_fail(err, TL_E_JSON, "header", "does not start with the .npy magic "
+                       "'\\x93NUMPY'");
     unsigned major = b[6], minor = b[7];
     if (!((major == 1 || major == 2 || major == 3) && minor == 0))
         return tl_fail(err, TL_E_VALUE, "version", "%u.%u is not a .npy version this tool "
@@ -298,41 +300,70 @@ int tl_npy_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
                         : !have_shape ? "shape" : NULL;
     if (missing)
         return tl_fail(err, TL_E_KEY, missing, "is missing from the header");
+    h->major = major;
+    h->data_start = start + hlen;
+    snprintf(h->descr, sizeof h->descr, "%s", descr);
+    h->fortran = fortran;
+    h->ndim = ndim;
+    memcpy(h->shape, shape, ndim * sizeof shape[0]);
+    return 0;
+}
+
+int tl_npy_tensor(const struct tl_npy_hdr *h, uint64_t base, uint64_t len,
+                  struct tl_file_tensor *t, struct tl_error *err)
+{
+    int rc;
     enum tl_dtype dt = TL_DT_FLOAT32;
-    if ((rc = npy_dtype(descr, &dt, err)))
+    if ((rc = tl_npy_dtype(h->descr, &dt, err)))
         return rc;
-    for (unsigned i = 0; i < ndim; i++) {
-        if (shape[i] == 0) {
+    for (unsigned i = 0; i < h->ndim; i++) {
+        if (h->shape[i] == 0) {
             char k[24];
             snprintf(k, sizeof k, "shape[%u]", i);
             return tl_fail(err, TL_E_RANGE, k, "is 0: an empty array has no elements to lay out");
         }
     }
+    if ((rc = tl_desc_from_shape(&t->desc, dt, h->ndim, h->shape, h->fortran,
+                                 base + h->data_start, err)))
+        return rc;
+    if ((rc = tl_desc_require_data(&t->desc, base + len, "data", err)))
+        return rc;
+    struct tl_info info;
+    tl_desc_classify(&t->desc, &info);
+    t->begin = base + h->data_start;
+    t->end = info.elements_bytes;
+    snprintf(t->dtype, sizeof t->dtype, "%.23s", h->descr);
+    t->decodable = true;
+    t->scalar = h->ndim == 0;
+    t->ndim = h->ndim;
+    memcpy(t->shape, h->shape, h->ndim * sizeof h->shape[0]);
+    return 0;
+}
+
+/* Parses a .npy file's header into one tensor. */
+int tl_npy_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err)
+{
+    struct tl_npy_hdr h;
+    int rc = tl_npy_read_header(b, len, &h, err);
+    if (rc)
+        return rc;
     f->tensors = calloc(1, sizeof *f->tensors);
     if (!f->tensors)
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     f->count = 1;
-    f->data_start = start + hlen;
-    f->version = major;
-    struct tl_file_tensor *t = &f->tensors[0];
-    if ((rc = tl_desc_from_shape(&t->desc, dt, ndim, shape, fortran, start + hlen, err)))
-        return rc;
-    if ((rc = tl_desc_require_data(&t->desc, len, "data", err)))
-        return rc;
-    struct tl_info info;
-    tl_desc_classify(&t->desc, &info);
-    t->begin = start + hlen;
-    t->end = info.elements_bytes;
-    snprintf(t->dtype, sizeof t->dtype, "%s", descr);
-    t->decodable = true;
-    t->scalar = ndim == 0;
-    t->ndim = ndim;
-    memcpy(t->shape, shape, ndim * sizeof shape[0]);
-    return 0;
+    f->data_start = h.data_start;
+    f->version = h.major;
+    return tl_npy_tensor(&h, 0, len, &f->tensors[0], err);
 }
 
 int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len,
                   struct tl_error *err)
+{
+    return tl_npy_header_as(d, false, buf, cap, len, err);
+}
+
+int tl_npy_header_as(const struct tl_desc *d, bool scalar, uint8_t *buf, size_t cap,
+                     size_t *len, struct tl_error *err)
 {
     struct tl_info info;
     tl_desc_classify(d, &info);
@@ -352,7 +383,7 @@ int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len
     char dict[512];
     int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
                      descr);
-    for (unsigned i = 0; i < d->rank; i++)
+    for (unsigned i = 0; i < (scalar ? 0 : d->rank); i++)
         n += snprintf(dict + n, sizeof dict - (size_t)n, "%" PRIu64 "%s",
                       d->sizes[info.axis_order[i]], d->rank == 1 ? "," : i + 1 < d->rank ? ", " : "");
     n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");

@@ -1,7 +1,8 @@
 /*
  * tensorfile.c - the tensor files people have, told apart by their first
  * bytes: numpy's .npy (npy.c) and safetensors (safetensors.c).  This file
- * sniffs a file's format, hands it to that format's reader, and keeps the
+ * sniffs a file's format, hands it to that format's reader (npz.c for
+ * numpy's .npz archives), and keeps the
  * tensor table every reader fills (struct tl_file in tl.h): each tensor's
  * name, its type as the file spells it, its bytes, and whether the tool
  * can decode it.
@@ -19,6 +20,7 @@ const char *tl_format_name(enum tl_format f)
     switch (f) {
     case TL_FMT_NPY:         return "npy";
     case TL_FMT_SAFETENSORS: return "safetensors";
+    case TL_FMT_NPZ:         return "npz";
     default:                 return "json";
     }
 }
@@ -33,6 +35,9 @@ enum tl_format tl_file_sniff(const uint8_t *head, size_t n)
 {
     if (n >= sizeof tl_npy_magic && memcmp(head, tl_npy_magic, sizeof tl_npy_magic) == 0)
         return TL_FMT_NPY;
+    if (n >= 4 && head[0] == 'P' && head[1] == 'K' &&
+        ((head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6)))
+        return TL_FMT_NPZ;
     if (n >= 9 && head[8] == '{') {
         /* a header length is binary: some byte of it is not text (a JSON
          * description never holds such a byte) */
@@ -55,8 +60,10 @@ int tl_file_parse(const uint8_t *bytes, uint64_t len, struct tl_file *f, struct 
         rc = tl_npy_parse(bytes, len, f, err);
     else if (f->format == TL_FMT_SAFETENSORS)
         rc = tl_safetensors_parse(bytes, len, f, err);
+    else if (f->format == TL_FMT_NPZ)
+        rc = tl_npz_parse(bytes, len, f, err);
     else
-        rc = tl_fail(err, TL_E_VALUE, NULL, "not a .npy or safetensors file");
+        rc = tl_fail(err, TL_E_VALUE, NULL, "not a .npy, .npz or safetensors file");
     if (rc)
         tl_file_free(f);
     return rc;

@@ -364,15 +364,16 @@ void tl_finder_free(struct tl_finder *f);
 
 /* ---- tensor files: .npy and safetensors (tensorfile.c) ------------------ */
 
-enum tl_format { TL_FMT_JSON, TL_FMT_NPY, TL_FMT_SAFETENSORS };
+enum tl_format { TL_FMT_JSON, TL_FMT_NPY, TL_FMT_SAFETENSORS, TL_FMT_NPZ };
 
-/* "json", "npy", "safetensors". */
+/* "json", "npy", "safetensors", "npz". */
 const char *tl_format_name(enum tl_format f);
 
 /* What a file's first n bytes say it is: "\x93NUMPY" is .npy; an 8-byte
  * header length (binary: not all of it text) followed by '{' is
- * safetensors; anything else is taken for a JSON description.  Nine bytes
- * are enough to tell. */
+ * safetensors; a zip's local header ("PK\3\4") or an empty zip's end
+ * record ("PK\5\6") is .npz; anything else is taken for a JSON
+ * description.  Nine bytes are enough to tell. */
 enum tl_format tl_file_sniff(const uint8_t *head, size_t n);
 
 /* One row of a file's tensor table.  desc has the file's shape as its
@@ -393,6 +394,17 @@ struct tl_file_tensor {
     struct tl_desc desc;
     uint64_t begin, end;
     size_t order;               /* its place in the header */
+    /* An .npz member (SPEC section 10): the .npy file it holds is
+     * member_bytes long, stored at [zip_at, zip_at + zip_bytes) in the
+     * archive, deflated or not.  A stored member is read in place: desc,
+     * begin and end are in the archive.  A deflated one is inflated first
+     * (tl_npz_member): desc's fileOffset is then in the .npy it holds, and
+     * begin, end are its compressed bytes.  A member that is no .npy file
+     * (dtype "") or an .npy the tool does not read is a row not decodable,
+     * carried as it is. */
+    bool deflated;
+    uint64_t zip_at, zip_bytes, member_bytes;
+    uint32_t crc;
 };
 
 struct tl_file_meta {
@@ -465,6 +477,39 @@ int tl_desc_table_parse_json(const char *text, size_t len, struct tl_file *f,
  * TL_E_VALUE when axes is not a permutation. */
 int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error *err);
 
+/* Streams the .npy file an .npz member holds (t, a row of f parsed from
+ * the archive's len bytes at zip): a stored member's bytes, or a deflated
+ * one inflated, in pieces put(ctx, bytes, n); a put that returns non-zero
+ * stops it (that value is returned).  Never inflates past the member's
+ * declared size; its bytes must be exactly that many, with its CRC-32.
+ * @return 0, put's value, or TL_E_VALUE / TL_E_NOMEM with err filled. */
+typedef int (*tl_put_fn)(void *ctx, const uint8_t *bytes, size_t n);
+int tl_npz_member(const uint8_t *zip, uint64_t len, const struct tl_file_tensor *t,
+                  tl_put_fn put, void *ctx, struct tl_error *err);
+
+/* Writing an .npz (SPEC section 10), as np.savez does: stored members, each
+ * a local header (zip64, the sizes known, its CRC-32 in the data
+ * descriptor after it, as the zip format wants: the local header says 0),
+ * its .npy bytes, a data descriptor; then the
+ * central directory with zip64 end records.  tl_zip_local writes a local
+ * header (at most TL_ZIP_LOCAL_MAX bytes: a name of at most
+ * TL_ZIP_NAME_MAX bytes) and tl_zip_descriptor a descriptor
+ * (TL_ZIP_DESCRIPTOR bytes); each returns its length.  tl_zip_directory
+ * makes the directory of entries e[0 .. n), starting at archive offset at.
+ * @return 0 with *out (free it) and *len, or TL_E_NOMEM with err filled. */
+#define TL_ZIP_NAME_MAX 1023
+#define TL_ZIP_LOCAL_MAX (30 + TL_ZIP_NAME_MAX + 20)
+#define TL_ZIP_DESCRIPTOR 24
+struct tl_zip_entry {
+    const char *name;
+    uint64_t bytes, at;                 /* the member's size; its local header's offset */
+    uint32_t crc;
+};
+size_t tl_zip_local(const char *name, uint8_t *buf);
+size_t tl_zip_descriptor(uint32_t crc, uint64_t bytes, uint8_t *buf);
+int tl_zip_directory(const struct tl_zip_entry *e, size_t n, uint64_t at, uint8_t **out,
+                     size_t *len, struct tl_error *err);
+
 /* Writes the .npy header (version 1.0 unless it needs 2.0; the data starts
  * at a multiple of 64) for a packed description with byteOffset 0: the
  * array's shape is the sizes in memory order, outermost first, C order.
@@ -473,6 +518,9 @@ int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error
  * TL_E_RANGE (cap too small) with err filled. */
 int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len,
                   struct tl_error *err);
+/* The same, for a 0-d array (shape ()) when scalar: d has sizes {1}. */
+int tl_npy_header_as(const struct tl_desc *d, bool scalar, uint8_t *buf, size_t cap,
+                     size_t *len, struct tl_error *err);
 
 /* One tensor of a safetensors file to write: its dtype, its shape as the
  * file gives it (the sizes in memory order), and its bytes. */
