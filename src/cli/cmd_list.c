@@ -30,6 +30,7 @@ struct entry {
     unsigned rank;
     const uint64_t *sizes;
     uint64_t begin, end;
+    bool deflated;                /* an .npz member stored deflated */
 };
 
 static void problem_text(const struct tl_file *tf, const struct tl_file_problem *p, char *buf,
@@ -91,7 +92,7 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
         char dt[64];
         printf("%-*s  %-8s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
                e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-",
-               tl_quote(e[i].dtype, dt, sizeof dt), sizes, e[i].begin, e[i].end,
+               e[i].dtype[0] ? tl_quote(e[i].dtype, dt, sizeof dt) : "-", sizes, e[i].begin, e[i].end,
                e[i].end - e[i].begin);
     }
     if (tf->nmeta) {
@@ -140,7 +141,9 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
             cJSON_AddItemToArray(tensors, t);
         ok = ok && (e[i].name ? cJSON_AddStringToObject(t, "name", e[i].name)
                               : cJSON_AddNullToObject(t, "name")) &&
-             cJSON_AddStringToObject(t, "dataType", e[i].dtype) &&
+             (e[i].dtype[0] ? cJSON_AddStringToObject(t, "dataType", e[i].dtype)
+                            : cJSON_AddNullToObject(t, "dataType")) &&
+             (format != TL_FMT_NPZ || cJSON_AddBoolToObject(t, "deflated", e[i].deflated)) &&
              cJSON_AddBoolToObject(t, "decodable", e[i].decodable) &&
              tl_json_add_u64_array(t, "sizes", e[i].sizes, e[i].rank) &&
              tl_json_add_u64(t, "byteOffset", e[i].begin) &&
@@ -222,18 +225,23 @@ static int run(const char *path, const char *data_arg, bool json)
         tl_file_free(&tf);
         return CLI_IO;
     }
-    size_t undecodable = 0;
+    size_t undecodable = 0, deflated = 0;
     for (size_t i = 0; i < tf.count; i++) {
         const struct tl_file_tensor *t = &tf.tensors[i];
         entries[i] = (struct entry){ t->name, t->decodable ? tl_dtype_name(t->desc.dtype) : t->dtype,
                                      t->decodable, t->decodable ? t->desc.rank : t->ndim,
-                                     t->decodable ? t->desc.sizes : t->shape, t->begin, t->end };
+                                     t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
+                                     t->deflated };
         undecodable += !t->decodable;
+        deflated += t->deflated;
     }
     if (json)
         rc = cli_print_json(build_json(format, entries, tf.count, &tf));
     else
         print_text(entries, tf.count, &tf);
+    if (!rc && deflated && !json)
+        printf("\n%zu member%s deflated: begin, end and bytes are %s compressed data, inflated "
+               "when read\n", deflated, deflated == 1 ? "" : "s", deflated == 1 ? "its" : "their");
     if (!rc && undecodable && !json)
         printf("\n%zu tensor%s of types the tool does not decode, or with no elements: "
                "listed, and copied as they are by a whole-file convert\n", undecodable,

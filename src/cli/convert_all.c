@@ -233,7 +233,7 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     for (size_t i = 0; i < n; i++) {
         if (!it[i].t->decodable && f->format == TL_FMT_NPZ) {
             fprintf(stderr, "tensorlayout: %s: member '%s' (%s) has no safetensors form: "
-                    "write the archive as .npz, or leave it out with --select\n", w->name,
+                    "convert the archive into an .npz instead\n", w->name,
                     tl_quote(it[i].t->name, q, sizeof q),
                     it[i].t->dtype[0] ? it[i].t->dtype : "not a .npy file");
             free(e);
@@ -279,7 +279,7 @@ out:
  * from an .npz under its own. */
 static void member_name(const struct item *x, const struct tl_file *f, char *buf, size_t n)
 {
-    bool other = f->format == TL_FMT_NPZ && !x->t->decodable && !x->t->dtype[0];
+    bool other = f->format == TL_FMT_NPZ && !x->t->npy;
     snprintf(buf, n, "%s%s", x->t->name, other ? "" : ".npy");
 }
 
@@ -317,8 +317,8 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
         }
         uint64_t bytes;
         if (!x->t->decodable && f->format != TL_FMT_NPZ) {
-            fprintf(stderr, "tensorlayout: %s: tensor '%s' (%s) has no .npy form: write a "
-                    "safetensors OUT, or leave it out with --select\n", w->name,
+            fprintf(stderr, "tensorlayout: %s: tensor '%s' (%s) has no .npy form: convert "
+                    "the file into a safetensors OUT instead\n", w->name,
                     tl_quote(x->t->name, q, sizeof q), x->t->dtype);
             rc = CLI_INVALID;
             break;

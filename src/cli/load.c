@@ -85,8 +85,8 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf)
     unsigned char c = file->size ? t[0] : ' ';
     bool bom = file->size >= 3 && t[0] == 0xef && t[1] == 0xbb && t[2] == 0xbf;
     if (file->size == 0) {
-        fprintf(stderr, "tensorlayout: %s: is empty, not a JSON description, a .npy or a "
-                "safetensors file\n", file->name);
+        fprintf(stderr, "tensorlayout: %s: is empty, not a JSON description, a .npy, .npz "
+                "or safetensors file\n", file->name);
         return CLI_INVALID;
     }
     if (file->size >= 2 && ((t[0] == 0xff && t[1] == 0xfe) || (t[0] == 0xfe && t[1] == 0xff))) {
@@ -94,9 +94,17 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf)
                 "(iconv -f UTF-16 -t UTF-8 converts it)\n", file->name);
         return CLI_INVALID;
     }
-    if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f || (c >= 0x80 && !bom)) {
-        fprintf(stderr, "tensorlayout: %s: holds binary data, not a JSON description, a .npy "
-                "or a safetensors file (DESC and DATA swapped?)\n", file->name);
+    /* binary: its first byte, or several control bytes in its first 4 KiB
+     * (one stray byte in a text is a JSON error with its line and column) */
+    size_t control = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f ? 4 : 0;
+    for (size_t i = 0; i < file->size && i < 4096; i++) {
+        unsigned char b = t[i];
+        control += (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f;
+    }
+    if (control >= 4 || (c >= 0x80 && !bom)) {
+        fprintf(stderr, "tensorlayout: %s: holds binary data, not a file this tool reads (a "
+                "JSON description or buffer map, .npy, .npz, safetensors; DESC and DATA "
+                "swapped?)\n", file->name);
         return CLI_INVALID;
     }
     return parse_json(file->bytes, (size_t)file->size, file->name, tf);

@@ -346,13 +346,21 @@ static int npz_entry(zip_t *za, struct mem *m, zip_uint64_t i, struct tl_file_te
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     t->begin = t->zip_at;
     t->end = t->zip_at + t->zip_bytes;
-    if (!(n > 4 && strcmp(name + n - 4, ".npy") == 0))
-        return 0;                      /* other data: listed, carried as it is */
-    name[n - 4] = '\0';                /* numpy names the array without its suffix */
-    int rc = npz_tensor(m->b, t, err);
+    t->npy = n > 4 && strcmp(name + n - 4, ".npy") == 0;
+    if (t->npy)
+        name[n - 4] = '\0';            /* numpy names the array without its suffix */
+    return 0;
+}
+
+/* The .npy a member holds: its header read, after every member passed
+ * npz_check_all (a member's bytes are read only once no other claims them). */
+static int npz_read_npy(const uint8_t *b, struct tl_file_tensor *t, struct tl_error *err)
+{
+    char q[64], sub[160];
+    int rc = npz_tensor(b, t, err);
     if (rc) {
-        char sub[128];
-        snprintf(sub, sizeof sub, "%.60s: %.60s", k, err->key);
+        snprintf(sub, sizeof sub, "member '%s.npy': %.60s", tl_quote(t->name, q, sizeof q),
+                 err->key);
         tl_error_key(err, sub);
     }
     return rc;
@@ -369,8 +377,9 @@ int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
     zip_source_t *src = zip_source_function_create(mem_source, &m, &ze);
     zip_t *za = src ? zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze) : NULL;
     if (!za) {
-        int rc = tl_fail(err, TL_E_VALUE, "central directory", "%s: not an archive that can "
-                         "be read (truncated or inconsistent)", zip_error_strerror(&ze));
+        int rc = tl_fail(err, TL_E_VALUE, "central directory", "%s: cannot be read as a zip "
+                         "archive (truncated, or its directory and members disagree)",
+                         zip_error_strerror(&ze));
         if (src)
             zip_source_free(src);
         zip_error_fini(&ze);
@@ -394,6 +403,10 @@ int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
     zip_error_fini(&m.error);
     if (!rc)
         rc = npz_check_all(f, err);
+    for (size_t i = 0; !rc && i < f->count; i++) {
+        if (f->tensors[i].npy)
+            rc = npz_read_npy(b, &f->tensors[i], err);
+    }
     return rc;
 }
 

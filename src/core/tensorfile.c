@@ -151,6 +151,16 @@ int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *er
                            "(list shows it, and a whole-file convert carries it)");
     }
     const char *d = t->dtype;
+    if (!d[0])
+        return tl_fail(err, TL_E_VALUE, key, "is an .npz member that holds no .npy array "
+                       "(list shows it, and a whole-file convert into .npz carries it)");
+    if (strchr("<>|=", d[0])) {          /* an .npz member's .npy type */
+        enum tl_dtype dt;
+        tl_npy_dtype(d, &dt, err);
+        snprintf(key + strlen(key), sizeof key - strlen(key), ": descr");
+        tl_error_key(err, key);
+        return TL_E_VALUE;
+    }
     const char *what = strcmp(d, "BOOL") == 0 ? "bool "
                      : strncmp(d, "F8", 2) == 0 || strncmp(d, "F4", 2) == 0 ||
                        strncmp(d, "F6", 2) == 0 ? "small float "

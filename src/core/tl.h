@@ -402,7 +402,7 @@ struct tl_file_tensor {
      * begin, end are its compressed bytes.  A member that is no .npy file
      * (dtype "") or an .npy the tool does not read is a row not decodable,
      * carried as it is. */
-    bool deflated;
+    bool deflated, npy;         /* npy: named NAME.npy (the row is named NAME) */
     uint64_t zip_at, zip_bytes, member_bytes;
     uint32_t crc;
 };

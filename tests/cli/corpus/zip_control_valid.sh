@@ -1,0 +1,1 @@
+$TL dump bad/zip_control_valid.npz:dir/b; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/zip_count_too_small.npz; echo exit $?

@@ -1,0 +1,1 @@
+$TL dump bad/zip_crc_wrong.npz:a; echo exit $?

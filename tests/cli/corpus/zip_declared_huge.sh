@@ -1,0 +1,1 @@
+$TL dump bad/zip_declared_huge.npz:a; echo exit $?

@@ -1,0 +1,1 @@
+$TL dump bad/zip_deflate_corrupt.npz:a; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/zip_directory_offset_wrong.npz; echo exit $?

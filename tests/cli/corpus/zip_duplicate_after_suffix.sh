@@ -1,0 +1,1 @@
+$TL list bad/zip_duplicate_after_suffix.npz; echo exit $?

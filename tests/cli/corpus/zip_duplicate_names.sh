@@ -1,0 +1,1 @@
+$TL list bad/zip_duplicate_names.npz; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/zip_empty_archive.npz; echo exit $?

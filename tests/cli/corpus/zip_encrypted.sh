@@ -1,0 +1,1 @@
+$TL list bad/zip_encrypted.npz; echo exit $?

@@ -1,0 +1,1 @@
+$TL dump bad/zip_inflated_shorter_than_declared.npz:a; echo exit $?

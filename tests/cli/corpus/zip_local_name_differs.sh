@@ -1,0 +1,1 @@
+$TL list bad/zip_local_name_differs.npz; echo exit $?

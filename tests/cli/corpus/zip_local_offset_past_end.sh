@@ -1,0 +1,1 @@
+$TL list bad/zip_local_offset_past_end.npz; echo exit $?

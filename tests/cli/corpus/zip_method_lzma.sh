@@ -1,0 +1,1 @@
+$TL list bad/zip_method_lzma.npz; echo exit $?

@@ -1,0 +1,1 @@
+$TL dump bad/zip_mixed_dump_empty.npz:empty; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/zip_mixed_list.npz; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/zip_name_backslash.npz; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/zip_name_dotdot_inner.npz; echo exit $?

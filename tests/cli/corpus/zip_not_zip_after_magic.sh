@@ -1,0 +1,1 @@
+$TL list bad/zip_not_zip_after_magic.npz; echo exit $?

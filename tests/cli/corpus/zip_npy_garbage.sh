@@ -1,0 +1,1 @@
+$TL list bad/zip_npy_garbage.npz; echo exit $?

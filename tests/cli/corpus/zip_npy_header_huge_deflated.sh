@@ -1,0 +1,1 @@
+$TL list bad/zip_npy_header_huge_deflated.npz; echo exit $?

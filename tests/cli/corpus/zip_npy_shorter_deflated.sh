@@ -1,0 +1,1 @@
+$TL list bad/zip_npy_shorter_deflated.npz; echo exit $?

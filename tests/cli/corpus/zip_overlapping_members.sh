@@ -1,0 +1,1 @@
+$TL list bad/zip_overlapping_members.npz; echo exit $?

@@ -1,0 +1,1 @@
+$TL dump bad/zip_overlapping_members_dump.npz:b; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/zip_stored_past_end.npz; echo exit $?

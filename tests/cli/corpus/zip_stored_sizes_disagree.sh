@@ -1,0 +1,1 @@
+$TL list bad/zip_stored_sizes_disagree.npz; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/zip_truncated_end.npz; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/zip_truncated_half.npz; echo exit $?
