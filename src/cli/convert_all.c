@@ -326,9 +326,12 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
             bytes = x->t->member_bytes;
         } else {
             struct tl_desc d = x->dst;
-            bool sc = x->t->scalar;
-            if (tl_npy_header_as(&d, sc, NULL, 0, &nlen[i], &err) || !(npy[i] = malloc(nlen[i])) ||
-                tl_npy_header_as(&d, sc, npy[i], nlen[i], &nlen[i], &err)) {
+            /* a 0-d array stays 0-d; a Fortran-order array whose layout is
+             * kept stays Fortran-order, so numpy loads the same shape */
+            unsigned how = (x->t->scalar ? TL_NPY_SCALAR : 0) |
+                           (f->format == TL_FMT_NPZ && !x->layout ? TL_NPY_FORTRAN : 0);
+            if (tl_npy_header_as(&d, how, NULL, 0, &nlen[i], &err) || !(npy[i] = malloc(nlen[i])) ||
+                tl_npy_header_as(&d, how, npy[i], nlen[i], &nlen[i], &err)) {
                 fprintf(stderr, "tensorlayout: %s: tensor '%s' cannot be an .npy member: %s%s\n",
                         w->name, tl_quote(x->t->name, q, sizeof q), err.msg,
                         x->dst.dtype == TL_DT_BFLOAT16 ? " (numpy has no BFLOAT16: give "

@@ -359,12 +359,13 @@ int tl_npy_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
 int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len,
                   struct tl_error *err)
 {
-    return tl_npy_header_as(d, false, buf, cap, len, err);
+    return tl_npy_header_as(d, 0, buf, cap, len, err);
 }
 
-int tl_npy_header_as(const struct tl_desc *d, bool scalar, uint8_t *buf, size_t cap,
+int tl_npy_header_as(const struct tl_desc *d, unsigned how, uint8_t *buf, size_t cap,
                      size_t *len, struct tl_error *err)
 {
+    bool scalar = how & TL_NPY_SCALAR, fortran = false;
     struct tl_info info;
     tl_desc_classify(d, &info);
     const char *descr = tl_dtype_info(d->dtype)->npy;
@@ -380,12 +381,18 @@ int tl_npy_header_as(const struct tl_desc *d, bool scalar, uint8_t *buf, size_t 
     if (d->file_offset)
         return tl_fail(err, TL_E_VALUE, "fileOffset", "a .npy file's data follows its header: "
                        "the destination's fileOffset must be 0, not %" PRIu64, d->file_offset);
+    if ((how & TL_NPY_FORTRAN) && d->rank >= 2) {   /* memory order the axes reversed */
+        fortran = true;
+        for (unsigned i = 0; i < d->rank; i++)
+            fortran &= info.axis_order[i] == d->rank - 1 - i;
+    }
     char dict[512];
-    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': False, 'shape': (",
-                     descr);
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': (",
+                     descr, fortran ? "True" : "False");
     for (unsigned i = 0; i < (scalar ? 0 : d->rank); i++)
         n += snprintf(dict + n, sizeof dict - (size_t)n, "%" PRIu64 "%s",
-                      d->sizes[info.axis_order[i]], d->rank == 1 ? "," : i + 1 < d->rank ? ", " : "");
+                      d->sizes[fortran ? i : info.axis_order[i]],
+                      d->rank == 1 ? "," : i + 1 < d->rank ? ", " : "");
     n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
     /* 1.0 has a 2-byte header length; 2.0 is needed only past 65535 */
     size_t pre = 10, total = (pre + (size_t)n + 1 + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;

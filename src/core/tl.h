@@ -518,8 +518,13 @@ int tl_zip_directory(const struct tl_zip_entry *e, size_t n, uint64_t at, uint8_
  * TL_E_RANGE (cap too small) with err filled. */
 int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len,
                   struct tl_error *err);
-/* The same, for a 0-d array (shape ()) when scalar: d has sizes {1}. */
-int tl_npy_header_as(const struct tl_desc *d, bool scalar, uint8_t *buf, size_t cap,
+/* The same, with how: TL_NPY_SCALAR writes a 0-d array (shape ()) of d's
+ * sizes {1}; TL_NPY_FORTRAN writes a d packed in Fortran's order (its axes
+ * reversed) as fortran_order True with its sizes as the shape, as numpy
+ * saves such an array. */
+#define TL_NPY_SCALAR 1u
+#define TL_NPY_FORTRAN 2u
+int tl_npy_header_as(const struct tl_desc *d, unsigned how, uint8_t *buf, size_t cap,
                      size_t *len, struct tl_error *err);
 
 /* One tensor of a safetensors file to write: its dtype, its shape as the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Interoperability with the real numpy: numpy writes .npy files of every
+"""Interoperability with the real numpy: numpy writes .npy and .npz files of every
 supported type, C and Fortran order, 0-d to 8-d, versions 1.0 to 3.0, and
 the tool must read them to the same values; numpy must np.load every .npy the
 tool writes and find what its own transpose gives; safetensors files built
@@ -426,6 +426,106 @@ with tempfile.TemporaryDirectory() as tmp:
                       got["maxAbsDiff"] == float(diff[worst]))
             check(ok, "compare %s, %s threads, against numpy's isclose: %s" %
                   (label, threads, r.stdout.decode()[:200] + r.stderr.decode()))
+
+    # 8. .npz archives (SPEC section 10): np.savez and np.savez_compressed
+    # files read to numpy's values, member by member; whole-file conversion
+    # into .npz read back by np.load against numpy's own transpose and
+    # rounding; a bool member and a text member carried byte for byte; 0-d
+    # arrays stay 0-d, Fortran-order ones Fortran-order; zip64 records (as numpy writes past 4 GiB, forced
+    # here on small members) read; safetensors to .npz and back
+    import zipfile
+    arrays = {"conv1/weight": values("<f4", (8, 3, 3, 3)), "conv1/bias": values("<f4", (8,)),
+              "fc.weight": np.asfortranarray(values("<f8", (5, 7))), "steps": np.array(12345),
+              "ids": values("<i4", (4, 6)), "half": values("<f2", (2, 3, 4, 5)),
+              "mask": np.array([True, False, True])}
+    finite = {k: (np.where(np.isfinite(v), v, 1).astype(v.dtype) if v.dtype.kind == "f" else v)
+              for k, v in arrays.items()}
+    for kind, save in (("savez", np.savez), ("savez_compressed", np.savez_compressed)):
+        src = os.path.join(tmp, kind + ".npz")
+        save(src, **finite)
+        r = tl("list", "--json", src)
+        names = [t["name"] for t in json.loads(r.stdout)["tensors"]] if r.returncode == 0 else []
+        check(names == list(finite), "list of an np.%s file: %s" % (kind, names))
+        for name, a in finite.items():
+            if a.dtype == bool:
+                r = tl("dump", src + ":" + name)
+                check(r.returncode == 4 and b"bool" in r.stderr, "%s:%s (bool) refused" % (kind, name))
+                continue
+            r = tl("dump", "--json", src + ":" + name)
+            check(r.returncode == 0 and same_values(a.reshape(a.shape or (1,)), dumped_values(r.stdout)),
+                  "dump %s:%s against numpy" % (kind, name))
+        out = os.path.join(tmp, kind + "_ohwi.npz")
+        r = tl("convert", src, "--to", "OHWI", "--to-type", "FLOAT16", "-o", out)
+        ok = r.returncode == 0
+        if ok:
+            got = np.load(out)
+            ok = list(got.keys()) == list(finite)
+            for name, a in finite.items():
+                want = a
+                if a.ndim == 4:
+                    want = np.transpose(a, (0, 2, 3, 1))
+                if a.dtype.kind == "f":
+                    with np.errstate(over="ignore"):      # beyond FLOAT16: infinities
+                        want = want.astype(np.float16)
+                ok = ok and got[name].dtype == want.dtype and got[name].shape == want.shape and \
+                    np.array_equal(got[name], want)
+        check(ok, "np.%s -> --to OHWI --to-type FLOAT16 -> .npz, np.load: %s" % (kind, r.stderr))
+        with zipfile.ZipFile(out) as z:
+            check(z.testzip() is None and all(i.compress_type == zipfile.ZIP_STORED
+                                              for i in z.infolist()),
+                  "the written .npz is stored, CRCs right (%s)" % kind)
+    # a text member, carried into .npz as it is
+    src = os.path.join(tmp, "with_text.npz")
+    with zipfile.ZipFile(src, "w") as z:
+        z.writestr("notes.txt", b"trained 3 epochs\n")
+        with z.open("w.npy", "w") as f:
+            np.lib.format.write_array(f, finite["conv1/weight"])
+    out = os.path.join(tmp, "with_text_out.npz")
+    r = tl("convert", src, "--to-type", "FLOAT64", "-o", out)
+    ok = r.returncode == 0
+    if ok:
+        with zipfile.ZipFile(out) as z:
+            ok = z.read("notes.txt") == b"trained 3 epochs\n"
+        ok = ok and np.array_equal(np.load(out)["w"], finite["conv1/weight"].astype(np.float64))
+    check(ok, "a text member carried, an .npy member converted: %s" % r.stderr)
+    # zip64 central directory records, as numpy writes them for large members
+    limit = zipfile.ZIP64_LIMIT
+    zipfile.ZIP64_LIMIT = 64
+    try:
+        src = os.path.join(tmp, "zip64.npz")
+        np.savez(src, a=finite["conv1/weight"], b=finite["ids"])
+    finally:
+        zipfile.ZIP64_LIMIT = limit
+    r = tl("dump", "--json", src + ":b")
+    check(r.returncode == 0 and same_values(finite["ids"], dumped_values(r.stdout)),
+          "zip64 records read: %s" % r.stderr)
+    # safetensors into .npz and back
+    st = os.path.join(tmp, "m.safetensors")
+    w = finite["conv1/weight"]
+    with open(st, "wb") as f:
+        f.write(tensorfiles.safetensors([("w", "F32", w.shape, w.tobytes()),
+                                         ("n", "I64", (), np.int64(7).tobytes())]))
+    out = os.path.join(tmp, "m.npz")
+    r = tl("convert", st, "--to", "OHWI", "-o", out)
+    ok = r.returncode == 0
+    if ok:
+        got = np.load(out)
+        ok = np.array_equal(got["w"], np.transpose(w, (0, 2, 3, 1))) and got["n"].shape == () \
+            and int(got["n"]) == 7
+        back = os.path.join(tmp, "m_back.safetensors")
+        ok = ok and tl("convert", out, "--to-type", "FLOAT64", "-o", back).returncode == 0
+        t = read_safetensors(back) if ok else None
+        ok = ok and t is not None and t["n"][1].shape == () and \
+            np.array_equal(t["w"][1], np.transpose(w, (0, 2, 3, 1)).astype(np.float64))
+    check(ok, "safetensors -> .npz -> safetensors: %s" % r.stderr)
+    # a deflated member of many windows, inflated as a stream
+    big = rng.standard_normal((4, 256, 64, 64)).astype(np.float32)
+    src = os.path.join(tmp, "big.npz")
+    np.savez_compressed(src, big=big)
+    out = os.path.join(tmp, "big_out.npz")
+    r = tl("convert", src, "--to", "NHWC", "-o", out)
+    check(r.returncode == 0 and np.array_equal(np.load(out)["big"], np.transpose(big, (0, 2, 3, 1))),
+          "a 16 MB deflated member to NHWC: %s" % r.stderr)
 
 print("numpy: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
