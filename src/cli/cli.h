@@ -201,6 +201,7 @@ struct cli_whole {
     int nselect, nexclude;
     unsigned threads;
     bool quiet, json;
+    bool part;                          /* one shard of a model: its rules are checked over all */
 };
 
 /* Converts every tensor of the parsed file f (safetensors, .npz or a
@@ -208,7 +209,43 @@ struct cli_whole {
  * .npz (SPEC sections 9 and 10).  Messages are printed;
  * @return a CLI_* status. */
 int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
-                      const struct cli_data *in);
+                      const struct cli_data *in, uint64_t *tensor_bytes);
+
+/* Checks the rules of w over the files[0 .. n) together (the shards of a
+ * model): each must change some tensor of some file.  Messages are printed;
+ * @return a CLI_* status. */
+int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size_t n);
+
+/* ---- sharded safetensors models (shards.c) ------------------------------- */
+
+/* An index and its shards: each shard's file mapped and parsed. */
+struct cli_shards {
+    char name[256];                     /* the index, for messages */
+    char dir[4096];                     /* where its shards are */
+    struct cli_data index;
+    struct tl_shard_index x;
+    struct cli_data *data;              /* x.nshards of them */
+    struct tl_file *files;
+    char picked[4096 + 256];            /* cli_shards_pick's shard's path */
+};
+
+/* Opens the index at path; with all, also every shard (cli_shards_load).
+ * Messages are printed; @return a CLI_* status (then nothing to close). */
+int cli_shards_open(const char *path, bool all, struct cli_shards *s);
+/* Opens and parses every shard from s->dir and checks them against the
+ * index: each tensor it names in its shard, each shard's tensors named. */
+int cli_shards_load(struct cli_shards *s);
+void cli_shards_close(struct cli_shards *s);
+/* Opens the shard holding tensor name (*shard, its path in s->picked) and
+ * checks that it holds it. */
+int cli_shards_pick(struct cli_shards *s, const char *name, size_t *shard);
+
+/* Whole-model conversion of the index at index_path into the folder w->out:
+ * every shard and a new index (into a temporary folder renamed into place),
+ * or with shard only that shard (into w->out, for a job runner), or with
+ * index_only the index of the shards already converted in w->out. */
+int cli_convert_shards(const struct cli_whole *w, const char *index_path, const char *shard,
+                       bool index_only);
 
 /* ---- atomic outputs (atomic.c) ----------------------------------------- */
 

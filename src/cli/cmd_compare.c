@@ -20,7 +20,8 @@
 static const char about[] =
     "Decides whether tensors A and B hold the same values at every logical\n"
     "index, whatever their layouts, padding, broadcast and data types.  A and\n"
-    "B are each DESC DATA or one tensor file (.npy, safetensors FILE[:NAME]).\n"
+    "B are each DESC DATA or one tensor file (.npy, .npz, safetensors or a\n"
+    "shard index: FILE[:NAME]).\n"
     "Two values match when |a - b| <= atol + rtol * |b| (numpy's isclose;\n"
     "both 0 by default: equal as numbers, +0 = -0, NaN matches nothing unless\n"
     "--equal-nan).  Prints 'equal (N elements)', or the mismatch count, the\n"

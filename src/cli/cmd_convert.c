@@ -33,16 +33,19 @@ static const char about[] =
     "exactly the destination's elements' bytes; bytes no element reaches are\n"
     "zero, or --fill V.  OUT is written to a temporary file beside it and\n"
     "renamed into place only on success; it may be the input file, or '-'.\n"
-    "A safetensors FILE named whole converts every tensor into a safetensors OUT:\n"
-    "--to applies to the tensors of its rank, --to-type to the floating ones,\n"
-    "--select and --exclude choose them by name, the rest are copied.";
+    "A safetensors or .npz FILE named whole converts every tensor into a\n"
+    "safetensors or .npz OUT: --to applies to the tensors of its rank,\n"
+    "--to-type to the floating ones, --select and --exclude choose them by\n"
+    "name, the rest are copied.  A sharded model's index converts into a\n"
+    "folder, OUTDIR/: every shard, in parallel, then a new index; or with\n"
+    "--shard FILE one shard (a job of many), and --index-only the index.";
 
 struct options {
     const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc, *axes, *format;
-    const char *to_type, *name;
+    const char *to_type, *name, *shard;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
-    bool saturate;
+    bool saturate, index_only;
     int threads;
     bool quiet, json;
 };
@@ -322,7 +325,7 @@ static int run_whole_map(const struct options *o)
         }
         struct cli_whole w = whole_options(o, text.name);
         if (rc == CLI_OK)
-            rc = cli_convert_whole(&w, &tf, &in);
+            rc = cli_convert_whole(&w, &tf, &in, NULL);
         cli_close_data(&in);
     }
     tl_file_free(&tf);
@@ -332,10 +335,52 @@ static int run_whole_map(const struct options *o)
 
 /* Whole-file mode (convert_all.c): a safetensors FILE named whole, into a
  * safetensors OUT.  @return CLI_CONTINUE when this is not that mode. */
+/* A sharded model's index, converted whole into a folder (shards.c).
+ * @return CLI_CONTINUE when DESC is no such index. */
+static int run_shards(const struct options *o)
+{
+    struct cli_data text;
+    enum tl_format format;
+    struct stat st;
+    if (o->data || stat(o->desc, &st) != 0 || !S_ISREG(st.st_mode))
+        return CLI_CONTINUE;
+    int rc = cli_open_file(o->desc, &text, &format);
+    if (rc)
+        return rc;
+    bool index = format == TL_FMT_JSON &&
+                 tl_shard_index_looks((const char *)text.bytes, (size_t)text.size);
+    cli_close_data(&text);
+    if (!index)
+        return CLI_CONTINUE;
+    const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
+                    : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
+                    : o->name ? "--name" : o->format ? "--format" : NULL;
+    if (bad) {
+        cli_usage_error("convert", "%s names one tensor: a sharded model converts into a "
+                        "folder with --to, --to-type, --select or --exclude (or convert "
+                        "INDEX:NAME)", bad);
+        return CLI_USAGE;
+    }
+    size_t n = strlen(o->out);
+    if (!(n && o->out[n - 1] == '/') && !(stat(o->out, &st) == 0 && S_ISDIR(st.st_mode))) {
+        cli_usage_error("convert", "a sharded model converts into a folder: give OUT as "
+                        "OUTDIR/ (its shards and index are written there)");
+        return CLI_USAGE;
+    }
+    struct cli_whole w = whole_options(o, o->desc);
+    w.format = cli_format_find("safetensors");
+    return cli_convert_shards(&w, o->desc, o->shard, o->index_only);
+}
+
 static int run_whole(const struct options *o)
 {
     static const char cmd[] = "convert";
     struct stat st;
+    if (o->shard || o->index_only) {
+        cli_usage_error(cmd, "%s is for a sharded model's index", o->shard ? "--shard" :
+                        "--index-only");
+        return CLI_USAGE;
+    }
     const struct cli_format *f = cli_format_for(o->out, o->format);
     bool to_st = f->many;              /* safetensors or .npz */
     if (o->data && to_st && stat(o->desc, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -385,7 +430,7 @@ static int run_whole(const struct options *o)
     } else {
         if ((rc = cli_file_sound(&tf, in.name)) == CLI_OK) {
             struct cli_whole w = whole_options(o, in.name);
-            rc = cli_convert_whole(&w, &tf, &in);
+            rc = cli_convert_whole(&w, &tf, &in, NULL);
         }
         tl_file_free(&tf);
     }
@@ -399,8 +444,10 @@ static int run(const struct options *o)
     struct cli_data data;
     uint8_t fill[8] = { 0 }, *header = NULL;
     size_t hlen = 0;
-    int rc = check_outputs(o);
-    if (rc || (rc = run_whole(o)) != CLI_CONTINUE)
+    int rc = run_shards(o);            /* OUT a folder: before the checks of a file OUT */
+    if (rc != CLI_CONTINUE)
+        return rc;
+    if ((rc = check_outputs(o)) || (rc = run_whole(o)) != CLI_CONTINUE)
         return rc;
     if (o->nselect || o->nexclude) {
         cli_usage_error("convert", "--select and --exclude choose among the tensors of a whole "
@@ -457,7 +504,7 @@ static int run(const struct options *o)
 
 int cmd_convert(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "source description: a JSON file, '-' or inline JSON, or a tensor file (.npy, safetensors FILE[:NAME])");
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "source description: a JSON file, '-' or inline JSON, or a tensor file (.npy, .npz, safetensors, a shard index; FILE[:NAME])");
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "source data file ('-' for standard input); none with a tensor file");
     struct arg_file *out = arg_file1("o", "output", "OUT", "output file ('-' for standard output); may be DATA itself");
     struct arg_str *to = arg_str0(NULL, "to", "L", "destination layout: letters (NHWC) or indices (0,2,3,1), packed");
@@ -467,24 +514,27 @@ int cmd_convert(int argc, char **argv)
     struct arg_file *out_desc = arg_file0(NULL, "out-desc", "FILE", "also write the destination description");
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
-    struct arg_str *format = arg_str0(NULL, "format", "F", "npy, safetensors or raw (any case): what OUT is (default: from OUT's name, .npy or .safetensors in any case; else raw)");
+    struct arg_str *format = arg_str0(NULL, "format", "F", "npy, safetensors, npz or raw (any case): what OUT is (default: from OUT's name, .npy, .safetensors or .npz in any case; else raw)");
     struct arg_str *select = arg_strn(NULL, "select", "GLOB", 0, CLI_MAX_GLOBS, "whole file: change only the tensors whose names match (repeatable)");
     struct arg_str *exclude = arg_strn(NULL, "exclude", "GLOB", 0, CLI_MAX_GLOBS, "whole file: leave the tensors whose names match as they are (repeatable)");
     struct arg_str *name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
     struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, ...)");
     struct arg_lit *saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
+    struct arg_str *shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
+    struct arg_lit *index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
     struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
     struct arg_lit *json = arg_lit0(NULL, "json", "print the destination description and bytesWritten");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, out, to, to_strides, to_desc, to_type, saturate, fill, out_desc,
-                      axes, format, name, select, exclude, threads, quiet, json, help, end };
+                      axes, format, name, select, exclude, shard, index_only, threads, quiet,
+                      json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
     if (rc == CLI_CONTINUE) {
         int forms = to->count + to_strides->count + to_desc->count;
-        if (forms > 1 || (forms == 0 && !to_type->count)) {
+        if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count)) {
             cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
                                              : "missing --to, --to-strides, --to-desc or "
                                                "--to-type");
@@ -511,6 +561,8 @@ int cmd_convert(int argc, char **argv)
                 .format = format->count ? format->sval[0] : NULL,
                 .to_type = to_type->count ? to_type->sval[0] : NULL,
                 .name = name->count ? name->sval[0] : NULL,
+                .shard = shard->count ? shard->sval[0] : NULL,
+                .index_only = index_only->count > 0,
                 .select = select->sval, .nselect = select->count,
                 .exclude = exclude->sval, .nexclude = exclude->count,
                 .saturate = saturate->count > 0,

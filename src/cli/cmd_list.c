@@ -13,14 +13,15 @@
 #include "cli.h"
 
 static const char about[] =
-    "Lists the tensors of FILE (a .npy file, a safetensors file, a JSON\n"
-    "description or a buffer map of several) in file order: name, dataType,\n"
-    "sizes, the first byte and one past the last byte of its data (of a map's\n"
-    "tensor: its buffer) in the file, and its byte count; then the\n"
+    "Lists the tensors of FILE (a .npy, .npz or safetensors file, a sharded\n"
+    "model's index, a JSON description or a buffer map of several) in file\n"
+    "order: name, dataType, sizes, the first byte and one past the last byte\n"
+    "of its data (of a map's tensor: its buffer; of a deflated .npz member:\n"
+    "its compressed bytes) in the file, and its byte count; then the\n"
     "safetensors __metadata__.  Tensors whose bytes overlap are problems, and\n"
     "so are bytes of a tensor file between or after them that no tensor owns:\n"
     "exit 1.  A map's gaps (alignment between buffers, and with DATA the bytes\n"
-    "after the last) are listed as gaps.";
+    "after the last) are listed as gaps.  An index lists each tensor's shard.";
 
 /* One tensor as list shows it. */
 struct entry {
@@ -170,6 +171,73 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
     return o;
 }
 
+/* A sharded model's index: every shard's tensors, each with its shard. */
+static int run_index(const char *path, bool json)
+{
+    struct cli_shards s;
+    char q[256], dt[64];
+    int rc = cli_shards_open(path, true, &s);
+    if (rc)
+        return rc;
+    int w = 4, ws = 5;
+    uint64_t total = 0;
+    size_t count = 0;
+    for (size_t k = 0; k < s.x.nshards; k++) {
+        for (size_t i = 0; i < s.files[k].count; i++) {
+            const struct tl_file_tensor *t = &s.files[k].tensors[i];
+            int len = (int)strlen(tl_quote(t->name, q, sizeof q));
+            w = len > w ? len : w;
+            total += t->end - t->begin;
+            count++;
+        }
+        ws = (int)strlen(s.x.shards[k]) > ws ? (int)strlen(s.x.shards[k]) : ws;
+    }
+    cJSON *doc = json ? cJSON_CreateObject() : NULL, *arr = NULL, *sh = NULL;
+    bool ok = !json || (doc && cJSON_AddStringToObject(doc, "format", "safetensors index") &&
+                        (sh = cJSON_AddArrayToObject(doc, "shards")) &&
+                        (arr = cJSON_AddArrayToObject(doc, "tensors")) &&
+                        tl_json_add_u64(doc, "tensorBytes", total));
+    if (!json)
+        printf("%-*s  %-8s  %-16s  %-*s  %12s\n", w, "name", "dataType", "sizes", ws, "shard",
+               "bytes");
+    for (size_t k = 0; ok && k < s.x.nshards; k++) {
+        if (json)
+            ok = cJSON_AddItemToArray(sh, cJSON_CreateString(s.x.shards[k]));
+        for (size_t i = 0; ok && i < s.files[k].count; i++) {
+            const struct tl_file_tensor *t = &s.files[k].tensors[i];
+            unsigned rank = t->decodable ? t->desc.rank : t->ndim;
+            const uint64_t *sizes = t->decodable ? t->desc.sizes : t->shape;
+            const char *type = t->decodable ? tl_dtype_name(t->desc.dtype) : t->dtype;
+            if (json) {
+                cJSON *o = cJSON_CreateObject();
+                ok = o && cJSON_AddItemToArray(arr, o) &&
+                     cJSON_AddStringToObject(o, "name", t->name) &&
+                     cJSON_AddStringToObject(o, "dataType", type) &&
+                     cJSON_AddBoolToObject(o, "decodable", t->decodable) &&
+                     tl_json_add_u64_array(o, "sizes", sizes, rank) &&
+                     cJSON_AddStringToObject(o, "shard", s.x.shards[k]) &&
+                     tl_json_add_u64(o, "byteOffset", t->begin) &&
+                     tl_json_add_u64(o, "bytes", t->end - t->begin);
+                continue;
+            }
+            char text[TL_MAX_RANK * 21 + 1] = "-";
+            int n = 0;
+            for (unsigned d = 0; d < rank; d++)
+                n += snprintf(text + n, sizeof text - (size_t)n, "%s%" PRIu64, d ? "," : "",
+                              sizes[d]);
+            printf("%-*s  %-8s  %-16s  %-*s  %12" PRIu64 "\n", w, tl_quote(t->name, q, sizeof q),
+                   tl_quote(type, dt, sizeof dt), text, ws, s.x.shards[k], t->end - t->begin);
+        }
+    }
+    if (json)
+        rc = cli_print_json(ok ? doc : (cJSON_Delete(doc), NULL));
+    else
+        printf("\n%zu tensor%s in %zu shard%s, %" PRIu64 " bytes of tensors\n", count,
+               count == 1 ? "" : "s", s.x.nshards, s.x.nshards == 1 ? "" : "s", total);
+    cli_shards_close(&s);
+    return rc;
+}
+
 static int run(const char *path, const char *data_arg, bool json)
 {
     struct cli_data data;
@@ -189,6 +257,11 @@ static int run(const char *path, const char *data_arg, bool json)
     if (rc || (rc = cli_open_file(path, &data, &format)))
         return rc;
     struct tl_file tf;
+    if (format == TL_FMT_JSON && !data_arg &&
+        tl_shard_index_looks((const char *)data.bytes, (size_t)data.size)) {
+        cli_close_data(&data);
+        return run_index(path, json);
+    }
     if (format == TL_FMT_JSON) {
         rc = cli_desc_from_file(&data, &tf);
     } else if (data_arg) {
@@ -255,7 +328,7 @@ static int run(const char *path, const char *data_arg, bool json)
 
 int cmd_list(int argc, char **argv)
 {
-    struct arg_file *file = arg_file1(NULL, NULL, "FILE", "a .npy or safetensors file, or a JSON description or buffer map ('-' for standard input)");
+    struct arg_file *file = arg_file1(NULL, NULL, "FILE", "a .npy, .npz or safetensors file, a sharded model's index, or a JSON description or buffer map ('-' for standard input)");
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "the data file of a description or buffer map: its gaps are listed too");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");

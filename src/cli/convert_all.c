@@ -57,22 +57,28 @@ static int by_size_then_name(const void *a, const void *b)
     return strcmp(x->t->name, y->t->name);
 }
 
-/* Applies the rules to every tensor; says which rule changed nothing. */
-static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct item *it,
-                      const enum tl_dtype *to_type)
+/* Which rules changed something, over one file or several (the shards of
+ * a model). */
+struct rule_use {
+    bool sel[CLI_MAX_GLOBS], exc[CLI_MAX_GLOBS];
+    bool layout, type;
+};
+
+/* Applies the rules to every tensor of f, noting in u which rules changed
+ * something. */
+static void plan_items(const struct cli_whole *w, const struct tl_file *f, struct item *it,
+                       const enum tl_dtype *to_type, struct rule_use *u)
 {
-    bool used_sel[CLI_MAX_GLOBS] = { false }, used_exc[CLI_MAX_GLOBS] = { false };
-    bool any_layout = false, any_type = false;
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];
         const struct tl_desc *s = &t->desc;
         struct tl_info info;
         unsigned order[TL_MAX_RANK];
-        bool chosen = (w->nselect == 0 || matches(w->select, w->nselect, t->name, used_sel)) &&
-                      !matches(w->exclude, w->nexclude, t->name, used_exc);
+        bool chosen = (w->nselect == 0 || matches(w->select, w->nselect, t->name, u->sel)) &&
+                      !matches(w->exclude, w->nexclude, t->name, u->exc);
         it[i].t = t;
         if (!t->decodable) {            /* carried byte for byte */
-            it[i].bytes = t->end - t->begin;
+            it[i].bytes = t->deflated ? t->member_bytes : t->end - t->begin;
             continue;
         }
         tl_desc_classify(s, &info);
@@ -92,12 +98,18 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
          * buffer still comes out packed, as every tensor does) */
         it[i].layout = it[i].layout &&
                        memcmp(it[i].dst.strides, s->strides, s->rank * sizeof s->strides[0]) != 0;
-        any_layout |= it[i].layout;
-        any_type |= it[i].type;
+        u->layout |= it[i].layout;
+        u->type |= it[i].type;
     }
+}
+
+/* Says which rule changed nothing: an error. */
+static int rules_used(const struct cli_whole *w, const struct rule_use *u,
+                      const enum tl_dtype *to_type)
+{
     char q[64];
     for (int i = 0; i < w->nselect; i++) {
-        if (!used_sel[i]) {
+        if (!u->sel[i]) {
             fprintf(stderr, "tensorlayout: %s: --select '%s' matches no tensor's name "
                     "('tensorlayout list %s' lists them)\n", w->name,
                     tl_quote(w->select[i], q, sizeof q), w->name);
@@ -105,19 +117,19 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
         }
     }
     for (int i = 0; i < w->nexclude; i++) {
-        if (!used_exc[i]) {
+        if (!u->exc[i]) {
             fprintf(stderr, "tensorlayout: %s: --exclude '%s' matches no tensor's name\n",
                     w->name, tl_quote(w->exclude[i], q, sizeof q));
             return CLI_INVALID;
         }
     }
-    if (w->to && !any_layout) {
+    if (w->to && !u->layout) {
         fprintf(stderr, "tensorlayout: %s: --to %s changes no tensor: none of the tensors it "
                 "applies to has that layout's rank, or they have that layout already\n",
                 w->name, tl_quote(w->to, q, sizeof q));
         return CLI_INVALID;
     }
-    if (to_type && !any_type) {
+    if (to_type && !u->type) {
         fprintf(stderr, "tensorlayout: %s: --to-type %s changes no tensor: none of the "
                 "floating tensors it applies to is of another type\n", w->name,
                 tl_dtype_name(*to_type));
@@ -400,30 +412,64 @@ out:
     return rc;
 }
 
-int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
-                      const struct cli_data *in)
+/* --to-type T of a whole file: a floating type (*has false without it). */
+static int whole_to_type(const struct cli_whole *w, enum tl_dtype *to_type, bool *has)
 {
-    enum tl_dtype to_type;
     char q[64];
-    if (w->to_type && tl_dtype_from_name(w->to_type, &to_type)) {
+    *has = w->to_type != NULL;
+    if (w->to_type && tl_dtype_from_name(w->to_type, to_type)) {
         char list[160];
         cli_usage_error("convert", "--to-type: '%s' is not a data type (%s)",
                         tl_quote(w->to_type, q, sizeof q),
                         tl_dtype_list(TL_SPELL_NAME, list, sizeof list));
         return CLI_USAGE;
     }
-    if (w->to_type && !tl_dtype_is_float(to_type)) {
+    if (w->to_type && !tl_dtype_is_float(*to_type)) {
         cli_usage_error("convert", "--to-type %s: a whole file's conversion changes its "
                         "floating tensors, so T is a floating type (FLOAT16, BFLOAT16, "
-                        "FLOAT32, FLOAT64)", tl_dtype_name(to_type));
+                        "FLOAT32, FLOAT64)", tl_dtype_name(*to_type));
         return CLI_USAGE;
     }
+    return CLI_OK;
+}
+
+int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size_t n)
+{
+    enum tl_dtype to_type;
+    bool has;
+    struct rule_use u;
+    memset(&u, 0, sizeof u);
+    int rc = whole_to_type(w, &to_type, &has);
+    for (size_t k = 0; rc == CLI_OK && k < n; k++) {
+        struct item *it = calloc(files[k].count ? files[k].count : 1, sizeof *it);
+        if (!it) {
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            return CLI_IO;
+        }
+        plan_items(w, &files[k], it, has ? &to_type : NULL, &u);
+        free(it);
+    }
+    return rc ? rc : rules_used(w, &u, has ? &to_type : NULL);
+}
+
+int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
+                      const struct cli_data *in, uint64_t *tensor_bytes)
+{
+    enum tl_dtype to_type;
+    bool has;
+    struct rule_use u;
+    memset(&u, 0, sizeof u);
+    int rc = whole_to_type(w, &to_type, &has);
+    if (rc)
+        return rc;
     struct item *it = calloc(f->count ? f->count : 1, sizeof *it);
     if (!it) {
         fprintf(stderr, "tensorlayout: out of memory\n");
         return CLI_IO;
     }
-    int rc = plan_items(w, f, it, w->to_type ? &to_type : NULL);
+    plan_items(w, f, it, has ? &to_type : NULL, &u);
+    if (!w->part)                      /* a shard's rules are checked over the model */
+        rc = rules_used(w, &u, has ? &to_type : NULL);
     uint64_t written = 0;
     bool npz = strcmp(w->format->name, "npz") == 0;
     if (rc == CLI_OK) {
@@ -431,6 +477,11 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
             qsort(it, f->count, sizeof *it, by_size_then_name);
         cli_simd_note();
         rc = (npz ? write_npz : write_safetensors)(w, f, in, it, &written);
+    }
+    if (tensor_bytes) {
+        *tensor_bytes = 0;
+        for (size_t i = 0; i < f->count; i++)
+            *tensor_bytes += it[i].bytes;
     }
     if (rc == CLI_OK && w->json) {
         cJSON *doc = cJSON_CreateObject();

@@ -212,6 +212,34 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
     return CLI_OK;
 }
 
+/* Tensor NAME of a sharded model, from its index: the shard that holds it,
+ * opened as a tensor file. */
+static int load_from_index(const char *path, const char *tname, struct cli_desc *out,
+                           const struct tl_file_tensor **picked)
+{
+    struct cli_shards s;
+    size_t k;
+    int rc = cli_shards_open(path, false, &s);
+    if (rc)
+        return rc;
+    if (!tname) {
+        fprintf(stderr, "tensorlayout: %s: a sharded model's index holds %zu tensors: name one "
+                "as %s:NAME ('tensorlayout list %s' lists them)\n", s.name, s.x.count, s.name,
+                s.name);
+        rc = CLI_INVALID;
+    } else if ((rc = cli_shards_pick(&s, tname, &k)) == CLI_OK) {
+        rc = pick_tensor(&s.files[k], s.data[k].name, tname, out, picked);
+        if (rc == CLI_OK) {
+            out->file = s.data[k];       /* the shard's mapping moves to out */
+            memset(&s.data[k], 0, sizeof s.data[k]);
+            out->format = TL_FMT_SAFETENSORS;
+        }
+    }
+    cli_shards_close(&s);
+    *picked = NULL;                      /* it was the shard's table's */
+    return rc;
+}
+
 int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
 {
     return cli_load_desc_as(arg, axes, "--axes", out);
@@ -245,7 +273,11 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
         if ((rc = open_input(path, "a description", &file, &out->format, 0)))
             return rc;
         snprintf(out->name, sizeof out->name, "%s", file.name);
-        if (out->format == TL_FMT_JSON) {
+        if (out->format == TL_FMT_JSON &&
+            tl_shard_index_looks((const char *)file.bytes, (size_t)file.size)) {
+            cli_close_data(&file);       /* a sharded model's index: its tensor's shard */
+            rc = load_from_index(path, tname, out, &t);
+        } else if (out->format == TL_FMT_JSON) {
             struct tl_file tf;
             rc = cli_desc_from_file(&file, &tf);
             cli_close_data(&file);

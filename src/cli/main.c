@@ -20,7 +20,7 @@ static const struct command commands[] = {
     { "strides", cmd_strides, "strides for a layout (DirectML's CalculateStrides)" },
     { "dump",    cmd_dump,    "the values of a tensor, logically or in buffer order" },
     { "convert", cmd_convert, "rewrite a tensor's data in another layout" },
-    { "list",    cmd_list,    "the tensors of a .npy or safetensors file, with their bytes" },
+    { "list",    cmd_list,    "the tensors of a .npy, .npz or safetensors file or a shard index" },
     { "compare", cmd_compare, "whether two tensors hold the same values, whatever their layouts" },
 };
 

@@ -510,6 +510,36 @@ size_t tl_zip_descriptor(uint32_t crc, uint64_t bytes, uint8_t *buf);
 int tl_zip_directory(const struct tl_zip_entry *e, size_t n, uint64_t at, uint8_t **out,
                      size_t *len, struct tl_error *err);
 
+/* ---- sharded safetensors models (shards.c) ------------------------------ */
+
+/* A shard index (model.safetensors.index.json, SPEC section 10): the shards'
+ * file names (relative to the index's folder, in order of first mention),
+ * and for each tensor of the weight map its name and its shard. */
+struct tl_shard_index {
+    size_t nshards;
+    char **shards;
+    size_t count;
+    char **names;
+    size_t *shard;
+};
+
+/* Whether JSON text names a "weight_map" (so is taken for a shard index). */
+bool tl_shard_index_looks(const char *text, size_t len);
+
+/* Parses a shard index: a JSON object whose "weight_map" maps each tensor
+ * name to a shard's file name that stays in the index's folder (relative,
+ * no '..'), and whose "metadata", if any, is an object.  @return 0 (free
+ * with tl_shard_index_free), or a TL_E_* code with err filled. */
+int tl_shard_index_parse(const char *text, size_t len, struct tl_shard_index *x,
+                         struct tl_error *err);
+void tl_shard_index_free(struct tl_shard_index *x);
+
+/* The index text again with metadata.total_size set to total_size (other
+ * metadata and the weight map kept).  @return 0 with *out (free it), or
+ * TL_E_JSON / TL_E_NOMEM with err filled. */
+int tl_shard_index_write(const char *text, size_t len, uint64_t total_size, char **out,
+                         struct tl_error *err);
+
 /* Writes the .npy header (version 1.0 unless it needs 2.0; the data starts
  * at a multiple of 64) for a packed description with byteOffset 0: the
  * array's shape is the sizes in memory order, outermost first, C order.

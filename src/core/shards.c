@@ -1,0 +1,147 @@
+/*
+ * shards.c - the index of a sharded safetensors model (SPEC section 10):
+ * model.safetensors.index.json, {"metadata": {...}, "weight_map":
+ * {"tensor": "model-00001-of-00004.safetensors", ...}}.  This file reads the
+ * index (which shard holds which tensor) and writes it back with a new
+ * metadata.total_size; the shards themselves are safetensors files, read
+ * by safetensors.c.
+ */
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tl.h"
+
+void tl_shard_index_free(struct tl_shard_index *x)
+{
+    for (size_t i = 0; i < x->nshards; i++)
+        free(x->shards[i]);
+    for (size_t i = 0; i < x->count; i++)
+        free(x->names[i]);
+    free(x->shards);
+    free(x->names);
+    free(x->shard);
+    memset(x, 0, sizeof *x);
+}
+
+/* Whether a shard's path stays in the index's folder: relative, no '..'. */
+static bool path_stays(const char *p)
+{
+    if (!p[0] || p[0] == '/')
+        return false;
+    for (const char *s = p; *s;) {
+        size_t n = strcspn(s, "/");
+        if (n == 2 && s[0] == '.' && s[1] == '.')
+            return false;
+        s += n;
+        if (*s)
+            s++;
+    }
+    return true;
+}
+
+static size_t shard_of(struct tl_shard_index *x, const char *file)
+{
+    for (size_t i = 0; i < x->nshards; i++) {
+        if (strcmp(x->shards[i], file) == 0)
+            return i;
+    }
+    x->shards[x->nshards] = strdup(file);
+    return x->shards[x->nshards] ? x->nshards++ : SIZE_MAX;
+}
+
+static int index_fill(const cJSON *map, struct tl_shard_index *x, struct tl_error *err)
+{
+    size_t n = (size_t)cJSON_GetArraySize(map);
+    char q[64], key[128];
+    x->names = calloc(n ? n : 1, sizeof *x->names);
+    x->shard = calloc(n ? n : 1, sizeof *x->shard);
+    x->shards = calloc(n ? n : 1, sizeof *x->shards);
+    if (!x->names || !x->shard || !x->shards)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    for (const cJSON *e = map->child; e; e = e->next) {
+        snprintf(key, sizeof key, "weight_map.%s", tl_quote(e->string, q, sizeof q));
+        if (!cJSON_IsString(e))
+            return tl_fail(err, TL_E_TYPE, key, "must be a string: the shard's file name");
+        if (!path_stays(e->valuestring))
+            return tl_fail(err, TL_E_VALUE, key, "'%s' leaves the index's folder (an absolute "
+                           "path or '..'): a shard lies beside its index",
+                           tl_quote(e->valuestring, q, sizeof q));
+        for (size_t i = 0; i < x->count; i++) {
+            if (strcmp(x->names[i], e->string) == 0)
+                return tl_fail(err, TL_E_KEY, key, "appears twice in the weight map");
+        }
+        size_t s = shard_of(x, e->valuestring);
+        if (s == SIZE_MAX || !(x->names[x->count] = strdup(e->string)))
+            return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+        x->shard[x->count++] = s;
+    }
+    return 0;
+}
+
+int tl_shard_index_parse(const char *text, size_t len, struct tl_shard_index *x,
+                         struct tl_error *err)
+{
+    memset(x, 0, sizeof *x);
+    cJSON *doc = cJSON_ParseWithLength(text, len);
+    if (!doc || !cJSON_IsObject(doc)) {
+        cJSON_Delete(doc);
+        return tl_fail(err, TL_E_JSON, NULL, "a shard index is a JSON object with a "
+                       "\"weight_map\"");
+    }
+    const cJSON *map = cJSON_GetObjectItemCaseSensitive(doc, "weight_map");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "metadata");
+    int rc = 0;
+    if (!map)
+        rc = tl_fail(err, TL_E_KEY, "weight_map", "is missing: a shard index maps each tensor "
+                     "to its shard");
+    else if (!cJSON_IsObject(map))
+        rc = tl_fail(err, TL_E_TYPE, "weight_map", "must be an object of tensor names to shard "
+                     "file names");
+    else if (meta && !cJSON_IsObject(meta))
+        rc = tl_fail(err, TL_E_TYPE, "metadata", "must be an object");
+    else
+        rc = index_fill(map, x, err);
+    cJSON_Delete(doc);
+    if (rc)
+        tl_shard_index_free(x);
+    return rc;
+}
+
+bool tl_shard_index_looks(const char *text, size_t len)
+{
+    static const char key[] = "\"weight_map\"";
+    for (size_t i = 0; i + sizeof key - 1 <= len; i++) {
+        if (memcmp(text + i, key, sizeof key - 1) == 0)
+            return true;
+    }
+    return false;
+}
+
+int tl_shard_index_write(const char *text, size_t len, uint64_t total_size, char **out,
+                         struct tl_error *err)
+{
+    cJSON *doc = cJSON_ParseWithLength(text, len);
+    if (!doc)
+        return tl_fail(err, TL_E_JSON, NULL, "the index is not JSON");
+    cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "metadata");
+    if (!meta) {
+        meta = cJSON_CreateObject();
+        if (meta)
+            cJSON_AddItemToObject(doc, "metadata", meta);
+    }
+    cJSON *size = cJSON_CreateNumber((double)total_size);
+    bool ok = meta && size && (cJSON_GetObjectItemCaseSensitive(meta, "total_size")
+                                   ? cJSON_ReplaceItemInObjectCaseSensitive(meta, "total_size", size)
+                                   : cJSON_AddItemToObject(meta, "total_size", size));
+    if (!ok)
+        cJSON_Delete(size);
+    *out = ok ? cJSON_Print(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!*out)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    return 0;
+}
