@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Writes the example descriptions' data files.  The .bin files are committed;
 run this only to regenerate them (python3 examples/generate.py)."""
+import json
 import math
 import os
 import struct
 import sys
+import zipfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests",
                                 "tensorfiles"))
@@ -98,3 +100,38 @@ with open(os.path.join(here, "mixed.safetensors"), "wb") as f:
         ("empty.buffer", "F32", (0, 4), b""),
         ("step", "I64", (), struct.pack("<q", 1000)),
     ], metadata={"format": "pt"}))
+
+# A sharded model as published ones are: two safetensors shards and the
+# index that maps each tensor to its shard (model.safetensors.index.json).
+shards = {
+    "model-00001-of-00002.safetensors": [
+        ("conv1.weight", "F32", (8, 3, 3, 3), [math.sin(i) for i in range(216)]),
+        ("conv1.bias", "F32", (8,), [0.125 * i - 0.5 for i in range(8)])],
+    "model-00002-of-00002.safetensors": [
+        ("fc.weight", "F32", (10, 8), [math.cos(i) / 4 for i in range(80)]),
+        ("steps", "I64", (1,), [5])]}
+weight_map, total = {}, 0
+os.makedirs(os.path.join(here, "sharded"), exist_ok=True)
+for shard, tensors in shards.items():
+    items = []
+    for name, dtype, shape, vals in tensors:
+        data = struct.pack("<%d%s" % (len(vals), "q" if dtype == "I64" else "f"), *vals)
+        items.append((name, dtype, shape, data))
+        weight_map[name] = shard
+        total += len(data)
+    with open(os.path.join(here, "sharded", shard), "wb") as f:
+        f.write(tensorfiles.safetensors(items))
+with open(os.path.join(here, "sharded", "model.safetensors.index.json"), "w") as f:
+    f.write(json.dumps({"metadata": {"total_size": total, "format": "pt"},
+                        "weight_map": weight_map}, indent=2) + "\n")
+
+# An .npz as np.savez writes it: a zip of stored .npy members, one per
+# array, named NAME.npy.
+with zipfile.ZipFile(os.path.join(here, "weights.npz"), "w") as z:
+    for name, descr, shape, fmt, vals in [
+            ("conv.weight", "<f4", (4, 2, 3, 3), "f", [((i * 7) % 11) / 8 - 0.5 for i in range(72)]),
+            ("conv.bias", "<f4", (4,), "f", [0.5, -0.25, 0.0, 1.0]),
+            ("step", "<i8", (), "q", [1000])]:
+        member = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
+        z.writestr(member, tensorfiles.npy_header(descr, shape) +
+                   struct.pack("<%d%s" % (len(vals), fmt), *vals))

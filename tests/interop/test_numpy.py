@@ -5,7 +5,9 @@ the tool must read them to the same values; numpy must np.load every .npy the
 tool writes and find what its own transpose gives; safetensors files built
 byte by byte (no safetensors library is packaged here) read to the values
 numpy put in them, names with '.', '/' and ':' included; compare across
-layouts finds what numpy's isclose finds.
+layouts finds what numpy's isclose finds; np.savez and np.savez_compressed
+archives read, and the .npz files the tool writes np.load-ed; a sharded
+model built from the format's description converted whole and read back.
 
 Usage: TL=/path/to/tensorlayout python3 tests/interop/test_numpy.py"""
 import io
@@ -526,6 +528,63 @@ with tempfile.TemporaryDirectory() as tmp:
     r = tl("convert", src, "--to", "NHWC", "-o", out)
     check(r.returncode == 0 and np.array_equal(np.load(out)["big"], np.transpose(big, (0, 2, 3, 1))),
           "a 16 MB deflated member to NHWC: %s" % r.stderr)
+
+    # 9. a sharded model built from the format's description (three shards
+    # and model.safetensors.index.json): each tensor read through the index
+    # to numpy's values; the whole model converted into a folder, each shard
+    # read back from the description and checked against numpy's transpose
+    # and the BFLOAT16 bit rule; the new index's weight map as it was, its
+    # total_size the tensors' bytes, its other metadata kept
+    model = os.path.join(tmp, "sharded")
+    os.makedirs(model)
+    tensors = {"model-00001-of-00003.safetensors": {"a.weight": values("<f4", (16, 8, 3, 3)),
+                                                    "a.bias": values("<f4", (16,))},
+               "model-00002-of-00003.safetensors": {"b.weight": values("<f4", (32, 16, 1, 1)),
+                                                    "b.count": np.array([3], dtype=np.int64)},
+               "model-00003-of-00003.safetensors": {"head.weight": values("<f2", (10, 32))}}
+    tensors = {k: {n: (np.where(np.isfinite(a), a, 1).astype(a.dtype) if a.dtype.kind == "f" else a)
+                   for n, a in v.items()} for k, v in tensors.items()}
+    st_of = {"<f4": "F32", "<f2": "F16", "<i8": "I64"}
+    weight_map = {}
+    for shard, ts in tensors.items():
+        with open(os.path.join(model, shard), "wb") as f:
+            f.write(tensorfiles.safetensors([(n, st_of[a.dtype.str], a.shape, a.tobytes())
+                                             for n, a in ts.items()]))
+        weight_map.update({n: shard for n in ts})
+    index = os.path.join(model, "model.safetensors.index.json")
+    with open(index, "w") as f:
+        json.dump({"metadata": {"total_size": 1, "format": "pt", "note": "kept"},
+                   "weight_map": weight_map}, f)
+    for shard, ts in tensors.items():
+        for n, a in ts.items():
+            r = tl("dump", "--json", index + ":" + n)
+            check(r.returncode == 0 and same_values(a, dumped_values(r.stdout)),
+                  "dump INDEX:%s against numpy" % n)
+    out = os.path.join(tmp, "sharded_out")
+    r = tl("convert", index, "--to", "OHWI", "--to-type", "BFLOAT16", "-o", out + "/")
+    ok = r.returncode == 0
+    if ok:
+        with open(os.path.join(out, "model.safetensors.index.json")) as f:
+            new = json.load(f)
+        want_total = 0
+        for shard, ts in tensors.items():
+            got = read_safetensors(os.path.join(out, shard))
+            ok = ok and got is not None and set(got) == set(ts)
+            for n, a in ts.items():
+                if not ok:
+                    break
+                want = np.transpose(a, (0, 2, 3, 1)) if a.ndim == 4 else a
+                if a.dtype.kind == "f":
+                    bits = tensorfiles.bf16(want.astype(np.float32).ravel().tolist())
+                    ok = got[n][0] == "BF16" and got[n][1].shape == want.shape and \
+                        got[n][1].tobytes() == bits
+                    want_total += len(bits)
+                else:
+                    ok = got[n][0] == "I64" and np.array_equal(got[n][1], want)
+                    want_total += want.nbytes
+        ok = ok and new["weight_map"] == weight_map and new["metadata"]["format"] == "pt" and \
+            new["metadata"]["note"] == "kept" and new["metadata"]["total_size"] == want_total
+    check(ok, "a sharded model to OHWI + BFLOAT16, read back from the description: %s" % r.stderr)
 
 print("numpy: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
