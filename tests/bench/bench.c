@@ -52,6 +52,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "../../src/core/tl.h"
 #include "timing.h"
@@ -479,6 +480,50 @@ static pid_t start_busy(void)
     return pid;
 }
 
+/* The .npy file at npy (len bytes) as the one stored member of an .npz,
+ * as np.savez writes it: reading a stored member in place must cost no
+ * more than reading the .npy itself.  The .npy conversion is timed in its
+ * own block before and after the .npz one, and their mean is the baseline. */
+static void bench_npz_member(const char *tool, const char *dir, const char *npy, const char *out,
+                             uint64_t len)
+{
+    char npz[256], cmd[2048];
+    snprintf(npz, sizeof npz, "%s/tl-bench-%d.npz", dir, (int)getpid());
+    FILE *in = fopen(npy, "rb"), *f = fopen(npz, "wb");
+    uint8_t *buf = big(len), local[TL_ZIP_LOCAL_MAX], desc[TL_ZIP_DESCRIPTOR], *cd = NULL;
+    size_t cdlen = 0;
+    bool ok = in && f && fread(buf, 1, len, in) == len;
+    struct tl_zip_entry e = { "t.npy", len, 0, (uint32_t)crc32_z(0, buf, (size_t)len) };
+    size_t ll = tl_zip_local(e.name, local);
+    ok = ok && fwrite(local, 1, ll, f) == ll && fwrite(buf, 1, len, f) == len &&
+         fwrite(desc, 1, tl_zip_descriptor(e.crc, len, desc), f) == TL_ZIP_DESCRIPTOR &&
+         tl_zip_directory(&e, 1, ll + len + TL_ZIP_DESCRIPTOR, &cd, &cdlen, NULL) == 0 &&
+         fwrite(cd, 1, cdlen, f) == cdlen;
+    free(cd);
+    unbig(buf, len);
+    if (in)
+        fclose(in);
+    if (f)
+        fclose(f);
+    if (ok) {
+        snprintf(cmd, sizeof cmd, "'%s' convert '%s' -o '%s' --to NHWC --quiet", tool, npy, out);
+        double a = time_command(cmd);
+        snprintf(cmd, sizeof cmd, "'%s' convert '%s':t -o '%s' --to NHWC --quiet", tool, npz, out);
+        double z = time_command(cmd);
+        snprintf(cmd, sizeof cmd, "'%s' convert '%s' -o '%s' --to NHWC --quiet", tool, npy, out);
+        double b = time_command(cmd);
+        if (a > 0 && z > 0 && b > 0)
+            printf("process: convert of the same tensor as a stored .npz member to .npy: %.1f ms, "
+                   ".npy: %.1f ms (mean of %.1f and %.1f), ratio %.2f (target <= 1.00 + noise)\n",
+                   z * 1e3, (a + b) / 2 * 1e3, a * 1e3, b * 1e3, z / ((a + b) / 2));
+        if (json && a > 0 && z > 0 && b > 0)
+            fprintf(json, "{\"case\": \"process_convert_npz_vs_npy\", \"npz_ms\": %.1f, "
+                    "\"npy_ms\": %.1f, \"ratio\": %.3f}\n", z * 1e3, (a + b) / 2 * 1e3,
+                    z / ((a + b) / 2));
+    }
+    unlink(npz);
+}
+
 static void bench_process(const char *tool)
 {
     const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
@@ -551,6 +596,7 @@ static void bench_process(const char *tool)
             fprintf(json, "{\"case\": \"process_convert_npy_vs_raw\", \"npy_ms\": %.1f, "
                     "\"raw_ms\": %.1f, \"ratio\": %.3f}\n", tn * 1e3, (tt + tt2) / 2 * 1e3,
                     tn / ((tt + tt2) / 2));
+        bench_npz_member(tool, dir, npy_in, npy_out, hlen + n);
     } else if (nf) {
         fclose(nf);
     }
@@ -686,6 +732,87 @@ static double time_model(const char *cmd, double *rss_mib)
     return median(t, MODEL_RUNS);
 }
 
+/* The model at `in` (its n tensors e[], in that order after a header of
+ * hlen bytes) as four shards and their index: converting the sharded model
+ * into a folder must cost no more than converting the one file (SPEC
+ * section 10).  The one file is timed before and after, and their mean is
+ * the baseline; each run starts by removing the last run's output. */
+static void bench_sharded(const char *tool, const char *dir, const char *in,
+                          const struct tl_st_entry *e, size_t n, size_t hlen)
+{
+    enum { SHARDS = 4 };
+    char model[256], path[512], cmd[2048], out[256], outdir[256];
+    snprintf(model, sizeof model, "%s/tl-sharded-%d", dir, (int)getpid());
+    snprintf(out, sizeof out, "%s/tl-sharded-%d.out.safetensors", dir, (int)getpid());
+    snprintf(outdir, sizeof outdir, "%s/tl-sharded-%d.out", dir, (int)getpid());
+    FILE *src = fopen(in, "rb");
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", model);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", model);
+    if (!src || system(cmd) != 0) {
+        if (src)
+            fclose(src);
+        return;
+    }
+    FILE *idx = fopen(path, "w");
+    bool ok = idx != NULL;
+    uint64_t total = 0;
+    if (ok)
+        fprintf(idx, "{\"metadata\": {\"format\": \"pt\"}, \"weight_map\": {");
+    fseek(src, (long)hlen, SEEK_SET);
+    uint8_t *buf = big(64u << 20);
+    for (size_t k = 0; ok && k < SHARDS; k++) {
+        size_t lo = n * k / SHARDS, hi = n * (k + 1) / SHARDS;
+        uint8_t *hdr = NULL;
+        size_t len = 0;
+        snprintf(path, sizeof path, "%s/model-%05zu-of-%05d.safetensors", model, k + 1, SHARDS);
+        FILE *f = fopen(path, "wb");
+        ok = f && tl_safetensors_header(e + lo, hi - lo, NULL, 0, &hdr, &len, NULL) == 0 &&
+             fwrite(hdr, 1, len, f) == len;
+        free(hdr);
+        for (size_t i = lo; ok && i < hi; i++) {
+            fprintf(idx, "%s\"%s\": \"model-%05zu-of-%05d.safetensors\"", i ? ", " : "",
+                    e[i].name, k + 1, SHARDS);
+            total += e[i].bytes;
+            for (uint64_t at = 0; ok && at < e[i].bytes; at += 64u << 20) {
+                size_t m = (size_t)(e[i].bytes - at < (64u << 20) ? e[i].bytes - at : 64u << 20);
+                ok = fread(buf, 1, m, src) == m && fwrite(buf, 1, m, f) == m;
+            }
+        }
+        if (f)
+            fclose(f);
+    }
+    unbig(buf, 64u << 20);
+    fclose(src);
+    if (idx) {
+        fprintf(idx, "}}\n");
+        fclose(idx);
+    }
+    if (ok) {
+        double rss1, rss2, rss3;
+        snprintf(cmd, sizeof cmd, "rm -f '%s'; '%s' convert '%s' --to-type BFLOAT16 -o '%s' --quiet",
+                 out, tool, in, out);
+        double a = time_model(cmd, &rss1);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'; '%s' convert '%s/model.safetensors.index.json' "
+                 "--to-type BFLOAT16 -o '%s/' --quiet", outdir, tool, model, outdir);
+        double z = time_model(cmd, &rss2);
+        snprintf(cmd, sizeof cmd, "rm -f '%s'; '%s' convert '%s' --to-type BFLOAT16 -o '%s' --quiet",
+                 out, tool, in, out);
+        double b = time_model(cmd, &rss3);
+        if (a > 0 && z > 0 && b > 0)
+            printf("model: the same FLOAT32 -> BFLOAT16 as %d shards and an index, into a folder: "
+                   "%.0f ms, peak RSS %.0f MiB; as one file %.0f ms (mean of %.0f and %.0f): "
+                   "ratio %.2f (target <= 1.00 + noise)\n", SHARDS, z * 1e3, rss2,
+                   (a + b) / 2 * 1e3, a * 1e3, b * 1e3, z / ((a + b) / 2));
+        if (json && a > 0 && z > 0 && b > 0)
+            fprintf(json, "{\"case\": \"model_sharded\", \"sharded_ms\": %.1f, "
+                    "\"one_file_ms\": %.1f, \"ratio\": %.3f}\n", z * 1e3, (a + b) / 2 * 1e3,
+                    z / ((a + b) / 2));
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s' '%s'", model, outdir, out);
+    if (system(cmd) != 0)
+        fprintf(stderr, "bench: cannot remove %s\n", model);
+}
+
 /* Whole-model conversion (SPEC section 9): a 1.1 GB safetensors file of
  * FLOAT32 OIHW conv weights, biases and INT64 counters, to BFLOAT16, and
  * to OHWI + BFLOAT16, against cat of the same file (target: no slower,
@@ -775,6 +902,7 @@ static void bench_model(const char *tool)
                     "\"numpy_ms\": %.1f, \"rss_mib\": %.1f}\n", j, tt * 1e3, tc * 1e3,
                     tn * 1e3, rss);
     }
+    bench_sharded(tool, dir, in, e, n, hlen);
     unlink(in);
     unlink(outp);
     unlink(script);
