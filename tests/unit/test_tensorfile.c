@@ -1,4 +1,5 @@
-/* test_tensorfile.c - the .npy and safetensors readers and the .npy writer. */
+/* test_tensorfile.c - the .npy, safetensors and .npz readers, the .npy and
+ * zip writers, and the shard index. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -354,5 +355,129 @@ void safetensors_should_list_tensors_it_cannot_decode(void)
             tl_file_free(&f);
         }
         free(b);
+    }
+}
+
+/* An .npz of stored members made with the core's own zip writer (the
+ * layout np.savez writes) reads back: names without ".npy", each tensor in
+ * place; a member that is no .npy is listed, not decodable, and streams
+ * back as its exact bytes; the archive cut anywhere is never read past. */
+struct zip_buf {
+    uint8_t b[4096];
+    size_t n;
+};
+
+static void zip_add(struct zip_buf *z, struct tl_zip_entry *e, const char *name,
+                    const uint8_t *data, size_t len)
+{
+    e->name = name;
+    e->bytes = len;
+    e->at = z->n;
+    e->crc = 0;
+    for (size_t i = 0; i < len; i++) {     /* CRC-32, bit by bit */
+        e->crc ^= data[i];
+        for (int k = 0; k < 8; k++)
+            e->crc = (e->crc >> 1) ^ (0xEDB88320u & (0u - (e->crc & 1)));
+    }
+    e->crc = ~e->crc;
+    z->n += tl_zip_local(name, z->b + z->n);
+    memcpy(z->b + z->n, data, len);
+    z->n += len;
+    z->n += tl_zip_descriptor(e->crc, len, z->b + z->n);
+}
+
+static int count_bytes(void *ctx, const uint8_t *bytes, size_t n)
+{
+    (void)bytes;
+    *(size_t *)ctx += n;
+    return 0;
+}
+
+void npz_should_read_what_the_zip_writer_writes(void)
+{
+    struct tl_desc d;
+    uint64_t sizes[2] = { 2, 3 };
+    uint8_t npyb[256];
+    size_t hlen;
+    CHECK(tl_desc_init(&d, TL_DT_FLOAT32, 2, sizes, NULL) == 0);
+    CHECK(tl_npy_header(&d, npyb, sizeof npyb, &hlen, NULL) == 0);
+    for (int i = 0; i < 6; i++) {
+        float v = (float)i;
+        memcpy(npyb + hlen + 4 * i, &v, 4);
+    }
+    struct zip_buf z = { { 0 }, 0 };
+    struct tl_zip_entry e[2];
+    zip_add(&z, &e[0], "layer/w.npy", npyb, hlen + 24);
+    zip_add(&z, &e[1], "notes.txt", (const uint8_t *)"hello", 5);
+    uint8_t *dir;
+    size_t dlen;
+    CHECK(tl_zip_directory(e, 2, z.n, &dir, &dlen, NULL) == 0);
+    memcpy(z.b + z.n, dir, dlen);
+    z.n += dlen;
+    free(dir);
+    struct tl_file f;
+    struct tl_error err;
+    CHECK(tl_file_parse(z.b, z.n, &f, &err) == 0);
+    CHECK(f.format == TL_FMT_NPZ && f.count == 2);
+    if (f.count == 2) {
+        const struct tl_file_tensor *w = tl_file_find(&f, "layer/w"), *t = tl_file_find(&f, "notes.txt");
+        CHECK(w && w->decodable && !w->deflated && w->desc.dtype == TL_DT_FLOAT32);
+        uint8_t local[TL_ZIP_LOCAL_MAX];
+        size_t ll = tl_zip_local("layer/w.npy", local);
+        CHECK(w && w->zip_at == e[0].at + ll && w->desc.file_offset == e[0].at + ll + hlen);
+        CHECK(t && !t->decodable && !t->npy && t->member_bytes == 5);
+        size_t n = 0;
+        CHECK(t && tl_npz_member(z.b, z.n, t, count_bytes, &n, &err) == 0 && n == 5);
+        CHECK(t && tl_file_tensor_decodable(t, &err) == TL_E_VALUE && strstr(err.msg, "no .npy"));
+    }
+    tl_file_free(&f);
+    /* the same archive cut anywhere is refused, never read past */
+    for (size_t cut = 0; cut < z.n; cut += 7) {
+        uint8_t *copy = malloc(cut ? cut : 1);
+        memcpy(copy, z.b, cut);
+        if (tl_file_parse(copy, cut, &f, &err) == 0)
+            tl_file_free(&f);
+        free(copy);
+    }
+}
+
+/* A shard index: its weight map read, shards in order of first mention;
+ * each malformed one refused with the key to blame; written back with a new
+ * total_size, other metadata kept. */
+void shard_index_should_read_and_write_back(void)
+{
+    static const char good[] = "{\"metadata\": {\"total_size\": 9, \"format\": \"pt\"}, "
+                               "\"weight_map\": {\"a\": \"s1.safetensors\", \"b\": \"s2.safetensors\", "
+                               "\"c\": \"s1.safetensors\"}}";
+    struct tl_shard_index x;
+    struct tl_error err;
+    CHECK(tl_shard_index_looks(good, strlen(good)));
+    CHECK(tl_shard_index_parse(good, strlen(good), &x, &err) == 0);
+    CHECK(x.nshards == 2 && x.count == 3);
+    if (x.nshards == 2 && x.count == 3) {
+        CHECK_STR(x.shards[0], "s1.safetensors");
+        CHECK_STR(x.names[2], "c");
+        CHECK(x.shard[0] == 0 && x.shard[1] == 1 && x.shard[2] == 0);
+    }
+    tl_shard_index_free(&x);
+    char *out = NULL;
+    CHECK(tl_shard_index_write(good, strlen(good), 123456789012ull, &out, &err) == 0);
+    CHECK(out && strstr(out, "123456789012") && strstr(out, "\"format\"") && strstr(out, "\"c\""));
+    free(out);
+    static const struct { const char *text, *key; } bad[] = {
+        { "[]", "" },
+        { "{\"metadata\": {}}", "weight_map" },
+        { "{\"weight_map\": []}", "weight_map" },
+        { "{\"weight_map\": {\"a\": 1}}", "weight_map.a" },
+        { "{\"weight_map\": {\"a\": \"../s.safetensors\"}}", "weight_map.a" },
+        { "{\"weight_map\": {\"a\": \"/s.safetensors\"}}", "weight_map.a" },
+        { "{\"weight_map\": {\"a\": \"\"}}", "weight_map.a" },
+        { "{\"weight_map\": {\"a\": \"s\", \"a\": \"t\"}}", "weight_map.a" },
+        { "{\"weight_map\": {}, \"metadata\": 3}", "metadata" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&err, 0, sizeof err);
+        CHECK(tl_shard_index_parse(bad[i].text, strlen(bad[i].text), &x, &err) != 0);
+        CHECK_STR(err.key, bad[i].key);
     }
 }

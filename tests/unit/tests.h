@@ -40,6 +40,8 @@
     X(safetensors_should_read_tensors_in_file_order) \
     X(safetensors_should_reject_each_malformed_header) \
     X(safetensors_should_list_tensors_it_cannot_decode) \
+    X(npz_should_read_what_the_zip_writer_writes) \
+    X(shard_index_should_read_and_write_back) \
     X(safetensors_should_report_overlaps_and_gaps) \
     X(file_should_never_read_past_a_truncation) \
     X(convert_should_round_trip_every_half_and_bfloat) \
