@@ -107,6 +107,17 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf)
                 "swapped?)\n", file->name);
         return CLI_INVALID;
     }
+    /* text that no JSON value starts with (a README, a Makefile, a CSV of
+     * names): not a file of any format the tool reads */
+    size_t i = bom ? 3 : 0;
+    while (i < file->size && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+        i++;
+    if (i < file->size && !strchr("{[\"-0123456789tfn", t[i])) {
+        fprintf(stderr, "tensorlayout: %s: is text, not a file this tool reads (a JSON "
+                "description or buffer map, a sharded model's index, .npy, .npz, "
+                "safetensors)\n", file->name);
+        return CLI_INVALID;
+    }
     return parse_json(file->bytes, (size_t)file->size, file->name, tf);
 }
 
