@@ -112,7 +112,11 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf)
     size_t i = bom ? 3 : 0;
     while (i < file->size && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
         i++;
-    if (i < file->size && !strchr("{[\"-0123456789tfn", t[i])) {
+    const char *rest = (const char *)t + i;
+    size_t left = (size_t)file->size - i;
+    bool word = (left >= 4 && (memcmp(rest, "true", 4) == 0 || memcmp(rest, "null", 4) == 0)) ||
+                (left >= 5 && memcmp(rest, "false", 5) == 0);
+    if (i < file->size && !strchr("{[\"-0123456789", t[i]) && !word) {
         fprintf(stderr, "tensorlayout: %s: is text, not a file this tool reads (a JSON "
                 "description or buffer map, a sharded model's index, .npy, .npz, "
                 "safetensors)\n", file->name);
