@@ -202,6 +202,7 @@ struct cli_whole {
     unsigned threads;
     bool quiet, json;
     bool part;                          /* one shard of a model: its rules are checked over all */
+    const char *shown;                  /* OUT as messages name it (a shard's final path), or NULL */
 };
 
 /* Converts every tensor of the parsed file f (safetensors, .npz or a

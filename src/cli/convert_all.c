@@ -269,6 +269,8 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     *written = hlen + at;
     if ((rc = cli_writer_open(&wr, w->out, *written, w->threads, whole_progress(w, in), NULL)))
         goto out;
+    if (w->shown)                      /* a shard: named where it will be, not where it is built */
+        tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
     rc = cli_writer_put(&wr, header, hlen);
     size_t carried = 0;
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
@@ -366,6 +368,8 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
     *written = at + dlen;
     if ((rc = cli_writer_open(&wr, w->out, *written, w->threads, whole_progress(w, in), NULL)))
         goto out;
+    if (w->shown)                      /* a shard: named where it will be, not where it is built */
+        tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
     size_t carried = 0;
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
         size_t ll = tl_zip_local(names[i], local);

@@ -191,7 +191,7 @@ static int make_parents(const char *dir, const char *shard)
 struct shard_jobs {
     const struct cli_shards *s;
     struct cli_whole w;
-    const char *dir;
+    const char *dir, *outdir;           /* where shards are written; where they will be */
     size_t only;                        /* one shard, or SIZE_MAX for all */
     atomic_size_t next;
     atomic_bool failed;
@@ -208,10 +208,12 @@ static void *shard_worker(void *arg)
             return NULL;
         if (j->only != SIZE_MAX && k != j->only)
             continue;
-        char out[4096 + 256];
+        char out[4096 + 256], shown[4096 + 256];
         snprintf(out, sizeof out, "%s/%s", j->dir, j->s->x.shards[k]);
+        snprintf(shown, sizeof shown, "%s/%s", j->outdir, j->s->x.shards[k]);
         struct cli_whole w = j->w;
         w.out = out;
+        w.shown = shown;
         w.name = j->s->data[k].name;
         int rc = make_parents(j->dir, j->s->x.shards[k]);
         if (rc == CLI_OK)
@@ -227,9 +229,9 @@ static void *shard_worker(void *arg)
 /* Converts the shards (all, or only one) into dir, in parallel up to the
  * threads the conversion may use. */
 static int convert_shards(const struct cli_shards *s, const struct cli_whole *w, const char *dir,
-                          size_t only, uint64_t *total)
+                          const char *outdir, size_t only, uint64_t *total)
 {
-    struct shard_jobs j = { .s = s, .w = *w, .dir = dir, .only = only };
+    struct shard_jobs j = { .s = s, .w = *w, .dir = dir, .outdir = outdir, .only = only };
     atomic_init(&j.next, 0);
     atomic_init(&j.failed, false);
     atomic_init(&j.rc, 0);
@@ -382,7 +384,7 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
             cli_report_errno(outdir, "cannot make the folder");
             rc = CLI_IO;
         } else {
-            rc = convert_shards(&s, w, outdir, only, &total);
+            rc = convert_shards(&s, w, outdir, outdir, only, &total);
         }
         cli_shards_close(&s);
         return rc;
@@ -405,7 +407,7 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         cli_shards_close(&s);
         return CLI_IO;
     }
-    rc = convert_shards(&s, w, tmp, SIZE_MAX, &total);
+    rc = convert_shards(&s, w, tmp, outdir, SIZE_MAX, &total);
     if (rc == CLI_OK)
         rc = write_index(&s, tmp, index_name(index_path), total);
     if (rc == CLI_OK && rename(tmp, outdir) != 0) {
