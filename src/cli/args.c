@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 
@@ -154,4 +155,19 @@ void cli_simd_note(void)
     if (simd_wanted && tl_isa_active() != simd_isa)
         fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD=%s is not supported here; using %s\n",
                 simd_wanted, tl_isa_name(tl_isa_active()));
+}
+
+int cli_type_arg(const char *cmd, const char *opt, const char *name, enum tl_dtype *dt)
+{
+    char q[64], list[160];
+    if (tl_dtype_from_any(name, dt) == 0)
+        return CLI_OK;
+    if (strcasecmp(name, "float") == 0)
+        cli_usage_error(cmd, "%s: 'float' is FLOAT64 to numpy and FLOAT32 to C and PyTorch: "
+                        "write float32 or float64", opt);
+    else
+        cli_usage_error(cmd, "%s: '%s' is not a data type (%s; numpy's and safetensors' "
+                        "names too: float16, half, F16, bfloat16, BF16, int8, u1...)", opt,
+                        tl_quote(name, q, sizeof q), tl_dtype_list(TL_SPELL_NAME, list, sizeof list));
+    return CLI_USAGE;
 }

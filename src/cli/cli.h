@@ -82,6 +82,11 @@ int cli_parse_u64_list(const char *s, uint64_t *out, int max);
 void cli_simd_select(void);
 void cli_simd_note(void);
 
+/* A data type named on the command line by option opt (numpy's and
+ * safetensors' names too: tl_dtype_from_any).  Prints the usage error and
+ * returns CLI_USAGE when it names none. */
+int cli_type_arg(const char *cmd, const char *opt, const char *name, enum tl_dtype *dt);
+
 /* ---- inputs (load.c) ----------------------------------------------------- */
 
 /* A data file, memory-mapped when it is a regular file, read whole when it

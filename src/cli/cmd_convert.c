@@ -238,13 +238,8 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
     static const char cmd[] = "convert";
     struct tl_error err = { 0 };
     enum tl_dtype to_type;
-    if (o->to_type && tl_dtype_from_name(o->to_type, &to_type)) {
-        char q[64], list[160];
-        cli_usage_error(cmd, "--to-type: '%s' is not a data type (%s)",
-                        tl_quote(o->to_type, q, sizeof q),
-                        tl_dtype_list(TL_SPELL_NAME, list, sizeof list));
+    if (o->to_type && cli_type_arg(cmd, "--to-type", o->to_type, &to_type))
         return CLI_USAGE;
-    }
     int rc = destination(o, src, dst, o->to_type ? &to_type : NULL);
     if (rc)
         return rc;

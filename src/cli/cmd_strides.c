@@ -39,10 +39,8 @@ static int run(const char *sizes_arg, const char *layout_arg, const char *bcast_
             return CLI_USAGE;
         }
     }
-    if (type_arg && tl_dtype_from_name(type_arg, &dt)) {
-        cli_usage_error(cmd, "--type: unknown data type '%s'", tl_quote(type_arg, q, sizeof q));
+    if (type_arg && cli_type_arg(cmd, "--type", type_arg, &dt))
         return CLI_USAGE;
-    }
     if (tl_layout_parse((unsigned)rank, layout_arg, order, &err)) {
         cli_usage_error(cmd, "--layout: %s", err.msg);
         return CLI_USAGE;

@@ -419,15 +419,9 @@ out:
 /* --to-type T of a whole file: a floating type (*has false without it). */
 static int whole_to_type(const struct cli_whole *w, enum tl_dtype *to_type, bool *has)
 {
-    char q[64];
     *has = w->to_type != NULL;
-    if (w->to_type && tl_dtype_from_name(w->to_type, to_type)) {
-        char list[160];
-        cli_usage_error("convert", "--to-type: '%s' is not a data type (%s)",
-                        tl_quote(w->to_type, q, sizeof q),
-                        tl_dtype_list(TL_SPELL_NAME, list, sizeof list));
+    if (w->to_type && cli_type_arg("convert", "--to-type", w->to_type, to_type))
         return CLI_USAGE;
-    }
     if (w->to_type && !tl_dtype_is_float(*to_type)) {
         cli_usage_error("convert", "--to-type %s: a whole file's conversion changes its "
                         "floating tensors, so T is a floating type (FLOAT16, BFLOAT16, "

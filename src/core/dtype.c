@@ -68,6 +68,40 @@ int tl_dtype_from_name(const char *name, enum tl_dtype *out)
     return TL_E_VALUE;
 }
 
+int tl_dtype_from_any(const char *name, enum tl_dtype *out)
+{
+    static const char *const words[][2] = {
+        { "half", "FLOAT16" }, { "single", "FLOAT32" }, { "double", "FLOAT64" },
+    };
+    if (tl_dtype_from_name(name, out) == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        if (strcasecmp(name, words[i][0]) == 0)
+            return tl_dtype_from_name(words[i][1], out);
+    }
+    const char *code = name[0] && strchr("<|=", name[0]) ? name + 1 : name;
+    for (int i = 0; i < TL_DT_COUNT; i++) {
+        const struct tl_dtype_info *r = &table[i];
+        char word[16] = "";
+        if (r->kind == TL_KIND_FLOAT && strncmp(r->name, "FLOAT", 5) == 0)
+            snprintf(word, sizeof word, "float%u", r->bits);
+        else if (r->kind == TL_KIND_SIGNED)
+            snprintf(word, sizeof word, "int%u", r->bits);
+        else if (r->kind == TL_KIND_UNSIGNED)
+            snprintf(word, sizeof word, "uint%u", r->bits);
+        char fp[16] = "";
+        if (r->kind == TL_KIND_FLOAT && strncmp(r->name, "FLOAT", 5) == 0)
+            snprintf(fp, sizeof fp, "fp%u", r->bits);
+        if ((r->st && strcasecmp(name, r->st) == 0) || (word[0] && strcasecmp(name, word) == 0) ||
+            (fp[0] && strcasecmp(name, fp) == 0) ||
+            (r->npy && strcasecmp(code, r->npy + 1) == 0)) {
+            *out = (enum tl_dtype)i;
+            return 0;
+        }
+    }
+    return TL_E_VALUE;
+}
+
 int tl_dtype_from_safetensors(const char *name, enum tl_dtype *out)
 {
     for (int i = 0; i < TL_DT_COUNT; i++) {

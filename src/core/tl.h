@@ -88,6 +88,12 @@ uint64_t tl_dtype_bytes(enum tl_dtype dt, uint64_t n);
 int tl_dtype_from_name(const char *name, enum tl_dtype *out);
 int tl_dtype_from_safetensors(const char *name, enum tl_dtype *out);
 
+/* A type as the command line takes it (SPEC section 13): the tool's own
+ * names as tl_dtype_from_name(), and numpy's and safetensors' in any case:
+ * float32, f4, <f4, F32, fp32, float16, half, F16, bfloat16, BF16, int8,
+ * I8, uint8, u1, single, double...  @return 0, or TL_E_VALUE. */
+int tl_dtype_from_any(const char *name, enum tl_dtype *out);
+
 /* The types as a message lists them, separated by spaces, into buf:
  * canonical names, .npy descrs or safetensors dtypes (only the types that
  * the format has).  @return buf. */
