@@ -29,6 +29,19 @@ int cli_parse_args(int argc, char **argv, void **table, const char *about)
     struct arg_lit *help = table[n - 1];
     struct arg_end *end = table[n];
     const char *cmd = argv[0];
+    /* "-o=x" gives -o the value "=x" (a file named =x): that is never meant */
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        if (a[0] == '-' && a[1] && a[1] != '-' && a[2] == '=') {
+            char q[128];
+            cli_usage_error(cmd, "'%s': a short option takes its value after a space or "
+                            "joined (did you mean -%c %s?)", tl_quote(a, q, sizeof q), a[1],
+                            a + 3);
+            return CLI_USAGE;
+        }
+    }
     int errors = arg_parse(argc, argv, table);
     if (help->count > 0) {
         printf("Usage: tensorlayout %s", cmd);
