@@ -111,6 +111,7 @@ struct cli_desc {
     uint64_t map_end;         /* a tensor of a buffer map: where its map's last buffer ends */
     char tensor[256];         /* its name in its file or map, or "" */
     struct cli_data file;     /* a tensor file, mapped: it holds the data too */
+    bool scalar;              /* a 0-d array of a tensor file: written back with shape () or [] */
 };
 
 /* Reads and parses DESC; axes (NULL: none) is --axes, which only a tensor
@@ -309,7 +310,7 @@ struct cli_format {
     bool many;                /* holds several tensors: a whole file converts into it */
     /* turns d into the format's tensor (its byteOffset past the header) and
      * makes the header's bytes (malloc'd); NULL for a format without one */
-    int (*header)(struct tl_desc *d, const char *name, uint8_t **bytes, size_t *len,
+    int (*header)(struct tl_desc *d, const char *name, bool scalar, uint8_t **bytes, size_t *len,
                   struct tl_error *err);
 };
 

@@ -249,6 +249,7 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
     }
     const struct cli_format *f = cli_format_for(o->out, o->format);
     const char *name = o->name ? o->name : src->tensor[0] ? src->tensor : "tensor";
+    dst->scalar = src->scalar;         /* a 0-d array stays 0-d: one element, any layout */
     if ((rc = cli_format_prepare(f, o->out, o->format != NULL, name, dst, header, hlen)))
         return rc;
     struct tl_copy_plan plan;

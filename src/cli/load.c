@@ -215,6 +215,7 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
     }
     *picked = t;
     out->d = t->desc;
+    out->scalar = t->scalar;
     out->shares_file = tf->named && tf->format != TL_FMT_JSON;
     for (size_t i = 0; tf->format == TL_FMT_JSON && tf->named && i < tf->count; i++) {
         if (tf->tensors[i].end > out->map_end)

@@ -58,21 +58,22 @@
 /* ---- formats ------------------------------------------------------------- */
 
 /* A .npy file: its header, then the packed array. */
-static int npy_header(struct tl_desc *d, const char *name, uint8_t **bytes, size_t *len,
-                      struct tl_error *err)
+static int npy_header(struct tl_desc *d, const char *name, bool scalar, uint8_t **bytes,
+                      size_t *len, struct tl_error *err)
 {
     (void)name;                        /* a .npy array has none */
-    if (tl_npy_header(d, NULL, 0, len, err))
+    unsigned how = scalar ? TL_NPY_SCALAR : 0;
+    if (tl_npy_header_as(d, how, NULL, 0, len, err))
         return err->code;
     if (!(*bytes = malloc(*len)))
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-    return tl_npy_header(d, *bytes, *len, len, err);
+    return tl_npy_header_as(d, how, *bytes, *len, len, err);
 }
 
 /* A safetensors file of one tensor, named name: its header, then the
  * packed tensor; the shape is the sizes in memory order, as for .npy. */
-static int st_header(struct tl_desc *d, const char *name, uint8_t **bytes, size_t *len,
-                     struct tl_error *err)
+static int st_header(struct tl_desc *d, const char *name, bool scalar, uint8_t **bytes,
+                     size_t *len, struct tl_error *err)
 {
     struct tl_info info;
     tl_desc_classify(d, &info);
@@ -82,7 +83,7 @@ static int st_header(struct tl_desc *d, const char *name, uint8_t **bytes, size_
     if (d->byte_offset || d->file_offset)
         return tl_fail(err, TL_E_VALUE, "byteOffset", "a safetensors tensor's data follows "
                        "the header: the destination's byteOffset and fileOffset must be 0");
-    struct tl_st_entry e = { .name = name, .dtype = d->dtype, .rank = d->rank,
+    struct tl_st_entry e = { .name = name, .dtype = d->dtype, .rank = scalar ? 0 : d->rank,
                              .bytes = tl_dtype_bytes(d->dtype, info.element_count) };
     for (unsigned i = 0; i < d->rank; i++)
         e.shape[i] = d->sizes[info.axis_order[i]];
@@ -91,11 +92,12 @@ static int st_header(struct tl_desc *d, const char *name, uint8_t **bytes, size_
 
 /* An .npz holds several tensors, so a whole file converts into it
  * (convert_all.c); one tensor is written as .npy. */
-static int npz_header(struct tl_desc *d, const char *name, uint8_t **bytes, size_t *len,
-                      struct tl_error *err)
+static int npz_header(struct tl_desc *d, const char *name, bool scalar, uint8_t **bytes,
+                      size_t *len, struct tl_error *err)
 {
     (void)d;
     (void)name;
+    (void)scalar;
     (void)bytes;
     (void)len;
     return tl_fail(err, TL_E_VALUE, "format", "an .npz archive is written from a whole "
@@ -151,7 +153,7 @@ int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
     *hlen = 0;
     if (!f->header)
         return CLI_OK;
-    if (f->header(&dst->d, name, header, hlen, &err)) {
+    if (f->header(&dst->d, name, dst->scalar, header, hlen, &err)) {
         free(*header);
         *header = NULL;
         fprintf(stderr, "tensorlayout: %s: cannot be a .%s file: %s: %s%s\n",

@@ -529,6 +529,17 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 0 and np.array_equal(np.load(out)["big"], np.transpose(big, (0, 2, 3, 1))),
           "a 16 MB deflated member to NHWC: %s" % r.stderr)
 
+    # 8b. a 0-d array converted as one tensor stays 0-d: .npy shape (), safetensors []
+    src = os.path.join(tmp, "scalar.npy")
+    np.save(src, np.float32(3.5))
+    out_npy, out_st = os.path.join(tmp, "scalar16.npy"), os.path.join(tmp, "scalar.safetensors")
+    r1 = tl("convert", src, "--to-type", "FLOAT16", "-o", out_npy)
+    r2 = tl("convert", src, "--to-type", "FLOAT64", "-o", out_st)
+    t = read_safetensors(out_st) if r2.returncode == 0 else None
+    check(r1.returncode == 0 and np.load(out_npy).shape == () and np.load(out_npy) == 3.5 and
+          t is not None and t["tensor"][1].shape == () and t["tensor"][1] == 3.5,
+          "a 0-d array stays 0-d in .npy and safetensors: %s %s" % (r1.stderr, r2.stderr))
+
     # 9. a sharded model built from the format's description (three shards
     # and model.safetensors.index.json): each tensor read through the index
     # to numpy's values; the whole model converted into a folder, each shard
