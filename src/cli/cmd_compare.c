@@ -195,7 +195,9 @@ static cJSON *build_json(const struct input *a, const struct input *b,
               tl_json_add_u64(o, "mismatches", r->mismatches);
     if (ok && r->have_abs) {
         double rel = r->max_rel;
-        ok = cJSON_AddRawToObject(o, "maxAbsDiff", diff_text(r, buf, sizeof buf)) != NULL;
+        double abs = (double)r->max_abs;          /* an infinity as JSON has it: a string */
+        ok = cJSON_AddRawToObject(o, "maxAbsDiff", r->int_diff ? diff_text(r, buf, sizeof buf)
+                                  : cli_value_json(TL_DT_FLOAT64, &abs, buf, sizeof buf)) != NULL;
         cJSON *i1 = index_json(d, r->max_abs_index), *i2 = index_json(d, r->max_rel_index);
         ok = ok && i1 && i2;
         if (ok) {

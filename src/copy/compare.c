@@ -137,7 +137,9 @@ static bool judge(const struct num *a, const struct num *b, const struct tl_comp
         return o->equal_nan && isnan(x) && isnan(y);
     *finite = true;
     *abs = fabsl(x - y);
-    *rel = y == 0 ? INFINITY : (double)(*abs / fabsl(y));
+    /* an infinite difference is infinitely far, also relative to an
+     * infinity (Inf against -Inf: not inf / inf = NaN) */
+    *rel = y == 0 || isinf(*abs) ? INFINITY : (double)(*abs / fabsl(y));
     if (isinf(x) || isinf(y))
         return false;
     /* numpy's isclose, in extended precision (64-bit integers are exact

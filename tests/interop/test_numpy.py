@@ -597,5 +597,52 @@ with tempfile.TemporaryDirectory() as tmp:
             new["metadata"]["note"] == "kept" and new["metadata"]["total_size"] == want_total
     check(ok, "a sharded model to OHWI + BFLOAT16, read back from the description: %s" % r.stderr)
 
+    # 10. every command's --json is strict RFC 8259 JSON over values full of
+    # NaN, +-Inf, -0, subnormals and 2^64-1: Python's json with every
+    # non-standard constant refused
+    def strict(text):
+        def refuse(x):
+            raise ValueError("not JSON: " + x)
+        return json.loads(text, parse_constant=refuse)
+    nasty = {"f4": np.array([np.nan, np.inf, -np.inf, -0.0, 1e-45, 3.4e38], dtype=np.float32),
+             "f8": np.array([np.nan, -np.inf, 5e-324, -0.0, 1.7976931348623157e308, 1.0]),
+             "f2": np.array([np.nan, np.inf, -0.0, 6e-8, 65504.0, -1.0], dtype=np.float16),
+             "u8": np.array([2**64 - 1, 0, 1, 2**63, 7, 9], dtype=np.uint64),
+             "i8": np.array([-2**63, 2**63 - 1, 0, -1, 3, 4], dtype=np.int64)}
+    for name, a in nasty.items():
+        a = a.reshape(2, 3)
+        path = os.path.join(tmp, "nasty_%s.npy" % name)
+        np.save(path, a)
+        other = os.path.join(tmp, "nasty_%s_b.npy" % name)
+        b = a[::-1].copy()
+        np.save(other, b)
+        runs = [("dump", "--json", path), ("dump", "--json", "--physical", path),
+                ("inspect", "--json", path), ("offset", "--json", path, "1,2"),
+                ("size", "--json", path), ("list", "--json", path),
+                ("compare", "--json", path, other), ("compare", "--json", path, path),
+                ("convert", "--json", path, "--to", "WH", "-o", os.path.join(tmp, "n.npy")),
+                ("strides", "--json", "--sizes", "2,3", "--layout", "WH", "--type", name)]
+        for args in runs:
+            r = tl(*args)
+            try:
+                strict(r.stdout)
+                ok = r.returncode in (0, 1)
+            except ValueError as e:
+                ok = False
+                print(e)
+            check(ok, "strict JSON from %s of %s: %s" % (" ".join(args[:2]), name,
+                                                          r.stdout[:200] + r.stderr[:200]))
+    z = os.path.join(tmp, "nasty.npz")
+    np.savez(z, **{k: v.reshape(2, 3) for k, v in nasty.items()})
+    for args in (("list", "--json", z), ("dump", "--json", z + ":f4"),
+                 ("convert", "--json", z, "--to-type", "FLOAT64", "-o", os.path.join(tmp, "n.npz"))):
+        r = tl(*args)
+        try:
+            strict(r.stdout)
+            ok = r.returncode == 0
+        except ValueError:
+            ok = False
+        check(ok, "strict JSON from %s: %s" % (" ".join(args[:2]), r.stderr[:200]))
+
 print("numpy: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
