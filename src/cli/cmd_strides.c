@@ -1,6 +1,7 @@
 /*
  * cmd_strides.c - `tensorlayout strides --sizes LIST --layout L`: packed
- * strides for an axis order, with broadcast axes (CalculateStrides).
+ * strides for an axis order, with broadcast axes (CalculateStrides), or
+ * padded (--pad, --align, --pitch: SPEC section 13).
  */
 #include <argtable2.h>
 #include <cjson/cJSON.h>
@@ -12,12 +13,49 @@
 static const char about[] =
     "Computes the strides that store a tensor of the given sizes (in logical\n"
     "order) in the given layout, packed; broadcast axes get stride 0 and count\n"
-    "as size 1.  Prints them as a comma-separated list, or with --json a whole\n"
+    "as size 1.  Padded too: --pad AXIS=N gives AXIS N slots, --align AXIS=N\n"
+    "rounds the next outer axis's stride up to a multiple of N elements, and\n"
+    "--pitch BYTES rounds the stride of the axis just outside the innermost\n"
+    "one up to a multiple of BYTES, as a GPU row pitch; outer strides follow.\n"
+    "Prints them as a comma-separated list, or with --json a whole\n"
     "description that the other commands accept (dataType FLOAT32 unless\n"
     "--type says otherwise).";
 
+/* "AXIS=N" of --pad or --align: the axis (a letter of the rank, or an
+ * index) and N >= 1. */
+static int axis_value(const char *cmd, const char *opt, unsigned rank, const char *text,
+                      unsigned *axis, uint64_t *n)
+{
+    char name[16], q[64];
+    struct tl_error err = { 0 };
+    const char *eq = strchr(text, '=');
+    unsigned mask = 0;
+    uint64_t v;
+    if (!eq || (size_t)(eq - text) >= sizeof name || cli_parse_u64_list(eq + 1, &v, 1) != 1 ||
+        v == 0) {
+        cli_usage_error(cmd, "%s: '%s' is not AXIS=N (such as W=64)", opt,
+                        tl_quote(text, q, sizeof q));
+        return CLI_USAGE;
+    }
+    snprintf(name, sizeof name, "%.*s", (int)(eq - text), text);
+    if (tl_axes_parse(rank, name, &mask, &err) || !mask || (mask & (mask - 1))) {
+        cli_usage_error(cmd, "%s: '%s' is not one axis of a rank-%u tensor (%s)", opt,
+                        tl_quote(name, q, sizeof q), rank, err.msg[0] ? err.msg : "one letter");
+        return CLI_USAGE;
+    }
+    *axis = (unsigned)__builtin_ctz(mask);
+    *n = v;
+    return CLI_OK;
+}
+
+struct pads {
+    const char *const *pad, *const *align;
+    int npad, nalign;
+    const char *pitch;
+};
+
 static int run(const char *sizes_arg, const char *layout_arg, const char *bcast_arg,
-               const char *type_arg, bool json)
+               const char *type_arg, const struct pads *p, bool json)
 {
     static const char cmd[] = "strides";
     uint64_t sizes[TL_MAX_RANK];
@@ -49,14 +87,39 @@ static int run(const char *sizes_arg, const char *layout_arg, const char *bcast_
         cli_usage_error(cmd, "--broadcast: %s", err.msg);
         return CLI_USAGE;
     }
+    struct tl_padding pad;
+    memset(&pad, 0, sizeof pad);
+    for (int i = 0; i < p->npad + p->nalign; i++) {
+        bool is_pad = i < p->npad;
+        unsigned axis;
+        uint64_t n;
+        if (axis_value(cmd, is_pad ? "--pad" : "--align", (unsigned)rank,
+                       is_pad ? p->pad[i] : p->align[i - p->npad], &axis, &n))
+            return CLI_USAGE;
+        (is_pad ? pad.slots : pad.align)[axis] = n;
+    }
+    if (p->pitch) {
+        uint64_t bytes;
+        unsigned es = tl_dtype_size(dt);
+        if (cli_parse_u64_list(p->pitch, &bytes, 1) != 1 || bytes == 0 || bytes % es) {
+            cli_usage_error(cmd, "--pitch: '%s' is not a count of bytes >= 1 that is a multiple "
+                            "of the element size (%u bytes of %s)", tl_quote(p->pitch, q, sizeof q),
+                            es, tl_dtype_name(dt));
+            return CLI_USAGE;
+        }
+        pad.pitch = bytes / es;
+    }
     memset(&d, 0, sizeof d);
     d.dtype = dt;
     d.rank = (unsigned)rank;
-    d.strides_src = TL_STRIDES_LAYOUT;
+    d.strides_src = p->npad || p->nalign || p->pitch ? TL_STRIDES_GIVEN : TL_STRIDES_LAYOUT;
     memcpy(d.sizes, sizes, sizeof sizes);
-    if (tl_strides_for_order(d.rank, d.sizes, order, mask, d.strides, &err) ||
+    bool padded = d.strides_src == TL_STRIDES_GIVEN;
+    if (tl_strides_padded(d.rank, d.sizes, order, mask, padded ? &pad : NULL, d.strides, &err) ||
         tl_desc_validate(&d, &err)) {
-        fprintf(stderr, "tensorlayout: %s: --sizes: %s\n", cmd, err.msg);
+        bool axis = strcmp(err.key, "sizes") != 0 && strcmp(err.key, "pitch") != 0;
+        fprintf(stderr, "tensorlayout: %s: %s%s: %s\n", cmd, axis ? "axis " : "--",
+                err.key, err.msg);
         return CLI_INVALID;
     }
     if (json)
@@ -71,17 +134,23 @@ int cmd_strides(int argc, char **argv)
     struct arg_str *sizes = arg_str1(NULL, "sizes", "LIST", "sizes in logical order, e.g. 1,3,224,224");
     struct arg_str *layout = arg_str1(NULL, "layout", "L", "axis order, outermost first: letters (NHWC) or indices (0,2,3,1)");
     struct arg_str *bcast = arg_str0(NULL, "broadcast", "AXES", "axes to broadcast (stride 0): letters (HW) or indices (2,3)");
-    struct arg_str *type = arg_str0(NULL, "type", "T", "data type for --json (default FLOAT32)");
+    struct arg_str *type = arg_str0(NULL, "type", "T", "data type (default FLOAT32): of --json, and of --pitch's bytes");
+    struct arg_str *pad = arg_strn(NULL, "pad", "AXIS=N", 0, TL_MAX_RANK, "give AXIS N slots: the next outer stride is N times AXIS's (repeatable)");
+    struct arg_str *align = arg_strn(NULL, "align", "AXIS=N", 0, TL_MAX_RANK, "round the next outer axis's stride up to a multiple of N elements (repeatable)");
+    struct arg_str *pitch = arg_str0(NULL, "pitch", "BYTES", "round the stride just outside the innermost axis up to a multiple of BYTES (a row pitch)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print a whole description");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { sizes, layout, bcast, type, json, help, end };
+    void *table[] = { sizes, layout, bcast, type, pad, align, pitch, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
-    if (rc == CLI_CONTINUE)
+    if (rc == CLI_CONTINUE) {
+        struct pads p = { pad->sval, align->sval, pad->count, align->count,
+                          pitch->count ? pitch->sval[0] : NULL };
         rc = run(sizes->sval[0], layout->sval[0], bcast->count ? bcast->sval[0] : NULL,
-                 type->count ? type->sval[0] : NULL, json->count > 0);
+                 type->count ? type->sval[0] : NULL, &p, json->count > 0);
+    }
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }

@@ -87,16 +87,68 @@ int tl_strides_for_order(unsigned rank, const uint64_t *sizes,
                          const unsigned *order, unsigned broadcast_mask,
                          uint64_t *strides, struct tl_error *err)
 {
+    return tl_strides_padded(rank, sizes, order, broadcast_mask, NULL, strides, err);
+}
+
+/* step rounded up to a multiple of m (m > 0); false on overflow. */
+static bool round_up(uint64_t *step, uint64_t m)
+{
+    return *step % m == 0 || tl_mul_ok(*step / m + 1, m, step);
+}
+
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+int tl_strides_padded(unsigned rank, const uint64_t *sizes, const unsigned *order,
+                      unsigned broadcast_mask, const struct tl_padding *pad, uint64_t *strides,
+                      struct tl_error *err)
+{
     uint64_t step = 1;
+    bool inner = true;                 /* the innermost axis that is stored */
+    const char *names = tl_axis_letters(rank);
     for (unsigned k = rank; k-- > 0;) {
         unsigned axis = order[k];
+        uint64_t slots = pad ? pad->slots[axis] : 0, align = pad ? pad->align[axis] : 0;
+        uint64_t pitch = pad && inner ? pad->pitch : 0;
+        char key[16];
+        snprintf(key, sizeof key, "%c", names ? names[axis] : (char)('0' + axis));
         if (broadcast_mask & (1u << axis)) {
+            if (slots || align)
+                return tl_fail(err, TL_E_VALUE, key, "is broadcast (stride 0): it has no slots "
+                               "to pad or align");
             strides[axis] = 0;
             continue;
         }
         strides[axis] = step;
-        if (k > 0 && !tl_mul_ok(step, sizes[axis], &step))
-            return tl_fail(err, TL_E_OVERFLOW, "sizes", "packed strides overflow 64 bits");
+        if (k == 0) {
+            if (slots || align)
+                return tl_fail(err, TL_E_VALUE, key, "is the outermost axis: no stride follows "
+                               "from its padding");
+            if (pitch)
+                return tl_fail(err, TL_E_VALUE, "pitch", "needs an axis outside the innermost "
+                               "one");
+            break;
+        }
+        if (slots && slots < sizes[axis])
+            return tl_fail(err, TL_E_VALUE, key, "%" PRIu64 " slots are fewer than its size %"
+                           PRIu64, slots, sizes[axis]);
+        /* the next outer stride: this axis's slots, rounded up to a multiple
+         * of its alignment and of the row pitch (both: of their lcm) */
+        uint64_t m = align;
+        if (pitch && (!m || !tl_mul_ok(m / gcd(m, pitch), pitch, &m)))
+            m = m ? 0 : pitch;
+        if (!tl_mul_ok(step, slots ? slots : sizes[axis], &step) || (m && !round_up(&step, m)) ||
+            (align && pitch && !m))
+            return tl_fail(err, TL_E_OVERFLOW, "sizes", "%s strides overflow 64 bits",
+                           pad ? "the padded" : "packed");
+        inner = false;
     }
     return 0;
 }
