@@ -120,8 +120,9 @@ static void forget(int slot)
     }
 }
 
-static int write_all(int fd, const unsigned char *p, uint64_t n)
+int cli_write_all(int fd, const void *bytes, uint64_t n)
 {
+    const unsigned char *p = bytes;
     while (n > 0) {
         size_t chunk = n > (1u << 30) ? (1u << 30) : (size_t)n;
         ssize_t w = write(fd, p, chunk);
@@ -218,7 +219,7 @@ int cli_out_commit(struct cli_out *o)
     int rc = CLI_OK;
     if (o->direct) {
         int fd = strcmp(o->path, "-") == 0 ? 1 : open(o->path, O_WRONLY | O_TRUNC);
-        if (fd < 0 || write_all(fd, o->heap, o->size) != 0) {
+        if (fd < 0 || cli_write_all(fd, o->heap, o->size) != 0) {
             cli_report_errno(o->name, "cannot write");
             rc = CLI_IO;
         }
@@ -305,7 +306,7 @@ int cli_out_open_stream(struct cli_out *o, const char *path)
 
 int cli_out_write(struct cli_out *o, const void *p, uint64_t n)
 {
-    if (write_all(o->fd, p, n) != 0) {
+    if (cli_write_all(o->fd, p, n) != 0) {
         cli_report_errno(o->name, "cannot write");
         return CLI_IO;
     }

@@ -291,6 +291,10 @@ bool cli_out_is_stream(const char *path);
 int cli_out_open_stream(struct cli_out *o, const char *path);
 int cli_out_open_seq(struct cli_out *o, const char *path);
 int cli_out_write(struct cli_out *o, const void *p, uint64_t n);
+
+/* Writes n bytes to fd, through short writes and EINTR.  @return 0, or -1
+ * with errno set. */
+int cli_write_all(int fd, const void *bytes, uint64_t n);
 int cli_out_close_stream(struct cli_out *o);
 
 /* A writable view of n bytes of an output opened to be written in order,

@@ -213,12 +213,19 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
     return rc;
 }
 
-static void note_carried(const struct cli_whole *w, size_t carried)
+/* Commits OUT after rc == CLI_OK, with a note of the tensors carried as
+ * they are, or removes it. */
+static int finish(const struct cli_whole *w, struct cli_writer *wr, int rc, size_t carried)
 {
+    if (rc != CLI_OK) {
+        cli_writer_abort(wr);
+        return rc;
+    }
     if (carried)
         fprintf(stderr, "tensorlayout: note: %s: %zu tensor%s of types the tool does not "
                 "decode, or with no elements, copied as %s\n", w->name, carried,
                 carried == 1 ? "" : "s", carried == 1 ? "it is" : "they are");
+    return cli_writer_commit(wr);
 }
 
 static int whole_progress(const struct cli_whole *w, const struct cli_data *in)
@@ -278,12 +285,7 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
         carried += !it[i].t->decodable;
         rc = put_tensor(&wr, f, in, &it[i], hlen + it[i].offset + it[i].bytes);
     }
-    if (rc == CLI_OK)
-        note_carried(w, carried);
-    if (rc == CLI_OK)
-        rc = cli_writer_commit(&wr);
-    else
-        cli_writer_abort(&wr);
+    rc = finish(w, &wr, rc, carried);
 out:
     free(header);
     return rc;
@@ -397,12 +399,7 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
             rc = cli_writer_put(&wr, dir, dlen);
         }
     }
-    if (rc == CLI_OK)
-        note_carried(w, carried);
-    if (rc == CLI_OK)
-        rc = cli_writer_commit(&wr);
-    else
-        cli_writer_abort(&wr);
+    rc = finish(w, &wr, rc, carried);
 out:
     for (size_t i = 0; names && npy && i < n; i++) {
         free(names[i]);

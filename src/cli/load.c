@@ -509,17 +509,7 @@ int cli_open_file(const char *path, struct cli_data *out, enum tl_format *format
 
 static int put_fd(void *ctx, const uint8_t *bytes, size_t n)
 {
-    int fd = *(int *)ctx;
-    while (n) {
-        ssize_t w = write(fd, bytes, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        bytes += w;
-        n -= (size_t)w;
-    }
-    return 0;
+    return cli_write_all(*(int *)ctx, bytes, n);
 }
 
 int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *t,
