@@ -181,6 +181,14 @@ int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
 uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *data);
 void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data);
 
+/* For a description whose non-broadcast elements overlap (legal, but
+ * usually a typo in strides): two indices that share an offset and, when a
+ * stride looks like a forgotten factor, the strides probably meant, as
+ * text into buf (@return false when it does not overlap); and the same as
+ * a one-line note on standard error. */
+bool cli_overlap_note(const struct cli_desc *desc, char *buf, size_t cap);
+void cli_note_overlap(const struct cli_desc *desc);
+
 /* Checks that data holds the elements' bytes of desc; prints the message
  * naming both sizes and returns CLI_INVALID when it does not. */
 int cli_require_elements(const struct cli_desc *desc, const struct cli_data *data);

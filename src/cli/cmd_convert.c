@@ -469,6 +469,7 @@ static int run(const struct options *o)
     }
     if (!(rc = cli_require_elements(&src, &data))) {
         cli_note_trailing(&src, &data);
+        cli_note_overlap(&src);
         cli_simd_note();
         rc = check_values(o, &src, &data, dst.d.dtype);
     }

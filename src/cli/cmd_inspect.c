@@ -202,6 +202,11 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
         if (ok)
             cJSON_AddItemToArray(probs, s);
     }
+    char note[512];
+    cJSON *notes = ok ? cJSON_AddArrayToObject(o, "notes") : NULL;
+    ok = notes != NULL;
+    if (ok && cli_overlap_note(c, note, sizeof note))
+        ok = cJSON_AddItemToArray(notes, cJSON_CreateString(note));
     if (ok && data) {
         cJSON *dj = cJSON_AddObjectToObject(o, "data");
         ok = dj && cJSON_AddStringToObject(dj, "path", data->name) &&
@@ -238,10 +243,12 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     bool have = data_arg || desc.format != TL_FMT_JSON;
     struct tl_problem p[TL_MAX_PROBLEMS];
     size_t np = tl_desc_problems(&desc.d, &desc.info, have ? data.size : TL_NO_DATA, p);
-    if (json)
+    if (json) {
         rc = cli_print_json(build_json(&desc, have ? &data : NULL, p, np, padding));
-    else
+    } else {
+        cli_note_overlap(&desc);
         print_text(&desc, have ? &data : NULL, p, np, padding);
+    }
     cli_close_data(&data);
     cli_desc_release(&desc);
     return rc ? rc : np ? CLI_NO : CLI_OK;

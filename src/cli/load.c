@@ -5,6 +5,7 @@
  */
 #define _DEFAULT_SOURCE 1           /* madvise */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -639,4 +640,90 @@ void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi)
     hi = hi / page * page;
     if (lo < hi)
         madvise((uint8_t *)data->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
+}
+
+/* indices as "i,j,k" into buf at *n. */
+static void put_index(char *buf, size_t cap, size_t *n, const uint64_t *x, unsigned rank)
+{
+    for (unsigned i = 0; i < rank && *n < cap; i++)
+        *n += (size_t)snprintf(buf + *n, cap - *n, "%s%" PRIu64, i ? "," : "", x[i]);
+}
+
+/* The strides probably meant, when one stride of an overlapping
+ * description looks like a forgotten factor: the next inner axis's size
+ * times its stride, written as one of the two.  The axes outside it are
+ * scaled by the same factor (they were most likely computed from it). */
+static bool meant_strides(const struct tl_desc *d, const struct tl_info *in, uint64_t *fix,
+                          unsigned *axis, unsigned *inner)
+{
+    unsigned order[TL_MAX_RANK], n = 0;
+    for (unsigned k = 0; k < d->rank; k++) {     /* the stored axes of more than one element */
+        unsigned a = in->axis_order[k];
+        if (d->strides[a] && d->sizes[a] > 1)
+            order[n++] = a;
+    }
+    for (unsigned k = 0; k + 1 < n; k++) {
+        unsigned o = order[k], i = order[k + 1];
+        uint64_t need = d->sizes[i] * d->strides[i];
+        if (d->strides[o] >= need || need % d->strides[o] ||
+            (d->strides[o] != d->strides[i] && d->strides[o] != d->sizes[i]))
+            continue;
+        uint64_t f = need / d->strides[o];
+        struct tl_desc c = *d;
+        bool ok = true;
+        for (unsigned a = 0; a < d->rank; a++) {
+            if (d->strides[a] >= d->strides[o] && d->strides[a] && a != i)
+                ok &= !__builtin_mul_overflow(d->strides[a], f, &c.strides[a]);
+        }
+        struct tl_info ci;
+        if (!ok || tl_desc_validate(&c, NULL))
+            continue;
+        tl_desc_classify(&c, &ci);
+        if (ci.overlapping)
+            continue;
+        memcpy(fix, c.strides, sizeof c.strides);
+        *axis = o;
+        *inner = i;
+        return true;
+    }
+    return false;
+}
+
+bool cli_overlap_note(const struct cli_desc *desc, char *buf, size_t cap)
+{
+    const struct tl_desc *d = &desc->d;
+    uint64_t x[TL_MAX_RANK], y[TL_MAX_RANK], fix[TL_MAX_RANK];
+    unsigned axis, inner;
+    if (!desc->info.overlapping || !tl_desc_overlap_pair(d, x, y))
+        return false;
+    uint64_t off = 0;
+    for (unsigned i = 0; i < d->rank; i++)
+        off += x[i] * d->strides[i];
+    size_t n = (size_t)snprintf(buf, cap, "elements [");
+    put_index(buf, cap, &n, x, d->rank);
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "] and [");
+    put_index(buf, cap, &n, y, d->rank);
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "] share element offset %" PRIu64
+                          ": the layout overlaps (DirectML allows it; a typo in strides?)", off);
+    if (n < cap && meant_strides(d, &desc->info, fix, &axis, &inner)) {
+        const char *letters = tl_axis_letters(d->rank);
+        char o[8], i[8];
+        snprintf(o, sizeof o, "%c", letters ? letters[axis] : (char)('0' + axis));
+        snprintf(i, sizeof i, "%c", letters ? letters[inner] : (char)('0' + inner));
+        n += (size_t)snprintf(buf + n, cap - n, "; strides ");
+        put_index(buf, cap, &n, fix, d->rank);
+        if (n < cap)
+            snprintf(buf + n, cap - n, " would not overlap (the stride of %s, %" PRIu64 ", "
+                     "looks like it lacks a factor: %s's size %" PRIu64 " times its stride %"
+                     PRIu64 " is %" PRIu64 ")", o, d->strides[axis], i, d->sizes[inner],
+                     d->strides[inner], d->sizes[inner] * d->strides[inner]);
+    }
+    return true;
+}
+
+void cli_note_overlap(const struct cli_desc *desc)
+{
+    char text[512];
+    if (cli_overlap_note(desc, text, sizeof text))
+        fprintf(stderr, "tensorlayout: note: %s: %s\n", desc->name, text);
 }

@@ -82,6 +82,8 @@ static i128 mod(i128 a, i128 m)        /* m > 0; result in [0, m) */
 struct eq {
     unsigned k;
     i128 a[TL_MAX_RANK], u[TL_MAX_RANK];
+    unsigned axis[TL_MAX_RANK];        /* the description's axis of each unknown */
+    i128 z[TL_MAX_RANK];               /* the solution found, unknown by unknown */
     i128 reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
     uint64_t work, budget;             /* steps taken, steps allowed */
     bool aborted;                      /* past the budget: no answer */
@@ -109,8 +111,9 @@ static bool residue(i128 a, i128 t, i128 g, i128 lo, i128 *first, i128 *step)
     return true;
 }
 
-/* Two unknowns: a*z1 + b*z2 = t with |z1| <= u1, |z2| <= u2. */
-static bool solve2(i128 a, i128 u1, i128 b, i128 u2, i128 t)
+/* Two unknowns: a*z1 + b*z2 = t with |z1| <= u1, |z2| <= u2; a solution
+ * in *s1, *s2. */
+static bool solve2(i128 a, i128 u1, i128 b, i128 u2, i128 t, i128 *s1, i128 *s2)
 {
     i128 z1, m;
     if (!residue(a, t, b, -u1, &z1, &m) || z1 > u1)
@@ -123,6 +126,8 @@ static bool solve2(i128 a, i128 u1, i128 b, i128 u2, i128 t)
         lo = 0;
     if (hi > jmax)
         hi = jmax;
+    *s1 = z1 + lo * m;
+    *s2 = z2 - lo * dz;
     return lo <= hi;
 }
 
@@ -137,10 +142,12 @@ static bool solve(struct eq *e, unsigned i, i128 t)
         return t == 0;
     if (t > e->reach[i] || -t > e->reach[i] || mod(t, e->g[i]))
         return false;
-    if (i + 1 == e->k)
+    if (i + 1 == e->k) {
+        e->z[i] = t / e->a[i];
         return true;                   /* reach and gcd checks were exact */
+    }
     if (i + 2 == e->k)
-        return solve2(e->a[i], e->u[i], e->a[i + 1], e->u[i + 1], t);
+        return solve2(e->a[i], e->u[i], e->a[i + 1], e->u[i + 1], t, &e->z[i], &e->z[i + 1]);
     i128 r = e->reach[i + 1];
     i128 lo = ceildiv(t - r, e->a[i]), hi = floordiv(t + r, e->a[i]), z, step;
     if (lo < -e->u[i])
@@ -150,6 +157,7 @@ static bool solve(struct eq *e, unsigned i, i128 t)
     if (lo > hi || !residue(e->a[i], t, e->g[i + 1], lo, &z, &step))
         return false;
     for (; z <= hi && !e->aborted; z += step) {
+        e->z[i] = z;
         if (solve(e, i + 1, t - e->a[i] * z))
             return true;
     }
@@ -179,6 +187,8 @@ static bool overlap_in(struct eq *e)
         if (hi < 1 || !residue(e->a[i], 0, e->g[i + 1], 1, &z, &step))
             continue;
         for (; z <= hi && !e->aborted; z += step) {
+            memset(e->z, 0, sizeof e->z);  /* the unknowns before i are 0 */
+            e->z[i] = z;
             if (solve(e, i + 1, -e->a[i] * z))
                 return true;
         }
@@ -192,7 +202,7 @@ static bool overlap_in(struct eq *e)
  * decides, it enumerates the large ones' products first; smallest range
  * first leaves the two widest ranges to the closed form.  They take turns
  * with budgets growing fourfold, and the first to finish answers. */
-static bool has_overlap(const struct tl_desc *d)
+static bool has_overlap(const struct tl_desc *d, int64_t *diff)
 {
     struct eq e = { 0 };
     for (unsigned i = 0; i < d->rank; i++) {
@@ -202,25 +212,34 @@ static bool has_overlap(const struct tl_desc *d)
         while (j > 0 && e.a[j - 1] < (i128)d->strides[i]) {
             e.a[j] = e.a[j - 1];
             e.u[j] = e.u[j - 1];
+            e.axis[j] = e.axis[j - 1];
             j--;
         }
         e.a[j] = d->strides[i];
         e.u[j] = d->sizes[i] - 1;
+        e.axis[j] = i;
     }
     for (unsigned j = 0; j + 1 < e.k; j++) {   /* equal strides: the usual overlap */
-        if (e.a[j] == e.a[j + 1])
+        if (e.a[j] == e.a[j + 1]) {
+            if (diff) {
+                diff[e.axis[j]] = 1;
+                diff[e.axis[j + 1]] = -1;
+            }
             return true;
+        }
     }
     struct eq r = e;                   /* ranges ascending, then strides descending */
     for (unsigned i = 1; i < r.k; i++) {
         i128 a = r.a[i], u = r.u[i];
-        unsigned j = i;
+        unsigned ax = r.axis[i], j = i;
         for (; j > 0 && r.u[j - 1] > u; j--) {
             r.a[j] = r.a[j - 1];
             r.u[j] = r.u[j - 1];
+            r.axis[j] = r.axis[j - 1];
         }
         r.a[j] = a;
         r.u[j] = u;
+        r.axis[j] = ax;
     }
     eq_finish(&e);
     eq_finish(&r);
@@ -233,6 +252,10 @@ static bool has_overlap(const struct tl_desc *d)
             turn[t]->aborted = false;
             bool yes = overlap_in(turn[t]);
             tl_overlap_work += turn[t]->work;
+            if (yes && diff) {
+                for (unsigned j = 0; j < turn[t]->k; j++)
+                    diff[turn[t]->axis[j]] = (int64_t)turn[t]->z[j];
+            }
             if (yes)
                 return true;           /* a solution is one, cut short or not */
             if (!turn[t]->aborted)
@@ -257,7 +280,7 @@ void tl_desc_classify(const struct tl_desc *d, struct tl_info *info)
     info->span = last + 1;
     info->min_size = (tl_dtype_bytes(d->dtype, info->span) + 3) & ~(uint64_t)3;
     info->elements_bytes = tl_desc_origin(d) + tl_dtype_bytes(d->dtype, info->span);
-    info->overlapping = has_overlap(d);
+    info->overlapping = has_overlap(d, NULL);
     info->distinct = distinct;
     info->packed = !info->broadcast && !info->overlapping && info->span == count;
     info->padded = !info->overlapping && info->span > distinct;
@@ -330,4 +353,17 @@ uint64_t tl_desc_extent(const struct tl_desc *d, const struct tl_info *info)
 {
     uint64_t span_bytes = tl_dtype_bytes(d->dtype, info->span);
     return d->total_bytes > span_bytes ? d->total_bytes : span_bytes;
+}
+
+bool tl_desc_overlap_pair(const struct tl_desc *d, uint64_t *x, uint64_t *y)
+{
+    int64_t diff[TL_MAX_RANK] = { 0 };
+    if (!has_overlap(d, diff))
+        return false;
+    /* z = x - y: x takes the positive parts, y the negative ones */
+    for (unsigned i = 0; i < d->rank; i++) {
+        x[i] = diff[i] > 0 ? (uint64_t)diff[i] : 0;
+        y[i] = diff[i] < 0 ? (uint64_t)-diff[i] : 0;
+    }
+    return true;
 }

@@ -283,6 +283,11 @@ struct tl_info {
  * enumerating elements. */
 void tl_desc_classify(const struct tl_desc *d, struct tl_info *info);
 
+/* Two different logical indices x and y of an overlapping description
+ * (through its non-zero strides) that reach the same offset, found by the
+ * same solver.  @return false when it does not overlap. */
+bool tl_desc_overlap_pair(const struct tl_desc *d, uint64_t *x, uint64_t *y);
+
 /* The padding of a description's buffer, [byteOffset, byteOffset + the
  * larger of the elements' bytes and the declared total), as merged byte
  * ranges [lo, hi) in increasing order, passed to fn.  It walks the runs of

@@ -140,6 +140,38 @@ void classify_should_match_brute_force_oracle(void)
     CHECK_EQ_U64(mismatches, 0);
 }
 
+/* Every overlapping random tensor yields a pair of different indices, each
+ * within the sizes, that reach the same offset; a non-overlapping one none. */
+void classify_should_name_two_indices_that_overlap(void)
+{
+    int bad = 0, pairs = 0;
+    for (int n = 0; n < 20000; n++) {
+        struct tl_desc d;
+        struct tl_info in;
+        draw(&d, &in);
+        uint64_t x[TL_MAX_RANK], y[TL_MAX_RANK];
+        bool found = tl_desc_overlap_pair(&d, x, y);
+        if (found != in.overlapping) {
+            bad++;
+            continue;
+        }
+        if (!found)
+            continue;
+        pairs++;
+        uint64_t ox = 0, oy = 0;
+        bool differ = false, inside = true;
+        for (unsigned i = 0; i < d.rank; i++) {
+            ox += x[i] * d.strides[i];
+            oy += y[i] * d.strides[i];
+            differ |= x[i] != y[i];
+            inside &= x[i] < d.sizes[i] && y[i] < d.sizes[i];
+        }
+        bad += !(differ && inside && ox == oy);
+    }
+    CHECK_EQ_U64(bad, 0);
+    CHECK(pairs > 1000);
+}
+
 void classify_should_be_fast_on_huge_tensors(void)
 {
     /* 8-D, 2^40 elements, padded: classified without enumerating */

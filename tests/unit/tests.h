@@ -26,6 +26,7 @@
     X(json_should_write_exact_integers) \
     X(classify_should_decide_known_overlaps) \
     X(classify_should_match_brute_force_oracle) \
+    X(classify_should_name_two_indices_that_overlap) \
     X(classify_should_be_fast_on_huge_tensors) \
     X(classify_should_decide_fuzzer_case_in_few_steps) \
     X(find_should_match_brute_force_oracle) \
