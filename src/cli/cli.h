@@ -142,9 +142,10 @@ int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *
 
 /* Parses a whole file (or stream) holding a JSON description or buffer
  * map into a tensor table (tl_desc_table_parse_json; free it); says so
- * when it is empty, UTF-16 or binary instead.  @return CLI_OK, or
- * CLI_INVALID after the message. */
-int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf);
+ * when it is empty, UTF-16, binary (with its first bytes) or other text
+ * instead, asking whether DESC and DATA were swapped when as_desc.
+ * @return CLI_OK, or CLI_INVALID after the message. */
+int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf, bool as_desc);
 
 /* Opens a file whose first bytes say what it is (*format), as DESC is
  * read: a stream that holds a JSON description is read to at most 1 MiB

@@ -298,7 +298,7 @@ static int run_whole_map(const struct options *o)
     int rc = cli_open_file(o->desc, &text, &format);
     if (rc)
         return rc;
-    if (format != TL_FMT_JSON || cli_desc_from_file(&text, &tf) != CLI_OK) {
+    if (format != TL_FMT_JSON || cli_desc_from_file(&text, &tf, true) != CLI_OK) {
         cli_close_data(&text);
         return CLI_CONTINUE;           /* the one-tensor path says what is wrong */
     }

@@ -263,7 +263,7 @@ static int run(const char *path, const char *data_arg, bool json)
         return run_index(path, json);
     }
     if (format == TL_FMT_JSON) {
-        rc = cli_desc_from_file(&data, &tf);
+        rc = cli_desc_from_file(&data, &tf, false);
     } else if (data_arg) {
         char q[64];
         cli_usage_error("list", "%s is a tensor file (%s) and holds its own data: unexpected "

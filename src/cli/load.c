@@ -80,7 +80,31 @@ static int parse_json(const unsigned char *text, size_t len, const char *name,
     return CLI_OK;
 }
 
-int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf)
+/* What a binary file's first bytes look like: up to 8 of them in hex, and
+ * what they start when they are a format people often try here. */
+static void first_bytes(const unsigned char *t, uint64_t size, char *buf, size_t cap)
+{
+    static const struct { const char *magic; size_t n; const char *what; } known[] = {
+        { "\x7f" "ELF", 4, "an executable" },
+        { "\x1f\x8b", 2, "gzip" },
+        { "\x89PNG", 4, "a PNG image" },
+        { "\x89HDF", 4, "HDF5, as Keras' .h5" },
+        { "\x80\x02", 2, "a Python pickle" },
+        { "%PDF", 4, "a PDF" },
+        { "\x08", 1, "perhaps protocol buffers, as ONNX" },
+    };
+    size_t n = (size_t)snprintf(buf, cap, "first bytes");
+    for (size_t i = 0; i < 8 && i < size && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, " %02x", t[i]);
+    for (size_t k = 0; k < sizeof known / sizeof known[0] && n < cap; k++) {
+        if (size >= known[k].n && memcmp(t, known[k].magic, known[k].n) == 0) {
+            snprintf(buf + n, cap - n, ": %s", known[k].what);
+            break;
+        }
+    }
+}
+
+int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf, bool as_desc)
 {
     const unsigned char *t = file->bytes;
     unsigned char c = file->size ? t[0] : ' ';
@@ -103,9 +127,11 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf)
         control += (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f;
     }
     if (control >= 4 || (c >= 0x80 && !bom)) {
-        fprintf(stderr, "tensorlayout: %s: holds binary data, not a file this tool reads (a "
-                "JSON description or buffer map, .npy, .npz, safetensors; DESC and DATA "
-                "swapped?)\n", file->name);
+        char head[64];
+        first_bytes(t, file->size, head, sizeof head);
+        fprintf(stderr, "tensorlayout: %s: holds binary data (%s), not a file this tool reads "
+                "(a JSON description or buffer map, .npy, .npz, safetensors%s)\n", file->name,
+                head, as_desc ? "; DESC and DATA swapped?" : "");
         return CLI_INVALID;
     }
     /* text that no JSON value starts with (a README, a Makefile, a CSV of
@@ -296,7 +322,7 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
             rc = load_from_index(path, tname, out, &t);
         } else if (out->format == TL_FMT_JSON) {
             struct tl_file tf;
-            rc = cli_desc_from_file(&file, &tf);
+            rc = cli_desc_from_file(&file, &tf, true);
             cli_close_data(&file);
             if (!rc) {
                 char name[256];
