@@ -51,6 +51,11 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
                          struct tl_error *err);
 int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
 
+/* Whether a path named inside a file (an .npz member, a shard of an index)
+ * would leave the folder it belongs in: absolute, a drive ("C:"), or a
+ * '..' component, with either slash. */
+bool tl_path_escapes(const char *path);
+
 /* A .npy header as read (npy.c): the version, where the data starts, and
  * the dictionary's three keys. */
 struct tl_npy_hdr {

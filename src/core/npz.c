@@ -183,23 +183,6 @@ static int prefix_put(void *ctx, const uint8_t *bytes, size_t n)
     return 0;
 }
 
-/* Whether a member's name could leave the folder it is unpacked into: an
- * absolute path, a drive, or a '..' component (either slash). */
-static bool name_escapes(const char *name)
-{
-    if (name[0] == '/' || name[0] == '\\' || (name[0] && name[1] == ':'))
-        return true;
-    for (const char *p = name; *p;) {
-        size_t n = strcspn(p, "/\\");
-        if (n == 2 && p[0] == '.' && p[1] == '.')
-            return true;
-        p += n;
-        if (*p)
-            p++;
-    }
-    return false;
-}
-
 /* Reads the .npy header of member t (in place, or its first bytes
  * inflated) and makes t a row: decodable, or carried as it is when its
  * type or shape is one the tool does not read. */
@@ -310,7 +293,7 @@ static int npz_entry(zip_t *za, struct mem *m, zip_uint64_t i, struct tl_file_te
                        "%s", (uint64_t)i, zip_strerror(za));
     size_t n = strlen(raw);
     snprintf(k, sizeof k, "member '%s'", tl_quote(raw, q, sizeof q));
-    if (n == 0 || n > TL_ZIP_NAME_MAX || name_escapes(raw))
+    if (n == 0 || n > TL_ZIP_NAME_MAX || tl_path_escapes(raw))
         return tl_fail(err, TL_E_VALUE, k, "its name is empty, longer than %d bytes, absolute, "
                        "or climbs out of its folder ('..')", TL_ZIP_NAME_MAX);
     if ((st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != ZIP_EM_NONE)

@@ -27,22 +27,6 @@ void tl_shard_index_free(struct tl_shard_index *x)
     memset(x, 0, sizeof *x);
 }
 
-/* Whether a shard's path stays in the index's folder: relative, no '..'. */
-static bool path_stays(const char *p)
-{
-    if (!p[0] || p[0] == '/')
-        return false;
-    for (const char *s = p; *s;) {
-        size_t n = strcspn(s, "/");
-        if (n == 2 && s[0] == '.' && s[1] == '.')
-            return false;
-        s += n;
-        if (*s)
-            s++;
-    }
-    return true;
-}
-
 static size_t shard_of(struct tl_shard_index *x, const char *file)
 {
     for (size_t i = 0; i < x->nshards; i++) {
@@ -66,7 +50,7 @@ static int index_fill(const cJSON *map, struct tl_shard_index *x, struct tl_erro
         snprintf(key, sizeof key, "weight_map.%s", tl_quote(e->string, q, sizeof q));
         if (!cJSON_IsString(e))
             return tl_fail(err, TL_E_TYPE, key, "must be a string: the shard's file name");
-        if (!path_stays(e->valuestring))
+        if (!e->valuestring[0] || tl_path_escapes(e->valuestring))
             return tl_fail(err, TL_E_VALUE, key, "'%s' leaves the index's folder (an absolute "
                            "path or '..'): a shard lies beside its index",
                            tl_quote(e->valuestring, q, sizeof q));

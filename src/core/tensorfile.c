@@ -49,6 +49,21 @@ enum tl_format tl_file_sniff(const uint8_t *head, size_t n)
     return TL_FMT_JSON;
 }
 
+bool tl_path_escapes(const char *path)
+{
+    if (path[0] == '/' || path[0] == '\\' || (path[0] && path[1] == ':'))
+        return true;
+    for (const char *p = path; *p;) {
+        size_t n = strcspn(p, "/\\");
+        if (n == 2 && p[0] == '.' && p[1] == '.')
+            return true;
+        p += n;
+        if (*p)
+            p++;
+    }
+    return false;
+}
+
 /* ---- the file ------------------------------------------------------------ */
 
 int tl_file_parse(const uint8_t *bytes, uint64_t len, struct tl_file *f, struct tl_error *err)
