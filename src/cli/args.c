@@ -20,8 +20,14 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, " (see 'tensorlayout %s --help')\n", cmd);
 }
 
-/* The table ends with ..., help (arg_lit), end (arg_end). */
 int cli_parse_args(int argc, char **argv, void **table, const char *about)
+{
+    return cli_parse_args_hint(argc, argv, table, about, NULL);
+}
+
+/* The table ends with ..., help (arg_lit), end (arg_end). */
+int cli_parse_args_hint(int argc, char **argv, void **table, const char *about,
+                        const char *excess)
 {
     int n = 0;
     while (!(((struct arg_hdr *)table[n])->flag & ARG_TERMINATOR))
@@ -64,9 +70,17 @@ int cli_parse_args(int argc, char **argv, void **table, const char *about)
         while (*msg == ':' || *msg == ' ')
             msg++;
         msg[strcspn(msg, "\n")] = '\0';
-        if (strncmp(msg, "excess option ", 14) == 0) {
+        if (strncmp(msg, "excess option ", 14) == 0 && msg[14] == '-') {
             char q[64];
-            cli_usage_error(cmd, "unexpected argument '%s'", tl_quote(msg + 14, q, sizeof q));
+            cli_usage_error(cmd, "'%s': that option was given more times than it can be",
+                            tl_quote(msg + 14, q, sizeof q));
+        } else if (strncmp(msg, "excess option ", 14) == 0) {
+            char q[64];
+            if (excess)
+                cli_usage_error(cmd, "unexpected argument '%s': %s",
+                                tl_quote(msg + 14, q, sizeof q), excess);
+            else
+                cli_usage_error(cmd, "unexpected argument '%s'", tl_quote(msg + 14, q, sizeof q));
         } else if (strncmp(msg, "missing option ", 15) == 0 && msg[15] != '-') {
             /* a positional argument is an argument, not an option */
             cli_usage_error(cmd, "missing argument %s", msg + 15);

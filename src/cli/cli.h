@@ -55,6 +55,11 @@ int cmd_compare(int argc, char **argv);
  * `about` is the paragraph shown under the usage line. */
 int cli_parse_args(int argc, char **argv, void **table, const char *about);
 
+/* The same, adding excess (when not NULL) to the message of an argument
+ * too many: what the command's arguments are now. */
+int cli_parse_args_hint(int argc, char **argv, void **table, const char *about,
+                        const char *excess);
+
 /* Prints "tensorlayout: CMD: MESSAGE" on stderr (a usage error). */
 void cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -87,6 +92,39 @@ void cli_simd_note(void);
  * returns CLI_USAGE when it names none. */
 int cli_type_arg(const char *cmd, const char *opt, const char *name, enum tl_dtype *dt);
 
+/* ---- descriptions from options (descopts.c; SPEC section 13) ------------ */
+
+struct cli_desc;
+
+/* --type T --sizes LIST [--strides LIST | --layout L] [--byte-offset N]
+ * in place of DESC; with sides 2 (compare), each given once (both sides)
+ * or twice (A's, then B's). */
+struct cli_desc_opts {
+    const char *cmd;
+    int sides;
+    struct arg_str *type, *sizes, *strides, *layout, *byte_offset;
+};
+
+/* Makes the five argtable entries (arg_nullcheck the table for them). */
+void cli_desc_opts_init(struct cli_desc_opts *o, const char *cmd, int sides);
+bool cli_desc_opts_given(const struct cli_desc_opts *o);
+
+/* cli_parse_args() for a command with one DESC: when the options were
+ * given, DESC is taken to be cli_desc_opts_arg(o, 0), so that the first
+ * argument is DATA. */
+int cli_parse_args_desc(int argc, char **argv, void **table, const char *about,
+                        struct cli_desc_opts *o);
+
+/* The argument standing for the description the options give side 0 (A)
+ * or 1 (B), which cli_load_desc() takes as any DESC; whether arg is one. */
+const char *cli_desc_opts_arg(const struct cli_desc_opts *o, int side);
+bool cli_desc_opts_is(const char *arg);
+
+/* Builds the description arg stands for (format TL_FMT_JSON: it needs
+ * DATA).  Prints the message naming the option and returns CLI_USAGE or
+ * CLI_INVALID when it cannot; CLI_OK otherwise. */
+int cli_desc_from_opts(const char *arg, struct cli_desc *out);
+
 /* ---- inputs (load.c) ----------------------------------------------------- */
 
 /* A data file, memory-mapped when it is a regular file, read whole when it
@@ -112,6 +150,7 @@ struct cli_desc {
     char tensor[256];         /* its name in its file or map, or "" */
     struct cli_data file;     /* a tensor file, mapped: it holds the data too */
     bool scalar;              /* a 0-d array of a tensor file: written back with shape () or [] */
+    bool options;             /* given by --type, --sizes...: DATA holds it (descopts.c) */
 };
 
 /* Reads and parses DESC; axes (NULL: none) is --axes, which only a tensor

@@ -317,7 +317,7 @@ static bool parse_tol(const char *s, double *out)
 
 int cmd_compare(int argc, char **argv)
 {
-    struct arg_file *sides = arg_filen(NULL, NULL, "TENSOR", 2, 4, "A, then B: each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME])");
+    struct arg_file *sides = arg_filen(NULL, NULL, "TENSOR", 2, 4, "A, then B: each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME]); with --type and --sizes, A's DATA and B's");
     struct arg_str *atol = arg_str0(NULL, "atol", "X", "absolute tolerance (default 0)");
     struct arg_str *rtol = arg_str0(NULL, "rtol", "X", "relative tolerance, times |b| (default 0)");
     struct arg_lit *equal_nan = arg_lit0(NULL, "equal-nan", "NaN matches NaN");
@@ -327,8 +327,11 @@ int cmd_compare(int argc, char **argv)
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct cli_desc_opts dopt;
+    cli_desc_opts_init(&dopt, "compare", 2);
     struct arg_end *end = arg_end(5);
-    void *table[] = { sides, atol, rtol, equal_nan, show, axes_a, axes_b, threads, json, help, end };
+    void *table[] = { sides, dopt.type, dopt.sizes, dopt.strides, dopt.layout, dopt.byte_offset,
+                      atol, rtol, equal_nan, show, axes_a, axes_b, threads, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
@@ -356,8 +359,19 @@ int cmd_compare(int argc, char **argv)
                 o.show = (size_t)show->ival[0];
             if (threads->count)
                 o.threads = (unsigned)threads->ival[0];
-            rc = run(sides->filename, sides->count, axes_a->count ? axes_a->sval[0] : NULL,
-                     axes_b->count ? axes_b->sval[0] : NULL, &o, json->count > 0);
+            /* with --type and --sizes, A and B are two DATA files they describe */
+            const char *args[4] = { cli_desc_opts_arg(&dopt, 0), sides->filename[0],
+                                    cli_desc_opts_arg(&dopt, 1), sides->filename[1] };
+            bool opts = cli_desc_opts_given(&dopt);
+            if (opts && sides->count != 2) {
+                cli_usage_error("compare", "with --type and --sizes, give two DATA files (A's, "
+                                "then B's) and no DESC");
+                rc = CLI_USAGE;
+            } else {
+                rc = run(opts ? args : sides->filename, opts ? 4 : sides->count,
+                         axes_a->count ? axes_a->sval[0] : NULL,
+                         axes_b->count ? axes_b->sval[0] : NULL, &o, json->count > 0);
+            }
         }
     }
     arg_freetable(table, sizeof table / sizeof table[0]);

@@ -42,7 +42,7 @@ static const char about[] =
 
 struct options {
     const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc, *axes, *format;
-    const char *to_type, *name, *shard;
+    const char *to_type, *name, *shard, *to_byte_offset;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
     bool saturate, index_only;
@@ -63,6 +63,11 @@ static int destination(const struct options *o, const struct cli_desc *src, stru
         if (rc)
             return rc;
         cli_desc_release(dst);
+        if (o->to_byte_offset) {
+            cli_usage_error(cmd, "--to-byte-offset and --to-desc: give the byteOffset in "
+                            "--to-desc");
+            return CLI_USAGE;
+        }
         if (o->to_type && dst->d.dtype != *to_type) {
             cli_usage_error(cmd, "--to-type %s and the dataType of --to-desc (%s) disagree: "
                             "give one", tl_dtype_name(*to_type), tl_dtype_name(dst->d.dtype));
@@ -105,6 +110,11 @@ static int destination(const struct options *o, const struct cli_desc *src, stru
         }
         dst->d.strides_src = TL_STRIDES_GIVEN;
     }
+    if (o->to_byte_offset && !cli_parse_bytes(o->to_byte_offset, &dst->d.byte_offset)) {
+        cli_usage_error(cmd, "--to-byte-offset: '%s' is not a number of bytes",
+                        tl_quote(o->to_byte_offset, q, sizeof q));
+        return CLI_USAGE;
+    }
     if (tl_desc_validate(&dst->d, &err)) {
         fprintf(stderr, "tensorlayout: %s: %s\n", dst->name, err.msg);
         return CLI_INVALID;
@@ -138,7 +148,7 @@ static int write_desc(const char *path, const struct tl_desc *d, struct cli_out 
 static bool same_file(const char *x, const char *y)
 {
     struct stat a, b;
-    if (!x || !y || strcmp(x, "-") == 0 || strcmp(y, "-") == 0 || x[strspn(x, " \t\r\n")] == '{' ||
+    if (!x || !y || cli_desc_opts_is(x) || cli_desc_opts_is(y) || strcmp(x, "-") == 0 || strcmp(y, "-") == 0 || x[strspn(x, " \t\r\n")] == '{' ||
         y[strspn(y, " \t\r\n")] == '{')
         return false;
     if (strcmp(x, y) == 0)
@@ -338,7 +348,7 @@ static int run_shards(const struct options *o)
     struct cli_data text;
     enum tl_format format;
     struct stat st;
-    if (o->data || stat(o->desc, &st) != 0 || !S_ISREG(st.st_mode))
+    if (o->data || cli_desc_opts_is(o->desc) || stat(o->desc, &st) != 0 || !S_ISREG(st.st_mode))
         return CLI_CONTINUE;
     int rc = cli_open_file(o->desc, &text, &format);
     if (rc)
@@ -349,6 +359,7 @@ static int run_shards(const struct options *o)
     if (!index)
         return CLI_CONTINUE;
     const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
+                    : o->to_byte_offset ? "--to-byte-offset"
                     : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
                     : o->name ? "--name" : o->format ? "--format" : NULL;
     if (bad) {
@@ -378,6 +389,8 @@ static int run_whole(const struct options *o)
         return CLI_USAGE;
     }
     const struct cli_format *f = cli_format_for(o->out, o->format);
+    if (cli_desc_opts_is(o->desc))
+        return CLI_CONTINUE;           /* --type, --sizes: one tensor */
     bool to_st = f->many;              /* safetensors or .npz */
     if (o->data && to_st && stat(o->desc, &st) == 0 && S_ISREG(st.st_mode) &&
         !o->to_strides && !o->to_desc && !o->fill && !o->out_desc && !o->name)
@@ -414,6 +427,7 @@ static int run_whole(const struct options *o)
         return count > 1 ? CLI_INVALID : CLI_CONTINUE;
     }
     const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
+                    : o->to_byte_offset ? "--to-byte-offset"
                     : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
                     : o->name ? "--name" : NULL;
     if (bad) {
@@ -507,6 +521,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_str *to = arg_str0(NULL, "to", "L", "destination layout: letters (NHWC) or indices (0,2,3,1), packed");
     struct arg_str *to_strides = arg_str0(NULL, "to-strides", "LIST", "destination strides in elements (padding allowed)");
     struct arg_file *to_desc = arg_file0(NULL, "to-desc", "DESC2", "a whole destination description");
+    struct arg_str *to_byte_offset = arg_str0(NULL, "to-byte-offset", "N", "where element 0 starts in a raw OUT (zero bytes before it; default 0)");
     struct arg_str *fill = arg_str0(NULL, "fill", "V", "value for the slots no element reaches (default 0)");
     struct arg_file *out_desc = arg_file0(NULL, "out-desc", "FILE", "also write the destination description");
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
@@ -522,13 +537,16 @@ int cmd_convert(int argc, char **argv)
     struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
     struct arg_lit *json = arg_lit0(NULL, "json", "print the destination description and bytesWritten");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct cli_desc_opts dopt;
+    cli_desc_opts_init(&dopt, "convert", 1);
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, out, to, to_strides, to_desc, to_type, saturate, fill, out_desc,
+    void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
+                      dopt.byte_offset, out, to, to_strides, to_desc, to_byte_offset, to_type, saturate, fill, out_desc,
                       axes, format, name, select, exclude, shard, index_only, threads, quiet,
                       json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
-        rc = cli_parse_args(argc, argv, table, about);
+        rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
     if (rc == CLI_CONTINUE) {
         int forms = to->count + to_strides->count + to_desc->count;
         if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count)) {
@@ -552,6 +570,7 @@ int cmd_convert(int argc, char **argv)
                 .to = to->count ? to->sval[0] : NULL,
                 .to_strides = to_strides->count ? to_strides->sval[0] : NULL,
                 .to_desc = to_desc->count ? to_desc->filename[0] : NULL,
+                .to_byte_offset = to_byte_offset->count ? to_byte_offset->sval[0] : NULL,
                 .fill = fill->count ? fill->sval[0] : NULL,
                 .out_desc = out_desc->count ? out_desc->filename[0] : NULL,
                 .axes = axes->count ? axes->sval[0] : NULL,

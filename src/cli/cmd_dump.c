@@ -419,12 +419,15 @@ int cmd_dump(int argc, char **argv)
     struct arg_lit *json = arg_lit0(NULL, "json", "print every value as one JSON document");
     struct arg_str *steps = arg_str0(NULL, "search-steps", "N", "with --physical: stop each slot's search for owners after N steps (default 33554432)");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct cli_desc_opts dopt;
+    cli_desc_opts_init(&dopt, "dump", 1);
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, axes, physical, all, json, steps, help, end };
+    void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
+                      dopt.byte_offset, axes, physical, all, json, steps, help, end };
     uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
-        rc = cli_parse_args(argc, argv, table, about);
+        rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
     if (rc == CLI_CONTINUE && (rc = cli_search_steps("dump", steps, &nsteps)) == CLI_OK)
         rc = run(desc->filename[0], data->count ? data->filename[0] : NULL,
                  axes->count ? axes->sval[0] : NULL, physical->count > 0, all->count > 0,

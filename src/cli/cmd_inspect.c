@@ -262,11 +262,14 @@ int cmd_inspect(int argc, char **argv)
     struct arg_lit *padding = arg_lit0(NULL, "padding", "list the buffer's padding as byte ranges");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct cli_desc_opts dopt;
+    cli_desc_opts_init(&dopt, "inspect", 1);
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, axes, padding, json, help, end };
+    void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
+                      dopt.byte_offset, axes, padding, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
-        rc = cli_parse_args(argc, argv, table, about);
+        rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
     if (rc == CLI_CONTINUE)
         rc = run(desc->filename[0], data->count ? data->filename[0] : NULL,
                  axes->count ? axes->sval[0] : NULL, json->count > 0, padding->count > 0);

@@ -182,12 +182,15 @@ int cmd_offset(int argc, char **argv)
     struct arg_str *steps = arg_str0(NULL, "search-steps", "N", "with --byte: stop the search after N steps (default 33554432)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct cli_desc_opts dopt;
+    cli_desc_opts_init(&dopt, "offset", 1);
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, index, byte, steps, axes, json, help, end };
+    void *table[] = { desc, index, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
+                      dopt.byte_offset, byte, steps, axes, json, help, end };
     uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
-        rc = cli_parse_args(argc, argv, table, about);
+        rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
     if (rc == CLI_CONTINUE) {
         if (byte->count && index->count) {
             cli_usage_error("offset", "give either INDEX... or --byte N, not both");

@@ -35,11 +35,14 @@ int cmd_size(int argc, char **argv)
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print {\"minimumImpliedSizeInBytes\": N}");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct cli_desc_opts dopt;
+    cli_desc_opts_init(&dopt, "size", 1);
     struct arg_end *end = arg_end(5);
-    void *table[] = { desc, axes, json, help, end };
+    void *table[] = { desc, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
+                      dopt.byte_offset, axes, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
-        rc = cli_parse_args(argc, argv, table, about);
+        rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
     if (rc == CLI_CONTINUE)
         rc = run(desc->filename[0], axes->count ? axes->sval[0] : NULL, json->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);

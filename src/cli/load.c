@@ -297,7 +297,16 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
     int rc;
-    if (*p == '{') {
+    if (cli_desc_opts_is(arg)) {
+        if ((rc = cli_desc_from_opts(arg, out)))
+            return rc;
+        if (axes) {
+            fprintf(stderr, "tensorlayout: %s: says how a tensor file's dimensions map to "
+                    "logical axes; --sizes are logical already (--layout gives the memory "
+                    "order)\n", axes_opt);
+            return CLI_USAGE;
+        }
+    } else if (*p == '{') {
         struct tl_file tf;
         snprintf(out->name, sizeof out->name, "<inline>");
         rc = parse_json((const unsigned char *)arg, strlen(arg), out->name, &tf);
@@ -401,7 +410,9 @@ int cli_check_data_arg(const char *cmd, const struct cli_desc *desc, const char 
         return CLI_USAGE;
     }
     if (desc->format == TL_FMT_JSON && !data_arg && !optional) {
-        cli_usage_error(cmd, "missing argument DATA (a JSON description needs its data file)");
+        cli_usage_error(cmd, desc->options ? "missing argument DATA (the file --type and "
+                        "--sizes describe)" : "missing argument DATA (a JSON description "
+                        "needs its data file)");
         return CLI_USAGE;
     }
     return CLI_OK;

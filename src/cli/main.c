@@ -43,7 +43,9 @@ static void usage(FILE *f)
         "Every command takes --help; most take --json.  DESC is a JSON file, '-'\n"
         "for standard input, or inline JSON starting with '{'; or, in place of\n"
         "DESC DATA, one tensor file: a .npy file, or a safetensors file as\n"
-        "FILE:NAME (FILE alone when it holds one tensor).\n"
+        "FILE:NAME (FILE alone when it holds one tensor).  Or DESC as options:\n"
+        "--type T --sizes LIST [--strides LIST | --layout L] [--byte-offset N],\n"
+        "then DATA (tensorlayout dump --type float16 --sizes 2,3 x.bin).\n"
         "Exit status: 0 success, 1 the answer is no (problems found, tensors differ),\n"
         "2 usage error, 3 input/output error, 4 invalid input.  See man tensorlayout.\n");
 }

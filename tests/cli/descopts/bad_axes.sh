@@ -1,0 +1,1 @@
+$TL dump --type f4 --sizes 2,3 --axes WH examples/hw.bin

@@ -1,0 +1,1 @@
+$TL dump --type f4 examples/padded.bin

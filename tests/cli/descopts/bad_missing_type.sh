@@ -1,0 +1,1 @@
+$TL inspect --sizes 2,3 examples/padded.bin

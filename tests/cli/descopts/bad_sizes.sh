@@ -1,0 +1,1 @@
+$TL dump --type f4 --sizes 2x3 examples/hw.bin

@@ -1,0 +1,1 @@
+$TL size --type f4 --sizes 2,0

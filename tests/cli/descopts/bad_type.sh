@@ -1,0 +1,1 @@
+$TL dump --type flaot32 --sizes 2,3 examples/hw.bin
