@@ -56,7 +56,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench sweep fuzz test check test-once test-unit test-diff test-neon test-cli test-interop test-valgrind test-docs test-man install uninstall clean help
+.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-unit test-diff test-neon test-cli test-interop test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -165,14 +165,28 @@ test-man:  ## the man page renders without warnings
 	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; echo "man page: ok"
 
 # Fuzzers (libFuzzer; clang and Debian's libclang-rt-14-dev), with ASan and
-# UBSan, built apart in build/fuzz.  FUZZ_TIME seconds each for `make fuzz`;
-# the corpora in tests/fuzz/corpus grow as the fuzzers find new paths.
+# UBSan, built apart in build/fuzz.
+#   make fuzz            each fuzzer FUZZ_TIME seconds on its corpus in
+#                        tests/fuzz/corpus (which grows as it finds new paths),
+#                        on inputs of at most FUZZ_MAX_LEN bytes
+#   make fuzz-replay     each fuzzer once over every input of its whole
+#                        corpus, at any length: the regression test CI runs
+# A long campaign: one fuzzer or all, for hours, on every core, e.g.
+#   make fuzz FUZZERS=fuzz_desc FUZZ_TIME=28800 FUZZ_ARGS=-fork=$(nproc)
+# (-fork keeps going past a crash and writes each finding into build/fuzz/);
+# then copy what is new in the corpus into git, minimised with
+#   build/fuzz/fuzz_desc -merge=1 tests/fuzz/corpus/desc NEWDIR
+# Every fuzzer runs thousands of inputs a second: its invariant checks have
+# work bounds (see each harness), so the executions go to the parsers.
 FUZZ_CC    ?= clang
 FUZZ_TIME  ?= 20
 FUZZ_TIMEOUT ?= 10
+FUZZ_MAX_LEN ?= 4096
+FUZZ_ARGS  ?=
 FUZZ_DIR    = build/fuzz
 FUZZ_FLAGS  = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread \
-              -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+              -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+              -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
 FUZZ_LIB    = $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_CLI    = $(filter-out $(FUZZ_DIR)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_DIR)/%.o))
 FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz
@@ -181,7 +195,7 @@ $(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
 $(FUZZ_DIR)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 
-$(FUZZ_DIR)/%.o: %.c $(wildcard src/*/*.h)
+$(FUZZ_DIR)/%.o: %.c $(wildcard src/*/*.h) tests/fuzz/coverage-ignore.txt
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(ISAFLAGS) -c $< -o $@
 
@@ -199,11 +213,27 @@ fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZERS))  ## build the fuzzers and run each FU
 	    c=tests/fuzz/corpus/$${f#fuzz_}; mkdir -p $$c; \
 	    echo "$$f: $(FUZZ_TIME) s on $$c"; \
 	    if $(FUZZ_DIR)/$$f -max_total_time=$(FUZZ_TIME) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=4096 \
-	           -close_fd_mask=2 -artifact_prefix=$(FUZZ_DIR)/ -print_final_stats=1 $$c \
-	           > $(FUZZ_DIR)/$$f.log 2>&1; then \
-	        grep -E "^stat::number_of_executed_units" $(FUZZ_DIR)/$$f.log; \
+	           -max_len=$(FUZZ_MAX_LEN) -close_fd_mask=2 -artifact_prefix=$(FUZZ_DIR)/ \
+	           -print_final_stats=1 $(FUZZ_ARGS) $$c > $(FUZZ_DIR)/$$f.log 2>&1; then \
+	        grep -E "^stat::(number_of_executed_units|average_exec_per_sec)" $(FUZZ_DIR)/$$f.log | \
+	            tr -s ' \n' ' '; echo; \
 	    else \
 	        grep -E "ERROR|SUMMARY|invariant|differs|Test unit written" $(FUZZ_DIR)/$$f.log; exit 1; \
+	    fi; \
+	done
+
+fuzz-replay: $(addprefix $(FUZZ_DIR)/,$(FUZZERS))  ## run each fuzzer once on every input of its whole corpus
+	@for f in $(FUZZERS); do \
+	    c=tests/fuzz/corpus/$${f#fuzz_}; \
+	    if find $$c -type f | sort | xargs -r $(FUZZ_DIR)/$$f -timeout=$(FUZZ_TIMEOUT) \
+	           -rss_limit_mb=4096 -close_fd_mask=3 -artifact_prefix=$(FUZZ_DIR)/ \
+	           > $(FUZZ_DIR)/$$f.replay.log 2>&1; then \
+	        awk -v f=$$f 'BEGIN { max = -1 } /^Executed / { n++; if ($$(NF-1) > max) { max = $$(NF-1); slow = $$2 } } \
+	            END { printf "%s: %d inputs, the slowest %d ms (%s)\n", f, n, max, slow }' \
+	            $(FUZZ_DIR)/$$f.replay.log; \
+	    else \
+	        grep -E "ERROR|SUMMARY|invariant|differs|Running:" $(FUZZ_DIR)/$$f.replay.log | tail -n 5; \
+	        exit 1; \
 	    fi; \
 	done
 

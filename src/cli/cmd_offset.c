@@ -177,7 +177,7 @@ int cmd_offset(int argc, char **argv)
 {
     struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, .npz, safetensors, a shard index; FILE[:NAME])");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
-    struct arg_str *index = arg_strn(NULL, NULL, "INDEX", 0, 100000, "logical index, e.g. 1,0,1");
+    struct arg_str *index = arg_strn(NULL, NULL, "INDEX", 0, argc > 1 ? argc : 1, "logical index, e.g. 1,0,1");
     struct arg_str *byte = arg_str0(NULL, "byte", "N", "which indices own byte N of the data file");
     struct arg_str *steps = arg_str0(NULL, "search-steps", "N", "with --byte: stop the search after N steps (default 33554432)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");

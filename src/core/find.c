@@ -92,13 +92,13 @@ static unsigned moving_axes(const struct tl_desc *d, unsigned i, unsigned *ax)
  * The enumeration goes largest stride first and keeps the `limit` smallest
  * owners, then sorts them into logical order.
  */
-#define RUNS_WORK (1u << 16)
 
 struct tl_find_limits tl_find_limits = {
     .runs_max = 4096,
     .bits_max = UINT64_C(1) << 20,       /* 128 KiB */
     .has_scan = 64,
     .oracle_steps = 256,
+    .runs_work = 1u << 16,
 };
 
 static int cmp_run(const void *a, const void *b)
@@ -121,7 +121,7 @@ static uint64_t *runs_extend(const uint64_t *cur, size_t n, uint64_t s, uint64_t
         }
         return r;
     }
-    if ((u + 1) > RUNS_WORK / n)
+    if ((u + 1) > tl_find_limits.runs_work / n)
         return NULL;
     size_t m = (size_t)(u + 1) * n;
     uint64_t *r = malloc(2 * m * sizeof *r);

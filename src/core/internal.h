@@ -26,13 +26,14 @@ extern _Thread_local uint64_t tl_overlap_work;
 
 /* The owner finder's bounds: runs per suffix of axes, positions per bit
  * set, large runs one membership test looks at, steps one search of a
- * suffix without tables takes.  Tests lower them to reach on small tensors
+ * suffix without tables takes, runs made (then merged) to extend a table.  Tests lower them to reach on small tensors
  * the paths that only large ones take otherwise. */
 struct tl_find_limits {
     size_t runs_max;
     uint64_t bits_max;
     size_t has_scan;
     uint64_t oracle_steps;
+    size_t runs_work;            /* runs sorted to merge one axis into a table */
 };
 extern struct tl_find_limits tl_find_limits;
 

@@ -18,6 +18,13 @@
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "invariant failed: %s\n", #c); abort(); } } while (0)
 
+/* The steps a search of a large tensor may take here: a few milliseconds
+ * in the instrumented build. */
+#define FIND_WORK (UINT64_C(1) << 12)
+/* and the size of its tables (the finder's own: 4096 runs, 2^20 bits) */
+#define FIND_RUNS 1024
+#define FIND_BITS (UINT64_C(1) << 16)
+
 static uint64_t target;
 static const struct tl_desc *fd;
 
@@ -139,15 +146,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tl_find_limits.bits_max = 1 + size % 251;
             tl_find_limits.has_scan = 1 + size % 3;
             tl_find_limits.oracle_steps = size % 5;
+            tl_find_limits.runs_work = 1 + size % 61;
         }
+        if (!small) {          /* tables of a size the fuzzer can afford */
+            tl_find_limits.runs_max = FIND_RUNS;
+            tl_find_limits.bits_max = FIND_BITS;
+            tl_find_limits.runs_work = FIND_RUNS * 8;
+        }
+        struct tl_finder f;
+        if (tl_finder_init(&f, &d) != 0)
+            continue;
+        /* a large tensor's search stops at a work bound of its own, as the
+         * command line's --search-steps makes it: so that the fuzzer keeps
+         * thousands of inputs a second (each found index is still checked) */
+        if (!small)
+            f.work_max = FIND_WORK;
         for (int i = 0; i < 4; i++) {
             target = probes[i];
-            uint64_t n = tl_desc_find(&d, target, 50, owner, NULL);
+            uint64_t n = tl_finder_find(&f, target, 50, owner, NULL);
+            CHECK(n <= 50);
             if (small) {
                 uint64_t want = brute_owners(&d, target);
-                CHECK(n == (want < 50 ? want : 50));
+                CHECK(f.complete && n == (want < 50 ? want : 50));
             }
         }
+        tl_finder_free(&f);
     }
     tl_find_limits = keep;
     return 0;

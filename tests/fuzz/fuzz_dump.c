@@ -11,10 +11,13 @@
 #include <unistd.h>
 
 #include "../../src/cli/cli.h"
+#include "../../src/core/internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char desc_path[64], data_path[64];
+
+#define STEPS "4096"
 
 static void write_file(const char *path, const uint8_t *p, size_t n)
 {
@@ -37,21 +40,31 @@ static void run(int (*cmd)(int, char **), char **argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (!desc_path[0]) {
-        snprintf(desc_path, sizeof desc_path, "/tmp/tl-fuzz-%d.json", (int)getpid());
-        snprintf(data_path, sizeof data_path, "/tmp/tl-fuzz-%d.bin", (int)getpid());
+        /* in memory when the system has a tmpfs there: no disk per input */
+        const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+        snprintf(desc_path, sizeof desc_path, "%s/tl-fuzz-%d.json", dir, (int)getpid());
+        snprintf(data_path, sizeof data_path, "%s/tl-fuzz-%d.bin", dir, (int)getpid());
         if (!freopen("/dev/null", "w", stdout))   /* run with -close_fd_mask=2 too */
             abort();
+        /* the owner finder's tables of a size the fuzzer can afford (its
+         * own: 4096 runs, 2^20 bits; fuzz_desc checks them full size) */
+        tl_find_limits.runs_max = 1024;
+        tl_find_limits.bits_max = UINT64_C(1) << 16;
+        tl_find_limits.runs_work = 8192;
     }
     const uint8_t *nul = memchr(data, 0, size);
     size_t dlen = nul ? (size_t)(nul - data) : size;
     write_file(desc_path, data, dlen);
     write_file(data_path, nul ? nul + 1 : data, nul ? size - dlen - 1 : 0);
     char *dump[] = { "dump", desc_path, data_path, NULL };
-    char *physical[] = { "dump", "--physical", desc_path, data_path, NULL };
+    /* the owner searches stop early (--search-steps, as a user may ask):
+     * the default bound, a second each optimized, is minutes here */
+    char *physical[] = { "dump", "--physical", "--search-steps", STEPS, desc_path, data_path,
+                         NULL };
     char *inspect[] = { "inspect", "--json", desc_path, data_path, NULL };
     char byte[24];
     snprintf(byte, sizeof byte, "%u", size ? data[size - 1] * 7u : 0u);
-    char *offset[] = { "offset", desc_path, "--byte", byte, NULL };
+    char *offset[] = { "offset", "--search-steps", STEPS, desc_path, "--byte", byte, NULL };
     run(cmd_dump, dump);
     run(cmd_dump, physical);
     run(cmd_inspect, inspect);

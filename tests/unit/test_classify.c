@@ -287,6 +287,7 @@ void find_should_match_oracle_with_tables_cut_short(void)
         tl_find_limits.bits_max = 1 + rnd(n % 2 ? 8 : 1024);   /* one word or several */
         tl_find_limits.has_scan = 1 + rnd(3);
         tl_find_limits.oracle_steps = rnd(4);
+        tl_find_limits.runs_work = 1 + rnd(64);
         mismatches += find_mismatches(100);
     }
     tl_find_limits = keep;
