@@ -16,7 +16,8 @@
  * the smaller logical index) and the K first mismatches (a heap by logical
  * index), merged at the end, so the report is the same for any number of
  * threads.  Memory is two boxes per thread, never in proportion to the
- * tensors.
+ * tensors.  The boxes' shape decides the speed across layouts: see
+ * OTHER_RUN.
  *
  * Tried and not kept: comparing a transposed box in place (8 x 8 blocks
  * transposed in registers, == against the other side's rows, no staging).
@@ -33,12 +34,9 @@
 #include "copy.h"
 
 /* Elements a box holds at most: two boxes staged in the widest common type
- * (8 bytes) are 128 KiB a thread, which stay in the L2 cache with the
- * other side's next box asked for there (the look-ahead below), while a
- * box's rows are still long runs of each side.  Boxes of 8 K to 128 K
- * elements read memory alike (the paragraph above); the smallest keeps the
- * buffers in the cache. */
-#define BOX 8192
+ * (8 bytes) are 256 KiB a thread, half of a 512 KiB L2 cache (FLOAT32
+ * boxes, 128 KiB), while each side's rows are long runs (see OTHER_RUN). */
+#define BOX 16384
 /* Boxes a worker takes at once, at most: consecutive boxes, so that its
  * look-ahead reads the box it will compare next, while a tensor of a few
  * hundred boxes still spreads over the threads. */
@@ -482,10 +480,17 @@ static enum common common_type(enum tl_dtype a, enum tl_dtype b, enum tl_dtype *
 
 /* The box's block per axis.  Side A's box is read in place, row by row,
  * where it can be, so its axes get the budget from the inside out; side B's
- * innermost axis, when it is another one, gets a short block (OTHER_RUN
- * elements: whole cache lines) so that B's box is a transpose of long
- * columns of short rows. */
-#define OTHER_RUN 32
+ * innermost axis, when it is another one, gets a block of OTHER_RUN
+ * elements, so that B's box is a transpose of runs of 1 KiB (FLOAT32) or
+ * more, whole when the axis is short, as NHWC's channels are.  With 32
+ * elements (two cache lines) NCHW against NHWC {32,256,56,56} read B 128
+ * bytes of every 1 KiB pixel per box and each pixel's lines in 8 passes
+ * over the tensor: make bench compare_nchw_nhwc_f32_l took 1.6-2.1 times
+ * convert's time; with 256 (a box is a whole row of pixels, 56 KiB of B in
+ * one run, and 256 rows of A that the next box continues), 1.20-1.41 (AMD
+ * EPYC Zen 3, 1 and 2 threads, three runs; boxes of 8 K elements and 128
+ * or 512 were no better). */
+#define OTHER_RUN 256
 
 static void shape_boxes(struct cmp_job *j)
 {
