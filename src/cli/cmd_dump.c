@@ -394,6 +394,11 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         else
             physical_text(&s, span);
         tl_finder_free(&s.finder);
+    } else if (json && desc.scalar) {
+        /* a 0-d array, as numpy's tolist() gives it: no sizes, one value */
+        printf("{\"sizes\": [], \"values\": ");
+        json_value(&s, 0);
+        printf("}\n");
     } else if (json) {
         printf("{\"sizes\": [");
         cli_print_u64_list(stdout, desc.d.sizes, desc.d.rank, ", ");

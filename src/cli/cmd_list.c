@@ -89,7 +89,7 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
             n += snprintf(sizes + n, sizeof sizes - (size_t)n, "%s%" PRIu64, k ? "," : "",
                           e[i].sizes[k]);
         if (e[i].rank == 0)
-            snprintf(sizes, sizeof sizes, "-");
+            snprintf(sizes, sizeof sizes, e[i].dtype[0] ? "0-d" : "-");   /* no tensor: "-" */
         char dt[64];
         printf("%-*s  %-8s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
                e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-",
@@ -205,7 +205,7 @@ static int run_index(const char *path, bool json)
             ok = cJSON_AddItemToArray(sh, cJSON_CreateString(s.x.shards[k]));
         for (size_t i = 0; ok && i < s.files[k].count; i++) {
             const struct tl_file_tensor *t = &s.files[k].tensors[i];
-            unsigned rank = t->decodable ? t->desc.rank : t->ndim;
+            unsigned rank = !t->decodable ? t->ndim : t->scalar ? 0 : t->desc.rank;
             const uint64_t *sizes = t->decodable ? t->desc.sizes : t->shape;
             const char *type = t->decodable ? tl_dtype_name(t->desc.dtype) : t->dtype;
             if (json) {
@@ -220,7 +220,7 @@ static int run_index(const char *path, bool json)
                      tl_json_add_u64(o, "bytes", t->end - t->begin);
                 continue;
             }
-            char text[TL_MAX_RANK * 21 + 1] = "-";
+            char text[TL_MAX_RANK * 21 + 1] = "0-d";
             int n = 0;
             for (unsigned d = 0; d < rank; d++)
                 n += snprintf(text + n, sizeof text - (size_t)n, "%s%" PRIu64, d ? "," : "",
@@ -302,7 +302,8 @@ static int run(const char *path, const char *data_arg, bool json)
     for (size_t i = 0; i < tf.count; i++) {
         const struct tl_file_tensor *t = &tf.tensors[i];
         entries[i] = (struct entry){ t->name, t->decodable ? tl_dtype_name(t->desc.dtype) : t->dtype,
-                                     t->decodable, t->decodable ? t->desc.rank : t->ndim,
+                                     t->decodable, !t->decodable ? t->ndim : t->scalar ? 0
+                                                                    : t->desc.rank,
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
                                      t->deflated };
         undecodable += !t->decodable;

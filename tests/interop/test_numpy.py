@@ -539,6 +539,12 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r1.returncode == 0 and np.load(out_npy).shape == () and np.load(out_npy) == 3.5 and
           t is not None and t["tensor"][1].shape == () and t["tensor"][1] == 3.5,
           "a 0-d array stays 0-d in .npy and safetensors: %s %s" % (r1.stderr, r2.stderr))
+    # and list and dump show it as numpy does: shape (), value as tolist() gives it
+    r3, r4 = tl("list", "--json", src), tl("dump", "--json", src)
+    check(r3.returncode == 0 and json.loads(r3.stdout)["tensors"][0]["sizes"] == [] and
+          r4.returncode == 0 and json.loads(r4.stdout) == {"sizes": [], "values":
+                                                              np.load(src).tolist()},
+          "list and dump of a 0-d array: %s %s" % (r3.stdout, r4.stdout))
 
     # 9. a sharded model built from the format's description (three shards
     # and model.safetensors.index.json): each tensor read through the index
