@@ -317,7 +317,7 @@ static bool parse_tol(const char *s, double *out)
 
 int cmd_compare(int argc, char **argv)
 {
-    struct arg_file *sides = arg_filen(NULL, NULL, "TENSOR", 2, 4, "A, then B: each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME]); with --type and --sizes, A's DATA and B's");
+    struct arg_file *sides = arg_filen(NULL, NULL, "TENSOR", 1, 4, "A, then B: each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME]); with --type and --sizes, A's DATA and B's");
     struct arg_str *atol = arg_str0(NULL, "atol", "X", "absolute tolerance (default 0)");
     struct arg_str *rtol = arg_str0(NULL, "rtol", "X", "relative tolerance, times |b| (default 0)");
     struct arg_lit *equal_nan = arg_lit0(NULL, "equal-nan", "NaN matches NaN");
@@ -334,7 +334,7 @@ int cmd_compare(int argc, char **argv)
                       atol, rtol, equal_nan, show, axes_a, axes_b, threads, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
-        rc = cli_parse_args(argc, argv, table, about);
+        rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
     if (rc == CLI_CONTINUE) {
         struct tl_compare_opts o = { .show = 10, .equal_nan = equal_nan->count > 0 };
         char q[64];

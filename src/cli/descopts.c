@@ -69,6 +69,20 @@ int cli_parse_args_desc(int argc, char **argv, void **table, const char *about,
      * resolves abbreviations as getopt does); then DESC is our marker,
      * put first among the arguments, so that the first one typed is DATA. */
     arg_parse(argc, argv, table);
+    /* "--sizes 2, 3": the list ends at the space, and 3 would be DATA */
+    const struct arg_str *lists[2] = { o->sizes, o->strides };
+    for (int i = 0; i < 2; i++) {
+        for (int k = 0; k < lists[i]->count; k++) {
+            const char *v = lists[i]->sval[k];
+            if (*v && v[strlen(v) - 1] == ',') {
+                char q[64];
+                cli_usage_error(argv[0], "--%s: '%s' ends with a comma: write the list without "
+                                "spaces (2,3,4)", i ? "strides" : "sizes",
+                                tl_quote(v, q, sizeof q));
+                return CLI_USAGE;
+            }
+        }
+    }
     if (!cli_desc_opts_given(o) || o->sides != 1)
         return cli_parse_args(argc, argv, table, about);
     char **args = malloc(((size_t)argc + 2) * sizeof *args);
