@@ -35,6 +35,10 @@
  * /dev/shm against `cat IN > OUT`, medians of RUNS, warm cache; and the
  * same conversion from a .npy file to a .npy file against the raw one.
  *
+ * It starts by saying where it runs (CPU, cores, caches, ISAs, memcpy from
+ * memory at 1 and 2 threads), so that figures of different machines are
+ * never compared by mistake.
+ *
  * BENCH_JSON=FILE also writes one JSON object a line per measurement;
  * BENCH_CASE=TEXT runs only the cases whose names contain TEXT;
  * BENCH_STREAM=0 or 1 overrides the planner's choice of streaming stores.
@@ -155,6 +159,123 @@ static void memcpy_threads(struct halves *h, uint8_t *dst, const uint8_t *src, s
     pthread_barrier_wait(&h->done);
 }
 
+static FILE *json;
+
+/* ---- where it ran -------------------------------------------------------- */
+
+/* The value of the first "key : value" line of /proc/cpuinfo, or "?". */
+static void cpuinfo(const char *key, char *out, size_t n)
+{
+    char line[512];
+    snprintf(out, n, "?");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    size_t k = strlen(key);
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, key, k) == 0 && colon && strspn(line + k, " \t") == (size_t)(colon - line - k)) {
+            snprintf(out, n, "%s", colon + 1 + strspn(colon + 1, " "));
+            out[strcspn(out, "\n")] = '\0';
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* A cache's size as the kernel tells it for cpu0: index 0..3 of
+ * /sys/devices/system/cpu/cpu0/cache ("32K"), or "?". */
+static void cache_size(int level, const char *type, char *out, size_t n)
+{
+    snprintf(out, n, "?");
+    for (int i = 0; i < 8; i++) {
+        char path[128], v[32] = "", t[32] = "";
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return;
+        bool ok = fgets(v, sizeof v, f) != NULL;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+        if (!ok || atoi(v) != level || !(f = fopen(path, "r")))
+            continue;
+        ok = fgets(t, sizeof t, f) != NULL;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        if (!ok || strncmp(t, type, strlen(type)) != 0 || !(f = fopen(path, "r")))
+            continue;
+        if (fgets(out, (int)n, f))
+            out[strcspn(out, "\n")] = '\0';
+        fclose(f);
+        return;
+    }
+}
+
+struct mc_ctx {
+    struct halves *h;
+    uint8_t *dst, *src;
+    size_t n;
+    unsigned threads;
+};
+
+static void run_memcpy(void *p)
+{
+    struct mc_ctx *m = p;
+    memcpy_threads(m->h, m->dst, m->src, m->n, m->threads);
+}
+
+/* Says where the figures below were measured, so that figures from
+ * different machines are never compared by mistake: the CPU, its online
+ * cores, caches and ISAs, and memcpy's speed from memory at 1 and 2
+ * threads (256 MiB, warm, medians of a block each). */
+static void bench_machine(void)
+{
+    char model[160], vendor[64], family[16], mod[16], l1[16], l2[16], l3[16];
+    cpuinfo("model name", model, sizeof model);
+    cpuinfo("vendor_id", vendor, sizeof vendor);
+    cpuinfo("cpu family", family, sizeof family);
+    cpuinfo("model", mod, sizeof mod);
+    cache_size(1, "Data", l1, sizeof l1);
+    cache_size(2, "Unified", l2, sizeof l2);
+    cache_size(3, "Unified", l3, sizeof l3);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    char isas[64] = "";
+    for (int i = 0; i < TL_ISA_COUNT; i++) {
+        if (tl_isa_supported((enum tl_isa)i))
+            snprintf(isas + strlen(isas), sizeof isas - strlen(isas), "%s%s", *isas ? " " : "",
+                     tl_isa_name((enum tl_isa)i));
+    }
+    size_t n = (size_t)256 << 20;
+    struct halves h = { .quit = false };
+    pthread_barrier_init(&h.go, NULL, 2);
+    pthread_barrier_init(&h.done, NULL, 2);
+    pthread_create(&h.tid, NULL, half_worker, &h);
+    struct mc_ctx m = { &h, big(n), big(n), n, 1 };
+    memset(m.src, 1, n);
+    double gbps[3];
+    for (unsigned t = 1; t <= 2; t++) {
+        m.threads = t;
+        gbps[t] = 2.0 * (double)n / block(run_memcpy, &m) / 1e9;
+    }
+    h.quit = true;
+    pthread_barrier_wait(&h.go);
+    pthread_join(h.tid, NULL);
+    unbig(m.dst, n);
+    unbig(m.src, n);
+    printf("machine: %s (%s family %s model %s), %ld online CPUs, L1d %s, L2 %s, L3 %s\n",
+           model, vendor, family, mod, cores, l1, l2, l3);
+    printf("isa: %s active (supported: %s); copy-core choices: the built-in rules (no "
+           "calibration)\n", tl_isa_name(tl_isa_active()), isas);
+    printf("memcpy from memory (256 MiB): 1T %.1f GB/s, 2T %.1f GB/s (x%.2f)\n\n", gbps[1],
+           gbps[2], gbps[2] / gbps[1]);
+    if (json)
+        fprintf(json, "{\"machine\": \"%s\", \"vendor\": \"%s\", \"family\": \"%s\", "
+                "\"model\": \"%s\", \"cpus\": %ld, \"l1d\": \"%s\", \"l2\": \"%s\", "
+                "\"l3\": \"%s\", \"isa\": \"%s\", \"memcpy_1t_gbps\": %.2f, "
+                "\"memcpy_2t_gbps\": %.2f}\n", model, vendor, family, mod, cores, l1, l2, l3,
+                tl_isa_name(tl_isa_active()), gbps[1], gbps[2]);
+}
+
 static void make_desc(const struct bcase *c, enum tl_dtype dt, const char *layout,
                       const uint64_t *strides, struct tl_desc *d)
 {
@@ -174,8 +295,6 @@ static void make_desc(const struct bcase *c, enum tl_dtype dt, const char *layou
     d->total_given = false;
     tl_desc_validate(d, &err);
 }
-
-static FILE *json;
 
 /* One variant's line; `same` names the narrower ISA whose kernels it runs
  * (and whose measurement it shares), or is NULL. */
@@ -916,6 +1035,7 @@ int main(int argc, char **argv)
         perror(path);
         return 2;
     }
+    bench_machine();
     printf("%-20s %-7s %s  %8s  %8s  %6s\n", "case", "isa", "T", "GB/s", "memcpy", "ratio");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (!only || strstr(cases[i].name, only))
