@@ -163,6 +163,11 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
                      struct cli_desc *out);
 void cli_desc_release(struct cli_desc *desc);
 
+/* Whether arg names a tensor file (FILE or FILE:NAME: a regular file
+ * whose first bytes are a .npy, safetensors or .npz file's), without a
+ * message either way; a stream is never one here (it is read once). */
+bool cli_is_tensor_file(const char *arg);
+
 /* Opens DATA.  On failure prints the message and returns CLI_IO
  * (CLI_USAGE when '-' names standard input a second time). */
 int cli_open_data(const char *path, struct cli_data *out);

@@ -317,7 +317,7 @@ static bool parse_tol(const char *s, double *out)
 
 int cmd_compare(int argc, char **argv)
 {
-    struct arg_file *sides = arg_filen(NULL, NULL, "TENSOR", 1, 4, "A, then B: each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME]); with --type and --sizes, A's DATA and B's");
+    struct arg_file *sides = arg_filen(NULL, NULL, "TENSOR", 1, 4, "A, then B: each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME]); with --type and --sizes, A's DATA and B's (or a tensor file for one of them)");
     struct arg_str *atol = arg_str0(NULL, "atol", "X", "absolute tolerance (default 0)");
     struct arg_str *rtol = arg_str0(NULL, "rtol", "X", "relative tolerance, times |b| (default 0)");
     struct arg_lit *equal_nan = arg_lit0(NULL, "equal-nan", "NaN matches NaN");
@@ -359,16 +359,28 @@ int cmd_compare(int argc, char **argv)
                 o.show = (size_t)show->ival[0];
             if (threads->count)
                 o.threads = (unsigned)threads->ival[0];
-            /* with --type and --sizes, A and B are two DATA files they describe */
-            const char *args[4] = { cli_desc_opts_arg(&dopt, 0), sides->filename[0],
-                                    cli_desc_opts_arg(&dopt, 1), sides->filename[1] };
+            /* with --type and --sizes, A and B are two DATA files they
+             * describe, or one is a tensor file, which describes itself */
+            const char *args[4];
+            int nargs = 0;
             bool opts = cli_desc_opts_given(&dopt);
-            if (opts && sides->count != 2) {
-                cli_usage_error("compare", "with --type and --sizes, give two DATA files (A's, "
-                                "then B's) and no DESC");
+            bool tfile[2] = { false, false };
+            for (int i = 0; opts && i < sides->count && i < 2; i++)
+                tfile[i] = cli_is_tensor_file(sides->filename[i]);
+            for (int i = 0; opts && i < sides->count && i < 2; i++) {
+                if (!tfile[i])
+                    args[nargs++] = cli_desc_opts_arg(&dopt, i);
+                args[nargs++] = sides->filename[i];
+            }
+            if (opts && (sides->count != 2 || (tfile[0] && tfile[1]))) {
+                cli_usage_error("compare", sides->count != 2
+                                ? "with --type and --sizes, give two DATA files (A's, then "
+                                  "B's), or a tensor file and a DATA file, and no DESC"
+                                : "both arguments are tensor files: --type and --sizes describe "
+                                  "a raw DATA file, and there is none");
                 rc = CLI_USAGE;
             } else {
-                rc = run(opts ? args : sides->filename, opts ? 4 : sides->count,
+                rc = run(opts ? args : sides->filename, opts ? nargs : sides->count,
                          axes_a->count ? axes_a->sval[0] : NULL,
                          axes_b->count ? axes_b->sval[0] : NULL, &o, json->count > 0);
             }

@@ -175,6 +175,25 @@ static void split_name(const char *arg, char *path, size_t n, const char **name)
     snprintf(path, n, "%s", arg);
 }
 
+bool cli_is_tensor_file(const char *arg)
+{
+    char path[4096];
+    const char *name;
+    struct stat st;
+    uint8_t head[16];
+    if (strcmp(arg, "-") == 0 || cli_desc_opts_is(arg))
+        return false;
+    split_name(arg, path, sizeof path, &name);
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    return n > 0 && tl_file_sniff(head, (size_t)n) != TL_FMT_JSON;
+}
+
 int cli_file_sound(const struct tl_file *tf, const char *file)
 {
     size_t problems = 0;
