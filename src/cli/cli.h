@@ -248,6 +248,23 @@ int cli_file_sound(const struct tl_file *tf, const char *file);
  * that has passed them keeps its memory bounded. */
 void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi);
 
+/* ---- a destination description (dest.c) --------------------------------- */
+
+/* What the options of a conversion say of its destination (NULL: not
+ * given); one of to, to_strides, to_desc, or none (then the source's
+ * memory order, packed). */
+struct cli_dest {
+    const char *to, *to_strides, *to_desc, *to_byte_offset;
+    const enum tl_dtype *to_type;
+};
+
+/* The destination of src that o asks for, classified: the source's sizes,
+ * in --to's order or --to-strides' strides, or --to-desc's description
+ * (which must agree with --to-type).  Messages name cmd and the option;
+ * @return CLI_OK, CLI_USAGE, CLI_INVALID or CLI_IO. */
+int cli_destination(const char *cmd, const struct cli_dest *o, const struct cli_desc *src,
+                    struct cli_desc *dst);
+
 /* ---- whole-file conversion (convert_all.c) ------------------------------ */
 
 #define CLI_MAX_GLOBS 64

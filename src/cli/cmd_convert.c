@@ -50,79 +50,6 @@ struct options {
     bool quiet, json;
 };
 
-/* The destination description the options ask for. */
-static int destination(const struct options *o, const struct cli_desc *src, struct cli_desc *dst,
-                       const enum tl_dtype *to_type)
-{
-    static const char cmd[] = "convert";
-    struct tl_error err = { 0 };
-    char q[64];
-    const struct tl_desc *s = &src->d;
-    if (o->to_desc) {
-        int rc = cli_load_desc(o->to_desc, NULL, dst);
-        if (rc)
-            return rc;
-        cli_desc_release(dst);
-        if (o->to_byte_offset) {
-            cli_usage_error(cmd, "--to-byte-offset and --to-desc: give the byteOffset in "
-                            "--to-desc");
-            return CLI_USAGE;
-        }
-        if (o->to_type && dst->d.dtype != *to_type) {
-            cli_usage_error(cmd, "--to-type %s and the dataType of --to-desc (%s) disagree: "
-                            "give one", tl_dtype_name(*to_type), tl_dtype_name(dst->d.dtype));
-            return CLI_USAGE;
-        }
-        if (dst->d.rank != s->rank || memcmp(dst->d.sizes, s->sizes, s->rank * sizeof s->sizes[0])) {
-            fprintf(stderr, "tensorlayout: %s: sizes: differ from the source's sizes\n", dst->name);
-            return CLI_INVALID;
-        }
-        return CLI_OK;
-    }
-    memset(dst, 0, sizeof *dst);
-    dst->d = *s;
-    if (to_type)
-        dst->d.dtype = *to_type;
-    dst->d.byte_offset = dst->d.file_offset = 0;
-    dst->d.total_given = false;
-    dst->d.alignment = 0;
-    if (o->to) {
-        unsigned order[TL_MAX_RANK];
-        snprintf(dst->name, sizeof dst->name, "--to");
-        if (tl_layout_parse(s->rank, o->to, order, &err)) {
-            cli_usage_error(cmd, "--to: %s", err.msg);
-            return CLI_USAGE;
-        }
-        tl_strides_for_order(s->rank, s->sizes, order, 0, dst->d.strides, NULL);
-        dst->d.strides_src = TL_STRIDES_LAYOUT;
-    } else if (!o->to_strides) {
-        /* --to-type alone: the source's memory order, packed */
-        snprintf(dst->name, sizeof dst->name, "--to-type");
-        tl_strides_for_order(s->rank, s->sizes, src->info.axis_order, 0, dst->d.strides, NULL);
-        dst->d.strides_src = TL_STRIDES_LAYOUT;
-    } else {
-        snprintf(dst->name, sizeof dst->name, "--to-strides");
-        int n = cli_parse_u64_list(o->to_strides, dst->d.strides, TL_MAX_RANK);
-        if (n != (int)s->rank) {
-            cli_usage_error(cmd, "--to-strides: '%s' must be %u comma-separated integers",
-                            tl_quote(o->to_strides, q, sizeof q), s->rank);
-            return CLI_USAGE;
-        }
-        dst->d.strides_src = TL_STRIDES_GIVEN;
-    }
-    if (o->to_byte_offset && !cli_parse_bytes(o->to_byte_offset, &dst->d.byte_offset)) {
-        cli_usage_error(cmd, "--to-byte-offset: '%s' is not a number of bytes",
-                        tl_quote(o->to_byte_offset, q, sizeof q));
-        return CLI_USAGE;
-    }
-    if (tl_desc_validate(&dst->d, &err)) {
-        fprintf(stderr, "tensorlayout: %s: %s\n", dst->name, err.msg);
-        return CLI_INVALID;
-    }
-    tl_desc_classify(&dst->d, &dst->info);
-    return CLI_OK;
-}
-
 /* Writes the destination description to path, atomically. */
 static int write_desc(const char *path, const struct tl_desc *d, struct cli_out *o)
 {
@@ -250,7 +177,10 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
     enum tl_dtype to_type;
     if (o->to_type && cli_type_arg(cmd, "--to-type", o->to_type, &to_type))
         return CLI_USAGE;
-    int rc = destination(o, src, dst, o->to_type ? &to_type : NULL);
+    struct cli_dest dest = { .to = o->to, .to_strides = o->to_strides, .to_desc = o->to_desc,
+                             .to_byte_offset = o->to_byte_offset,
+                             .to_type = o->to_type ? &to_type : NULL };
+    int rc = cli_destination("convert", &dest, src, dst);
     if (rc)
         return rc;
     if (o->fill && tl_dtype_parse_value(dst->d.dtype, o->fill, fill, &err)) {
