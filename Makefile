@@ -46,7 +46,7 @@ $(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 
 COPY_SRC = src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c $(ISA_SRC)
 CORE_SRC = $(wildcard src/core/*.c) $(COPY_SRC)
-CLI_SRC  = $(wildcard src/cli/*.c)
+CLI_SRC  = $(wildcard src/cli/*.c) $(wildcard src/draw/*.c)
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  = $(CLI_SRC:%.c=$(BUILD)/%.o)
 LIB      = $(BUILD)/libtl.a
@@ -56,7 +56,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-unit test-diff test-neon test-cli test-interop test-valgrind test-docs test-man install uninstall clean help
+.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-unit test-diff test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -64,7 +64,7 @@ $(BUILD)/%.o: %.c $(wildcard src/*/*.h tests/*/*.h) | $(BUILD)/dirs
 	$(CC) $(CFLAGS) $(TL_CFLAGS) $(ISAFLAGS) -pthread -c $< -o $@
 
 $(BUILD)/dirs: Makefile
-	mkdir -p $(BUILD)/src/core $(BUILD)/src/copy $(BUILD)/src/cli $(BUILD)/tests/unit \
+	mkdir -p $(BUILD)/src/core $(BUILD)/src/copy $(BUILD)/src/cli $(BUILD)/src/draw $(BUILD)/tests/unit \
 	         $(BUILD)/tests/diff $(BUILD)/tests/bench
 	touch $@
 
@@ -86,7 +86,7 @@ test: ## every test; again under ASan + UBSan; the command-line tests under valg
 
 check: test  ## same as test
 
-test-once: test-unit test-diff test-cli test-interop test-docs test-man
+test-once: test-unit test-diff test-cli test-interop test-draw test-docs test-man
 
 test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 	$(UNIT_BIN)
@@ -159,6 +159,9 @@ test-interop: $(BIN)  ## numpy reads what the tool writes and writes what it rea
 
 test-docs: $(BIN)  ## the examples of the man page and README, run and compared
 	TL=$(abspath $(BIN)) sh tests/docs.sh
+
+test-draw: $(BIN)  ## draw's SVG pictures: parsed as XML, rendered by rsvg-convert, cells checked
+	python3 tests/draw/check_svg.py $(abspath $(BIN))
 
 test-man:  ## the man page renders without warnings
 	@out=$$(groff -man -ww -z man/tensorlayout.1 2>&1); \

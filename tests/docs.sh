@@ -22,7 +22,7 @@ ln -s "$root/tests" "$scratch/work/tests"
 extract() {
     case $1 in
     *.1) awk '/^\.EX/ { on = 1; next } /^\.EE/ { on = 0; print "%%END"; next }
-              on { gsub(/\\-/, "-"); gsub(/\\\(aq/, "\047"); gsub(/\\\(dq/, "\""); gsub(/\\e/, "\\");
+              on { gsub(/\\-/, "-"); gsub(/\\\(aq/, "\047"); gsub(/\\\(dq/, "\""); gsub(/\\e/, "\\"); gsub(/\\\[u00B7\]/, "\302\267"); gsub(/\\\[u2026\]/, "\342\200\246");
                    print }' "$1" ;;
     *) awk '/^```console/ { on = 1; next } /^```/ && on { on = 0; print "%%END"; next }
             on { print }' "$1" ;;

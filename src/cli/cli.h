@@ -45,6 +45,7 @@ int cmd_dump(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_draw(int argc, char **argv);
 
 /* ---- arguments (args.c) -------------------------------------------------- */
 

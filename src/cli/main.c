@@ -22,6 +22,7 @@ static const struct command commands[] = {
     { "convert", cmd_convert, "rewrite a tensor's data in another layout" },
     { "list",    cmd_list,    "the tensors of a .npy, .npz or safetensors file or a shard index" },
     { "compare", cmd_compare, "whether two tensors hold the same values, whatever their layouts" },
+    { "draw",    cmd_draw,    "a picture of a layout: logical and physical views, text or SVG" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -1,6 +1,6 @@
 /*
- * fuzz_dump.c - libFuzzer over `tensorlayout dump` (and `inspect` and
- * `offset --byte`) as the command runs them: the input is a description,
+ * fuzz_dump.c - libFuzzer over `tensorlayout dump` (and `inspect`,
+ * `offset --byte` and `draw`, text and SVG) as the command runs them: the input is a description,
  * a NUL byte, and data bytes; both go to files, and the commands run on
  * them with their output sent to /dev/null.  Any crash, sanitizer report or
  * hang is a finding; exit statuses are not.
@@ -69,5 +69,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     run(cmd_dump, physical);
     run(cmd_inspect, inspect);
     run(cmd_offset, offset);
+    char *draw[] = { "draw", "--color", "always", "--values", desc_path, data_path, NULL };
+    char *draw_svg[] = { "draw", "--format", "svg", "--at", "0,0", desc_path, NULL };
+    run(cmd_draw, draw);
+    run(cmd_draw, draw_svg);
     return 0;
 }

@@ -1,0 +1,221 @@
+/*
+ * cmd_draw.c - `tensorlayout draw DESC [DATA]`: a picture of a layout, in
+ * the terminal or as SVG (SPEC section 11); the pictures themselves are
+ * src/draw's.
+ */
+#include <argtable2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "../draw/draw.h"
+#include "cli.h"
+
+static const char about[] =
+    "Draws a tensor's layout: the logical view (the two innermost axes as a\n"
+    "grid of cells, one grid per outer index, each cell the element's offset,\n"
+    "or with --values and DATA its value) and the physical view (the buffer's\n"
+    "slots in offset order, each its element's index; padding, slots shared\n"
+    "through broadcast and overlapping slots marked).  Colour tells the\n"
+    "logical position (the channel of an NCHW-family tensor, else the grid's\n"
+    "rows), the same in both views.  Large tensors are cut with an ellipsis;\n"
+    "--at centres the picture on an element.  With --to, --to-strides or\n"
+    "--to-desc, the destination is drawn too: where each element goes.\n"
+    "-o FILE.svg (or --format svg) writes the picture as an SVG file.";
+
+#define DEFAULT_WIDTH 80
+#define MAX_WIDTH 1000
+
+/* The width the terminal has: COLUMNS, else the terminal's, else 80. */
+static unsigned terminal_width(void)
+{
+    const char *c = getenv("COLUMNS");
+    uint64_t v;
+    if (c && cli_parse_u64(c, &v) && v >= 20)
+        return v > MAX_WIDTH ? MAX_WIDTH : (unsigned)v;
+    struct winsize ws;
+    if (isatty(1) && ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col > MAX_WIDTH ? MAX_WIDTH : ws.ws_col;
+    return DEFAULT_WIDTH;
+}
+
+/* --color WHEN: always, never, or auto (a terminal, and NO_COLOR unset or
+ * empty). */
+static int color_arg(const char *when, bool *color)
+{
+    char q[64];
+    const char *no = getenv("NO_COLOR");
+    if (!when || strcasecmp(when, "auto") == 0)
+        *color = isatty(1) && !(no && *no);
+    else if (strcasecmp(when, "always") == 0)
+        *color = true;
+    else if (strcasecmp(when, "never") == 0)
+        *color = false;
+    else {
+        cli_usage_error("draw", "--color: '%s' is not auto, always or never",
+                        tl_quote(when, q, sizeof q));
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+/* --at INDEX: an index of the tensor. */
+static int at_arg(const char *text, const struct cli_desc *d, struct draw_opts *o)
+{
+    char q[64];
+    int n = cli_parse_u64_list(text, o->at, TL_MAX_RANK);
+    if (n != (int)d->d.rank) {
+        cli_usage_error("draw", "--at: '%s' is not %u comma-separated integers (an index of "
+                        "%s)", tl_quote(text, q, sizeof q), d->d.rank, d->name);
+        return CLI_USAGE;
+    }
+    for (unsigned a = 0; a < d->d.rank; a++) {
+        if (o->at[a] >= d->d.sizes[a]) {
+            char name[24];
+            draw_axis_name(d->d.rank, a, name, sizeof name);
+            fprintf(stderr, "tensorlayout: --at: index '%s' is out of range: %s (axis %u) has "
+                    "%llu, 0..%llu\n", tl_quote(text, q, sizeof q), name, a,
+                    (unsigned long long)d->d.sizes[a], (unsigned long long)(d->d.sizes[a] - 1));
+            return CLI_INVALID;
+        }
+    }
+    o->at_given = true;
+    return CLI_OK;
+}
+
+struct options {
+    const char *desc, *data, *axes, *out, *format, *color, *at;
+    struct cli_dest dest;
+    bool values;
+};
+
+static int run(const struct options *opt)
+{
+    struct cli_desc src, dst;
+    struct cli_data data;
+    struct draw_opts o = { .width = terminal_width(), .values = opt->values };
+    bool svg = false;
+    char q[64];
+    if (opt->format) {
+        if (strcasecmp(opt->format, "svg") == 0)
+            svg = true;
+        else if (strcasecmp(opt->format, "text") != 0) {
+            cli_usage_error("draw", "--format: '%s' is not text or svg",
+                            tl_quote(opt->format, q, sizeof q));
+            return CLI_USAGE;
+        }
+    } else if (opt->out) {
+        size_t n = strlen(opt->out);
+        svg = n >= 4 && strcasecmp(opt->out + n - 4, ".svg") == 0;
+    }
+    int rc = color_arg(opt->color, &o.color);
+    if (rc)
+        return rc;
+    if (svg || (opt->out && strcmp(opt->out, "-") != 0))
+        o.color = opt->color && strcasecmp(opt->color, "always") == 0 && !svg;
+    rc = cli_load_input(opt->desc, opt->data, opt->axes, "draw", true, &src, &data);
+    if (rc)
+        return rc;
+    if (o.values && !data.bytes) {
+        cli_usage_error("draw", "--values needs DATA (the values are in the data file)");
+        rc = CLI_USAGE;
+    } else if (o.values) {
+        rc = cli_require_elements(&src, &data);
+    }
+    if (!rc && opt->at)
+        rc = at_arg(opt->at, &src, &o);
+    bool converted = opt->dest.to || opt->dest.to_strides || opt->dest.to_desc;
+    if (!rc && converted)
+        rc = cli_destination("draw", &opt->dest, &src, &dst);
+    if (rc) {
+        cli_close_data(&data);
+        cli_desc_release(&src);
+        return rc;
+    }
+    struct draw_side s = { src.name, &src.d, &src.info, data.bytes };
+    struct draw_side t = { "", &dst.d, &dst.info, NULL };
+    char dname[300];
+    if (opt->dest.to)
+        snprintf(dname, sizeof dname, "--to %s", opt->dest.to);
+    else if (opt->dest.to_strides)
+        snprintf(dname, sizeof dname, "--to-strides %s", opt->dest.to_strides);
+    else
+        snprintf(dname, sizeof dname, "%s", converted ? dst.name : "");
+    t.name = dname;
+    const struct draw_side *dp = converted ? &t : NULL;
+    if (opt->out && strcmp(opt->out, "-") != 0) {
+        /* written in full into a temporary file, then renamed into place */
+        struct cli_out out;
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        int dr = !mem ? TL_E_NOMEM : svg ? draw_svg(mem, &s, dp, &o) : draw_text(mem, &s, dp, &o);
+        if (mem)
+            fclose(mem);
+        if (dr || !text) {
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            rc = CLI_IO;
+        } else if ((rc = cli_out_open(&out, opt->out, len)) == CLI_OK) {
+            memcpy(out.bytes, text, len);
+            rc = cli_out_commit(&out);
+        }
+        free(text);
+    } else if (svg ? draw_svg(stdout, &s, dp, &o) : draw_text(stdout, &s, dp, &o)) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        rc = CLI_IO;
+    }
+    cli_close_data(&data);
+    cli_desc_release(&src);
+    return rc;
+}
+
+int cmd_draw(int argc, char **argv)
+{
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, .npz, safetensors, a shard index; FILE[:NAME])");
+    struct arg_file *data = arg_file0(NULL, NULL, "DATA", "its data file: with --values, the cells show values");
+    struct arg_lit *values = arg_lit0(NULL, "values", "cells show the elements' values (needs DATA, or a tensor file)");
+    struct arg_str *color = arg_str0(NULL, "color", "WHEN", "auto (a terminal, and NO_COLOR unset), always or never");
+    struct arg_str *at = arg_str0(NULL, "at", "INDEX", "centre the picture on this element (1,0,7,7)");
+    struct arg_file *out = arg_file0("o", "output", "FILE", "write the picture to FILE (FILE.svg: as SVG)");
+    struct arg_str *format = arg_str0(NULL, "format", "F", "text or svg (default: svg for an OUT named .svg, else text)");
+    struct arg_str *to = arg_str0(NULL, "to", "L", "also draw the destination in this layout (NHWC, 0,2,3,1)");
+    struct arg_str *to_strides = arg_str0(NULL, "to-strides", "LIST", "also draw the destination with these strides");
+    struct arg_file *to_desc = arg_file0(NULL, "to-desc", "DESC2", "also draw this destination description");
+    struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
+    struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
+    struct cli_desc_opts dopt;
+    cli_desc_opts_init(&dopt, "draw", 1);
+    struct arg_end *end = arg_end(5);
+    void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
+                      dopt.byte_offset, values, color, at, out, format, to, to_strides, to_desc,
+                      axes, help, end };
+    int rc = CLI_IO;
+    if (arg_nullcheck(table) == 0)
+        rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
+    if (rc == CLI_CONTINUE) {
+        if (to->count + to_strides->count + to_desc->count > 1) {
+            cli_usage_error("draw", "give only one of --to, --to-strides, --to-desc");
+            rc = CLI_USAGE;
+        } else {
+            struct options o = {
+                .desc = desc->filename[0], .data = data->count ? data->filename[0] : NULL,
+                .axes = axes->count ? axes->sval[0] : NULL,
+                .out = out->count ? out->filename[0] : NULL,
+                .format = format->count ? format->sval[0] : NULL,
+                .color = color->count ? color->sval[0] : NULL,
+                .at = at->count ? at->sval[0] : NULL,
+                .values = values->count > 0,
+                .dest = {
+                    .to = to->count ? to->sval[0] : NULL,
+                    .to_strides = to_strides->count ? to_strides->sval[0] : NULL,
+                    .to_desc = to_desc->count ? to_desc->filename[0] : NULL,
+                },
+            };
+            rc = run(&o);
+        }
+    }
+    arg_freetable(table, sizeof table / sizeof table[0]);
+    return rc;
+}

@@ -1,0 +1,117 @@
+/*
+ * draw.h - pictures of a layout (SPEC section 11): what `tensorlayout
+ * draw` shows, in a terminal (text.c) and as SVG (svg.c), from one model
+ * (model.c) of the cells drawn.
+ *
+ * The model asks the core for every offset and owner (tl_desc_elem, the
+ * owner finder, the classification): it computes the cells it draws and
+ * no others, so a picture costs what it shows, never what the tensor
+ * holds.  It knows nothing of the command line; the renderers know
+ * nothing of layouts.
+ */
+#ifndef TL_DRAW_H
+#define TL_DRAW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../core/tl.h"
+
+/* One tensor to draw: its description, its terms, and its data file's
+ * bytes (the values, with --values; NULL: offsets are drawn). */
+struct draw_side {
+    const char *name;               /* for the title */
+    const struct tl_desc *d;
+    const struct tl_info *info;
+    const uint8_t *file;
+};
+
+struct draw_opts {
+    unsigned width;                 /* characters a line may hold */
+    bool color;                     /* ANSI colour (text) */
+    bool values;                    /* cells show values (the sides have files) */
+    bool at_given;                  /* the window is centred on at */
+    uint64_t at[TL_MAX_RANK];
+};
+
+/* Up to DRAW_PICK indices of [0, total) drawn on one axis, ascending; the
+ * others are left out (an ellipsis stands between two that are not
+ * consecutive). */
+#define DRAW_PICK 512
+struct draw_pick {
+    uint64_t total;
+    unsigned n;
+    uint64_t v[DRAW_PICK];
+};
+
+enum draw_kind {
+    DRAW_ELEMENT,                   /* one element's slot */
+    DRAW_PADDING,                   /* no element's */
+    DRAW_SHARED,                    /* several elements' through broadcast */
+    DRAW_OVERLAP,                   /* several elements' beyond broadcast */
+    DRAW_UNKNOWN                    /* the owner search stopped first */
+};
+
+struct draw_cell {
+    enum draw_kind kind;
+    int colour;                     /* palette index; -1: none (padding) */
+    uint64_t owners;                /* elements of the slot (physical view) */
+    bool more;                      /* owners is a lower bound */
+    bool at;                        /* --at's element, or its slot */
+    char label[64];
+};
+
+/* The logical view: one grid per outer index (the axes before the two
+ * innermost), rows and columns the two innermost axes (a 1-D tensor: one
+ * row). */
+struct draw_logical {
+    unsigned rank;
+    int row_axis;                   /* -1 for a 1-D tensor */
+    unsigned col_axis, colour_axis;
+    uint64_t outer_count;           /* grids in all */
+    struct draw_pick grids, rows, cols;
+    struct draw_cell *cells;        /* grids.n x rows.n x cols.n */
+    int cell_width;
+};
+
+/* The physical view: the buffer's slots in offset order, `per` a row. */
+struct draw_physical {
+    uint64_t span, per;
+    struct draw_pick rows;          /* row r holds slots r*per .. */
+    struct draw_cell *cells;        /* rows.n x per (slots past span: kind PADDING, label "") */
+    int cell_width;
+    uint64_t shared_by;             /* elements per slot through broadcast (1: none) */
+};
+
+struct draw_model {
+    const struct draw_side *side;
+    struct draw_logical logical;
+    struct draw_physical physical;
+};
+
+/* Builds the model of side's picture for lines of o->width characters
+ * (the text renderer's measure; svg uses the same cells).  @return 0, or
+ * TL_E_NOMEM. */
+int draw_model_build(struct draw_model *m, const struct draw_side *side,
+                     const struct draw_opts *o);
+void draw_model_free(struct draw_model *m);
+
+/* The palette: 8 colours told apart by colour-blind readers (Okabe and
+ * Ito), as 0xRRGGBB; a logical position's colour is palette[i % 8]. */
+#define DRAW_COLOURS 8
+extern const uint32_t draw_palette[DRAW_COLOURS];
+#define DRAW_PADDING_RGB 0xd9d9d9u
+
+/* The name of axis a of a rank-r tensor ("H", or "axis 5" past rank 5). */
+void draw_axis_name(unsigned rank, unsigned a, char *buf, size_t n);
+
+/* Writes the picture of src (and of dst, its conversion, when not NULL:
+ * the same logical positions, the same colours) as text or as an SVG
+ * document.  @return 0, or TL_E_NOMEM. */
+int draw_text(FILE *f, const struct draw_side *src, const struct draw_side *dst,
+              const struct draw_opts *o);
+int draw_svg(FILE *f, const struct draw_side *src, const struct draw_side *dst,
+             const struct draw_opts *o);
+
+#endif

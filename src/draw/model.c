@@ -1,0 +1,316 @@
+/*
+ * model.c - the cells of a picture (see draw.h): which indices and slots
+ * are drawn, and what each cell says.
+ *
+ * Each axis of a view shows at most a few indices: all of them when they
+ * fit, else the first and the last ones (or a window around --at), with
+ * an ellipsis between.  Only the cells drawn are computed: offsets by
+ * tl_desc_elem(), a slot's owners by the owner finder with a work bound
+ * per slot, so that a description of 2^40 broadcast elements draws as
+ * fast as one of six.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw.h"
+
+const uint32_t draw_palette[DRAW_COLOURS] = {
+    0xe69f00, 0x56b4e9, 0x009e73, 0xf0e442, 0x0072b2, 0xd55e00, 0xcc79a7, 0x999999,
+};
+
+#define MAX_GRIDS 3
+#define MAX_ROWS 8
+#define MAX_PHYS_ROWS 8
+#define OWNER_WORK (UINT64_C(1) << 16)   /* steps of one slot's owner search */
+#define OWNER_LIMIT 1024                  /* owners counted per overlapping slot */
+
+void draw_axis_name(unsigned rank, unsigned a, char *buf, size_t n)
+{
+    const char *letters = tl_axis_letters(rank);
+    if (letters)
+        snprintf(buf, n, "%c", letters[a]);
+    else
+        snprintf(buf, n, "axis %u", a);
+}
+
+static int digits(uint64_t v)
+{
+    int n = 1;
+    while (v >= 10) {
+        v /= 10;
+        n++;
+    }
+    return n;
+}
+
+/* Picks at most max indices of [0, total): all, or a window of max around
+ * centre (when centred), or the first and the last ones. */
+static void pick(struct draw_pick *p, uint64_t total, unsigned max, bool centred, uint64_t centre)
+{
+    if (max < 1)
+        max = 1;
+    if (max > DRAW_PICK)
+        max = DRAW_PICK;
+    p->total = total;
+    if (total <= max) {
+        p->n = (unsigned)total;
+        for (unsigned i = 0; i < p->n; i++)
+            p->v[i] = i;
+        return;
+    }
+    p->n = max;
+    if (centred) {
+        uint64_t lo = centre > max / 2 ? centre - max / 2 : 0;
+        if (lo > total - max)
+            lo = total - max;
+        for (unsigned i = 0; i < max; i++)
+            p->v[i] = lo + i;
+        return;
+    }
+    unsigned head = (max + 1) / 2;
+    for (unsigned i = 0; i < head; i++)
+        p->v[i] = i;
+    for (unsigned i = head; i < max; i++)
+        p->v[i] = total - (max - i);
+}
+
+/* The outer index of grid g (the axes before the two innermost) into idx. */
+static void outer_index(const struct tl_desc *d, unsigned outer_axes, uint64_t g, uint64_t *idx)
+{
+    for (unsigned a = outer_axes; a-- > 0;) {
+        idx[a] = g % d->sizes[a];
+        g /= d->sizes[a];
+    }
+}
+
+static void label_index(const uint64_t *idx, unsigned rank, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (unsigned a = 0; a < rank && k < n; a++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%llu", a ? "," : "", (unsigned long long)idx[a]);
+}
+
+/* The axis whose index a colour tells: the channels of an NCHW-family
+ * tensor, else the grid's outer axis. */
+static unsigned colour_axis(const struct tl_desc *d)
+{
+    if ((d->rank == 4 || d->rank == 5) && d->sizes[1] > 1)
+        return 1;
+    return d->rank >= 2 ? d->rank - 2 : 0;
+}
+
+static void element_label(const struct draw_side *s, const struct draw_opts *o,
+                          const uint64_t *idx, char *buf, size_t n)
+{
+    uint64_t e = tl_desc_elem(s->d, idx);
+    if (o->values && s->file)
+        tl_dtype_format(s->d->dtype, s->file + tl_desc_byte(s->d, e, NULL), buf, n);
+    else
+        snprintf(buf, n, "%llu", (unsigned long long)e);
+}
+
+/* Fills the cells of the picked grids, rows and columns; returns the
+ * widest label. */
+static int fill_logical(struct draw_logical *l, const struct draw_side *s,
+                        const struct draw_opts *o)
+{
+    uint64_t idx[TL_MAX_RANK] = { 0 };
+    unsigned outer_axes = l->rank >= 2 ? l->rank - 2 : 0;
+    int w = 1;
+    struct draw_cell *c = l->cells;
+    for (unsigned g = 0; g < l->grids.n; g++) {
+        outer_index(s->d, outer_axes, l->grids.v[g], idx);
+        for (unsigned r = 0; r < l->rows.n; r++) {
+            if (l->row_axis >= 0)
+                idx[l->row_axis] = l->rows.v[r];
+            for (unsigned k = 0; k < l->cols.n; k++, c++) {
+                idx[l->col_axis] = l->cols.v[k];
+                element_label(s, o, idx, c->label, sizeof c->label);
+                c->kind = DRAW_ELEMENT;
+                c->at = o->at_given && memcmp(idx, o->at, l->rank * sizeof *idx) == 0;
+                c->colour = (int)(idx[l->colour_axis] % DRAW_COLOURS);
+                c->owners = 1;
+                int len = (int)strlen(c->label);
+                if (len > w)
+                    w = len;
+            }
+        }
+    }
+    return w;
+}
+
+static int build_logical(struct draw_logical *l, const struct draw_side *s,
+                         const struct draw_opts *o)
+{
+    const struct tl_desc *d = s->d;
+    l->rank = d->rank;
+    l->col_axis = d->rank - 1;
+    l->row_axis = d->rank >= 2 ? (int)d->rank - 2 : -1;
+    l->colour_axis = colour_axis(d);
+    unsigned outer_axes = d->rank >= 2 ? d->rank - 2 : 0;
+    uint64_t outer = 1, at_outer = 0;
+    for (unsigned a = 0; a < outer_axes; a++) {
+        outer *= d->sizes[a];
+        at_outer = at_outer * d->sizes[a] + (o->at_given ? o->at[a] : 0);
+    }
+    l->outer_count = outer;
+    pick(&l->grids, outer, MAX_GRIDS, o->at_given, at_outer);
+    pick(&l->rows, l->row_axis >= 0 ? d->sizes[l->row_axis] : 1, MAX_ROWS, o->at_given,
+         l->row_axis >= 0 && o->at_given ? o->at[l->row_axis] : 0);
+    uint64_t cols = d->sizes[l->col_axis], at_col = o->at_given ? o->at[l->col_axis] : 0;
+    int prefix = 4 + digits(l->rows.total - 1);
+    /* a first guess of the columns that fit, measured, then cut to fit */
+    unsigned guess = o->width > (unsigned)prefix ? (o->width - (unsigned)prefix) / 2 : 1;
+    pick(&l->cols, cols, guess, o->at_given, at_col);
+    size_t n = (size_t)l->grids.n * l->rows.n * DRAW_PICK;
+    l->cells = calloc(n ? n : 1, sizeof *l->cells);
+    if (!l->cells)
+        return TL_E_NOMEM;
+    l->cell_width = fill_logical(l, s, o);
+    unsigned fit = o->width > (unsigned)prefix ? (o->width - (unsigned)prefix) /
+                                                 (unsigned)(l->cell_width + 1) : 1;
+    if (l->cols.n > fit) {
+        pick(&l->cols, cols, fit > 1 ? fit - 1 : 1, o->at_given, at_col);   /* room for … */
+        l->cell_width = fill_logical(l, s, o);
+    }
+    return 0;
+}
+
+struct first_owner {
+    unsigned rank;
+    uint64_t idx[TL_MAX_RANK];
+    bool have;
+};
+
+static int keep_first(const uint64_t *idx, void *ctx)
+{
+    struct first_owner *f = ctx;
+    if (!f->have) {
+        memcpy(f->idx, idx, f->rank * sizeof *idx);
+        f->have = true;
+    }
+    return 0;
+}
+
+/* Slot e's cell: its owners, found by the finder within its bound. */
+static void slot_cell(struct draw_physical *p, const struct draw_side *s, unsigned caxis,
+                      struct tl_finder *f, uint64_t e, struct draw_cell *c)
+{
+    struct first_owner first = { .rank = s->d->rank };
+    bool overlapping = s->info->overlapping;
+    uint64_t n = tl_finder_find(f, e, overlapping ? OWNER_LIMIT : 1, keep_first, &first);
+    c->colour = -1;
+    c->more = false;
+    if (n == 0) {
+        c->kind = f->complete ? DRAW_PADDING : DRAW_UNKNOWN;
+        c->owners = 0;
+        snprintf(c->label, sizeof c->label, "%s", f->complete ? "\xc2\xb7" : "?");
+        return;
+    }
+    char at[48];
+    label_index(first.idx, s->d->rank, at, sizeof at);
+    c->colour = (int)(first.idx[caxis] % DRAW_COLOURS);
+    if (!overlapping) {
+        /* every owned slot has exactly one element per broadcast copy */
+        c->owners = p->shared_by;
+        c->kind = p->shared_by > 1 ? DRAW_SHARED : DRAW_ELEMENT;
+    } else {
+        c->owners = n;
+        c->more = !f->complete || n == OWNER_LIMIT;
+        c->kind = n == 1 && !c->more ? DRAW_ELEMENT
+                : n == p->shared_by && !c->more ? DRAW_SHARED : DRAW_OVERLAP;
+    }
+    if (c->kind == DRAW_ELEMENT)
+        snprintf(c->label, sizeof c->label, "%s", at);
+    else
+        snprintf(c->label, sizeof c->label, "%s%s%llu%s", at, c->kind == DRAW_SHARED ? "*" : "!",
+                 (unsigned long long)c->owners, c->more ? "+" : "");
+}
+
+static int build_physical(struct draw_physical *p, const struct draw_side *s,
+                          const struct draw_opts *o, unsigned caxis)
+{
+    const struct tl_desc *d = s->d;
+    p->span = s->info->span;
+    p->shared_by = 1;
+    int idx_width = (int)d->rank - 1;
+    for (unsigned a = 0; a < d->rank; a++) {
+        if (d->strides[a] == 0 && d->sizes[a] > 1)
+            p->shared_by *= d->sizes[a];
+        idx_width += digits(d->sizes[a] - 1);
+    }
+    /* a slot's label: an index, and its sharing count when shared */
+    int est = idx_width + (p->shared_by > 1 || s->info->overlapping
+                           ? 1 + digits(s->info->overlapping ? OWNER_LIMIT : p->shared_by) + 1 : 0);
+    int prefix = 4 + digits(p->span - 1);
+    uint64_t fit = o->width > (unsigned)prefix ? (o->width - (unsigned)prefix) / (unsigned)(est + 1)
+                                               : 1;
+    if (fit < 1)
+        fit = 1;
+    /* rows at the outermost stride that fits: the layout's own rows */
+    uint64_t per = 0;
+    for (unsigned k = 0; k < d->rank && !per; k++) {
+        unsigned a = s->info->axis_order[k];
+        uint64_t st = d->strides[a];
+        if (d->sizes[a] > 1 && st >= 2 && st <= fit && st < p->span)
+            per = st;
+    }
+    if (!per)
+        per = p->span < fit ? p->span : fit;
+    p->per = per;
+    uint64_t rows = (p->span + per - 1) / per;
+    uint64_t at_row = 0, at_slot = o->at_given ? tl_desc_elem(d, o->at) : 0;
+    if (o->at_given)
+        at_row = at_slot / per;
+    pick(&p->rows, rows, MAX_PHYS_ROWS, o->at_given, at_row);
+    p->cells = calloc((size_t)p->rows.n * per, sizeof *p->cells);
+    if (!p->cells)
+        return TL_E_NOMEM;
+    struct tl_finder f;
+    if (tl_finder_init(&f, d) != 0)
+        return TL_E_NOMEM;
+    f.work_max = OWNER_WORK;
+    int w = 1;
+    for (unsigned r = 0; r < p->rows.n; r++) {
+        for (uint64_t k = 0; k < per; k++) {
+            struct draw_cell *c = &p->cells[r * per + k];
+            uint64_t e = p->rows.v[r] * per + k;
+            if (e >= p->span) {
+                c->kind = DRAW_PADDING;
+                c->colour = -1;
+                c->label[0] = '\0';
+                continue;
+            }
+            slot_cell(p, s, caxis, &f, e, c);
+            c->at = o->at_given && e == at_slot;
+            int len = (int)strlen(c->label) - (c->kind == DRAW_PADDING);  /* "·" is 2 bytes */
+            if (len > w)
+                w = len;
+        }
+    }
+    tl_finder_free(&f);
+    p->cell_width = w;
+    return 0;
+}
+
+int draw_model_build(struct draw_model *m, const struct draw_side *side,
+                     const struct draw_opts *o)
+{
+    memset(m, 0, sizeof *m);
+    m->side = side;
+    int rc = build_logical(&m->logical, side, o);
+    if (!rc)
+        rc = build_physical(&m->physical, side, o, m->logical.colour_axis);
+    if (rc)
+        draw_model_free(m);
+    return rc;
+}
+
+void draw_model_free(struct draw_model *m)
+{
+    free(m->logical.cells);
+    free(m->physical.cells);
+    m->logical.cells = NULL;
+    m->physical.cells = NULL;
+}

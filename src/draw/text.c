@@ -1,0 +1,260 @@
+/*
+ * text.c - a picture in the terminal: the model's cells as lines, coloured
+ * with ANSI escapes (24-bit foreground colours) when asked, readable
+ * without them: padding, shared and overlapping slots have marks of
+ * their own, and a legend says what they mean.
+ */
+#include <string.h>
+
+#include "draw.h"
+
+#define ELLIPSIS "\xe2\x80\xa6"     /* … */
+
+/* Columns a label takes: UTF-8 continuation bytes take none. */
+static int columns(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+static void pad(FILE *f, int n)
+{
+    for (; n > 0; n--)
+        fputc(' ', f);
+}
+
+/* A cell right-aligned in width w, coloured as its kind and colour ask. */
+static void cell(FILE *f, const struct draw_cell *c, int w, bool color)
+{
+    pad(f, w - columns(c->label));
+    if (!color || !c->label[0]) {
+        fputs(c->label, f);
+        return;
+    }
+    if (c->kind == DRAW_PADDING || c->kind == DRAW_UNKNOWN) {
+        fprintf(f, "\x1b[2m%s\x1b[0m", c->label);
+        return;
+    }
+    uint32_t rgb = draw_palette[c->colour];
+    fprintf(f, "\x1b[%s%s38;2;%u;%u;%um%s\x1b[0m", c->kind == DRAW_OVERLAP ? "1;4;" : "",
+            c->at ? "7;" : "", rgb >> 16, (rgb >> 8) & 0xff, rgb & 0xff, c->label);
+}
+
+/* Whether pick i is not the one after pick i-1 (an ellipsis goes between). */
+static bool gap_before(const struct draw_pick *p, unsigned i)
+{
+    return i > 0 ? p->v[i] != p->v[i - 1] + 1 : false;
+}
+
+static void ranges_left_out(char *buf, size_t n, const struct draw_pick *p, const char *what)
+{
+    size_t k = strlen(buf);
+    if (p->n == p->total || k >= n)
+        return;
+    snprintf(buf + k, n - k, "%s%llu of %llu %s", k ? ", " : "",
+             (unsigned long long)(p->total - p->n), (unsigned long long)p->total, what);
+}
+
+static void print_logical(FILE *f, const struct draw_model *m, const struct draw_opts *o)
+{
+    const struct draw_logical *l = &m->logical;
+    const struct tl_desc *d = m->side->d;
+    char row[24], col[24], colour[24];
+    draw_axis_name(d->rank, l->col_axis, col, sizeof col);
+    draw_axis_name(d->rank, l->colour_axis, colour, sizeof colour);
+    if (l->row_axis >= 0) {
+        draw_axis_name(d->rank, (unsigned)l->row_axis, row, sizeof row);
+        fprintf(f, "logical view: rows %s, columns %s; each cell the element's %s\n", row, col,
+                o->values && m->side->file ? "value" : "offset");
+    } else {
+        fprintf(f, "logical view: %s; each cell the element's %s\n", col,
+                o->values && m->side->file ? "value" : "offset");
+    }
+    int rw = 0;
+    for (uint64_t v = l->rows.total - 1;; v /= 10) {
+        rw++;
+        if (v < 10)
+            break;
+    }
+    const struct draw_cell *c = l->cells;
+    unsigned outer_axes = d->rank >= 2 ? d->rank - 2 : 0;
+    for (unsigned g = 0; g < l->grids.n; g++) {
+        if (g)
+            fputc('\n', f);
+        if (gap_before(&l->grids, g))
+            fprintf(f, "  " ELLIPSIS "\n\n");
+        if (outer_axes) {
+            uint64_t idx[TL_MAX_RANK], gi = l->grids.v[g];
+            for (unsigned a = outer_axes; a-- > 0;) {
+                idx[a] = gi % d->sizes[a];
+                gi /= d->sizes[a];
+            }
+            fprintf(f, "  [");
+            for (unsigned a = 0; a < outer_axes; a++)
+                fprintf(f, "%llu,", (unsigned long long)idx[a]);
+            fprintf(f, ":,:]\n");
+        }
+        /* the column indices */
+        pad(f, 2 + rw + 2);
+        for (unsigned k = 0; k < l->cols.n; k++) {
+            if (gap_before(&l->cols, k)) {
+                pad(f, l->cell_width - 1);
+                fputs(ELLIPSIS " ", f);
+            }
+            fprintf(f, "%*llu%s", l->cell_width, (unsigned long long)l->cols.v[k],
+                    k + 1 < l->cols.n ? " " : "");
+        }
+        fputc('\n', f);
+        for (unsigned r = 0; r < l->rows.n; r++) {
+            if (gap_before(&l->rows, r))
+                fprintf(f, "  %*s\n", rw, ELLIPSIS);
+            fprintf(f, "  %*llu  ", rw, (unsigned long long)l->rows.v[r]);
+            for (unsigned k = 0; k < l->cols.n; k++, c++) {
+                if (gap_before(&l->cols, k)) {
+                    pad(f, l->cell_width - 1);
+                    fputs(ELLIPSIS " ", f);
+                }
+                cell(f, c, l->cell_width, o->color);
+                if (k + 1 < l->cols.n)
+                    fputc(' ', f);
+            }
+            fputc('\n', f);
+        }
+    }
+    char out[256] = "";
+    ranges_left_out(out, sizeof out, &l->grids, "grids");
+    if (l->row_axis >= 0)
+        ranges_left_out(out, sizeof out, &l->rows, "rows");
+    ranges_left_out(out, sizeof out, &l->cols, "columns");
+    if (out[0])
+        fprintf(f, "  (left out: %s)\n", out);
+}
+
+static void print_physical(FILE *f, const struct draw_model *m, const struct draw_opts *o)
+{
+    const struct draw_physical *p = &m->physical;
+    const struct tl_desc *d = m->side->d;
+    char names[TL_MAX_RANK * 8] = "";
+    for (unsigned a = 0; a < d->rank; a++) {
+        char n[24];
+        draw_axis_name(d->rank, a, n, sizeof n);
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", a ? "," : "", n);
+    }
+    fprintf(f, "physical view: slots 0..%llu in buffer order, %llu a row; each slot its "
+            "element's index (%s)\n", (unsigned long long)(p->span - 1),
+            (unsigned long long)p->per, names);
+    int ow = 0;
+    for (uint64_t v = p->span - 1;; v /= 10) {
+        ow++;
+        if (v < 10)
+            break;
+    }
+    for (unsigned r = 0; r < p->rows.n; r++) {
+        if (gap_before(&p->rows, r))
+            fprintf(f, "  %*s\n", ow, ELLIPSIS);
+        fprintf(f, "  %*llu  ", ow, (unsigned long long)(p->rows.v[r] * p->per));
+        /* the row's last slot that is in the buffer: nothing after it */
+        uint64_t last = p->per;
+        while (last > 0 && !p->cells[r * p->per + last - 1].label[0])
+            last--;
+        for (uint64_t k = 0; k < last; k++) {
+            const struct draw_cell *c = &p->cells[r * p->per + k];
+            /* left-aligned, so that an index reads from its start */
+            int w = columns(c->label);
+            struct draw_cell left = *c;
+            cell(f, &left, w, o->color);
+            if (k + 1 < last)
+                pad(f, p->cell_width - w + 1);
+        }
+        fputc('\n', f);
+    }
+    char out[128] = "";
+    ranges_left_out(out, sizeof out, &p->rows, "buffer rows");
+    if (out[0])
+        fprintf(f, "  (left out: %s)\n", out);
+}
+
+static void print_title(FILE *f, const struct draw_side *s, const char *role,
+                        const struct draw_opts *o)
+{
+    const struct tl_desc *d = s->d;
+    fprintf(f, "%s%s: %s, sizes ", role, s->name, tl_dtype_name(d->dtype));
+    for (unsigned a = 0; a < d->rank; a++)
+        fprintf(f, "%s%llu", a ? "," : "", (unsigned long long)d->sizes[a]);
+    fprintf(f, ", strides ");
+    for (unsigned a = 0; a < d->rank; a++)
+        fprintf(f, "%s%llu", a ? "," : "", (unsigned long long)d->strides[a]);
+    fprintf(f, ": %s\n", tl_status_name(s->info->status));
+    if (o->at_given) {
+        fprintf(f, "at ");
+        for (unsigned a = 0; a < d->rank; a++)
+            fprintf(f, "%s%llu", a ? "," : "", (unsigned long long)o->at[a]);
+        fprintf(f, ": offset %llu%s\n", (unsigned long long)tl_desc_elem(d, o->at),
+                o->color ? " (shown in reverse video)" : "");
+    }
+    fputc('\n', f);
+}
+
+/* Which kinds of cell a physical view has. */
+static unsigned kinds_of(const struct draw_model *m)
+{
+    const struct draw_physical *p = &m->physical;
+    unsigned k = 0;
+    for (size_t i = 0; i < (size_t)p->rows.n * p->per; i++) {
+        if (p->cells[i].label[0])
+            k |= 1u << p->cells[i].kind;
+    }
+    return k;
+}
+
+static void print_legend(FILE *f, const struct draw_model *m, unsigned kinds,
+                         const struct draw_opts *o)
+{
+    static const struct { enum draw_kind kind; const char *mark, *text; } marks[] = {
+        { DRAW_PADDING, "\xc2\xb7  ", "padding: no element's slot" },
+        { DRAW_SHARED, "I*N", "the slot of N elements, shared through broadcast (stride 0)" },
+        { DRAW_OVERLAP, "I!N", "the slot of N elements that overlap (N+: at least N)" },
+        { DRAW_UNKNOWN, "?  ", "a slot whose owners were not searched out (too many paths)" },
+    };
+    const char *head = "legend: ";
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+        if (!(kinds & (1u << marks[i].kind)))
+            continue;
+        fprintf(f, "%s%s  %s\n", head, marks[i].mark, marks[i].text);
+        head = "        ";
+    }
+    if (o->color) {
+        char colour[24];
+        draw_axis_name(m->side->d->rank, m->logical.colour_axis, colour, sizeof colour);
+        fprintf(f, "%scolour: the %s index (the same in both views; 8 colours, then again)\n",
+                head, colour);
+    }
+}
+
+int draw_text(FILE *f, const struct draw_side *src, const struct draw_side *dst,
+              const struct draw_opts *o)
+{
+    const struct draw_side *sides[2] = { src, dst };
+    unsigned kinds = 0;
+    for (int i = 0; i < 2 && sides[i]; i++) {
+        struct draw_model m;
+        int rc = draw_model_build(&m, sides[i], o);
+        if (rc)
+            return rc;
+        if (i)
+            fputc('\n', f);
+        print_title(f, sides[i], dst ? (i ? "destination " : "source ") : "", o);
+        print_logical(f, &m, o);
+        fputc('\n', f);
+        print_physical(f, &m, o);
+        kinds |= kinds_of(&m);
+        if ((!dst || i) && (kinds & ~(1u << DRAW_ELEMENT) || o->color)) {
+            fputc('\n', f);
+            print_legend(f, &m, kinds, o);
+        }
+        draw_model_free(&m);
+    }
+    return 0;
+}

@@ -1,0 +1,1 @@
+$TL draw --at 1 examples/padded.json

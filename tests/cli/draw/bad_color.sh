@@ -1,0 +1,1 @@
+$TL draw --color sometimes examples/padded.json

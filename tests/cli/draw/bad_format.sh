@@ -1,0 +1,1 @@
+$TL draw --format png examples/padded.json

@@ -1,0 +1,4 @@
+mkdir pics
+$TL draw -o pics examples/padded.json
+echo "exit $?"
+ls pics

@@ -1,0 +1,1 @@
+$TL draw examples/hw.json --to NHWC

@@ -1,0 +1,1 @@
+$TL draw examples/hw.json --to WH --to-strides 1,2

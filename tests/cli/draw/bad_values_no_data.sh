@@ -1,0 +1,1 @@
+$TL draw --values examples/padded.json

@@ -1,0 +1,2 @@
+# examples/padded.svg, which README shows, is what draw writes today
+$TL draw --format svg examples/padded.json | cmp - examples/padded.svg && echo same

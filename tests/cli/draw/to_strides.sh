@@ -1,0 +1,1 @@
+$TL draw --color never examples/hw.json --to-strides 1,4
