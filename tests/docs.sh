@@ -9,6 +9,8 @@
 #
 # Usage: TL=/path/to/tensorlayout sh tests/docs.sh
 set -u
+# pictures fit COLUMNS when it is set: the expected outputs are for 80
+unset COLUMNS
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 : "${TL:?set TL to the tensorlayout binary}"

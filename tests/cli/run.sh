@@ -17,6 +17,8 @@
 #
 # Usage: TL=/path/to/tensorlayout sh tests/cli/run.sh [FILTER...]
 set -u
+# pictures fit COLUMNS when it is set: the expected outputs are for 80
+unset COLUMNS
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 : "${TL:?set TL to the tensorlayout binary}"
