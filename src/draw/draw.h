@@ -103,6 +103,12 @@ void draw_model_free(struct draw_model *m);
 extern const uint32_t draw_palette[DRAW_COLOURS];
 #define DRAW_PADDING_RGB 0xd9d9d9u
 
+/* An index as "1,0,2" into buf; the outer index (axes 0 .. outer_axes-1)
+ * of grid g into idx; the decimal digits of v. */
+void draw_index_text(const uint64_t *idx, unsigned rank, char *buf, size_t n);
+void draw_outer_index(const struct tl_desc *d, unsigned outer_axes, uint64_t g, uint64_t *idx);
+int draw_digits(uint64_t v);
+
 /* The name of axis a of a rank-r tensor ("H", or "axis 5" past rank 5). */
 void draw_axis_name(unsigned rank, unsigned a, char *buf, size_t n);
 

@@ -33,7 +33,7 @@ void draw_axis_name(unsigned rank, unsigned a, char *buf, size_t n)
         snprintf(buf, n, "axis %u", a);
 }
 
-static int digits(uint64_t v)
+int draw_digits(uint64_t v)
 {
     int n = 1;
     while (v >= 10) {
@@ -74,8 +74,7 @@ static void pick(struct draw_pick *p, uint64_t total, unsigned max, bool centred
         p->v[i] = total - (max - i);
 }
 
-/* The outer index of grid g (the axes before the two innermost) into idx. */
-static void outer_index(const struct tl_desc *d, unsigned outer_axes, uint64_t g, uint64_t *idx)
+void draw_outer_index(const struct tl_desc *d, unsigned outer_axes, uint64_t g, uint64_t *idx)
 {
     for (unsigned a = outer_axes; a-- > 0;) {
         idx[a] = g % d->sizes[a];
@@ -83,7 +82,7 @@ static void outer_index(const struct tl_desc *d, unsigned outer_axes, uint64_t g
     }
 }
 
-static void label_index(const uint64_t *idx, unsigned rank, char *buf, size_t n)
+void draw_index_text(const uint64_t *idx, unsigned rank, char *buf, size_t n)
 {
     size_t k = 0;
     buf[0] = '\0';
@@ -120,7 +119,7 @@ static int fill_logical(struct draw_logical *l, const struct draw_side *s,
     int w = 1;
     struct draw_cell *c = l->cells;
     for (unsigned g = 0; g < l->grids.n; g++) {
-        outer_index(s->d, outer_axes, l->grids.v[g], idx);
+        draw_outer_index(s->d, outer_axes, l->grids.v[g], idx);
         for (unsigned r = 0; r < l->rows.n; r++) {
             if (l->row_axis >= 0)
                 idx[l->row_axis] = l->rows.v[r];
@@ -159,7 +158,7 @@ static int build_logical(struct draw_logical *l, const struct draw_side *s,
     pick(&l->rows, l->row_axis >= 0 ? d->sizes[l->row_axis] : 1, MAX_ROWS, o->at_given,
          l->row_axis >= 0 && o->at_given ? o->at[l->row_axis] : 0);
     uint64_t cols = d->sizes[l->col_axis], at_col = o->at_given ? o->at[l->col_axis] : 0;
-    int prefix = 4 + digits(l->rows.total - 1);
+    int prefix = 4 + draw_digits(l->rows.total - 1);
     /* a first guess of the columns that fit, measured, then cut to fit */
     unsigned guess = o->width > (unsigned)prefix ? (o->width - (unsigned)prefix) / 2 : 1;
     pick(&l->cols, cols, guess, o->at_given, at_col);
@@ -209,7 +208,7 @@ static void slot_cell(struct draw_physical *p, const struct draw_side *s, unsign
         return;
     }
     char at[48];
-    label_index(first.idx, s->d->rank, at, sizeof at);
+    draw_index_text(first.idx, s->d->rank, at, sizeof at);
     c->colour = (int)(first.idx[caxis] % DRAW_COLOURS);
     if (!overlapping) {
         /* every owned slot has exactly one element per broadcast copy */
@@ -238,12 +237,12 @@ static int build_physical(struct draw_physical *p, const struct draw_side *s,
     for (unsigned a = 0; a < d->rank; a++) {
         if (d->strides[a] == 0 && d->sizes[a] > 1)
             p->shared_by *= d->sizes[a];
-        idx_width += digits(d->sizes[a] - 1);
+        idx_width += draw_digits(d->sizes[a] - 1);
     }
     /* a slot's label: an index, and its sharing count when shared */
     int est = idx_width + (p->shared_by > 1 || s->info->overlapping
-                           ? 1 + digits(s->info->overlapping ? OWNER_LIMIT : p->shared_by) + 1 : 0);
-    int prefix = 4 + digits(p->span - 1);
+                           ? 1 + draw_digits(s->info->overlapping ? OWNER_LIMIT : p->shared_by) + 1 : 0);
+    int prefix = 4 + draw_digits(p->span - 1);
     uint64_t fit = o->width > (unsigned)prefix ? (o->width - (unsigned)prefix) / (unsigned)(est + 1)
                                                : 1;
     if (fit < 1)

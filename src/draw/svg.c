@@ -97,14 +97,6 @@ static void rect_cell(FILE *f, int x, int y, int w, const struct draw_cell *c, c
         text(f, x + w / 2, y + 15, 12, NULL, ink(rgb), "middle", c->label);
 }
 
-static void index_text(const struct tl_desc *d, const uint64_t *idx, char *buf, size_t n)
-{
-    size_t k = 0;
-    buf[0] = '\0';
-    for (unsigned a = 0; a < d->rank && k < n; a++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%llu", a ? "," : "", (unsigned long long)idx[a]);
-}
-
 /* The width of a side's picture. */
 static int side_width(const struct draw_model *m)
 {
@@ -156,11 +148,7 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
             y += HEAD;
             text(f, MARGIN, y, 12, NULL, "#333333", "start", "\xe2\x80\xa6");
         }
-        uint64_t gi = l->grids.v[g];
-        for (unsigned a = outer_axes; a-- > 0;) {
-            idx[a] = gi % d->sizes[a];
-            gi /= d->sizes[a];
-        }
+        draw_outer_index(d, outer_axes, l->grids.v[g], idx);
         if (outer_axes) {
             int k = snprintf(line, sizeof line, "[");
             for (unsigned a = 0; a < outer_axes; a++)
@@ -200,7 +188,7 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
                     x += cw + GAP;
                 }
                 idx[l->col_axis] = l->cols.v[k];
-                index_text(d, idx, idx_s, sizeof idx_s);
+                draw_index_text(idx, d->rank, idx_s, sizeof idx_s);
                 rect_cell(f, x, y, cw, c, "logical", idx_s);
                 x += cw + GAP;
             }

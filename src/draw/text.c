@@ -72,12 +72,7 @@ static void print_logical(FILE *f, const struct draw_model *m, const struct draw
         fprintf(f, "logical view: %s; each cell the element's %s\n", col,
                 o->values && m->side->file ? "value" : "offset");
     }
-    int rw = 0;
-    for (uint64_t v = l->rows.total - 1;; v /= 10) {
-        rw++;
-        if (v < 10)
-            break;
-    }
+    int rw = draw_digits(l->rows.total - 1);
     const struct draw_cell *c = l->cells;
     unsigned outer_axes = d->rank >= 2 ? d->rank - 2 : 0;
     for (unsigned g = 0; g < l->grids.n; g++) {
@@ -86,11 +81,8 @@ static void print_logical(FILE *f, const struct draw_model *m, const struct draw
         if (gap_before(&l->grids, g))
             fprintf(f, "  " ELLIPSIS "\n\n");
         if (outer_axes) {
-            uint64_t idx[TL_MAX_RANK], gi = l->grids.v[g];
-            for (unsigned a = outer_axes; a-- > 0;) {
-                idx[a] = gi % d->sizes[a];
-                gi /= d->sizes[a];
-            }
+            uint64_t idx[TL_MAX_RANK];
+            draw_outer_index(d, outer_axes, l->grids.v[g], idx);
             fprintf(f, "  [");
             for (unsigned a = 0; a < outer_axes; a++)
                 fprintf(f, "%llu,", (unsigned long long)idx[a]);
@@ -145,12 +137,7 @@ static void print_physical(FILE *f, const struct draw_model *m, const struct dra
     fprintf(f, "physical view: slots 0..%llu in buffer order, %llu a row; each slot its "
             "element's index (%s)\n", (unsigned long long)(p->span - 1),
             (unsigned long long)p->per, names);
-    int ow = 0;
-    for (uint64_t v = p->span - 1;; v /= 10) {
-        ow++;
-        if (v < 10)
-            break;
-    }
+    int ow = draw_digits(p->span - 1);
     for (unsigned r = 0; r < p->rows.n; r++) {
         if (gap_before(&p->rows, r))
             fprintf(f, "  %*s\n", ow, ELLIPSIS);
