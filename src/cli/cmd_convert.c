@@ -95,7 +95,7 @@ static void report_unfit(const struct cli_desc *src, const struct cli_data *data
                 tl_dtype_name(ddt));
         return;
     }
-    tl_dtype_format(src->d.dtype, data->bytes + tl_desc_at(&src->d, idx), value, sizeof value);
+    tl_desc_format(&src->d, data->bytes, tl_desc_elem(&src->d, idx), value, sizeof value);
     /* the range, as the clamped extremes */
     double big = 1e300;
     uint8_t x[8];

@@ -64,7 +64,7 @@ static uint64_t shown(const struct dump *s, uint64_t n, uint64_t k, uint64_t *co
 
 static int format_at(const struct dump *s, uint64_t elem_offset, char *buf, size_t n)
 {
-    return tl_dtype_format(s->d->dtype, s->file + tl_desc_byte(s->d, elem_offset, NULL), buf, n);
+    return tl_desc_format(s->d, s->file, elem_offset, buf, n);
 }
 
 static uint64_t offset_of(const struct dump *s)
@@ -231,8 +231,9 @@ static void logical_text(struct dump *s)
 static void json_value(const struct dump *s, uint64_t elem_offset)
 {
     char buf[48];
-    fputs(cli_value_json(s->d->dtype, s->file + tl_desc_byte(s->d, elem_offset, NULL), buf,
-                         sizeof buf), stdout);
+    uint8_t v[8];
+    tl_desc_get(s->d, s->file, elem_offset, v);
+    fputs(cli_value_json(s->d->dtype, v, buf, sizeof buf), stdout);
 }
 
 static void logical_json(struct dump *s, unsigned dim)

@@ -22,6 +22,7 @@ static const char *yes(bool b) { return b ? "yes" : "no"; }
 
 struct pad_list {
     bool json;
+    const char *unit;    /* "bytes", or a 4-bit type's "nibbles" */
     cJSON *arr;
     bool failed;
 };
@@ -30,7 +31,7 @@ static void pad_range(uint64_t lo, uint64_t hi, void *ctx)
 {
     struct pad_list *l = ctx;
     if (!l->json) {
-        printf("  %" PRIu64 "..%" PRIu64 " (%" PRIu64 " bytes)\n", lo, hi, hi - lo);
+        printf("  %" PRIu64 "..%" PRIu64 " (%" PRIu64 " %s)\n", lo, hi, hi - lo, l->unit);
         return;
     }
     uint64_t v[2] = { lo, hi };
@@ -44,10 +45,15 @@ static void pad_range(uint64_t lo, uint64_t hi, void *ctx)
     cJSON_Delete(tmp);
 }
 
-/* The padding bytes in all: the buffer less the distinct offsets' bytes
- * (exact when the tensor does not overlap). */
+/* A 4-bit type's padding is counted in nibbles: a byte would mislead. */
+static bool in_nibbles(const struct tl_desc *d) { return tl_dtype_bits(d->dtype) == 4; }
+
+/* The padding in all, in bytes (nibbles for a 4-bit type): the buffer less
+ * the distinct offsets (exact when the tensor does not overlap). */
 static uint64_t padding_bytes(const struct cli_desc *c)
 {
+    if (in_nibbles(&c->d))
+        return tl_desc_extent(&c->d, &c->info) * 2 - c->info.distinct;
     return tl_desc_extent(&c->d, &c->info) - tl_dtype_bytes(c->d.dtype, c->info.distinct);
 }
 
@@ -61,9 +67,11 @@ static void print_padding(const struct cli_desc *c)
         printf(LABEL "none\n", "padding");
         return;
     }
-    printf(LABEL "%" PRIu64 " bytes, as byte ranges [first, end):\n", "padding",
-           padding_bytes(c));
-    struct pad_list l = { .json = false };
+    bool nib = in_nibbles(&c->d);
+    printf(LABEL "%" PRIu64 " %s, as %s ranges [first, end)%s:\n", "padding", padding_bytes(c),
+           nib ? "nibbles" : "bytes", nib ? "nibble" : "byte",
+           nib ? " (nibble k: byte k/2, low when k is even)" : "");
+    struct pad_list l = { .json = false, .unit = nib ? "nibbles" : "bytes" };
     int rc = tl_desc_padding(&c->d, PADDING_RANGES, pad_range, &l);
     if (rc > 0)
         printf("  ... (more than %d ranges; dump --physical shows every slot)\n", PADDING_RANGES);
@@ -71,6 +79,15 @@ static void print_padding(const struct cli_desc *c)
         printf("  (the runs of this layout are not in order: dump --physical shows every slot)\n");
 }
 
+/* A stride in bytes as text: a 4-bit type's odd stride is a byte and a
+ * half ("1.5"), not a whole byte. */
+static void stride_bytes(const struct tl_desc *d, uint64_t stride, char *buf, size_t n)
+{
+    if (in_nibbles(d))
+        snprintf(buf, n, "%" PRIu64 "%s", stride / 2, stride % 2 ? ".5" : "");
+    else
+        snprintf(buf, n, "%" PRIu64, stride * tl_dtype_size(d->dtype));
+}
 
 static void print_text(const struct cli_desc *c, const struct cli_data *data,
                        const struct tl_problem *p, size_t np, bool padding)
@@ -80,8 +97,12 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
     unsigned es = tl_dtype_size(d->dtype);
     const char *letters = tl_axis_letters(d->rank);
 
-    printf(LABEL "%s (%u byte%s per element)\n", "dataType", tl_dtype_name(d->dtype), es,
-           es == 1 ? "" : "s");
+    if (in_nibbles(d))
+        printf(LABEL "%s (4 bits per element, two a byte, the lower offset in the low nibble)\n",
+               "dataType", tl_dtype_name(d->dtype));
+    else
+        printf(LABEL "%s (%u byte%s per element)\n", "dataType", tl_dtype_name(d->dtype), es,
+               es == 1 ? "" : "s");
     printf(LABEL, "sizes");
     cli_print_u64_list(stdout, d->sizes, d->rank, ",");
     printf("\n" LABEL, "strides");
@@ -123,8 +144,10 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
         char name[4] = "-";
         if (letters)
             name[0] = letters[i];
-        printf("%4u  %-4s  %20" PRIu64 "  %20" PRIu64 "  %20" PRIu64 "%s\n", i, name,
-               d->sizes[i], d->strides[i], tl_dtype_bytes(d->dtype, d->strides[i]),
+        char sb[32];
+        stride_bytes(d, d->strides[i], sb, sizeof sb);
+        printf("%4u  %-4s  %20" PRIu64 "  %20" PRIu64 "  %20s%s\n", i, name,
+               d->sizes[i], d->strides[i], sb,
                d->strides[i] == 0 && d->sizes[i] > 1 ? "  broadcast" : "");
     }
     printf("\n");
@@ -169,7 +192,9 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
     }
     cJSON *o = cJSON_CreateObject();
     bool ok = o && cJSON_AddStringToObject(o, "dataType", tl_dtype_name(d->dtype)) &&
-        tl_json_add_u64(o, "elementSize", tl_dtype_size(d->dtype)) &&
+        (in_nibbles(d) ? cJSON_AddNumberToObject(o, "elementSize", 0.5) != NULL
+                       : tl_json_add_u64(o, "elementSize", tl_dtype_size(d->dtype))) &&
+        tl_json_add_u64(o, "elementBits", tl_dtype_bits(d->dtype)) &&
         tl_json_add_u64(o, "dimensionCount", d->rank) &&
         tl_json_add_u64_array(o, "sizes", d->sizes, d->rank) &&
         tl_json_add_u64_array(o, "strides", d->strides, d->rank) &&
@@ -218,8 +243,9 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
     if (ok && padding) {
         cJSON *pj = cJSON_AddObjectToObject(o, "padding");
         struct pad_list l = { .json = true };
-        ok = pj && (c->info.overlapping ? cJSON_AddNullToObject(pj, "bytes") != NULL
-                                        : tl_json_add_u64(pj, "bytes", padding_bytes(c))) &&
+        const char *unit = in_nibbles(&c->d) ? "nibbles" : "bytes";
+        ok = pj && (c->info.overlapping ? cJSON_AddNullToObject(pj, unit) != NULL
+                                        : tl_json_add_u64(pj, unit, padding_bytes(c))) &&
              (l.arr = cJSON_AddArrayToObject(pj, "ranges")) != NULL;
         int rc = ok && !c->info.overlapping ? tl_desc_padding(&c->d, PADDING_RANGES, pad_range, &l)
                                             : -1;

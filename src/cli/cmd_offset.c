@@ -16,9 +16,12 @@ static const char about[] =
     "For each INDEX (comma-separated coordinates in sizes order, e.g. 1,0,1),\n"
     "prints the index, its element offset (the dot product with the strides)\n"
     "and its byte offset in the data file (byteOffset + element offset x\n"
-    "element size).  With --byte N, prints the indices of the elements whose\n"
-    "bytes hold byte N of the file, one a line in logical order (at most the\n"
-    "first 1000), or 'padding' or 'outside'.  The search stops after\n"
+    "element size); for UINT4 and INT4, two elements a byte, also which\n"
+    "nibble: 'low' (an even element offset) or 'high'.  With --byte N, prints\n"
+    "the indices of the elements whose bytes hold byte N of the file, one a\n"
+    "line in logical order (at most the first 1000), or 'padding' or\n"
+    "'outside'; for a 4-bit type, each line names the nibble ('0,2 low').\n"
+    "The search stops after\n"
     "--search-steps steps: then it prints the owners it found, the first ones,\n"
     "or 'unknown', and exits 1.";
 
@@ -52,17 +55,22 @@ static int by_index(const struct cli_desc *c, int n, const char **args, bool jso
     }
     cJSON *arr = json ? cJSON_CreateArray() : NULL;
     bool ok = !json || arr;
+    bool nibbles = tl_dtype_bits(d->dtype) == 4;
     for (int i = 0; i < n && ok; i++) {
         uint64_t eo, bo;
+        unsigned bit;
         tl_desc_offset(d, idx[i], &eo, &bo, NULL);
+        tl_desc_byte(d, eo, &bit);
+        const char *nibble = !nibbles ? NULL : bit ? "high" : "low";
         if (!json) {
             cli_print_u64_list(stdout, idx[i], d->rank, ",");
-            printf(" %" PRIu64 " %" PRIu64 "\n", eo, bo);
+            printf(" %" PRIu64 " %" PRIu64 "%s%s\n", eo, bo, nibble ? " " : "", nibble ? nibble : "");
             continue;
         }
         cJSON *o = cJSON_CreateObject();
         ok = o && tl_json_add_u64_array(o, "index", idx[i], d->rank) &&
-             tl_json_add_u64(o, "elementOffset", eo) && tl_json_add_u64(o, "byteOffset", bo);
+             tl_json_add_u64(o, "elementOffset", eo) && tl_json_add_u64(o, "byteOffset", bo) &&
+             (!nibble || cJSON_AddStringToObject(o, "nibble", nibble));
         if (o)
             cJSON_AddItemToArray(arr, o);
     }
@@ -77,7 +85,8 @@ static int by_index(const struct cli_desc *c, int n, const char **args, bool jso
 struct owners {
     unsigned rank;
     uint64_t seen;
-    cJSON *list;       /* --json: array of indices */
+    const char *nibble;  /* a 4-bit type: "low" or "high", shown after each index */
+    cJSON *list;         /* --json: array of indices */
     bool failed;
 };
 
@@ -88,7 +97,7 @@ static int print_owner(const uint64_t *idx, void *ctx)
         return 1;
     if (!o->list) {
         cli_print_u64_list(stdout, idx, o->rank, ",");
-        putchar('\n');
+        printf("%s%s\n", o->nibble ? " " : "", o->nibble ? o->nibble : "");
         return 0;
     }
     cJSON *holder = cJSON_CreateObject();
@@ -125,19 +134,42 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
             return cli_print_json(NULL);
         }
     }
+    /* the element offsets the byte holds: one, or a 4-bit type's two */
     uint64_t found = 0, elem = outside ? 0 : tl_dtype_count(d->dtype, byte - origin);
-    bool complete = true;
-    if (!outside && elem < in->span) {
-        struct tl_finder f;
-        if (tl_finder_init(&f, d) != 0) {
-            cJSON_Delete(doc);
-            fprintf(stderr, "tensorlayout: out of memory\n");
-            return CLI_IO;
+    unsigned slots = tl_dtype_bits(d->dtype) == 4 ? 2 : 1;
+    bool complete = true, nibble_padding[2] = { false, false };
+    for (unsigned k = 0; k < slots && !outside; k++) {
+        uint64_t before = o.seen, got = 0;
+        bool done = true;
+        o.nibble = slots == 1 ? NULL : k ? "high" : "low";
+        if (elem + k < in->span) {
+            struct tl_finder f;
+            if (tl_finder_init(&f, d) != 0) {
+                cJSON_Delete(doc);
+                fprintf(stderr, "tensorlayout: out of memory\n");
+                return CLI_IO;
+            }
+            f.work_max = steps;
+            got = tl_finder_find(&f, elem + k, MAX_OWNERS + 1 - found, print_owner, &o);
+            done = f.complete;
+            tl_finder_free(&f);
         }
-        f.work_max = steps;
-        found = tl_finder_find(&f, elem, MAX_OWNERS + 1, print_owner, &o);
-        complete = f.complete;
-        tl_finder_free(&f);
+        found += got;
+        complete &= done;
+        nibble_padding[k] = got == 0 && done;
+        if (json && slots == 2) {          /* each nibble's own owners, in "low" / "high" */
+            cJSON *nib = cJSON_AddObjectToObject(doc, o.nibble);
+            cJSON *list = nib ? cJSON_AddArrayToObject(nib, "indices") : NULL;
+            cJSON *all = o.list;
+            if (!list || !cJSON_AddBoolToObject(nib, "padding", nibble_padding[k])) {
+                cJSON_Delete(doc);
+                return cli_print_json(NULL);
+            }
+            for (int i = (int)before; i < cJSON_GetArraySize(all); i++)
+                cJSON_AddItemToArray(list, cJSON_Duplicate(cJSON_GetArrayItem(all, i), 1));
+        }
+        if (found > MAX_OWNERS || o.failed)
+            break;
     }
     if (o.failed) {
         cJSON_Delete(doc);
@@ -170,6 +202,10 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
         printf(found ? "... (the search stopped: there may be more)\n" : "unknown\n");
     else if (found == 0)
         printf("padding\n");
+    else if (slots == 2 && found <= MAX_OWNERS)   /* one nibble owned, the other not */
+        for (unsigned k = 0; k < 2; k++)
+            if (nibble_padding[k])
+                printf("padding %s\n", k ? "high" : "low");
     return rc;
 }
 

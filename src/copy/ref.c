@@ -1,6 +1,7 @@
 /*
  * ref.c - the reference copy: one logical index at a time, the offsets
- * computed from scratch, the bytes copied one by one (or the value converted
+ * computed from scratch, each element read and written whole by the core's
+ * tl_desc_get() and tl_desc_put() (or the value converted
  * by the scalar converter when the types differ).  Deliberately naive;
  * the differential tests hold every kernel and plan to it.
  */
@@ -9,17 +10,14 @@
 void tl_copy_ref(const struct tl_desc *src, const uint8_t *src_file,
                  const struct tl_desc *dst, uint8_t *dst_file)
 {
-    unsigned es = tl_dtype_size(src->dtype);
     bool convert = src->dtype != dst->dtype;
     uint64_t idx[TL_MAX_RANK] = { 0 };
     do {
-        const uint8_t *s = src_file + tl_desc_at(src, idx);
-        uint8_t *d = dst_file + tl_desc_at(dst, idx);
+        uint8_t s[8], d[8];
+        tl_desc_get(src, src_file, tl_desc_elem(src, idx), s);
         if (convert)
             tl_convert_value(src->dtype, s, dst->dtype, d);
-        else
-            for (unsigned b = 0; b < es; b++)
-                d[b] = s[b];
+        tl_desc_put(dst, dst_file, tl_desc_elem(dst, idx), convert ? d : s);
     } while (tl_index_next(src->rank, src->sizes, idx));
 }
 

@@ -306,7 +306,10 @@ int tl_desc_padding(const struct tl_desc *d, uint64_t max_ranges, tl_range_fn fn
 {
     struct tl_info info;
     tl_desc_classify(d, &info);
-    uint64_t end = tl_desc_origin(d) + tl_desc_extent(d, &info);
+    /* positions in bytes of the file, or a 4-bit type's in its nibbles
+     * (nibble k: byte k / 2, the low one when k is even) */
+    unsigned per = tl_dtype_bits(d->dtype) == 4 ? 2 : 1;
+    uint64_t end = (tl_desc_origin(d) + tl_desc_extent(d, &info)) * per;
     /* the axes that move, largest stride first; the innermost ones that are
      * packed inside each other make one contiguous run.  The runs' starts
      * are the elements of `runs`, those axes alone, in that order. */
@@ -325,10 +328,11 @@ int tl_desc_padding(const struct tl_desc *d, uint64_t max_ranges, tl_range_fn fn
         n--;
     }
     runs.rank = n;
-    uint64_t run_bytes = tl_dtype_bytes(d->dtype, run);
-    uint64_t idx[TL_MAX_RANK] = { 0 }, at = tl_desc_origin(d), prev = 0, found = 0;
+    uint64_t run_bytes = per == 2 ? run : tl_dtype_bytes(d->dtype, run);
+    uint64_t idx[TL_MAX_RANK] = { 0 }, at = tl_desc_origin(d) * per, prev = 0, found = 0;
     do {
-        uint64_t lo = tl_desc_at(&runs, idx);
+        uint64_t lo = per == 2 ? tl_desc_origin(d) * 2 + tl_desc_elem(&runs, idx)
+                               : tl_desc_at(&runs, idx);
         if (lo < prev)                   /* the runs do not come in order */
             return -1;
         prev = lo;

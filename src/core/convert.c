@@ -52,6 +52,8 @@ static void decode(enum tl_dtype dt, const uint8_t *p, struct value *v)
     case TL_DT_UINT32:   v->i = x.u32; break;
     case TL_DT_INT32:    v->i = x.i32; break;
     case TL_DT_UINT64:   v->i = x.u64; break;
+    case TL_DT_UINT4:    v->i = x.u8 & 15; break;
+    case TL_DT_INT4:     v->i = tl_int4_value(x.u8); break;
     default:             v->i = x.i64; break;
     }
 }
@@ -103,7 +105,7 @@ static void put_float(enum tl_dtype dt, double d, uint8_t *p)
 /* The range of an integer type. */
 static void range(enum tl_dtype dt, __int128 *lo, __int128 *hi)
 {
-    unsigned bits = 8 * tl_dtype_size(dt);
+    unsigned bits = tl_dtype_bits(dt);
     if (tl_dtype_is_signed(dt)) {
         *hi = ((__int128)1 << (bits - 1)) - 1;
         *lo = -*hi - 1;
@@ -115,7 +117,8 @@ static void range(enum tl_dtype dt, __int128 *lo, __int128 *hi)
 
 static void put_int(enum tl_dtype dt, __int128 v, uint8_t *p)
 {
-    uint64_t bits = (uint64_t)v;        /* two's complement, low bytes first */
+    uint64_t bits = (uint64_t)v;        /* two's complement, low bytes first; a
+                                           4-bit value takes its byte, sign-extended */
     memcpy(p, &bits, tl_dtype_size(dt));
 }
 
@@ -170,10 +173,11 @@ bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, voi
 bool tl_convert_find_bad(const struct tl_desc *src, const uint8_t *src_file, enum tl_dtype ddt,
                          uint64_t *idx)
 {
-    uint8_t out[8];
+    uint8_t in[8], out[8];
     memset(idx, 0, src->rank * sizeof idx[0]);
     do {
-        if (tl_convert_value(src->dtype, src_file + tl_desc_at(src, idx), ddt, out))
+        tl_desc_get(src, src_file, tl_desc_elem(src, idx), in);
+        if (tl_convert_value(src->dtype, in, ddt, out))
             return true;
     } while (tl_index_next(src->rank, src->sizes, idx));
     return false;

@@ -63,8 +63,11 @@ int tl_desc_validate(struct tl_desc *d, struct tl_error *err)
                            "span of the tensor overflows 64 bits");
     }
     uint64_t span = last + 1, bytes, rounded, end;
-    unsigned es = tl_dtype_size(d->dtype);
-    if (!tl_mul_ok(span, es, &bytes) || !tl_add_ok(bytes, 3, &rounded))
+    unsigned bits = tl_dtype_bits(d->dtype);
+    bool whole = tl_mul_ok(span, bits / 8 ? bits / 8 : 1, &bytes);
+    if (bits < 8)                       /* ceil(span x bits / 8): cannot overflow */
+        bytes = tl_dtype_bytes(d->dtype, span);
+    if (!whole || !tl_add_ok(bytes, 3, &rounded))
         return tl_fail(err, TL_E_OVERFLOW, "strides",
                        "size of the tensor in bytes overflows 64 bits");
     rounded &= ~(uint64_t)3;
@@ -286,6 +289,40 @@ uint64_t tl_desc_byte(const struct tl_desc *d, uint64_t e, unsigned *bit)
     if (bit)
         *bit = (unsigned)((e % 8) * bits % 8);
     return at;
+}
+
+void tl_desc_get(const struct tl_desc *d, const uint8_t *file, uint64_t e, void *out)
+{
+    unsigned bit;
+    const uint8_t *p = file + tl_desc_byte(d, e, &bit);
+    if (tl_dtype_bits(d->dtype) != 4) {
+        memcpy(out, p, tl_dtype_size(d->dtype));
+        return;
+    }
+    uint8_t v = (uint8_t)(*p >> bit & 15);
+    if (d->dtype == TL_DT_INT4)
+        v = (uint8_t)tl_int4_value(v);
+    memcpy(out, &v, 1);
+}
+
+void tl_desc_put(const struct tl_desc *d, uint8_t *file, uint64_t e, const void *in)
+{
+    unsigned bit;
+    uint8_t *p = file + tl_desc_byte(d, e, &bit);
+    if (tl_dtype_bits(d->dtype) != 4) {
+        memcpy(p, in, tl_dtype_size(d->dtype));
+        return;
+    }
+    uint8_t v;
+    memcpy(&v, in, 1);
+    *p = (uint8_t)((*p & ~(15u << bit)) | (unsigned)(v & 15) << bit);
+}
+
+int tl_desc_format(const struct tl_desc *d, const uint8_t *file, uint64_t e, char *buf, size_t n)
+{
+    uint8_t v[8];
+    tl_desc_get(d, file, e, v);
+    return tl_dtype_format(d->dtype, v, buf, n);
 }
 
 uint64_t tl_desc_origin(const struct tl_desc *d)

@@ -30,14 +30,16 @@ static const struct tl_dtype_info table[TL_DT_COUNT] = {
     [TL_DT_FLOAT16]  = { "FLOAT16",  16, TL_KIND_FLOAT,    true,  "<f2", "F16",  1 },
     [TL_DT_BFLOAT16] = { "BFLOAT16", 16, TL_KIND_FLOAT,    false, NULL,  "BF16", 2 },
     [TL_DT_FLOAT64]  = { "FLOAT64",  64, TL_KIND_FLOAT,    true,  "<f8", "F64",  3 },
-    [TL_DT_UINT8]    = { "UINT8",     8, TL_KIND_UNSIGNED, true,  "|u1", "U8",   4 },
-    [TL_DT_UINT16]   = { "UINT16",   16, TL_KIND_UNSIGNED, true,  "<u2", "U16",  5 },
-    [TL_DT_UINT32]   = { "UINT32",   32, TL_KIND_UNSIGNED, true,  "<u4", "U32",  6 },
-    [TL_DT_UINT64]   = { "UINT64",   64, TL_KIND_UNSIGNED, true,  "<u8", "U64",  7 },
-    [TL_DT_INT8]     = { "INT8",      8, TL_KIND_SIGNED,   true,  "|i1", "I8",   8 },
-    [TL_DT_INT16]    = { "INT16",    16, TL_KIND_SIGNED,   true,  "<i2", "I16",  9 },
-    [TL_DT_INT32]    = { "INT32",    32, TL_KIND_SIGNED,   true,  "<i4", "I32",  10 },
-    [TL_DT_INT64]    = { "INT64",    64, TL_KIND_SIGNED,   true,  "<i8", "I64",  11 },
+    [TL_DT_UINT8]    = { "UINT8",     8, TL_KIND_UNSIGNED, true,  "|u1", "U8",   5 },
+    [TL_DT_UINT16]   = { "UINT16",   16, TL_KIND_UNSIGNED, true,  "<u2", "U16",  6 },
+    [TL_DT_UINT32]   = { "UINT32",   32, TL_KIND_UNSIGNED, true,  "<u4", "U32",  7 },
+    [TL_DT_UINT64]   = { "UINT64",   64, TL_KIND_UNSIGNED, true,  "<u8", "U64",  8 },
+    [TL_DT_INT8]     = { "INT8",      8, TL_KIND_SIGNED,   true,  "|i1", "I8",   10 },
+    [TL_DT_INT16]    = { "INT16",    16, TL_KIND_SIGNED,   true,  "<i2", "I16",  11 },
+    [TL_DT_INT32]    = { "INT32",    32, TL_KIND_SIGNED,   true,  "<i4", "I32",  12 },
+    [TL_DT_INT64]    = { "INT64",    64, TL_KIND_SIGNED,   true,  "<i8", "I64",  13 },
+    [TL_DT_UINT4]    = { "UINT4",     4, TL_KIND_UNSIGNED, true,  NULL,  NULL,   4 },
+    [TL_DT_INT4]     = { "INT4",      4, TL_KIND_SIGNED,   true,  NULL,  NULL,   9 },
 };
 
 const struct tl_dtype_info *tl_dtype_info(enum tl_dtype dt) { return &table[dt]; }
@@ -51,7 +53,13 @@ bool tl_dtype_is_dml(enum tl_dtype dt) { return table[dt].dml; }
 uint64_t tl_dtype_bytes(enum tl_dtype dt, uint64_t n)
 {
     unsigned bits = table[dt].bits;
-    return bits % 8 ? (n * bits + 7) / 8 : n * (bits / 8);
+    /* n * bits / 8 rounded up, without forming n * bits, which may not fit */
+    return bits % 8 ? n / 8 * bits + (n % 8 * bits + 7) / 8 : n * (bits / 8);
+}
+
+enum tl_dtype tl_dtype_unpacked(enum tl_dtype dt)
+{
+    return dt == TL_DT_INT4 ? TL_DT_INT8 : dt == TL_DT_UINT4 ? TL_DT_UINT8 : dt;
 }
 
 int tl_dtype_from_name(const char *name, enum tl_dtype *out)
@@ -537,6 +545,8 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
     case TL_DT_INT32:   return snprintf(buf, n, "%" PRId32, v.i32);
     case TL_DT_UINT64:  return snprintf(buf, n, "%" PRIu64, v.u64);
     case TL_DT_INT64:   return snprintf(buf, n, "%" PRId64, v.i64);
+    case TL_DT_UINT4:   return snprintf(buf, n, "%u", (unsigned)(v.u8 & 15));
+    case TL_DT_INT4:    return snprintf(buf, n, "%d", (int)tl_int4_value(v.u8));
     default:            return snprintf(buf, n, "?");
     }
 }
@@ -564,9 +574,10 @@ int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
         return 0;
     }
     uint64_t bits;
+    unsigned width = tl_dtype_bits(dt);
     if (tl_dtype_is_signed(dt)) {
         long long v = strtoll(text, &end, 0);
-        int64_t lim = (int64_t)(UINT64_MAX >> (65 - 8 * size));
+        int64_t lim = (int64_t)(UINT64_MAX >> (65 - width));
         if (*end)
             return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, name);
         if (errno == ERANGE || v > lim || v < -lim - 1)
@@ -579,7 +590,7 @@ int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
         if (zero)
             text++;                                 /* -0 is 0 */
         unsigned long long v = strtoull(text, &end, 0);
-        uint64_t lim = UINT64_MAX >> (64 - 8 * size);
+        uint64_t lim = UINT64_MAX >> (64 - width);
         if (*end)
             return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a %s value", q, name);
         if (errno == ERANGE || v > lim)

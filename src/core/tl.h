@@ -49,6 +49,7 @@ enum tl_dtype {
     TL_DT_INT32, TL_DT_INT16, TL_DT_INT8, TL_DT_FLOAT64, TL_DT_UINT64,
     TL_DT_INT64,
     TL_DT_BFLOAT16,   /* not a DirectML type: the top half of a FLOAT32 */
+    TL_DT_UINT4, TL_DT_INT4,   /* two elements a byte, the lower index low (SPEC 12) */
     TL_DT_COUNT
 };
 
@@ -100,6 +101,14 @@ int tl_dtype_from_any(const char *name, enum tl_dtype *out);
 enum tl_dtype_spelling { TL_SPELL_NAME, TL_SPELL_NPY, TL_SPELL_SAFETENSORS };
 const char *tl_dtype_list(enum tl_dtype_spelling how, char *buf, size_t n);
 
+/* A 4-bit type's element on its own (tl_desc_get): one byte, UINT4 as
+ * 0..15, INT4 as the int8 -8..7 (sign-extended), as numpy holds them once
+ * unpacked.  Its value from any byte whose low nibble holds it: */
+static inline int tl_int4_value(uint8_t b) { return (int)((b & 15) ^ 8) - 8; }
+/* The type an element of dt is unpacked to: INT8 for INT4, UINT8 for
+ * UINT4, dt itself for every other type. */
+enum tl_dtype tl_dtype_unpacked(enum tl_dtype dt);
+
 /* Decodes one element at p (any alignment, little-endian host order) and
  * writes it as text into buf: integers exactly, floats as the shortest
  * decimal that reads back to the same value ("1.5", "nan", "inf", "-inf").
@@ -116,7 +125,8 @@ float tl_bfloat_to_float(uint16_t b);
 uint16_t tl_float_to_bfloat(float f);
 
 /* Parses the text of one value of type dt ("1.5", "-3", "0x7f", "nan") into
- * the element's bytes at out (tl_dtype_size(dt) bytes).  Integers must be
+ * the element's bytes at out (tl_dtype_size(dt) bytes; a 4-bit type's
+ * unpacked byte).  Integers must be
  * in range for the type; floats are rounded to nearest.
  * @return 0, or TL_E_VALUE / TL_E_RANGE with err filled. */
 int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
@@ -290,7 +300,9 @@ bool tl_desc_overlap_pair(const struct tl_desc *d, uint64_t *x, uint64_t *y);
 
 /* The padding of a description's buffer, [byteOffset, byteOffset + the
  * larger of the elements' bytes and the declared total), as merged byte
- * ranges [lo, hi) in increasing order, passed to fn.  It walks the runs of
+ * ranges [lo, hi) of the file in increasing order, passed to fn; for a
+ * 4-bit type, ranges of the file's nibbles (nibble k is in byte k / 2, the
+ * low one when k is even).  It walks the runs of
  * contiguous elements, never every element.  @return 0 when all were
  * passed, 1 when it stopped after max_ranges, -1 when the layout's runs do
  * not come in increasing order (overlapping tensors, unusual strides) and
@@ -316,6 +328,16 @@ uint64_t tl_desc_elem(const struct tl_desc *d, const uint64_t *idx);
  * bit, and (when bit is not NULL) that bit's place within the byte, 0 for
  * the types of whole bytes. */
 uint64_t tl_desc_byte(const struct tl_desc *d, uint64_t e, unsigned *bit);
+
+/* Reads the element at element offset e of the data file into out, whole
+ * (tl_dtype_size() bytes; a 4-bit element as its unpacked byte), and
+ * writes one there from in (a 4-bit element's other nibble is kept). */
+void tl_desc_get(const struct tl_desc *d, const uint8_t *file, uint64_t e, void *out);
+void tl_desc_put(const struct tl_desc *d, uint8_t *file, uint64_t e, const void *in);
+
+/* The element at element offset e as text (tl_dtype_format).  @return its
+ * length. */
+int tl_desc_format(const struct tl_desc *d, const uint8_t *file, uint64_t e, char *buf, size_t n);
 
 /* Where element 0 lies in the data file: fileOffset + byteOffset. */
 uint64_t tl_desc_origin(const struct tl_desc *d);

@@ -104,7 +104,7 @@ static void element_label(const struct draw_side *s, const struct draw_opts *o,
 {
     uint64_t e = tl_desc_elem(s->d, idx);
     if (o->values && s->file)
-        tl_dtype_format(s->d->dtype, s->file + tl_desc_byte(s->d, e, NULL), buf, n);
+        tl_desc_format(s->d, s->file, e, buf, n);
     else
         snprintf(buf, n, "%llu", (unsigned long long)e);
 }

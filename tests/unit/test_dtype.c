@@ -12,7 +12,7 @@ void dtype_should_name_and_size_every_type(void)
     static const struct { const char *name; unsigned size; } want[] = {
         { "FLOAT32", 4 }, { "FLOAT16", 2 }, { "UINT32", 4 }, { "UINT16", 2 }, { "UINT8", 1 },
         { "INT32", 4 }, { "INT16", 2 }, { "INT8", 1 }, { "FLOAT64", 8 }, { "UINT64", 8 },
-        { "INT64", 8 }, { "BFLOAT16", 2 },
+        { "INT64", 8 }, { "BFLOAT16", 2 }, { "UINT4", 1 }, { "INT4", 1 },
     };
     for (int i = 0; i < TL_DT_COUNT; i++) {
         enum tl_dtype dt;
@@ -28,6 +28,15 @@ void dtype_should_name_and_size_every_type(void)
     CHECK(tl_dtype_from_name("bfloat16", &dt) == 0 && dt == TL_DT_BFLOAT16);
     CHECK(tl_dtype_from_name("FLOAT8", &dt) == TL_E_VALUE);
     CHECK(!tl_dtype_is_dml(TL_DT_BFLOAT16) && tl_dtype_is_dml(TL_DT_FLOAT16));
+    CHECK(tl_dtype_from_name("DML_TENSOR_DATA_TYPE_INT4", &dt) == 0 && dt == TL_DT_INT4);
+    CHECK(tl_dtype_from_any("uint4", &dt) == 0 && dt == TL_DT_UINT4);
+    CHECK_EQ_U64(tl_dtype_bits(TL_DT_INT4), 4);
+    /* 4 bits an element: bytes round up, counts round down */
+    CHECK_EQ_U64(tl_dtype_bytes(TL_DT_UINT4, 5), 3);
+    CHECK_EQ_U64(tl_dtype_bytes(TL_DT_UINT4, UINT64_MAX), UINT64_C(1) << 63);
+    CHECK_EQ_U64(tl_dtype_count(TL_DT_INT4, 3), 6);
+    CHECK(tl_dtype_unpacked(TL_DT_INT4) == TL_DT_INT8 && tl_dtype_unpacked(TL_DT_UINT4) == TL_DT_UINT8);
+    CHECK(tl_dtype_unpacked(TL_DT_FLOAT16) == TL_DT_FLOAT16);
 }
 
 void dtype_table_should_agree_with_itself(void)
@@ -36,8 +45,16 @@ void dtype_table_should_agree_with_itself(void)
     for (int i = 0; i < TL_DT_COUNT; i++) {
         enum tl_dtype dt = (enum tl_dtype)i, back;
         const struct tl_dtype_info *t = tl_dtype_info(dt);
-        CHECK_EQ_U64(t->bits, 8 * tl_dtype_size(dt));
-        CHECK_EQ_U64(tl_dtype_bytes(dt, 3), 3 * tl_dtype_size(dt));
+        for (int j = 0; j < i; j++)
+            CHECK(tl_dtype_info((enum tl_dtype)j)->order != t->order);
+        if (t->bits >= 8) {
+            CHECK_EQ_U64(t->bits, 8 * tl_dtype_size(dt));
+            CHECK_EQ_U64(tl_dtype_bytes(dt, 3), 3 * tl_dtype_size(dt));
+        } else {                         /* 4-bit: neither numpy nor safetensors has it */
+            CHECK(t->bits == 4 && tl_dtype_size(dt) == 1 && tl_dtype_bytes(dt, 3) == 2);
+            CHECK(!t->npy && !t->st);
+            continue;
+        }
         CHECK(tl_dtype_is_float(dt) == (t->kind == TL_KIND_FLOAT));
         CHECK(tl_dtype_is_signed(dt) == (t->kind == TL_KIND_SIGNED));
         if (t->npy) {
@@ -45,17 +62,16 @@ void dtype_table_should_agree_with_itself(void)
             CHECK(t->npy[1] == kind && (unsigned)atoi(t->npy + 2) * 8 == t->bits);
         }
         CHECK(t->st && tl_dtype_from_safetensors(t->st, &back) == 0 && back == dt);
-        for (int j = 0; j < i; j++)
-            CHECK(tl_dtype_info((enum tl_dtype)j)->order != t->order);
     }
     enum tl_dtype dt;
     CHECK(tl_dtype_from_safetensors("bf16", &dt) == TL_E_VALUE);   /* exact spelling */
     CHECK(tl_dtype_from_safetensors("BOOL", &dt) == TL_E_VALUE);
     CHECK(tl_dtype_info(TL_DT_BFLOAT16)->npy == NULL);
     /* the lists messages show */
-    char buf[160];
+    char buf[200];
     CHECK_STR(tl_dtype_list(TL_SPELL_NAME, buf, sizeof buf),
-              "FLOAT32 FLOAT16 BFLOAT16 FLOAT64 UINT8 UINT16 UINT32 UINT64 INT8 INT16 INT32 INT64");
+              "FLOAT32 FLOAT16 BFLOAT16 FLOAT64 UINT4 UINT8 UINT16 UINT32 UINT64 INT4 INT8 INT16 "
+              "INT32 INT64");
     CHECK_STR(tl_dtype_list(TL_SPELL_NPY, buf, sizeof buf),
               "<f2 <f4 <f8 |u1 <u2 <u4 <u8 |i1 <i2 <i4 <i8");
     CHECK_STR(tl_dtype_list(TL_SPELL_SAFETENSORS, buf, sizeof buf),

@@ -54,15 +54,17 @@ void padding_should_match_byte_oracle(void)
             continue;
         struct tl_info info;
         tl_desc_classify(&d, &info);
-        uint64_t es = tl_dtype_size(dt);
-        uint64_t end = d.byte_offset + (d.total_bytes > info.span * es ? d.total_bytes : info.span * es);
+        /* positions in bytes, or a 4-bit type's in nibbles */
+        uint64_t per = tl_dtype_bits(dt) == 4 ? 2 : 1, es = per == 2 ? 1 : tl_dtype_size(dt);
+        uint64_t span_bytes = tl_dtype_bytes(dt, info.span);
+        uint64_t end = (d.byte_offset + (d.total_bytes > span_bytes ? d.total_bytes : span_bytes)) * per;
         uint8_t *owned = calloc(1, end + 1);
         uint64_t idx[4] = { 0 };
         for (;;) {
             uint64_t off = 0;
             for (unsigned i = 0; i < rank; i++)
                 off += idx[i] * d.strides[i];
-            memset(owned + d.byte_offset + off * es, 1, es);
+            memset(owned + d.byte_offset * per + off * es, 1, es);
             unsigned i = rank;
             while (i-- > 0) {
                 if (++idx[i] < d.sizes[i])
@@ -73,7 +75,7 @@ void padding_should_match_byte_oracle(void)
                 break;
         }
         struct ranges want = { .n = 0 }, got = { .n = 0 };
-        for (uint64_t b = d.byte_offset; b < end;) {
+        for (uint64_t b = d.byte_offset * per; b < end;) {
             if (owned[b]) {
                 b++;
                 continue;
