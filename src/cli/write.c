@@ -156,9 +156,11 @@ int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
     if (f->header(&dst->d, name, dst->scalar, header, hlen, &err)) {
         free(*header);
         *header = NULL;
+        bool nib = tl_dtype_bits(dst->d.dtype) == 4;
         fprintf(stderr, "tensorlayout: %s: cannot be a .%s file: %s: %s%s\n",
                 tl_quote(out, q, sizeof q), f->name, err.key, err.msg,
-                chosen ? "" : " (--format raw writes raw bytes)");
+                nib ? ": --format raw writes the packed nibbles, --to-type INT8 one value a byte"
+                    : chosen ? "" : " (--format raw writes raw bytes)");
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
     dst->d.file_offset = *hlen;
@@ -473,7 +475,9 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
     int rc = cli_out_region(&w->out, lo, len, &p);
     if (rc)
         return rc;
-    if (fill)               /* every element-sized slot after byteOffset */
+    if (fill && tl_dtype_bits(d->dtype) == 4)   /* every nibble after byteOffset */
+        memset(p, (fill[0] & 15) * 0x11, (size_t)len);
+    else if (fill)          /* every element-sized slot after byteOffset */
         tl_copy_fill(p, len / es, fill, es);
     struct tl_desc at = *d;
     at.byte_offset = at.file_offset = 0;     /* the region starts at element 0's place */
@@ -502,7 +506,9 @@ int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uin
     struct tl_info info;
     tl_desc_classify(d, &info);
     unsigned es = tl_dtype_size(d->dtype), axis;
-    if (tl_copy_slab_axis(d, &axis) != 0 || (w->seq && d->strides[axis] * es > SLAB_MAX))
+    /* 4-bit tensors are copied whole: a slab may start on a high nibble */
+    bool nib = tl_dtype_bits(d->dtype) == 4 || tl_dtype_bits(src->dtype) == 4;
+    if (nib || tl_copy_slab_axis(d, &axis) != 0 || (w->seq && d->strides[axis] * es > SLAB_MAX))
         return write_whole(w, src, src_file, d, end, fill);
     struct slabs b = { .s = src, .d = d, .bytes = src_file, .fill = fill, .axis = axis,
                        .threads = w->threads > 1 ? w->threads - 1 : 1, .n0 = d->sizes[axis],

@@ -260,6 +260,8 @@ static const uint8_t *stage(const struct side *s, const struct tl_copy_plan *pla
         return s->file + at;
     struct tl_copy_plan p = *plan;
     p.src_offset = at;
+    if (p.snib)                        /* a 4-bit side's place counts nibbles */
+        p.src_offset = tl_desc_origin(s->d) * 2 + tl_desc_elem(s->d, origin);
     tl_copy_run(&p, s->file, buf, 1, NULL, NULL);
     return buf;
 }
@@ -444,6 +446,9 @@ static void work(void *arg, unsigned who)
 static enum common common_type(enum tl_dtype a, enum tl_dtype b, enum tl_dtype *sa,
                                enum tl_dtype *sb)
 {
+    /* a 4-bit side is staged unpacked (INT8, UINT8), never read in place */
+    a = tl_dtype_unpacked(a);
+    b = tl_dtype_unpacked(b);
     bool fa = tl_dtype_is_float(a), fb = tl_dtype_is_float(b);
     unsigned ea = tl_dtype_size(a), eb = tl_dtype_size(b);
     *sa = a;

@@ -81,6 +81,20 @@ typedef bool (*tl_cvt_fn)(const uint8_t *src, uint8_t *dst, size_t n);
 typedef bool (*tl_tcvt_fn)(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds, size_t rows,
                            size_t cols);
 
+/* 4-bit elements (SPEC 12), two a byte, the lower index in the low nibble;
+ * the slot's index is 0 for UINT4, 1 for INT4.  They never enter a layout
+ * kernel: a copy unpacks them to one byte each (UINT4 as 0..15, INT4 as
+ * the int8 -8..7) in an L1 staging buffer, moves and converts those with
+ * the byte kernels, and packs the result (plan.c).
+ *
+ * unpack4: writes n elements, from the low nibble of src[0] on, to dst[0..n).
+ * pack4: writes the n unpacked values at src as nibbles from the low one
+ *   of dst[0] on; when n is odd, the high nibble of dst[n / 2] is kept.  A
+ *   value outside the type's range is clamped to it; returns true when one
+ *   was. */
+typedef void (*tl_unpack4_fn)(const uint8_t *src, uint8_t *dst, size_t n);
+typedef bool (*tl_pack4_fn)(const uint8_t *src, uint8_t *dst, size_t n);
+
 /* cmp[F32], cmp[F64]: the index of the first of n elements where a[i] == b[i]
  * does not hold (as floats: +0 equals -0, a NaN equals nothing), or n.
  * cmp[BYTES]: the index of the first of n bytes that differ, or n. */
@@ -116,7 +130,9 @@ typedef void (*tl_fence_fn)(void);
     X(tl_cvt_fn, cvt, [TL_DT_COUNT][TL_DT_COUNT])            \
     X(tl_tcvt_fn, tcvt, [TL_DT_COUNT][TL_DT_COUNT])          \
     X(tl_tcvt_fn, tcvt_nt, [TL_DT_COUNT][TL_DT_COUNT])       \
-    X(tl_cmp_fn, cmp, [TL_NCMP])
+    X(tl_cmp_fn, cmp, [TL_NCMP])                             \
+    X(tl_unpack4_fn, unpack4, [2])                           \
+    X(tl_pack4_fn, pack4, [2])
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {

@@ -550,6 +550,60 @@ static size_t cmp_f64(const uint8_t *a, const uint8_t *b, size_t n)
     return tl_first_ne_f64(a, b, i, n);
 }
 
+/* ---- 4-bit elements ------------------------------------------------------
+ * unpack: 32 bytes make 64 values, low nibbles and high nibbles split with
+ * a mask and a shift and interleaved back (the unpacks work within each
+ * 128-bit lane, so a lane permute puts the halves in order); INT4 is
+ * sign-extended as (v ^ 8) - 8.  pack: the values are clamped to the
+ * type's range (a clamped value is reported), and each 16-bit pair (lo,
+ * hi) becomes lo | hi << 4 in its low byte, narrowed with packus. */
+static inline void unpack4(const uint8_t *src, uint8_t *dst, size_t n, int sgn)
+{
+    const __m256i m = _mm256_set1_epi8(15), e = _mm256_set1_epi8(8);
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m256i b = _mm256_loadu_si256((const __m256i *)(src + i / 2));
+        __m256i lo = _mm256_and_si256(b, m), hi = _mm256_and_si256(_mm256_srli_epi16(b, 4), m);
+        __m256i x0 = _mm256_unpacklo_epi8(lo, hi), x1 = _mm256_unpackhi_epi8(lo, hi);
+        __m256i y0 = _mm256_permute2x128_si256(x0, x1, 0x20);
+        __m256i y1 = _mm256_permute2x128_si256(x0, x1, 0x31);
+        if (sgn) {
+            y0 = _mm256_sub_epi8(_mm256_xor_si256(y0, e), e);
+            y1 = _mm256_sub_epi8(_mm256_xor_si256(y1, e), e);
+        }
+        _mm256_storeu_si256((__m256i *)(dst + i), y0);
+        _mm256_storeu_si256((__m256i *)(dst + i + 32), y1);
+    }
+    tl_unpack4_scalar(src + i / 2, dst + i, n - i, sgn);
+}
+
+static inline __m256i pack4_half(__m256i v, __m256i *bad, int sgn)
+{
+    __m256i c = sgn ? _mm256_max_epi8(_mm256_min_epi8(v, _mm256_set1_epi8(7)), _mm256_set1_epi8(-8))
+                    : _mm256_min_epu8(v, _mm256_set1_epi8(15));
+    *bad = _mm256_or_si256(*bad, _mm256_xor_si256(c, v));
+    c = _mm256_and_si256(c, _mm256_set1_epi8(15));
+    return _mm256_and_si256(_mm256_or_si256(c, _mm256_srli_epi16(c, 4)), _mm256_set1_epi16(0xff));
+}
+
+static inline bool pack4(const uint8_t *src, uint8_t *dst, size_t n, int sgn)
+{
+    __m256i bad = _mm256_setzero_si256();
+    size_t i = 0;
+    for (; i + 64 <= n; i += 64) {
+        __m256i a = pack4_half(_mm256_loadu_si256((const __m256i *)(src + i)), &bad, sgn);
+        __m256i b = pack4_half(_mm256_loadu_si256((const __m256i *)(src + i + 32)), &bad, sgn);
+        __m256i r = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xd8);
+        _mm256_storeu_si256((__m256i *)(dst + i / 2), r);
+    }
+    return !_mm256_testz_si256(bad, bad) | tl_pack4_scalar(src + i, dst + i / 2, n - i, sgn);
+}
+
+static void unpack_u4(const uint8_t *s, uint8_t *d, size_t n) { unpack4(s, d, n, 0); }
+static void unpack_s4(const uint8_t *s, uint8_t *d, size_t n) { unpack4(s, d, n, 1); }
+static bool pack_u4(const uint8_t *s, uint8_t *d, size_t n) { return pack4(s, d, n, 0); }
+static bool pack_s4(const uint8_t *s, uint8_t *d, size_t n) { return pack4(s, d, n, 1); }
+
 const struct tl_kernels tl_kernels_avx2 = {
     .transpose = { NULL, transpose_w2, transpose_w4, transpose_w8 },
     /* w4 streams through step_w4_nt's one-step L1 buffer, which writes each
@@ -576,4 +630,6 @@ const struct tl_kernels tl_kernels_avx2 = {
     .tcvt_nt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16_nt,
                                      [TL_DT_BFLOAT16] = tcvt_f32_bf16_nt } },
     .cmp = { cmp_f32, cmp_f64, NULL },
+    .unpack4 = { unpack_u4, unpack_s4 },
+    .pack4 = { pack_u4, pack_s4 },
 };

@@ -36,6 +36,30 @@ static inline void tl_transpose_scalar_es(const uint8_t *src, size_t ss, uint8_t
     }
 }
 
+/* The 4-bit kernels' element loops (copy.h: unpack4, pack4); sgn is 1
+ * for INT4. */
+static inline void tl_unpack4_scalar(const uint8_t *src, uint8_t *dst, size_t n, int sgn)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = (unsigned)(src[i / 2] >> (i & 1 ? 4 : 0)) & 15;
+        dst[i] = (uint8_t)(sgn ? (v ^ 8) - 8 : v);
+    }
+}
+
+static inline bool tl_pack4_scalar(const uint8_t *src, uint8_t *dst, size_t n, int sgn)
+{
+    bool bad = false;
+    for (size_t i = 0; i < n; i++) {
+        int v = sgn ? (int)(int8_t)src[i] : (int)src[i];
+        int lo = sgn ? -8 : 0, hi = sgn ? 7 : 15;
+        int c = v < lo ? lo : v > hi ? hi : v;
+        bad |= c != v;
+        unsigned sh = i & 1 ? 4 : 0;
+        dst[i / 2] = (uint8_t)((dst[i / 2] & ~(15u << sh)) | ((unsigned)c & 15) << sh);
+    }
+    return bad;
+}
+
 static inline void tl_fill_scalar_es(uint8_t *dst, const uint8_t *val, size_t n, unsigned es)
 {
     for (size_t i = 0; i < n; i++)

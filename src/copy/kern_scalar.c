@@ -140,6 +140,11 @@ static size_t cmp_bytes(const uint8_t *a, const uint8_t *b, size_t n)
     return n;
 }
 
+static void unpack_u4(const uint8_t *s, uint8_t *d, size_t n) { tl_unpack4_scalar(s, d, n, 0); }
+static void unpack_s4(const uint8_t *s, uint8_t *d, size_t n) { tl_unpack4_scalar(s, d, n, 1); }
+static bool pack_u4(const uint8_t *s, uint8_t *d, size_t n) { return tl_pack4_scalar(s, d, n, 0); }
+static bool pack_s4(const uint8_t *s, uint8_t *d, size_t n) { return tl_pack4_scalar(s, d, n, 1); }
+
 const struct tl_kernels tl_kernels_scalar = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
@@ -166,4 +171,6 @@ const struct tl_kernels tl_kernels_scalar = {
         [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32 },
     },
     .cmp = { cmp_f32, cmp_f64, cmp_bytes },
+    .unpack4 = { unpack_u4, unpack_s4 },
+    .pack4 = { pack_u4, pack_s4 },
 };

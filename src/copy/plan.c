@@ -120,8 +120,11 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     p->des = des;
     p->convert = src->dtype != dst->dtype;
     p->count = si.element_count;
-    p->src_offset = tl_desc_origin(src);
-    p->dst_offset = tl_desc_origin(dst);
+    /* a 4-bit side counts nibbles: its element size is one unit (es = 1) */
+    p->snib = tl_dtype_bits(src->dtype) == 4;
+    p->dnib = tl_dtype_bits(dst->dtype) == 4;
+    p->src_offset = tl_desc_origin(src) * (p->snib ? 2 : 1);
+    p->dst_offset = tl_desc_origin(dst) * (p->dnib ? 2 : 1);
     p->src_bytes = si.elements_bytes;
     p->dst_bytes = di.elements_bytes;
     p->isa = tl_isa_active();
@@ -220,6 +223,8 @@ void tl_copy_fill(void *dst, uint64_t n, const void *val, unsigned es)
  * these and nothing else, and tl_copy_plan_same_kernels() compares them.
  * A NULL slot is not called by that plan. */
 struct chosen {
+    tl_unpack4_fn unpack;            /* a 4-bit source's, or NULL */
+    tl_pack4_fn pack;                /* a 4-bit destination's, or NULL */
     tl_copy_fn copy;                 /* a row copy, or the staged output's streaming copy */
     tl_fence_fn fence;               /* after streaming stores, or NULL */
     tl_fill_fn fill;
@@ -235,6 +240,22 @@ static void choose_kernels(const struct tl_copy_plan *p, const struct tl_kernels
 {
     unsigned w = p->shift, ch = p->channels ? p->channels - 2 : 0;
     memset(c, 0, sizeof *c);
+    if (p->snib || p->dnib) {      /* unpacked, moved as bytes, converted, packed: run_nib */
+        enum tl_dtype us = tl_dtype_unpacked(p->sdt), ud = tl_dtype_unpacked(p->ddt);
+        c->unpack = p->snib ? k->unpack4[p->sdt == TL_DT_INT4] : NULL;
+        c->pack = p->dnib ? k->pack4[p->ddt == TL_DT_INT4] : NULL;
+        c->cvt = us != ud ? k->cvt[us][ud] : NULL;
+        if (p->kind == TL_COPY_TRANSPOSE || p->kind == TL_COPY_INTERLEAVE ||
+            p->kind == TL_COPY_DEINTERLEAVE)
+            c->transpose = k->transpose[w];
+        if (p->kind == TL_COPY_FILL && !p->dnib)
+            c->fill = k->fill[log2u(p->des)];
+        if (stream && !p->dnib) {
+            c->copy = k->copy_stream;
+            c->fence = k->fence;
+        }
+        return;
+    }
     switch (p->kind) {
     case TL_COPY_GENERAL:          /* an element loop of plan.c's own */
         return;
@@ -438,16 +459,198 @@ static bool run_slice_cvt(const struct job *j, const uint8_t *s, uint8_t *d, uin
     return bad;
 }
 
-/* Runs the kernel over slice [lo, hi) of the split axis at one outer place;
- * true when a converted value did not fit. */
-static bool run_slice(const struct job *j, const uint8_t *s, uint8_t *d, uint64_t lo, uint64_t hi)
+/* ---- 4-bit copies (SPEC 12) ---------------------------------------------
+ * A 4-bit side's positions count nibbles (nibble k: byte k / 2, the high
+ * one when k is odd), and its elements never enter a layout kernel.  A
+ * 4-bit source is unpacked, run by run, to one byte a value in an L1
+ * staging buffer (its unpacked type: UINT8 or INT8); the layout kernels
+ * move those bytes; the conversion kernel takes them to the destination's
+ * unpacked type; a 4-bit destination packs them (clamping, and reporting,
+ * what its range does not hold).  A destination run that starts on a high
+ * nibble, or ends on a low one, shares its edge byte: that nibble is read,
+ * modified and written, and job_shape() runs such a copy on one thread
+ * unless no two units can share a byte. */
+#define NIB_RUN 4096                 /* values staged at a time (bytes each, or less) */
+
+/* n values of the source's unpacked type, from source position so on (a
+ * contiguous run), at the returned pointer: the source itself, or buf
+ * (NIB_RUN bytes at least) for a 4-bit source. */
+static const uint8_t *nib_take(const struct job *j, uint64_t so, size_t n, uint8_t *buf)
+{
+    if (!j->p->snib)
+        return j->src + so;
+    const uint8_t *s = j->src + so / 2;
+    uint8_t *out = buf;
+    if (so & 1) {                               /* a high nibble first */
+        tl_unpack4_scalar(s, out, 2, j->p->sdt == TL_DT_INT4);
+        out[0] = out[1];
+        out++;
+        s++;
+        n--;
+    }
+    j->ch.unpack(s, out, n);
+    return buf;
+}
+
+/* Packs n unpacked values of the destination's type at v into the 4-bit
+ * destination from nibble dof on. */
+static bool nib_pack(const struct job *j, const uint8_t *v, uint64_t dof, size_t n)
+{
+    uint8_t *d = j->dst + dof / 2;
+    bool bad = false;
+    if (dof & 1) {                              /* a high nibble first: the low one kept */
+        uint8_t two[2] = { (uint8_t)(*d & 15), v[0] };
+        if (j->p->ddt == TL_DT_INT4)            /* the kept value, in range */
+            two[0] = (uint8_t)tl_int4_value(two[0]);
+        bad = tl_pack4_scalar(two, d, 2, j->p->ddt == TL_DT_INT4);
+        v++;
+        d++;
+        n--;
+    }
+    return j->ch.pack(v, d, n) | bad;
+}
+
+/* Converts n unpacked source values at s to the destination's unpacked
+ * type at out; @return the values at out (s itself when the types agree). */
+static const uint8_t *nib_cvt(const struct job *j, const uint8_t *s, size_t n, uint8_t *out,
+                              bool *bad)
+{
+    const struct tl_copy_plan *p = j->p;
+    enum tl_dtype us = tl_dtype_unpacked(p->sdt), ud = tl_dtype_unpacked(p->ddt);
+    if (us == ud)
+        return s;
+    *bad |= j->ch.cvt ? j->ch.cvt(s, out, n) : tl_cvt_scalar(us, ud, s, out, n);
+    return out;
+}
+
+/* Writes n unpacked source values at s to the destination from position
+ * dof on (a contiguous run). */
+static bool nib_put(const struct job *j, const uint8_t *s, uint64_t dof, size_t n)
+{
+    const struct tl_copy_plan *p = j->p;
+    bool bad = false;
+    if (!p->dnib) {                             /* a 4-bit source into a wider type */
+        if (p->convert && tl_dtype_unpacked(p->sdt) != p->ddt)
+            return cvt_put(j, s, j->dst + dof, n);
+        if (j->stream)
+            j->ch.copy(s, j->dst + dof, n * p->des);
+        else
+            memcpy(j->dst + dof, s, n * p->des);
+        return false;
+    }
+    _Alignas(64) uint8_t tmp[NIB_RUN];
+    for (size_t i = 0; i < n; i += NIB_RUN) {
+        size_t m = n - i < NIB_RUN ? n - i : NIB_RUN;
+        const uint8_t *v = nib_cvt(j, s + i * p->es, m, tmp, &bad);
+        bad |= nib_pack(j, v, dof + i, m);
+    }
+    return bad;
+}
+
+/* One element, at source position so, to destination position dof. */
+static bool nib_one(const struct job *j, uint64_t so, uint64_t dof)
+{
+    const struct tl_copy_plan *p = j->p;
+    uint8_t buf[8], v[8], two[2];
+    const uint8_t *s = nib_take(j, so, 1, buf);
+    bool bad = false;
+    s = nib_cvt(j, s, 1, v, &bad);
+    if (!p->dnib) {
+        memcpy(j->dst + dof, s, p->des);
+        return bad;
+    }
+    uint8_t *d = j->dst + dof / 2;
+    two[0] = dof & 1 ? (uint8_t)(*d & 15) : s[0];
+    two[1] = dof & 1 ? s[0] : (uint8_t)(*d >> 4);
+    if (p->ddt == TL_DT_INT4)
+        two[dof & 1 ? 0 : 1] = (uint8_t)tl_int4_value(two[dof & 1 ? 0 : 1]);
+    return tl_pack4_scalar(two, d, 2, p->ddt == TL_DT_INT4) | bad;
+}
+
+#define NIB_STAGE 16384
+#define NIB_ROWS 128
+
+static bool run_nib(const struct job *j, uint64_t so, uint64_t dof, uint64_t len)
+{
+    const struct tl_copy_plan *p = j->p;
+    const struct chosen *k = &j->ch;
+    unsigned a = p->a, b = p->b, es = p->es, des = p->des;
+    _Alignas(64) uint8_t buf[NIB_STAGE], tile[NIB_STAGE];
+    bool bad = false;
+    switch (p->kind) {
+    case TL_COPY_CONTIG:
+        for (uint64_t i = 0; i < len; i += NIB_RUN / es) {
+            size_t n = len - i < NIB_RUN / es ? (size_t)(len - i) : NIB_RUN / es;
+            bad |= nib_put(j, nib_take(j, so + i * es, n, buf), dof + i * des, n);
+        }
+        break;
+    case TL_COPY_FILL: {
+        uint8_t v[8];
+        const uint8_t *s = nib_take(j, so, 1, buf);
+        bad = tl_convert_value(p->sdt, s, p->ddt, v);
+        if (!p->dnib) {
+            k->fill(j->dst + dof, v, len);
+            break;
+        }
+        for (uint64_t i = 0; i < len; i += NIB_RUN) {   /* the value, repeated, packed */
+            size_t n = len - i < NIB_RUN ? (size_t)(len - i) : NIB_RUN;
+            memset(tile, v[0], n);
+            nib_pack(j, tile, dof + i, n);
+        }
+        break;
+    }
+    case TL_COPY_GENERAL:
+        for (uint64_t i = 0; i < len; i++)
+            bad |= nib_one(j, so + i * p->ss[a], dof + i * p->ds[a]);
+        break;
+    default: {
+        /* every two-axis kind is a transpose here: rows along a (contiguous
+         * in the destination), columns along b (contiguous in the source).
+         * A tile of rows x columns is unpacked row by row (or read in
+         * place), transposed into columns of rows, and each column put. */
+        uint64_t rows = j->split == b ? p->n[a] : len, cols = j->split == b ? len : p->n[b];
+        uint64_t tr = rows < NIB_ROWS ? rows : NIB_ROWS, cb = NIB_STAGE / (tr * es);
+        for (uint64_t r0 = 0; r0 < rows; r0 += tr) {
+            size_t rr = rows - r0 < tr ? (size_t)(rows - r0) : (size_t)tr;
+            for (uint64_t c0 = 0; c0 < cols; c0 += cb) {
+                size_t cc = cols - c0 < cb ? (size_t)(cols - c0) : (size_t)cb;
+                const uint8_t *t = j->src + so + r0 * p->ss[a] + c0 * es;
+                size_t ts = p->ss[a];
+                if (p->snib) {
+                    for (size_t r = 0; r < rr; r++)
+                        nib_take(j, so + (r0 + r) * p->ss[a] + c0, cc, buf + r * cc);
+                    t = buf;
+                    ts = cc;
+                }
+                k->transpose(t, ts, tile, rr * es, rr, cc);
+                for (size_t c = 0; c < cc; c++)
+                    bad |= nib_put(j, tile + c * rr * es, dof + (c0 + c) * p->ds[b] + r0 * des, rr);
+            }
+        }
+        break;
+    }
+    }
+    if (k->fence)       /* orders cvt_put's streaming stores */
+        k->fence();
+    return bad;
+}
+
+/* Runs the kernel over slice [lo, hi) of the split axis at one outer place,
+ * whose first element is at position so of the source and dof of the
+ * destination (bytes, or nibbles of a 4-bit side); true when a converted
+ * value did not fit. */
+static bool run_slice(const struct job *j, uint64_t so, uint64_t dof, uint64_t lo, uint64_t hi)
 {
     const struct tl_copy_plan *p = j->p;
     const struct chosen *k = &j->ch;
     unsigned a = p->a, b = p->b, es = p->es;
-    s += lo * p->ss[j->split];
-    d += lo * p->ds[j->split];
+    so += lo * p->ss[j->split];
+    dof += lo * p->ds[j->split];
     uint64_t len = hi - lo;
+    if (p->snib || p->dnib)
+        return run_nib(j, so, dof, len);
+    const uint8_t *s = j->src + so;
+    uint8_t *d = j->dst + dof;
     if (p->convert)
         return run_slice_cvt(j, s, d, len);
     switch (p->kind) {
@@ -507,8 +710,7 @@ static void run_unit(struct job *j, uint64_t u)
     }
     bool bad = false;
     for (uint64_t o = first; o < last && lo < hi; o++) {
-        const uint8_t *s = j->src + p->src_offset;
-        uint8_t *d = j->dst + p->dst_offset;
+        uint64_t s = p->src_offset, d = p->dst_offset;
         uint64_t outer = o;
         for (unsigned i = j->nouter; i-- > 0;) { /* innermost outer axis varies fastest */
             unsigned ax = j->outer[i];
@@ -585,6 +787,22 @@ unsigned tl_copy_threads(unsigned threads)
     return online > 0 ? (unsigned)online : 1;
 }
 
+/* Whether no two units of a 4-bit destination's copy can write the two
+ * nibbles of one byte (each a read-modify-write of the byte): its runs lie
+ * along a (contiguous) and every other axis moves by whole bytes, so every
+ * run, and every slice of one (cut on multiples of SLICE_ALIGN), starts on
+ * a low nibble; a run of odd length ends on a low nibble that no other run
+ * can reach without overlapping it. */
+static bool nib_whole_bytes(const struct tl_copy_plan *p)
+{
+    if (p->kind == TL_COPY_GENERAL)
+        return false;
+    for (unsigned i = 0; i < p->ndim; i++)
+        if (i != p->a && p->ds[i] % 2)
+            return false;
+    return true;
+}
+
 /* Cuts j's copy (j->p) into units and fills in j's split and its store
  * kind; @return the threads it runs on, for a request of `threads`. */
 static unsigned job_shape(struct job *j, unsigned threads)
@@ -621,7 +839,7 @@ static unsigned job_shape(struct job *j, unsigned threads)
     j->units = j->slices > 1 ? outer_count * j->slices
                              : (outer_count + j->group - 1) / j->group;
     threads = tl_copy_threads(threads);
-    if (bytes < thread_min_bytes(p))
+    if (bytes < thread_min_bytes(p) || (p->dnib && !nib_whole_bytes(p)))
         threads = 1;
     if (threads > j->units)
         threads = (unsigned)j->units;
@@ -651,8 +869,7 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
         /* one thread, whole kernel axes: walk the outer axes with an
          * odometer, with no shared counter and no division per unit */
         uint64_t idx[TL_MAX_RANK] = { 0 }, step = outer_count / 100 + 1;
-        const uint8_t *s = src_file + p->src_offset;
-        uint8_t *d = dst_file + p->dst_offset;
+        uint64_t s = p->src_offset, d = p->dst_offset;
         bool bad = false;
         for (uint64_t u = 0; u < outer_count; u++) {
             bad |= run_slice(&j, s, d, 0, p->n[j.split]);
@@ -708,6 +925,8 @@ int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, const struc
 {
     struct tl_desc s = *src, d = *dst;
     unsigned ses = tl_dtype_size(src->dtype), des = tl_dtype_size(dst->dtype);
+    if (tl_dtype_bits(src->dtype) == 4 || tl_dtype_bits(dst->dtype) == 4)
+        return tl_fail(err, TL_E_VALUE, NULL, "4-bit tensors are not cut into slabs");
     s.sizes[axis] = d.sizes[axis] = i1 - i0;
     s.byte_offset = tl_desc_origin(src) + i0 * src->strides[axis] * ses;
     d.byte_offset = tl_desc_origin(dst) + i0 * dst->strides[axis] * des;

@@ -317,7 +317,9 @@ int tl_safetensors_header(const struct tl_st_entry *t, size_t n, const struct tl
         if (!st) {
             cJSON_Delete(root);
             return tl_fail(err, TL_E_VALUE, st_key(t[i].name, "dtype", key, sizeof key),
-                           "%s has no safetensors dtype", tl_dtype_name(t[i].dtype));
+                           "%s has no safetensors dtype%s", tl_dtype_name(t[i].dtype),
+                           tl_dtype_bits(t[i].dtype) == 4 ? " (safetensors has no packed 4-bit one)"
+                                                          : "");
         }
         if (strcmp(t[i].name, "__metadata__") == 0) {
             cJSON_Delete(root);

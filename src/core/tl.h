@@ -720,12 +720,14 @@ struct tl_copy_plan {
     enum tl_dtype sdt, ddt;              /* the data types; they differ when converting */
     unsigned des;                        /* destination element size */
     bool convert;                        /* sdt != ddt */
+    bool snib, dnib;                     /* a 4-bit side: its strides and offset count
+                                            nibbles, not bytes (plan.c) */
     unsigned ndim;                       /* normalized axes, outermost first */
     uint64_t n[TL_MAX_RANK];
     uint64_t ss[TL_MAX_RANK], ds[TL_MAX_RANK];   /* strides in bytes */
     unsigned a, b;                       /* the kernel's axes (see plan.c) */
     unsigned channels;                   /* C for (de)interleave */
-    uint64_t src_offset, dst_offset;     /* byteOffset of each */
+    uint64_t src_offset, dst_offset;     /* element 0's place in each file */
     uint64_t count;                      /* elements copied */
     uint64_t src_bytes, dst_bytes;       /* the elements' bytes of each side */
     enum tl_isa isa;                     /* the ceiling when planned */

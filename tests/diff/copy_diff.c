@@ -239,6 +239,53 @@ static void check_copy_kernel(const char *isa, tl_copy_fn fn, tl_fence_fn fence,
     buf_free(&d2);
 }
 
+/* The 4-bit kernels against their scalar twins (kern_drivers.h): n values,
+ * misaligned, at a guard page or among canaries; pack gets values in and
+ * out of the type's range, and must keep the nibble after an odd count. */
+static void check_nibble_kernels(const char *isa, const struct tl_kernels *k, int sgn, size_t n)
+{
+    struct buf s, d1, d2;
+    bool at_end = rnd(2);
+    unsigned mis = (unsigned)rnd(64);
+    if (k->unpack4[sgn]) {
+        buf_alloc(&s, (n + 1) / 2, at_end, (unsigned)rnd(64));
+        randomize(s.p, (n + 1) / 2);
+        buf_alloc(&d1, n, !at_end, mis);
+        buf_alloc(&d2, n, !at_end, mis);
+        k->unpack4[sgn](s.p, d1.p, n);
+        tl_kernels_scalar.unpack4[sgn](s.p, d2.p, n);
+        checks++;
+        if (!same(&d1, &d2)) {
+            char what[96];
+            snprintf(what, sizeof what, "%s unpack4 %s n %zu", isa, sgn ? "INT4" : "UINT4", n);
+            fail(what);
+        }
+        buf_free(&s);
+        buf_free(&d1);
+        buf_free(&d2);
+    }
+    if (k->pack4[sgn]) {
+        buf_alloc(&s, n, at_end, (unsigned)rnd(64));
+        bool wide = rnd(2);                 /* some values out of range, or none */
+        for (size_t i = 0; i < n; i++)
+            s.p[i] = wide && rnd(8) == 0 ? (uint8_t)rnd(256)
+                                         : (uint8_t)(sgn ? (int)rnd(16) - 8 : (int)rnd(16));
+        buf_alloc(&d1, (n + 1) / 2, !at_end, mis);
+        buf_alloc(&d2, (n + 1) / 2, !at_end, mis);
+        bool b1 = k->pack4[sgn](s.p, d1.p, n), b2 = tl_kernels_scalar.pack4[sgn](s.p, d2.p, n);
+        checks++;
+        if (!same(&d1, &d2) || b1 != b2) {
+            char what[96];
+            snprintf(what, sizeof what, "%s pack4 %s n %zu: %s", isa, sgn ? "INT4" : "UINT4", n,
+                     b1 != b2 ? "the fit flag differs" : "bytes differ");
+            fail(what);
+        }
+        buf_free(&s);
+        buf_free(&d1);
+        buf_free(&d2);
+    }
+}
+
 /* A conversion kernel against the scalar converter: n elements of src
  * (n * ses bytes), misaligned, the output at a guard page or among
  * canaries; the bytes and the "did not fit" answer must agree. */
@@ -399,6 +446,11 @@ static void check_table(const char *isa, const struct tl_kernels *k)
                                big[5 - i] / 3 + 1, nt);
             }
         }
+    }
+    for (int sgn = 0; sgn < 2; sgn++) {
+        for (size_t n = 0; n <= 2 * 128 + 1; n++)
+            check_nibble_kernels(isa, k, sgn, n);
+        check_nibble_kernels(isa, k, sgn, 4099);
     }
     for (int kind = 0; kind < 2; kind++) {     /* copy, copy_stream then fence */
         tl_copy_fn f = kind == 0 ? k->copy : k->copy_stream;
@@ -725,8 +777,9 @@ static void check_store_kinds(void)
 static void random_copy(void)
 {
     struct tl_desc src = { 0 }, dst = { 0 };
-    static const enum tl_dtype types[] = { TL_DT_UINT8, TL_DT_FLOAT16, TL_DT_FLOAT32, TL_DT_FLOAT64 };
-    src.dtype = dst.dtype = types[rnd(4)];
+    static const enum tl_dtype types[] = { TL_DT_UINT8, TL_DT_FLOAT16, TL_DT_FLOAT32, TL_DT_FLOAT64,
+                                           TL_DT_INT4, TL_DT_UINT4 };
+    src.dtype = dst.dtype = types[rnd(6)];
     if (rnd(2)) {                      /* a conversion: any pair of the 12 types */
         src.dtype = (enum tl_dtype)rnd(TL_DT_COUNT);
         dst.dtype = (enum tl_dtype)rnd(TL_DT_COUNT);
@@ -753,6 +806,61 @@ static void random_copy(void)
     src.byte_offset = rnd(3) == 0 ? rnd(100) : 0;
     dst.byte_offset = rnd(3) == 0 ? rnd(100) : 0;
     check_copy(&src, &dst);
+}
+
+/* 4-bit copies (plan.c, run_nib): every kernel kind, odd sizes, odd and
+ * padded strides, broadcast sources, conversions both ways, with the
+ * thread floor lowered so that even small copies run on two threads where
+ * the destination's bytes allow it (and must come out the same). */
+static void targeted_nibbles(void)
+{
+    static const enum tl_dtype pairs[][2] = {
+        { TL_DT_INT4, TL_DT_INT4 }, { TL_DT_UINT4, TL_DT_UINT4 }, { TL_DT_INT4, TL_DT_FLOAT16 },
+        { TL_DT_UINT4, TL_DT_FLOAT32 }, { TL_DT_FLOAT32, TL_DT_INT4 }, { TL_DT_INT8, TL_DT_INT4 },
+        { TL_DT_UINT4, TL_DT_INT4 }, { TL_DT_INT4, TL_DT_UINT8 }, { TL_DT_INT4, TL_DT_BFLOAT16 },
+        { TL_DT_FLOAT16, TL_DT_UINT4 }, { TL_DT_UINT8, TL_DT_UINT4 }, { TL_DT_INT4, TL_DT_INT8 },
+    };
+    uint64_t floor_was = tl_copy_thread_floor;
+    tl_copy_thread_floor = 1;
+    for (size_t t = 0; t < sizeof pairs / sizeof pairs[0]; t++) {
+        for (int c = 1; c <= 67; c += (c < 5 ? 1 : 31)) {
+            for (int dir = 0; dir < 2; dir++) {
+                struct tl_desc a = { 0 }, b = { 0 };
+                a.dtype = pairs[t][0];
+                b.dtype = pairs[t][1];
+                a.rank = b.rank = 4;
+                uint64_t sizes[4] = { 1 + rnd(2), (uint64_t)c, 5 + rnd(40), 7 + rnd(60) };
+                memcpy(a.sizes, sizes, sizeof sizes);
+                memcpy(b.sizes, sizes, sizeof sizes);
+                unsigned nchw[4] = { 0, 1, 2, 3 }, nhwc[4] = { 0, 2, 3, 1 };
+                tl_strides_for_order(4, sizes, dir ? nchw : nhwc, 0, a.strides, NULL);
+                tl_strides_for_order(4, sizes, dir ? nhwc : nchw, 0, b.strides, NULL);
+                b.byte_offset = rnd(3);
+                check_copy(&a, &b);
+                /* broadcast over H and W; padded rows of odd length on either side */
+                tl_strides_for_order(4, sizes, nchw, 0xc, a.strides, NULL);
+                tl_strides_for_order(4, sizes, nchw, 0, b.strides, NULL);
+                check_copy(&a, &b);
+                tl_strides_for_order(4, sizes, nchw, 0, a.strides, NULL);
+                a.strides[2] += 1 + rnd(9);
+                a.strides[1] = a.strides[2] * sizes[2];
+                a.strides[0] = a.strides[1] * sizes[1];
+                check_copy(&a, &b);
+                check_copy(&b, &a);
+            }
+        }
+        /* a weight to column-major, large enough for several tiles */
+        struct tl_desc a = { .dtype = pairs[t][0], .rank = 2 }, b = a;
+        b.dtype = pairs[t][1];
+        a.sizes[0] = b.sizes[0] = 129 + rnd(200);
+        a.sizes[1] = b.sizes[1] = 131 + rnd(300);
+        unsigned rm[2] = { 0, 1 }, cm[2] = { 1, 0 };
+        tl_strides_for_order(2, a.sizes, rm, 0, a.strides, NULL);
+        tl_strides_for_order(2, b.sizes, cm, 0, b.strides, NULL);
+        check_copy(&a, &b);
+        check_copy(&b, &a);
+    }
+    tl_copy_thread_floor = floor_was;
 }
 
 /* Shapes that must reach each kernel: NCHW <-> NHWC, CHW <-> HWC with
@@ -925,10 +1033,14 @@ static void random_compare(bool large)
     tl_desc_classify(&a, &ai);
     tl_desc_classify(&b, &bi);
     uint8_t *af = calloc(1, ai.elements_bytes + 1), *bf = calloc(1, bi.elements_bytes + 1);
-    unsigned aes = tl_dtype_size(a.dtype), bes = tl_dtype_size(b.dtype);
+    /* values A holds, and planted ones outside them, that every type
+     * holds: 0..99 and 101..120, or 0..3 and 4..7 with a 4-bit side */
+    bool nib = tl_dtype_bits(a.dtype) == 4 || tl_dtype_bits(b.dtype) == 4;
     for (uint64_t off = 0; off < ai.span; off++) {
-        double v = (double)rnd(100);
-        tl_convert_value(TL_DT_FLOAT64, &v, a.dtype, af + a.byte_offset + off * aes);
+        double v = (double)rnd(nib ? 4 : 100);
+        uint8_t x[8];
+        tl_convert_value(TL_DT_FLOAT64, &v, a.dtype, x);
+        tl_desc_put(&a, af, off, x);
     }
     tl_copy_ref(&a, af, &b, bf);                 /* the same values, converted */
     /* plant k differences in B */
@@ -946,8 +1058,10 @@ static void random_compare(bool large)
         uint64_t off = 0;
         for (unsigned i = 0; i < b.rank; i++)
             off += idx[i] * b.strides[i];
-        double v = 101.0 + (double)rnd(20);      /* outside what A holds */
-        tl_convert_value(TL_DT_FLOAT64, &v, b.dtype, bf + b.byte_offset + off * bes);
+        double v = nib ? 4.0 + (double)rnd(4) : 101.0 + (double)rnd(20);
+        uint8_t x[8];
+        tl_convert_value(TL_DT_FLOAT64, &v, b.dtype, x);
+        tl_desc_put(&b, bf, off, x);
     }
     qsort(planted, np, sizeof planted[0], cmp_u64);
     struct tl_compare_opts o = { .show = 5, .threads = 1 };
@@ -1129,6 +1243,7 @@ int main(void)
     }
     check_table("scalar", &tl_kernels_scalar);
     targeted();
+    targeted_nibbles();
     check_same_kernels();
     check_store_kinds();
     check_teams();

@@ -41,7 +41,7 @@ for label, value in [("true", "true"), ("null", "null"), ("nested", "[1]"), ("ob
          '{"dataType": "FLOAT32", "sizes": [2, 3], "strides": [3, %s]}\n' % value)
 # data type names
 for label, value in [("empty", '""'), ("space", '"FLOAT 32"'), ("prefix_only", '"DML_TENSOR_DATA_TYPE_"'),
-                     ("float8", '"FLOAT8E4M3"'), ("lower_unknown", '"float128"'), ("int4", '"INT4"')]:
+                     ("float8", '"FLOAT8E4M3"'), ("lower_unknown", '"float128"'), ("int2", '"INT2"')]:
     case("gen_dtype_%s" % label, '{"dataType": %s, "sizes": [2]}\n' % value)
 # spans and offsets near 2^64
 case("gen_span_near_2_64", '{"dataType": "UINT8", "sizes": [2049, 2], "strides": [9007199254740992, 1]}\n')

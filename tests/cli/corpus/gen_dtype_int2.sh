@@ -1,0 +1,1 @@
+$TL inspect bad/gen_dtype_int2.json

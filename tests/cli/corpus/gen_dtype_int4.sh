@@ -1,1 +1,0 @@
-$TL inspect bad/gen_dtype_int4.json
