@@ -135,3 +135,17 @@ with zipfile.ZipFile(os.path.join(here, "weights.npz"), "w") as z:
         member = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
         z.writestr(member, tensorfiles.npy_header(descr, shape) +
                    struct.pack("<%d%s" % (len(vals), fmt), *vals))
+
+
+def nibbles(values):
+    """4-bit values packed two a byte, the lower index in the low nibble."""
+    vals = [v & 15 for v in values] + [0] * (len(values) % 2)
+    return bytes(vals[i] | vals[i + 1] << 4 for i in range(0, len(vals), 2))
+
+
+# DirectML's UINT4 packing example: 1,2,3,4,5 is the bytes 0x21 0x43 0x05.
+with open(os.path.join(here, "uint4.bin"), "wb") as f:
+    f.write(nibbles([1, 2, 3, 4, 5]))
+# A 3 x 5 INT4 weight, row-major: -8..-4, -3..1, 2..5 and 7.
+with open(os.path.join(here, "int4_weight.bin"), "wb") as f:
+    f.write(nibbles([-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 7]))

@@ -283,11 +283,12 @@ static void physical_text(struct dump *s, uint64_t span)
     if (bwidth < 4)
         bwidth = 4;
     s->width = 5;                  /* "value" */
+    bool nib = tl_dtype_bits(s->d->dtype) == 4;   /* a 4-bit slot: which nibble */
     for (int pass = 0; pass < 2; pass++) {
         s->measure = pass == 0;
         if (!s->measure)
-            printf("%*s  %*s  %*s  %s\n", owidth, "offset", bwidth, "byte", s->width, "value",
-                   "element");
+            printf("%*s  %*s%s  %*s  %s\n", owidth, "offset", bwidth, "byte",
+                   nib ? "  nibble" : "", s->width, "value", "element");
         uint64_t count;
         shown(s, span, 0, &count);
         for (uint64_t k = 0; k < count; k++) {
@@ -295,7 +296,7 @@ static void physical_text(struct dump *s, uint64_t span)
             char buf[48];
             if (o == ELL) {
                 if (!s->measure)
-                    printf("%*s  %*s\n", owidth, "...", bwidth, "...");
+                    printf("%*s  %*s%s\n", owidth, "...", bwidth, "...", nib ? "     ..." : "");
                 continue;
             }
             format_at(s, o, buf, sizeof buf);
@@ -305,8 +306,10 @@ static void physical_text(struct dump *s, uint64_t span)
             }
             struct owners own = { .rank = s->rank };
             tl_finder_find(&s->finder, o, 4, keep_owner, &own);
-            printf("%*" PRIu64 "  %*" PRIu64 "  %*s  ", owidth, o, bwidth,
-                   tl_desc_byte(s->d, o, NULL), s->width, buf);
+            unsigned bit;
+            uint64_t at = tl_desc_byte(s->d, o, &bit);
+            printf("%*" PRIu64 "  %*" PRIu64 "%s  %*s  ", owidth, o, bwidth, at,
+                   !nib ? "" : bit ? "    high" : "     low", s->width, buf);
             if (!s->finder.complete)     /* stopped at its work bound */
                 printf("unknown");
             else if (own.n == 0)
@@ -331,8 +334,12 @@ static void physical_json(struct dump *s, uint64_t span)
     for (uint64_t o = 0; o < span; o++) {
         struct owners own = { .rank = s->rank };
         tl_finder_find(&s->finder, o, MAX_LISTED + 1, keep_owner, &own);
-        printf("%s\n{\"offset\": %" PRIu64 ", \"byte\": %" PRIu64 ", \"value\": ", o ? "," : "",
-               o, tl_desc_byte(s->d, o, NULL));
+        unsigned bit;
+        uint64_t at = tl_desc_byte(s->d, o, &bit);
+        printf("%s\n{\"offset\": %" PRIu64 ", \"byte\": %" PRIu64 ", ", o ? "," : "", o, at);
+        if (tl_dtype_bits(s->d->dtype) == 4)
+            printf("\"nibble\": \"%s\", ", bit ? "high" : "low");
+        printf("\"value\": ");
         json_value(s, o);
         bool known = s->finder.complete;
         printf(", \"padding\": %s, \"shared\": %s, \"unknown\": %s, \"indices\": [",

@@ -653,11 +653,16 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
     if (desc->d.file_offset)
         snprintf(file_offset, sizeof file_offset, "fileOffset %llu + ",
                  (unsigned long long)desc->d.file_offset);
+    char per[48];
+    if (tl_dtype_bits(d->dtype) == 4)
+        snprintf(per, sizeof per, "%llu nibbles, two a byte",
+                 (unsigned long long)desc->info.span);
+    else
+        snprintf(per, sizeof per, "%llu x %u bytes", (unsigned long long)desc->info.span, es);
     fprintf(stderr, "tensorlayout: %s: file has %llu bytes but the tensor needs %llu "
-            "(%sbyteOffset %llu + span %llu x %u bytes)%s\n", data->name,
+            "(%sbyteOffset %llu + span %s)%s\n", data->name,
             (unsigned long long)data->size, (unsigned long long)desc->info.elements_bytes,
-            file_offset, (unsigned long long)desc->d.byte_offset,
-            (unsigned long long)desc->info.span, tl_dtype_size(desc->d.dtype), hint);
+            file_offset, (unsigned long long)desc->d.byte_offset, per, hint);
     return CLI_INVALID;
 }
 

@@ -414,8 +414,8 @@ size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
             out[n - 1].derived = d->strides_src != TL_STRIDES_GIVEN;
         }
     }
-    if (d->total_bytes / es > TL_DML_UINT_MAX) {
-        ADD(TL_P_TOO_MANY_ELEMS, total, d->total_bytes / es, TL_DML_UINT_MAX);
+    if (tl_dtype_count(d->dtype, d->total_bytes) > TL_DML_UINT_MAX) {
+        ADD(TL_P_TOO_MANY_ELEMS, total, tl_dtype_count(d->dtype, d->total_bytes), TL_DML_UINT_MAX);
         out[n - 1].derived = !d->total_given;
     }
     if (d->total_bytes < info->min_size)

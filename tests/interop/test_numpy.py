@@ -650,5 +650,49 @@ with tempfile.TemporaryDirectory() as tmp:
             ok = False
         check(ok, "strict JSON from %s: %s" % (" ".join(args[:2]), r.stderr[:200]))
 
+    # 11. 4-bit types (SPEC 12): numpy has no packed 4-bit dtype; ml_dtypes
+    # and ONNX pack two values a byte, the lower index in the low nibble.
+    # numpy writes the values one a byte (int8 / uint8 .npy); the tool packs
+    # them (--to-type INT4, raw), and its bytes must be numpy's own packing
+    # of the same values; the packed file, transposed and unpacked to INT8
+    # .npy by the tool, must np.load as numpy's transpose.
+    def pack(v):
+        flat = (v.reshape(-1).astype(np.int16) & 15).astype(np.uint8)
+        if flat.size % 2:
+            flat = np.append(flat, np.uint8(0))
+        return (flat[0::2] | (flat[1::2] << 4)).tobytes()
+    for kind, lo, hi, dt in (("INT4", -8, 8, np.int8), ("UINT4", 0, 16, np.uint8)):
+        for shape in ((5,), (3, 5), (2, 3, 7), (1, 4, 5, 3), (33, 65)):
+            v = rng.integers(lo, hi, size=shape).astype(dt)
+            src = os.path.join(tmp, "v4.npy")
+            packed = os.path.join(tmp, "v4.bin")
+            np.save(src, v)
+            r = tl("convert", src, "--to-type", kind, "--format", "raw", "-o", packed)
+            ok = r.returncode == 0 and open(packed, "rb").read() == pack(v)
+            check(ok, "%s %s packed as numpy packs it: %s" % (kind, shape, r.stderr))
+            sizes = ",".join(str(n) for n in shape)
+            order = ",".join(str(i) for i in reversed(range(len(shape))))
+            back = os.path.join(tmp, "v4t.npy")
+            r = tl("convert", "--type", kind, "--sizes", sizes, packed, "--to", order,
+                   "--to-type", "INT8", "-o", back)
+            ok = r.returncode == 0
+            if ok:
+                got = np.load(back)
+                ok = got.dtype == np.int8 and np.array_equal(got, v.astype(np.int8).transpose())
+            check(ok, "%s %s transposed, unpacked to INT8, np.load-ed: %s" % (kind, shape, r.stderr))
+            # the transpose in 4 bits, packed as numpy packs its transpose
+            tbin = os.path.join(tmp, "v4t.bin")
+            r = tl("convert", "--type", kind, "--sizes", sizes, packed, "--to", order,
+                   "-o", tbin, "--out-desc", os.path.join(tmp, "v4t.json"))
+            ok = r.returncode == 0 and open(tbin, "rb").read() == pack(v.transpose().copy())
+            check(ok, "%s %s transposed in 4 bits: %s" % (kind, shape, r.stderr))
+    # values numpy holds that INT4 cannot: the first one named, nothing written
+    v = np.array([1, -8, 7, 8, -9], dtype=np.int8)
+    np.save(os.path.join(tmp, "wide.npy"), v)
+    out = os.path.join(tmp, "wide.bin")
+    r = tl("convert", os.path.join(tmp, "wide.npy"), "--to-type", "INT4", "--format", "raw", "-o", out)
+    check(r.returncode == 4 and b"[3] is 8" in r.stderr and not os.path.exists(out),
+          "INT8 8 does not fit INT4: %s" % r.stderr)
+
 print("numpy: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

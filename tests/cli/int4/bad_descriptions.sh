@@ -1,0 +1,1 @@
+for d in "{\"dataType\":\"INT4\",\"sizes\":[5],\"totalTensorSizeInBytes\":2}" "{\"dataType\":\"int4\",\"sizes\":[5],\"totalTensorSizeInBytes\":6}" "{\"dataType\":\"DML_TENSOR_DATA_TYPE_UINT4\",\"sizes\":[9],\"guaranteedBaseOffsetAlignment\":3}"; do $TL inspect "$d" | tail -n 3; echo exit $?; done

@@ -1,0 +1,1 @@
+printf "\041\103\005" > p.bin; printf "\001\002\003\004\006" > q.bin; $TL compare --type uint4 --sizes 5 --type uint8 --sizes 5 p.bin q.bin; echo exit $?; $TL compare --type uint4 --sizes 5 --type int4 --sizes 5 p.bin p.bin; echo exit $?

@@ -1,0 +1,1 @@
+printf "{\"dataType\":\"FLOAT32\",\"sizes\":[5]}" > f.json; python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack(\"<5f\", -8.9, 7.99, 0.5, -0.5, 3))" > f.bin; $TL convert f.json f.bin --to-type INT4 -o i.bin && od -An -tx1 i.bin; $TL dump --type int4 --sizes 5 i.bin

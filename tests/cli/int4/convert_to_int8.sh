@@ -1,0 +1,1 @@
+$TL convert examples/int4_weight.json examples/int4_weight.bin --to-type INT8 -o w.bin && od -An -td1 w.bin; $TL convert examples/uint4.json examples/uint4.bin --to-type float16 --out-desc h.json -o h.bin && $TL dump h.json h.bin

@@ -1,0 +1,1 @@
+$TL convert examples/int4_weight.json examples/int4_weight.bin --to WH -o t.bin --out-desc t.json && od -An -tx1 t.bin && cat t.json && $TL dump t.json t.bin && $TL compare examples/int4_weight.json examples/int4_weight.bin t.json t.bin

@@ -1,0 +1,1 @@
+$TL dump examples/uint4.json examples/uint4.bin

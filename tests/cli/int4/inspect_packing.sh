@@ -1,0 +1,1 @@
+$TL inspect examples/uint4.json examples/uint4.bin

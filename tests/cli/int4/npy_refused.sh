@@ -1,0 +1,1 @@
+$TL convert examples/int4_weight.json examples/int4_weight.bin --to WH -o w.npy; echo exit $?; ls w.npy 2>&1; $TL convert examples/int4_weight.json examples/int4_weight.bin --to WH -o w.safetensors; echo exit $?; $TL convert examples/nchw.npy --to-type INT4 -o n.npy; echo exit $?

@@ -1,0 +1,1 @@
+$TL offset examples/uint4.json --byte 1; $TL offset examples/uint4.json --byte 2; $TL offset --json examples/uint4.json --byte 2; $TL offset --type int4 --sizes 2,3 --strides 4,1 --byte 1; $TL offset examples/uint4.json --byte 4
