@@ -105,6 +105,13 @@ static const struct bcase cases[] = {
       TO(TL_DT_FLOAT32) },
     { "nchw_f32_nhwc_bf16_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 },
       TO(TL_DT_BFLOAT16) },
+    /* 4-bit weights (SPEC 12): a [4096, 4096] INT4 matrix unpacked to
+     * FLOAT16, transposed to column-major in 4 bits, and quantized from
+     * FLOAT32 (its values out of range: clamped, as --saturate does) */
+    { "i4_f16_flat", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "0,1", { 0 }, TO(TL_DT_FLOAT16) },
+    { "i4_transpose", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "1,0", { 0 }, 0 },
+    { "i4_i8_transpose", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "1,0", { 0 }, TO(TL_DT_INT8) },
+    { "f32_i4_flat", TL_DT_FLOAT32, 2, { 4096, 4096 }, "0,1", "0,1", { 0 }, TO(TL_DT_INT4) },
 };
 
 /* A copy of plan's, for block(). */
@@ -324,9 +331,8 @@ static void bench_case(const struct bcase *c)
         fprintf(stderr, "bench: %s: %s\n", c->name, err.msg);
         exit(2);
     }
-    uint64_t es = tl_dtype_size(c->dt);
     uint64_t out = plan.dst_bytes;
-    uint64_t read = (si.span > si.element_count ? si.span : si.element_count) * es;
+    uint64_t read = tl_dtype_bytes(c->dt, si.span > si.element_count ? si.span : si.element_count);
     const char *force = getenv("BENCH_STREAM");
     if (force && *force)
         plan.stream = plan.stream_threads = atoi(force) != 0;
