@@ -94,6 +94,15 @@ typedef bool (*tl_tcvt_fn)(const uint8_t *src, size_t ss, uint8_t *dst, size_t d
  *   was. */
 typedef void (*tl_unpack4_fn)(const uint8_t *src, uint8_t *dst, size_t n);
 typedef bool (*tl_pack4_fn)(const uint8_t *src, uint8_t *dst, size_t n);
+/* nibpair: the first step of a 4-bit transpose done in bytes.  For two
+ * rows of n bytes (2n nibbles each), writes for k < n:
+ *   lo[k] = (r0[k] & 15) | r1[k] << 4      (the two rows' even nibbles)
+ *   hi[k] = r0[k] >> 4 | (r1[k] & 0xf0)    (their odd nibbles)
+ * so that byte k of lo is the pair (row 0, row 1) of column 2k, and of hi
+ * of column 2k + 1: a byte transpose of lo and hi then writes the
+ * transposed rows (plan.c, run_nib). */
+typedef void (*tl_nibpair_fn)(const uint8_t *r0, const uint8_t *r1, uint8_t *lo, uint8_t *hi,
+                              size_t n);
 
 /* cmp[F32], cmp[F64]: the index of the first of n elements where a[i] == b[i]
  * does not hold (as floats: +0 equals -0, a NaN equals nothing), or n.
@@ -132,7 +141,8 @@ typedef void (*tl_fence_fn)(void);
     X(tl_tcvt_fn, tcvt_nt, [TL_DT_COUNT][TL_DT_COUNT])       \
     X(tl_cmp_fn, cmp, [TL_NCMP])                             \
     X(tl_unpack4_fn, unpack4, [2])                           \
-    X(tl_pack4_fn, pack4, [2])
+    X(tl_pack4_fn, pack4, [2])                               \
+    X(tl_nibpair_fn, nibpair, )
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {

@@ -599,6 +599,23 @@ static inline bool pack4(const uint8_t *src, uint8_t *dst, size_t n, int sgn)
     return !_mm256_testz_si256(bad, bad) | tl_pack4_scalar(src + i, dst + i / 2, n - i, sgn);
 }
 
+static void nibpair(const uint8_t *r0, const uint8_t *r1, uint8_t *lo, uint8_t *hi, size_t n)
+{
+    const __m256i m = _mm256_set1_epi8(15), mh = _mm256_set1_epi8((char)0xf0);
+    size_t k = 0;
+    for (; k + 32 <= n; k += 32) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(r0 + k));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(r1 + k));
+        __m256i l = _mm256_or_si256(_mm256_and_si256(a, m),
+                                    _mm256_and_si256(_mm256_slli_epi16(b, 4), mh));
+        __m256i h = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(a, 4), m),
+                                    _mm256_and_si256(b, mh));
+        _mm256_storeu_si256((__m256i *)(lo + k), l);
+        _mm256_storeu_si256((__m256i *)(hi + k), h);
+    }
+    tl_nibpair_scalar(r0 + k, r1 + k, lo + k, hi + k, n - k);
+}
+
 static void unpack_u4(const uint8_t *s, uint8_t *d, size_t n) { unpack4(s, d, n, 0); }
 static void unpack_s4(const uint8_t *s, uint8_t *d, size_t n) { unpack4(s, d, n, 1); }
 static bool pack_u4(const uint8_t *s, uint8_t *d, size_t n) { return pack4(s, d, n, 0); }
@@ -632,4 +649,5 @@ const struct tl_kernels tl_kernels_avx2 = {
     .cmp = { cmp_f32, cmp_f64, NULL },
     .unpack4 = { unpack_u4, unpack_s4 },
     .pack4 = { pack_u4, pack_s4 },
+    .nibpair = nibpair,
 };

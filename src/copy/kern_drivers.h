@@ -60,6 +60,15 @@ static inline bool tl_pack4_scalar(const uint8_t *src, uint8_t *dst, size_t n, i
     return bad;
 }
 
+static inline void tl_nibpair_scalar(const uint8_t *r0, const uint8_t *r1, uint8_t *lo,
+                                     uint8_t *hi, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        lo[k] = (uint8_t)((r0[k] & 15) | r1[k] << 4);
+        hi[k] = (uint8_t)(r0[k] >> 4 | (r1[k] & 0xf0));
+    }
+}
+
 static inline void tl_fill_scalar_es(uint8_t *dst, const uint8_t *val, size_t n, unsigned es)
 {
     for (size_t i = 0; i < n; i++)

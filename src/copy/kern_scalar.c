@@ -144,6 +144,10 @@ static void unpack_u4(const uint8_t *s, uint8_t *d, size_t n) { tl_unpack4_scala
 static void unpack_s4(const uint8_t *s, uint8_t *d, size_t n) { tl_unpack4_scalar(s, d, n, 1); }
 static bool pack_u4(const uint8_t *s, uint8_t *d, size_t n) { return tl_pack4_scalar(s, d, n, 0); }
 static bool pack_s4(const uint8_t *s, uint8_t *d, size_t n) { return tl_pack4_scalar(s, d, n, 1); }
+static void nibpair(const uint8_t *r0, const uint8_t *r1, uint8_t *lo, uint8_t *hi, size_t n)
+{
+    tl_nibpair_scalar(r0, r1, lo, hi, n);
+}
 
 const struct tl_kernels tl_kernels_scalar = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
@@ -173,4 +177,5 @@ const struct tl_kernels tl_kernels_scalar = {
     .cmp = { cmp_f32, cmp_f64, cmp_bytes },
     .unpack4 = { unpack_u4, unpack_s4 },
     .pack4 = { pack_u4, pack_s4 },
+    .nibpair = nibpair,
 };
