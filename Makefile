@@ -25,6 +25,10 @@ ifeq ($(SANITIZE),1)
 BUILD    ?= build/san
 TL_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 TL_LDFLAGS += -fsanitize=address,undefined
+else ifeq ($(SANITIZE),thread)
+BUILD    ?= build/tsan
+TL_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
+TL_LDFLAGS += -fsanitize=thread
 else
 BUILD    ?= build
 endif
@@ -56,7 +60,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-unit test-diff test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-unit test-diff test-tsan test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -82,6 +86,7 @@ test: ## every test; again under ASan + UBSan; the command-line tests under valg
 	$(MAKE) test-once WERROR=1
 	$(MAKE) test-neon
 	$(MAKE) test-once WERROR=1 SANITIZE=1
+	$(MAKE) test-tsan
 	$(MAKE) test-valgrind
 
 check: test  ## same as test
@@ -108,6 +113,14 @@ sweep: $(BUILD)/sweep  ## remeasure the copy engine's fixed choices (ARGS=thread
 
 test-diff: $(DIFF_BIN)  ## every kernel and ISA against the scalar reference
 	$(DIFF_BIN)
+
+# The copies that split over threads, under ThreadSanitizer: 4-bit
+# destinations (two nibbles a byte, each a read-modify-write) with odd
+# sizes and strides, every ISA, the thread floor lowered so that small
+# copies split too.
+test-tsan:  ## the threaded copies under ThreadSanitizer
+	$(MAKE) SANITIZE=thread WERROR=1 build/tsan/copy_diff
+	TSAN_OPTIONS=halt_on_error=1 TL_ONLY=threads build/tsan/copy_diff
 
 # The command-line suite runs once as it is, then once more under each
 # TENSORLAYOUT_SIMD value this CPU supports, against the same expectations.
