@@ -1,8 +1,8 @@
 /*
  * fuzz_copy.c - libFuzzer over the copy engine: the input picks a rank,
  * sizes, source strides (any: padded, broadcast, overlapping), a
- * destination (packed in some order, maybe padded), an element size, byte
- * offsets, a SIMD ceiling, a thread count and streaming stores; the rest of
+ * destination (packed in some order, maybe padded), an element type (4-bit
+ * ones included) and sometimes another for the destination, byte offsets, a SIMD ceiling, a thread count and streaming stores; the rest of
  * the input is the source data.  Every copy is compared with the naive
  * reference, byte for byte, destination padding included.
  */
@@ -38,9 +38,13 @@ static unsigned take(struct input *in, unsigned range)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct input in = { data, size };
-    static const enum tl_dtype types[] = { TL_DT_UINT8, TL_DT_FLOAT16, TL_DT_FLOAT32, TL_DT_FLOAT64 };
+    static const enum tl_dtype types[] = { TL_DT_UINT8, TL_DT_FLOAT16, TL_DT_FLOAT32, TL_DT_FLOAT64,
+                                           TL_DT_INT4, TL_DT_UINT4, TL_DT_INT8 };
     struct tl_desc src = { 0 }, dst = { 0 };
-    src.dtype = dst.dtype = types[take(&in, 4)];
+    unsigned t = take(&in, 14);           /* 7..13: the destination's type too */
+    src.dtype = dst.dtype = types[t % 7];
+    if (t >= 7)                           /* a conversion, 4-bit to or from any */
+        dst.dtype = types[take(&in, 7)];
     src.rank = dst.rank = 1 + take(&in, TL_MAX_RANK);
     uint64_t count = 1;
     for (unsigned i = 0; i < src.rank; i++) {

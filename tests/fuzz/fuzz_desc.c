@@ -119,7 +119,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(in.span >= 1 && in.span <= in.element_count * 0 + in.span);
     CHECK(!in.packed || (in.span == in.element_count && !in.broadcast && !in.overlapping));
     CHECK(!(in.padded && in.overlapping));
-    CHECK(in.min_size % 4 == 0 && in.min_size >= in.span * tl_dtype_size(d.dtype));
+    CHECK(in.min_size % 4 == 0 && in.min_size >= tl_dtype_bytes(d.dtype, in.span) &&
+          in.min_size < tl_dtype_bytes(d.dtype, in.span) + 4);
     struct tl_problem p[TL_MAX_PROBLEMS];
     CHECK(tl_desc_problems(&d, &in, TL_NO_DATA, p) <= TL_MAX_PROBLEMS);
     CHECK(tl_desc_problems(&d, &in, 0, p) <= TL_MAX_PROBLEMS);

@@ -36,7 +36,7 @@ static void check_npy_round_trip(const struct tl_desc *src)
     /* the header, then the data: only the header is read, so a file of
      * the header alone plus the byte count is enough when the data is
      * small; larger tensors are checked with the header only */
-    uint64_t bytes = info.span * tl_dtype_size(d.dtype);
+    uint64_t bytes = tl_dtype_bytes(d.dtype, info.span);
     if (bytes > (1u << 16))
         return;
     uint8_t *file = calloc(1, hlen + bytes);
@@ -95,7 +95,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tl_desc_classify(&t->desc, &info);
         CHECK(t->begin == tl_desc_origin(&t->desc) && t->desc.byte_offset == 0 && t->begin >= f.data_start);
         CHECK(t->end <= size && info.elements_bytes <= size);
-        CHECK(t->end - t->begin == info.element_count * tl_dtype_size(t->desc.dtype));
+        CHECK(t->end - t->begin == tl_dtype_bytes(t->desc.dtype, info.element_count));
         CHECK(info.packed);
         CHECK((f.format == TL_FMT_NPY) == (t->name == NULL));
         if (t->name)
