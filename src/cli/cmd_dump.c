@@ -24,7 +24,8 @@ static const char about[] =
     "line, a blank line between blocks, each block headed by its outer indices.\n"
     "With --physical, prints the buffer in offset order instead, one slot per\n"
     "element position, with the index of the element that lives there, or\n"
-    "'padding' when no element reaches the slot, or 'shared' when several do.\n"
+    "'padding' when no element reaches the slot, or 'shared' when several do;\n"
+    "a 4-bit type (UINT4, INT4) has one slot a nibble, and says which.\n"
     "Over 1000 elements (or slots) the view is summarized with '...' unless\n"
     "--all is given.  --json prints every value.";
 

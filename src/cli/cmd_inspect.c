@@ -13,7 +13,8 @@ static const char about[] =
     "layout, element count, span, minimum implied size, declared total size,\n"
     "status (overlapping, broadcast, padded or packed), a table of the axes and\n"
     "the DirectML problems.  With DATA, also the file's size and whether it\n"
-    "covers the tensor.  Exits 1 when there are problems.";
+    "covers the tensor.  Exits 1 when there are problems.  For UINT4 and\n"
+    "INT4 (two elements a byte) sizes and --padding are told in nibbles.";
 
 static const char *yes(bool b) { return b ? "yes" : "no"; }
 
@@ -285,7 +286,7 @@ int cmd_inspect(int argc, char **argv)
     struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, .npz, safetensors, a shard index; FILE[:NAME])");
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "raw data file to check against the description");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
-    struct arg_lit *padding = arg_lit0(NULL, "padding", "list the buffer's padding as byte ranges");
+    struct arg_lit *padding = arg_lit0(NULL, "padding", "list the buffer's padding as byte ranges (nibbles for 4-bit types)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct cli_desc_opts dopt;

@@ -27,7 +27,7 @@ void cli_desc_opts_init(struct cli_desc_opts *o, const char *cmd, int sides)
     o->sides = sides;
     if (sides == 1) {
         o->type = arg_str0(NULL, "type", "T", "in place of DESC, with --sizes: the data type "
-                           "(FLOAT32, float16, BF16, u8...)");
+                           "(FLOAT32, float16, BF16, u8, INT4...)");
         o->sizes = arg_str0(NULL, "sizes", "LIST", "in place of DESC: the sizes in logical "
                             "order (1,3,224,224)");
         o->strides = arg_str0(NULL, "strides", "LIST", "in place of DESC: strides in elements "
