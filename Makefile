@@ -99,8 +99,17 @@ test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 $(DIFF_BIN): $(BUILD)/tests/diff/copy_diff.o $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
-$(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(BUILD)/tests/bench/timing.o $(LIB)
-	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
+# oneDNN's reorder is make bench's peer where Debian's libdnnl-dev is
+# installed (optional: the bench says skip without it)
+PEER_DNNL := $(shell test -f /usr/include/oneapi/dnnl/dnnl.h && echo 1)
+ifeq ($(PEER_DNNL),1)
+$(BUILD)/tests/bench/peer.o: TL_CFLAGS += -DTL_PEER_DNNL
+BENCH_LIBS = -ldnnl -lgomp
+endif
+
+$(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(BUILD)/tests/bench/timing.o \
+                $(BUILD)/tests/bench/peer.o $(LIB)
+	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS) $(BENCH_LIBS)
 
 $(BUILD)/sweep: $(BUILD)/tests/bench/sweep.o $(BUILD)/tests/bench/timing.o $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)

@@ -59,6 +59,7 @@
 #include <zlib.h>
 
 #include "../../src/core/tl.h"
+#include "peer.h"
 #include "timing.h"
 
 #define RUNS 9
@@ -113,6 +114,12 @@ static const struct bcase cases[] = {
     { "i4_i8_transpose", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "1,0", { 0 }, TO(TL_DT_INT8) },
     { "f32_i4_flat", TL_DT_FLOAT32, 2, { 4096, 4096 }, "0,1", "0,1", { 0 }, TO(TL_DT_INT4) },
 };
+
+/* A peer's copy, for block(). */
+static void run_peer(void *p)
+{
+    tl_peer_run(p);
+}
 
 /* A copy of plan's, for block(). */
 struct run_ctx {
@@ -344,6 +351,9 @@ static void bench_case(const struct bcase *c)
     pthread_barrier_init(&h.done, NULL, 2);
     pthread_create(&h.tid, NULL, half_worker, &h);
     double best[3] = { 0, 0, 0 }, active[3] = { 0, 0, 0 }, streamed[3] = { 0, 0, 0 };
+    double peer[3] = { 0, 0, 0 };
+    char why[160] = "";
+    bool peer_skipped = false;
     /* the output bytes as one flat run, copied with streaming stores */
     struct tl_desc fd;
     struct tl_copy_plan flat;
@@ -426,6 +436,21 @@ static void bench_case(const struct bcase *c)
             if (isas[k] == act)
                 active[threads] = ratio;
         }
+        /* the peer: the same copy, same buffers, warm, in a block of its
+         * own after memcpy's */
+        struct tl_peer *pe = tl_peer_open(&s, &d, src, dst, threads, why, sizeof why);
+        peer_skipped |= !pe;
+        if (pe) {
+            double pgbps = (double)(read + out) / block(run_peer, pe) / 1e9;
+            tl_peer_close(pe);
+            peer[threads] = pgbps / mgbps;
+            printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f   (%s's reorder: the same copy)\n", c->name,
+                   "peer", threads, pgbps, mgbps, pgbps / mgbps, tl_peer_name());
+            if (json)
+                fprintf(json, "{\"case\": \"%s\", \"isa\": \"%s\", \"threads\": %u, "
+                        "\"gbps\": %.3f, \"memcpy_gbps\": %.3f, \"ratio\": %.3f}\n", c->name,
+                        tl_peer_name(), threads, pgbps, mgbps, pgbps / mgbps);
+        }
         if (sgbps > 0) {
             streamed[threads] = sgbps / mgbps;
             printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f   (a copy of the output bytes with "
@@ -442,9 +467,14 @@ static void bench_case(const struct bcase *c)
                threads, active[threads], best_isa[threads], best[threads]);
         if (streamed[threads] > 0)
             printf("   streamed copy %.2f", streamed[threads]);
+        if (peer[threads] > 0)
+            printf("   %s %.2f%s", tl_peer_name(), peer[threads],
+                   active[threads] < peer[threads] ? " (ahead of tensorlayout)" : "");
         printf("%s\n",
                active[threads] < 0.9 * best[threads] ? "   (active more than 10% behind)" : "");
     }
+    if (peer_skipped)
+        printf("skip: %s on %s: %s\n", tl_peer_name(), c->name, why);
     h.quit = true;
     pthread_barrier_wait(&h.go);
     pthread_join(h.tid, NULL);
@@ -1037,6 +1067,9 @@ int main(int argc, char **argv)
 {
     const char *path = getenv("BENCH_JSON");
     const char *only = getenv("BENCH_CASE");
+    /* oneDNN's OpenMP threads sleep when idle, not spin on the core that
+     * the next variant's block needs (peer.c) */
+    setenv("OMP_WAIT_POLICY", "passive", 0);
     if (path && !(json = fopen(path, "w"))) {
         perror(path);
         return 2;
