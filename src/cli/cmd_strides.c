@@ -107,7 +107,7 @@ static int run(const char *sizes_arg, const char *layout_arg, const char *bcast_
                             es, tl_dtype_name(dt));
             return CLI_USAGE;
         }
-        pad.pitch = bytes / es;
+        pad.pitch = tl_dtype_count(dt, bytes);     /* elements: two a byte for 4-bit types */
     }
     memset(&d, 0, sizeof d);
     d.dtype = dt;
