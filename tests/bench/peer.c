@@ -66,7 +66,8 @@ struct tl_peer *tl_peer_open(const struct tl_desc *s, const struct tl_desc *d, c
     dnnl_primitive_desc_t pd = NULL;
     memset(&p, 0, sizeof p);
     if (!describe(s, &smd) || !describe(d, &dmd)) {
-        snprintf(why, n, "oneDNN has no %s or %s", tl_dtype_name(s->dtype), tl_dtype_name(d->dtype));
+        snprintf(why, n, "oneDNN has no %s type",
+                 tl_dtype_name(describe(s, &smd) ? d->dtype : s->dtype));
         return NULL;
     }
     if (dnnl_engine_create(&p.engine, dnnl_cpu, 0) != dnnl_success ||
