@@ -801,7 +801,7 @@ static void random_copy(void)
     static const enum tl_dtype types[] = { TL_DT_UINT8, TL_DT_FLOAT16, TL_DT_FLOAT32, TL_DT_FLOAT64,
                                            TL_DT_INT4, TL_DT_UINT4 };
     src.dtype = dst.dtype = types[rnd(6)];
-    if (rnd(2)) {                      /* a conversion: any pair of the 12 types */
+    if (rnd(2)) {                      /* a conversion: any pair of the 14 types */
         src.dtype = (enum tl_dtype)rnd(TL_DT_COUNT);
         dst.dtype = (enum tl_dtype)rnd(TL_DT_COUNT);
     }
@@ -829,6 +829,45 @@ static void random_copy(void)
     check_copy(&src, &dst);
 }
 
+/* An NCHW and an NHWC description of the same random sizes, c channels
+ * and a width of 7 + rnd(wmax), of types s (a) and d (b): a is the NHWC
+ * one, or the NCHW one with dir 1. */
+static void nchw_nhwc(struct tl_desc *a, struct tl_desc *b, enum tl_dtype s, enum tl_dtype d,
+                      uint64_t c, uint64_t wmax, int dir)
+{
+    unsigned nchw[4] = { 0, 1, 2, 3 }, nhwc[4] = { 0, 2, 3, 1 };
+    memset(a, 0, sizeof *a);
+    memset(b, 0, sizeof *b);
+    a->dtype = s;
+    b->dtype = d;
+    a->rank = b->rank = 4;
+    uint64_t sizes[4] = { 1 + rnd(2), c, 5 + rnd(40), 7 + rnd(wmax) };
+    memcpy(a->sizes, sizes, sizeof sizes);
+    memcpy(b->sizes, sizes, sizeof sizes);
+    tl_strides_for_order(4, sizes, dir ? nchw : nhwc, 0, a->strides, NULL);
+    tl_strides_for_order(4, sizes, dir ? nhwc : nchw, 0, b->strides, NULL);
+}
+
+/* The copies each NCHW / NHWC pair goes through: a into b; then a
+ * broadcast over H and W, and a source with padded rows, into a packed
+ * NCHW b; with back, that padded one as the destination too. */
+static void nchw_variants(struct tl_desc *a, struct tl_desc *b, bool back)
+{
+    unsigned nchw[4] = { 0, 1, 2, 3 };
+    const uint64_t *sizes = a->sizes;
+    check_copy(a, b);
+    tl_strides_for_order(4, sizes, nchw, 0xc, a->strides, NULL);
+    tl_strides_for_order(4, sizes, nchw, 0, b->strides, NULL);
+    check_copy(a, b);
+    tl_strides_for_order(4, sizes, nchw, 0, a->strides, NULL);
+    a->strides[2] += 1 + rnd(9);
+    a->strides[1] = a->strides[2] * sizes[2];
+    a->strides[0] = a->strides[1] * sizes[1];
+    check_copy(a, b);
+    if (back)
+        check_copy(b, a);
+}
+
 /* 4-bit copies (plan.c, run_nib): every kernel kind, odd sizes, odd and
  * padded strides, broadcast sources, conversions both ways, with the
  * thread floor lowered so that even small copies run on two threads where
@@ -846,28 +885,10 @@ static void targeted_nibbles(void)
     for (size_t t = 0; t < sizeof pairs / sizeof pairs[0]; t++) {
         for (int c = 1; c <= 67; c += (c < 5 ? 1 : 31)) {
             for (int dir = 0; dir < 2; dir++) {
-                struct tl_desc a = { 0 }, b = { 0 };
-                a.dtype = pairs[t][0];
-                b.dtype = pairs[t][1];
-                a.rank = b.rank = 4;
-                uint64_t sizes[4] = { 1 + rnd(2), (uint64_t)c, 5 + rnd(40), 7 + rnd(60) };
-                memcpy(a.sizes, sizes, sizeof sizes);
-                memcpy(b.sizes, sizes, sizeof sizes);
-                unsigned nchw[4] = { 0, 1, 2, 3 }, nhwc[4] = { 0, 2, 3, 1 };
-                tl_strides_for_order(4, sizes, dir ? nchw : nhwc, 0, a.strides, NULL);
-                tl_strides_for_order(4, sizes, dir ? nhwc : nchw, 0, b.strides, NULL);
+                struct tl_desc a, b;
+                nchw_nhwc(&a, &b, pairs[t][0], pairs[t][1], (uint64_t)c, 60, dir);
                 b.byte_offset = rnd(3);
-                check_copy(&a, &b);
-                /* broadcast over H and W; padded rows of odd length on either side */
-                tl_strides_for_order(4, sizes, nchw, 0xc, a.strides, NULL);
-                tl_strides_for_order(4, sizes, nchw, 0, b.strides, NULL);
-                check_copy(&a, &b);
-                tl_strides_for_order(4, sizes, nchw, 0, a.strides, NULL);
-                a.strides[2] += 1 + rnd(9);
-                a.strides[1] = a.strides[2] * sizes[2];
-                a.strides[0] = a.strides[1] * sizes[1];
-                check_copy(&a, &b);
-                check_copy(&b, &a);
+                nchw_variants(&a, &b, true);      /* padded rows of odd length on either side */
             }
         }
         /* a weight to column-major, large enough for several tiles */
@@ -892,25 +913,9 @@ static void targeted(void)
     for (int t = 0; t < 4; t++) {
         for (int c = 1; c <= 70; c += (c < 5 ? 1 : 13)) {
             for (int dir = 0; dir < 2; dir++) {
-                struct tl_desc a = { 0 }, b = { 0 };
-                a.dtype = b.dtype = types[t];
-                a.rank = b.rank = 4;
-                uint64_t sizes[4] = { 1 + rnd(2), (uint64_t)c, 5 + rnd(40), 7 + rnd(60) };
-                memcpy(a.sizes, sizes, sizeof sizes);
-                memcpy(b.sizes, sizes, sizeof sizes);
-                unsigned nchw[4] = { 0, 1, 2, 3 }, nhwc[4] = { 0, 2, 3, 1 };
-                tl_strides_for_order(4, sizes, dir ? nchw : nhwc, 0, a.strides, NULL);
-                tl_strides_for_order(4, sizes, dir ? nhwc : nchw, 0, b.strides, NULL);
-                check_copy(&a, &b);
-                /* broadcast over H and W, and padded rows */
-                tl_strides_for_order(4, sizes, nchw, 0xc, a.strides, NULL);
-                tl_strides_for_order(4, sizes, nchw, 0, b.strides, NULL);
-                check_copy(&a, &b);
-                tl_strides_for_order(4, sizes, nchw, 0, a.strides, NULL);
-                a.strides[2] += 1 + rnd(9);
-                a.strides[1] = a.strides[2] * sizes[2];
-                a.strides[0] = a.strides[1] * sizes[1];
-                check_copy(&a, &b);
+                struct tl_desc a, b;
+                nchw_nhwc(&a, &b, types[t], types[t], (uint64_t)c, 60, dir);
+                nchw_variants(&a, &b, false);
             }
         }
     }
@@ -926,16 +931,10 @@ static void targeted(void)
     for (size_t t = 0; t < sizeof pairs / sizeof pairs[0]; t++) {
         for (int c = 2; c <= 70; c += (c < 5 ? 1 : 31)) {
             for (int dir = 0; dir < 2; dir++) {
-                struct tl_desc a = { 0 }, b = { 0 };
-                a.dtype = pairs[t][0];
-                b.dtype = pairs[t][1];
-                a.rank = b.rank = 4;
-                uint64_t sizes[4] = { 1 + rnd(2), (uint64_t)c, 5 + rnd(40), 7 + rnd(300) };
-                memcpy(a.sizes, sizes, sizeof sizes);
-                memcpy(b.sizes, sizes, sizeof sizes);
-                unsigned nchw[4] = { 0, 1, 2, 3 }, nhwc[4] = { 0, 2, 3, 1 };
-                tl_strides_for_order(4, sizes, dir ? nchw : nhwc, 0, a.strides, NULL);
-                tl_strides_for_order(4, sizes, dir ? nhwc : nchw, 0, b.strides, NULL);
+                struct tl_desc a, b;
+                nchw_nhwc(&a, &b, pairs[t][0], pairs[t][1], (uint64_t)c, 300, dir);
+                const uint64_t *sizes = a.sizes;
+                unsigned nchw[4] = { 0, 1, 2, 3 };
                 check_copy(&a, &b);
                 tl_strides_for_order(4, sizes, nchw, 0, a.strides, NULL);
                 tl_strides_for_order(4, sizes, nchw, 0, b.strides, NULL);
