@@ -470,6 +470,17 @@ DEFINE_cvt_byte(cvt_u8_f16, TL_DT_UINT8, false, TL_DT_FLOAT16, 2,
                 _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm256_cvtps_ph(v, FROUND)))
 DEFINE_cvt_byte(cvt_i8_f16, TL_DT_INT8, true, TL_DT_FLOAT16, 2,
                 _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), _mm256_cvtps_ph(v, FROUND)))
+/* a byte's value has at most 8 significant bits, which BFLOAT16 holds: its
+ * FLOAT32's top half, no rounding (INT4 and UINT4 to BFLOAT16 come here) */
+#define STORE_BF16(v)                                                                        \
+    do {                                                                                     \
+        __m256i x = _mm256_srli_epi32(_mm256_castps_si256(v), 16);                           \
+        _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i),                                   \
+                         _mm_packus_epi32(_mm256_castsi256_si128(x),                         \
+                                          _mm256_extracti128_si256(x, 1)));                  \
+    } while (0)
+DEFINE_cvt_byte(cvt_u8_bf16, TL_DT_UINT8, false, TL_DT_BFLOAT16, 2, STORE_BF16(v))
+DEFINE_cvt_byte(cvt_i8_bf16, TL_DT_INT8, true, TL_DT_BFLOAT16, 2, STORE_BF16(v))
 
 /* FLOAT32 to a byte type: toward zero; a value whose truncation lies
  * outside [lo, hi], or a NaN, is reported and clamped (NaN to 0). */
@@ -640,8 +651,10 @@ const struct tl_kernels tl_kernels_avx2 = {
                             [TL_DT_UINT8] = cvt_f32_u8, [TL_DT_INT8] = cvt_f32_i8 },
         [TL_DT_FLOAT16] = { [TL_DT_FLOAT32] = cvt_f16_f32 },
         [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
-        [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
-        [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
+        [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16,
+                          [TL_DT_BFLOAT16] = cvt_u8_bf16 },
+        [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16,
+                         [TL_DT_BFLOAT16] = cvt_i8_bf16 },
     },
     .tcvt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16, [TL_DT_BFLOAT16] = tcvt_f32_bf16 } },
     .tcvt_nt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16_nt,

@@ -232,6 +232,12 @@ DEFINE_cvt_byte(cvt_u8_f16, TL_DT_UINT8, false, TL_DT_FLOAT16, 2,
                 _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), _mm512_cvtps_ph(v, FROUND)))
 DEFINE_cvt_byte(cvt_i8_f16, TL_DT_INT8, true, TL_DT_FLOAT16, 2,
                 _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), _mm512_cvtps_ph(v, FROUND)))
+/* a byte's value is exact in BFLOAT16: its FLOAT32's top half (kern_avx2.c) */
+#define STORE_BF16(v)                                                                        \
+    _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i),                                    \
+                        _mm512_cvtepi32_epi16(_mm512_srli_epi32(_mm512_castps_si512(v), 16)))
+DEFINE_cvt_byte(cvt_u8_bf16, TL_DT_UINT8, false, TL_DT_BFLOAT16, 2, STORE_BF16(v))
+DEFINE_cvt_byte(cvt_i8_bf16, TL_DT_INT8, true, TL_DT_BFLOAT16, 2, STORE_BF16(v))
 
 static inline bool f32_bytes(const uint8_t *src, uint8_t *dst, size_t n, float lo, float hi,
                              enum tl_dtype ddt)
@@ -324,8 +330,10 @@ const struct tl_kernels tl_kernels_avx512 = {
     .cvt = {
         [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = cvt_f32_f16, [TL_DT_BFLOAT16] = cvt_f32_bf16,
                             [TL_DT_UINT8] = cvt_f32_u8, [TL_DT_INT8] = cvt_f32_i8 },
-        [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
-        [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
+        [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16,
+                          [TL_DT_BFLOAT16] = cvt_u8_bf16 },
+        [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16,
+                         [TL_DT_BFLOAT16] = cvt_i8_bf16 },
     },
     .tcvt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16, [TL_DT_BFLOAT16] = tcvt_f32_bf16 } },
     .tcvt_nt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16_nt,
