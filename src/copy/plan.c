@@ -566,21 +566,13 @@ static bool nib_put(const struct job *j, const uint8_t *s, uint64_t dof, size_t 
 /* One element, at source position so, to destination position dof. */
 static bool nib_one(const struct job *j, uint64_t so, uint64_t dof)
 {
-    const struct tl_copy_plan *p = j->p;
-    uint8_t buf[8], v[8], two[2];
-    const uint8_t *s = nib_take(j, so, 1, buf);
+    uint8_t buf[8], v[8];
     bool bad = false;
-    s = nib_cvt(j, s, 1, v, &bad);
-    if (!p->dnib) {
-        memcpy(j->dst + dof, s, p->des);
-        return bad;
-    }
-    uint8_t *d = j->dst + dof / 2;
-    two[0] = dof & 1 ? (uint8_t)(*d & 15) : s[0];
-    two[1] = dof & 1 ? s[0] : (uint8_t)(*d >> 4);
-    if (p->ddt == TL_DT_INT4)
-        two[dof & 1 ? 0 : 1] = (uint8_t)tl_int4_value(two[dof & 1 ? 0 : 1]);
-    return tl_pack4_scalar(two, d, 2, p->ddt == TL_DT_INT4) | bad;
+    const uint8_t *s = nib_cvt(j, nib_take(j, so, 1, buf), 1, v, &bad);
+    if (j->p->dnib)
+        return nib_pack(j, s, dof, 1) | bad;
+    memcpy(j->dst + dof, s, j->p->des);
+    return bad;
 }
 
 #define NIB_STAGE 16384
@@ -597,7 +589,8 @@ static bool nib_one(const struct job *j, uint64_t so, uint64_t dof)
  * rows a power of two apart (a [4096, 4096] weight) fall in one set of
  * the L1 cache, which the transpose's partial writes of 64 rows thrash.
  * (make bench i4_transpose, one thread: unpacked, moved and packed 0.05 of
- * memcpy; bytewise, transposed in place 0.04; through the buffer ...) */
+ * memcpy; bytewise, transposed in place 0.04; through the buffer 0.11;
+ * its lines streamed out, 0.14.) */
 static void nib_transpose(const struct job *j, uint64_t so, uint64_t dof, size_t rr, size_t cc,
                           uint8_t *pairs_buf, uint8_t *out)
 {
@@ -676,13 +669,13 @@ static bool run_nib(const struct job *j, uint64_t so, uint64_t dof, uint64_t len
                 size_t cc = cols - c0 < cb ? (size_t)(cols - c0) : (size_t)cb;
                 const uint8_t *t = j->src + so + r0 * p->ss[a] + c0 * es;
                 size_t ts = p->ss[a];
-                /* the next tile's first two lines of each row, asked for
-                 * now (as run_slice_cvt does): i4_transpose waited on its
-                 * rows' lines 64% of its time without */
+                /* the next tile's first lines of each row, asked for now
+                 * (as run_slice_cvt does): 128 units, two lines of a byte
+                 * source, one of a 4-bit one (two made i4_transpose slower:
+                 * 1.1-1.2 ms against 0.8, one thread); i4_transpose waited
+                 * on its rows' lines 64% of its time without */
                 unsigned per = p->snib ? 2 : 1;          /* units a byte */
                 uint64_t next = (c0 + cc) * es, reach = cols * es;
-                /* one line of a 4-bit source's rows: two made i4_transpose
-                 * slower (1.1-1.2 ms against 0.8, [4096, 4096], one thread) */
                 for (uint64_t q = next; q < next + 128 && q < reach; q += 64 * per)
                     for (size_t r = 0; r < rr; r++)
                         __builtin_prefetch(j->src + (so + (r0 + r) * p->ss[a] + q) / per, 0, 2);
