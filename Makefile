@@ -48,7 +48,7 @@ $(BUILD)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
 $(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 
-COPY_SRC = src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c $(ISA_SRC)
+COPY_SRC = src/copy/calib.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c $(ISA_SRC)
 CORE_SRC = $(wildcard src/core/*.c) $(COPY_SRC)
 CLI_SRC  = $(wildcard src/cli/*.c) $(wildcard src/draw/*.c)
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)

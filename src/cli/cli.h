@@ -46,6 +46,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /* ---- arguments (args.c) -------------------------------------------------- */
 
@@ -87,6 +88,11 @@ int cli_parse_u64_list(const char *s, uint64_t *out, int max);
  * copies, that the ISA it names is not supported here. */
 void cli_simd_select(void);
 void cli_simd_note(void);
+
+/* Chooses the calibration every copy uses (cmd_calibrate.c): the file
+ * TENSORLAYOUT_CALIBRATION names, the built-in rules when it is 'off', or
+ * this machine's cached one; a corrupt file is named in a warning. */
+void cli_calib_select(void);
 
 /* A data type named on the command line by option opt (numpy's and
  * safetensors' names too: tl_dtype_from_any).  Prints the usage error and

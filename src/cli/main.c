@@ -23,6 +23,7 @@ static const struct command commands[] = {
     { "list",    cmd_list,    "the tensors of a .npy, .npz or safetensors file or a shard index" },
     { "compare", cmd_compare, "whether two tensors hold the same values, whatever their layouts" },
     { "draw",    cmd_draw,    "a picture of a layout: logical and physical views, text or SVG" },
+    { "calibrate", cmd_calibrate, "measure this machine for the copy core, and cache it" },
 };
 
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -72,6 +73,7 @@ int main(int argc, char **argv)
         return cli_finish_output(CLI_OK);
     }
     cli_simd_select();
+    cli_calib_select();
     if (strcmp(name, "--version") == 0) {
         printf("tensorlayout %s\nsimd: %s (supported:", TL_VERSION, tl_isa_name(tl_isa_active()));
         for (int i = 0; i < TL_ISA_COUNT; i++) {

@@ -161,8 +161,12 @@ extern const struct tl_kernels tl_kernels_neon;
 const struct tl_kernels *tl_kernels_own(enum tl_isa isa);
 
 /* The table a copy with ISA `isa` as its ceiling uses: the scalar table
- * upgraded by every supported ISA up to isa.  Built once per ISA. */
+ * upgraded by every supported ISA up to isa, then the slots the active
+ * calibration gives to a narrower ISA (tl_kernels_build).  Built once per
+ * ISA, and again by tl_kernels_rebuild() when the calibration changes. */
 const struct tl_kernels *tl_kernels_for(enum tl_isa isa);
+void tl_kernels_build(enum tl_isa ceiling, const struct tl_calib *cal, struct tl_kernels *out);
+void tl_kernels_rebuild(void);
 
 /* The generic conversion of n contiguous elements, one tl_convert_value()
  * each: the scalar twin of every cvt slot. */

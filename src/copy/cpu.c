@@ -137,63 +137,37 @@ static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
 #undef UPGRADE_SLOT
 }
 
-#if defined(__x86_64__)
-/* Whether the CPU runs each 512-bit operation as two 256-bit halves: AMD's
- * family 19h (Zen 3 has no AVX-512; Zen 4 does, at half width).  There
- * AVX2's transposes with ordinary stores run faster than AVX-512's
- * (measured kernel against kernel, alternating on the same buffers, 200
- * runs each: 4-byte 64 x 12544, AVX-512 1.17-1.22x AVX2's time; 8-byte,
- * 1.10x), while AVX-512's streaming transposes, whose blocks write whole
- * cache lines, match or beat AVX2's (1.00-1.01x; make bench
- * ncdhw_ndhwc_f32 0.75-0.85 vs 0.64-0.68) and its conversions in the L1
- * staging buffer are faster (UINT8 to FLOAT32 0.46-0.51x, to BFLOAT16
- * 0.96x).  FLOAT32 to FLOAT16 is AVX2's: a flat 103 MB conversion, streamed
- * out, took 4.0-4.2 ms with it against 5.4-5.6 ms with AVX-512's 512-bit
- * VCVTPS2PH, alternating, three runs each (make bench f32_f16_flat_l flagged
- * it: 0.79 against 0.97). */
-static bool split_512(void)
+/* The slot a calibration contests, in a table. */
+static void *slot_of(struct tl_kernels *k, enum tl_cal_slot s)
 {
-    unsigned a, b, c, d;
-    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
-    if (b != 0x68747541 || d != 0x69746e65 || c != 0x444d4163)      /* "AuthenticAMD" */
-        return false;
-    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
-    unsigned family = (a >> 8 & 0xf) + (a >> 20 & 0xff);
-    return family == 0x19;
-}
-
-/* The 4-byte streaming transpose of a split-512 CPU, by shape.  Kernel
- * against kernel, alternating on 25 M elements of images of R rows by C
- * columns, AVX-512's time over AVX2's, two passes: AVX2's is faster only for
- * 96-512 rows of 784 or 3136 columns (1.04-1.21); it is even at 12544
- * columns (0.93-1.07) and at 64 rows (0.90-1.05), and slower everywhere else:
- * 16-32 rows 0.82-0.93, 1024 rows or more 0.82-1.03, 256 columns 0.79-0.90,
- * and 64 columns 0.36-0.54 (3136 rows of 64 columns, NHWC to NCHW with 64
- * channels: 7.8 ms against 17.7 ms). */
-static void transpose_nt_w4_split(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,
-                                  size_t rows, size_t cols)
-{
-    const bool avx2 = rows >= 96 && rows <= 512 && cols >= 512;
-    const struct tl_kernels *k = avx2 ? &tl_kernels_avx2 : &tl_kernels_avx512;
-    k->transpose_nt[2](src, ss, dst, ds, rows, cols);
-}
-#endif
-
-/* The slots an ISA's table brings to this CPU: all of them, but for
- * AVX-512 on a CPU that splits its operations (see above). */
-static struct tl_kernels own_slots(enum tl_isa isa)
-{
-    struct tl_kernels k = *tl_kernels_own(isa);
-#if defined(__x86_64__)
-    if (isa == TL_ISA_AVX512 && split_512()) {
-        k.transpose[2] = NULL;
-        k.transpose[3] = NULL;
-        k.cvt[TL_DT_FLOAT32][TL_DT_FLOAT16] = NULL;
-        if (tl_isa_supported(TL_ISA_AVX2))
-            k.transpose_nt[2] = transpose_nt_w4_split;
+    switch (s) {
+    case TL_CAL_TRANSPOSE4:    return &k->transpose[2];
+    case TL_CAL_TRANSPOSE8:    return &k->transpose[3];
+    case TL_CAL_TRANSPOSE4_NT: return &k->transpose_nt[2];
+    case TL_CAL_TRANSPOSE8_NT: return &k->transpose_nt[3];
+    default:                   return &k->cvt[TL_DT_FLOAT32][TL_DT_FLOAT16];
     }
-#endif
-    return k;
+}
+
+void tl_kernels_build(enum tl_isa ceiling, const struct tl_calib *cal, struct tl_kernels *out)
+{
+    struct tl_kernels by[TL_ISA_COUNT];
+    for (int top = 0; top < TL_ISA_COUNT && top <= (int)ceiling; top++) {
+        by[top] = tl_kernels_scalar;
+        for (int i = 1; i <= top; i++)
+            if (tl_isa_supported((enum tl_isa)i))
+                upgrade(&by[top], tl_kernels_own((enum tl_isa)i));
+        *out = by[top];
+    }
+    /* a slot the calibration found faster in a narrower ISA the CPU
+     * supports takes that ISA's (whatever the ceiling, when below it) */
+    for (int s = 0; cal && s < TL_CAL_SLOTS; s++) {
+        enum tl_isa want = cal->slot_isa[s];
+        if (want < ceiling && tl_isa_supported(want)) {
+            void *slot = slot_of(out, (enum tl_cal_slot)s);
+            memcpy(slot, slot_of(&by[want], (enum tl_cal_slot)s), sizeof(tl_transpose_fn));
+        }
+    }
 }
 
 static struct tl_kernels built[TL_ISA_COUNT];
@@ -201,15 +175,14 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void build_all(void)
 {
-    for (int top = 0; top < TL_ISA_COUNT; top++) {
-        built[top] = tl_kernels_scalar;
-        for (int i = 1; i <= top; i++) {
-            if (tl_isa_supported((enum tl_isa)i)) {
-                struct tl_kernels k = own_slots((enum tl_isa)i);
-                upgrade(&built[top], &k);
-            }
-        }
-    }
+    for (int top = 0; top < TL_ISA_COUNT; top++)
+        tl_kernels_build((enum tl_isa)top, tl_calib_active(), &built[top]);
+}
+
+void tl_kernels_rebuild(void)
+{
+    pthread_once(&once, build_all);
+    build_all();
 }
 
 const struct tl_kernels *tl_kernels_for(enum tl_isa isa)

@@ -57,55 +57,49 @@ static unsigned log2u(unsigned v)
     return l;
 }
 
-/* Copies whose source and destination together exceed the last-level
- * cache are written with streaming stores: the output would not stay in the
- * cache anyway, and streaming saves reading every destination line before
- * writing it.  Smaller copies keep ordinary stores, which leave the output
- * in the cache.  Some systems report the whole package's L3 where a core
- * sees only its complex's share (384 MiB for 32 MiB here), so the figure is
- * clamped to 8..32 MiB. */
-static uint64_t stream_threshold(void)
+/* The kind of copy a plan is, as a calibration counts them. */
+static enum tl_cal_kind cal_kind(const struct tl_copy_plan *p)
 {
-    uint64_t l3 = 32u << 20;
-#ifdef _SC_LEVEL3_CACHE_SIZE
-    long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (v > 0 && (uint64_t)v < l3)
-        l3 = (uint64_t)v;
-#endif
-    return l3 < (8u << 20) ? 8u << 20 : l3;
+    switch (p->kind) {
+    case TL_COPY_TRANSPOSE:
+        return p->es <= 2 && p->des <= 2 ? TL_CAL_TRANSPOSE_NARROW : TL_CAL_TRANSPOSE_WIDE;
+    case TL_COPY_GENERAL: return TL_CAL_GENERAL;
+    case TL_COPY_FILL:    return TL_CAL_FILL;
+    default:              return TL_CAL_ROWS;
+    }
 }
 
-/* The store kinds of a copy written as whole rows: a row copy, converting or
- * not, and a converting (de)interleave, which converts from an L1 staging
- * buffer (cvt_put).  The streaming store rate here does not grow with
- * threads (28 GB/s of writes on one, 24-26 on two), while ordinary stores
- * do while the data stays near the L3 size; and one thread cannot hide
- * the line reads that ordinary stores add.  So one thread streams sooner
- * than L3, and two or more later when the output is at least as wide as
- * the input.  Measured (read + write GB/s, ordinary against streaming, one
- * process taking turns; `make sweep ARGS=stores` remeasures it):
- *
- *   1 thread, source + destination of   20 MB     24 MB     28 MB     32 MB
- *     FLOAT32 row copy              60 / 55   60 / 56   55 / 56   50 / 55
- *     FLOAT16 -> FLOAT32            53 / 42   47 / 42   41 / 40   41 / 42
- *     UINT8 HWC -> FLOAT32 CHW      27 / 31   24 / 30   22 / 30   24 / 31
- *   2 threads                           32 MB     48 MB     64 MB    100 MB
- *     FLOAT32 row copy              71 / 54   55 / 55   47 / 54
- *     FLOAT16 -> FLOAT32            51 / 42   47 / 41   47 / 41   42 / 41
- *     UINT8 HWC -> FLOAT32 CHW      44 / 34   32 / 31   28 / 29   29 / 30
- *     FLOAT32 -> FLOAT16            77 / 91   62 / 87   55 / 78   47 / 62
- *
- * Fills are left to the general rule: a cached fill reads nothing and
- * runs at 2.5-3.9x memcpy, a streaming one at 1.0-1.3x. */
-static void row_stores(struct tl_copy_plan *p, uint64_t bytes, uint64_t l3)
+/* The store kinds and the thread floor, from the calibration (calib.c says
+ * how each is measured): a copy streams once its source and destination
+ * bytes exceed its kind's size for the thread count it runs on.  A 4-bit
+ * transpose writes whole lines from an L1 buffer (nib_transpose), which
+ * leave the cache sooner: it streams from half its kind's size (one thread,
+ * [4096, 4096] INT4, 16 MB: 0.92 ms streamed against 1.27; [2048, 2048],
+ * 4 MB: 0.21 against 0.195, on an AMD Zen 5 guest). */
+static void choose_stores(struct tl_copy_plan *p, uint64_t bytes, const struct tl_calib *cal)
 {
-    p->stream = bytes > l3 / 8 * 7;
-    p->stream_threads = bytes > (p->des >= p->es ? l3 / 2 * 3 : l3);
+    enum tl_cal_kind k = cal_kind(p);
+    if (p->kind == TL_COPY_TRANSPOSE && p->snib && p->dnib)
+        bytes = bytes > UINT64_MAX / 2 ? UINT64_MAX : bytes * 2;
+    p->stream = bytes > cal->stream_from[k][0];
+    p->stream_threads = bytes > cal->stream_from[k][1];
+    p->threads_from = cal->threads_from[k];
 }
 
 int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct tl_desc *dst,
                  struct tl_error *err)
 {
+    return tl_copy_plan_for(p, src, dst, tl_calib_active(), err);
+}
+
+int tl_copy_plan_for(struct tl_copy_plan *p, const struct tl_desc *src, const struct tl_desc *dst,
+                     const struct tl_calib *cal, struct tl_error *err)
+{
+    struct tl_calib builtin;
+    if (!cal) {
+        tl_calib_default(&builtin);
+        cal = &builtin;
+    }
     memset(p, 0, sizeof *p);
     if (src->rank != dst->rank || memcmp(src->sizes, dst->sizes, src->rank * sizeof src->sizes[0]))
         return tl_fail(err, TL_E_MISMATCH, "sizes", "destination sizes differ from the source's");
@@ -134,8 +128,6 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     p->src_bytes = si.elements_bytes;
     p->dst_bytes = di.elements_bytes;
     p->isa = tl_isa_active();
-    uint64_t bytes = si.elements_bytes + di.elements_bytes, l3 = stream_threshold();
-    p->stream = p->stream_threads = bytes > l3;
 
     /* drop size-1 axes; insert by destination stride, largest first */
     unsigned n = 0;
@@ -180,46 +172,30 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
     unsigned d = m - 1;
     p->a = d;
     p->kind = TL_COPY_GENERAL;
-    if (p->ds[d] != des)
-        return 0;
-    if (p->ss[d] == es || p->n[d] == 1) {
+    if (p->ds[d] != des) {
+        /* the general loop */
+    } else if (p->ss[d] == es || p->n[d] == 1) {
         p->kind = TL_COPY_CONTIG;
-        row_stores(p, bytes, l3);
-        return 0;
-    }
-    if (p->ss[d] == 0) {
+    } else if (p->ss[d] == 0) {
         p->kind = TL_COPY_FILL;
-        return 0;
-    }
-    for (unsigned j = 0; j < d; j++) {
-        if (p->ss[j] != es)
-            continue;
-        p->b = j;
-        if (p->n[d] >= 2 && p->n[d] <= 4 && p->ds[j] == p->n[d] * des) {
-            p->kind = TL_COPY_INTERLEAVE;          /* a: channels, b: pixels */
-            p->channels = (unsigned)p->n[d];
-            row_stores(p, bytes, l3);
-        } else if (p->n[j] >= 2 && p->n[j] <= 4 && p->ss[d] == p->n[j] * es) {
-            p->kind = TL_COPY_DEINTERLEAVE;        /* a: pixels, b: channels */
-            p->channels = (unsigned)p->n[j];
-            row_stores(p, bytes, l3);
-        } else {
-            p->kind = TL_COPY_TRANSPOSE;           /* a: rows, b: columns */
-            /* a transpose leaves its output lines partly written for a
-             * while, so its output is pushed out of the cache sooner:
-             * it streams from half the threshold (make bench: 26 MB,
-             * 0.27 -> 0.71 of memcpy streaming; 6 and 12 MB, ordinary
-             * stores 1.1-1.4x faster) */
-            p->stream = p->stream_threads = bytes > l3 / 2;
-            /* a 4-bit transpose writes whole lines from an L1 buffer
-             * (nib_transpose), and streams them from a quarter (one
-             * thread, [4096, 4096] INT4, 16 MB: 0.92 ms streamed against
-             * 1.27; [2048, 2048], 4 MB: 0.21 against 0.195) */
-            if (p->snib && p->dnib)
-                p->stream = p->stream_threads = bytes > l3 / 4;
+    } else {
+        for (unsigned j = 0; j < d; j++) {
+            if (p->ss[j] != es)
+                continue;
+            p->b = j;
+            if (p->n[d] >= 2 && p->n[d] <= 4 && p->ds[j] == p->n[d] * des) {
+                p->kind = TL_COPY_INTERLEAVE;          /* a: channels, b: pixels */
+                p->channels = (unsigned)p->n[d];
+            } else if (p->n[j] >= 2 && p->n[j] <= 4 && p->ss[d] == p->n[j] * es) {
+                p->kind = TL_COPY_DEINTERLEAVE;        /* a: pixels, b: channels */
+                p->channels = (unsigned)p->n[j];
+            } else {
+                p->kind = TL_COPY_TRANSPOSE;           /* a: rows, b: columns */
+            }
+            break;
         }
-        return 0;
     }
+    choose_stores(p, si.elements_bytes + di.elements_bytes, cal);
     return 0;
 }
 
@@ -813,39 +789,17 @@ static void worker(void *arg, unsigned who)
     }
 }
 
-/* Copies of fewer bytes (count x the wider element) run on one thread.
- * Handing a copy to a pool thread costs 30-40 us here, mostly waking its
- * sleeping CPU, which a second thread repays once the copy takes about
- * 60 us or more on one, so the edge moves with each kind's speed.
- * Measured: a 2-thread copy's time over a 1-thread one's, by output size
- * (one process taking turns, medians; `make sweep ARGS=threads` remeasures
- * it):
- *
- *                             256K  512K    1M  1.5M    2M    3M    4M    6M    8M
- *   transpose, 64 rows, UINT8   1.71  0.94  0.70  0.62  0.70
- *   ... FLOAT16                 1.30  0.70  0.63  0.64  0.61  0.61  0.55
- *   ... FLOAT32                 1.10  1.40  1.15  0.93  0.81  0.85  0.55
- *   ... FLOAT64                 4.36  1.19  1.07  0.93  0.84
- *   general, FLOAT32 stride 3   1.51  1.67  1.00  0.79  0.62
- *   row copy FLOAT32                        1.16  1.25  0.97  0.87  0.78  0.67  0.61
- *   interleave 3 x UINT8                    1.34  1.12  1.16  0.74  0.72  0.63  0.55
- *   FLOAT16 -> FLOAT32                                  1.26  1.04  0.89  0.92  0.66
- *   fill FLOAT32                            2.96  1.35  1.25  1.07  0.97  0.85  0.85
- *
- * (the FLOAT16 -> FLOAT32 row is the mean of two runs that differed by up
- * to 0.4; at 12 and 16M both read 0.58-0.69). */
+/* Copies of fewer output bytes (count x the wider element) than the
+ * plan's threads_from, its calibration's for its kind, run on one thread:
+ * handing a copy to a pool thread costs 30-40 us on the machines measured
+ * so far, mostly waking its sleeping CPU, which a second thread repays only
+ * once the copy is long enough, and how long that is depends on the kind
+ * and on how much bandwidth the second core brings (calib.c). */
 uint64_t tl_copy_thread_floor;
 
 static uint64_t thread_min_bytes(const struct tl_copy_plan *p)
 {
-    if (tl_copy_thread_floor)
-        return tl_copy_thread_floor;
-    switch (p->kind) {
-    case TL_COPY_TRANSPOSE: return p->es <= 2 && p->des <= 2 ? 512u << 10 : 1536u << 10;
-    case TL_COPY_GENERAL:   return 1536u << 10;
-    case TL_COPY_FILL:      return 6u << 20;
-    default:                return 3u << 20;
-    }
+    return tl_copy_thread_floor ? tl_copy_thread_floor : p->threads_from;
 }
 
 unsigned tl_copy_threads(unsigned threads)
@@ -924,6 +878,12 @@ bool tl_copy_streams(const struct tl_copy_plan *p, unsigned threads)
     struct job j = { .p = p };
     job_shape(&j, threads);
     return j.stream;
+}
+
+unsigned tl_copy_threads_used(const struct tl_copy_plan *p, unsigned threads)
+{
+    struct job j = { .p = p };
+    return job_shape(&j, threads);
 }
 
 int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *dst_file,

@@ -733,6 +733,7 @@ struct tl_copy_plan {
     enum tl_isa isa;                     /* the ceiling when planned */
     bool stream;                         /* streaming stores, run on one thread */
     bool stream_threads;                 /* ... and run on two threads or more */
+    uint64_t threads_from;               /* output bytes from which it runs on several */
 };
 
 /* Plans copying every element of src into dst, converting each to dst's
@@ -742,6 +743,14 @@ struct tl_copy_plan {
  * destination). */
 int tl_copy_plan(struct tl_copy_plan *plan, const struct tl_desc *src,
                  const struct tl_desc *dst, struct tl_error *err);
+
+/* The same with the choices a calibration implies (NULL: the built-in
+ * rules) in place of the active one's: store kinds and thread floor are a
+ * function of the shape and the calibration alone. */
+struct tl_calib;
+int tl_copy_plan_for(struct tl_copy_plan *plan, const struct tl_desc *src,
+                     const struct tl_desc *dst, const struct tl_calib *cal,
+                     struct tl_error *err);
 
 /* Copies in slabs, for an output written in order (a pipe): a slab is the
  * range [i0, i1) of the destination's outermost axis (largest stride), and
@@ -784,10 +793,89 @@ int tl_copy_run(const struct tl_copy_plan *plan, const uint8_t *src_file, uint8_
  * it runs on for that request (small copies stay on one). */
 bool tl_copy_streams(const struct tl_copy_plan *plan, unsigned threads);
 
+/* How many threads tl_copy_run(plan, ..., threads, ...) runs on. */
+unsigned tl_copy_threads_used(const struct tl_copy_plan *plan, unsigned threads);
+
 /* Whether running plan with ISA ceiling a calls the same kernels as with
  * ceiling b: the same code, so any difference in their speed is the
  * machine's (make bench times such ISAs once). */
 bool tl_copy_plan_same_kernels(const struct tl_copy_plan *plan, enum tl_isa a, enum tl_isa b);
+
+/* ---- calibration (src/copy/calib.c) ------------------------------------ */
+
+/* What the copy core chooses by, measured on the machine it runs on
+ * (tl_calib_measure) or built in (tl_calib_default: rules from the L3 size
+ * the system reports and figures measured on one machine).  Per kind of
+ * copy, the sizes from which it streams its output past the caches and
+ * from which a second thread pays; per contested kernel slot, the ISA whose
+ * kernel ran fastest there. */
+enum tl_cal_kind {
+    TL_CAL_ROWS,              /* row copies, converting or not, (de)interleaves */
+    TL_CAL_TRANSPOSE_NARROW,  /* transposes of 1- and 2-byte elements */
+    TL_CAL_TRANSPOSE_WIDE,    /* ... of 4- and 8-byte ones */
+    TL_CAL_GENERAL,           /* the strided element loop */
+    TL_CAL_FILL,              /* broadcast fills */
+    TL_CAL_KINDS
+};
+enum tl_cal_slot {
+    TL_CAL_TRANSPOSE4, TL_CAL_TRANSPOSE8,         /* transpose[w4], [w8] */
+    TL_CAL_TRANSPOSE4_NT, TL_CAL_TRANSPOSE8_NT,   /* transpose_nt[w4], [w8] */
+    TL_CAL_F32_F16,                               /* cvt[FLOAT32][FLOAT16] */
+    TL_CAL_SLOTS
+};
+#define TL_CAL_NEVER UINT64_MAX
+
+struct tl_calib {
+    char cpu[128];                 /* the CPU it describes (tl_calib_cpu) */
+    unsigned cpus;                 /* its online CPUs */
+    bool measured;                 /* false: the built-in rules */
+    double seconds;                /* how long measuring took */
+    double memcpy_gbs[2];          /* memcpy from memory, read + write GB/s, 1 and 2 threads */
+    double stream_gbs[2];          /* the same copy with streaming stores */
+    double wake_us;                /* handing a job to the pool's sleeping thread */
+    /* source + destination bytes above which a kind streams, on one thread
+     * and on several (TL_CAL_NEVER: never) */
+    uint64_t stream_from[TL_CAL_KINDS][2];
+    /* output bytes from which a kind runs on several threads */
+    uint64_t threads_from[TL_CAL_KINDS];
+    /* the ISA whose kernel fills the slot (TL_ISA_COUNT: the best one), and
+     * the other candidate's time over its own (0: not raced) */
+    enum tl_isa slot_isa[TL_CAL_SLOTS];
+    double slot_ratio[TL_CAL_SLOTS];
+};
+
+const char *tl_cal_kind_name(enum tl_cal_kind kind);
+const char *tl_cal_slot_name(enum tl_cal_slot slot);
+
+/* The running CPU, as calibrations name it: vendor, family, model and
+ * brand ("AuthenticAMD 26 2 AMD EPYC"); a line of /proc/cpuinfo elsewhere. */
+void tl_calib_cpu(char *out, size_t n);
+
+/* The built-in rules for this machine. */
+void tl_calib_default(struct tl_calib *cal);
+
+/* Measures this machine (a few seconds; `quick`: smaller sizes and fewer
+ * runs, a rough answer in a fraction of the time).  note(text, ctx), when
+ * not NULL, hears each step's name.  Runs copies with every thread of the
+ * pool: nothing else may copy meanwhile. */
+void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char *, void *),
+                      void *ctx);
+
+/* The text form (lines of "key value", a CRC-32 last): writes at most n
+ * bytes, @return the length it needs, as snprintf. */
+size_t tl_calib_format(const struct tl_calib *cal, char *buf, size_t n);
+
+/* Reads the text form, checking every line and the CRC.  @return 0, or
+ * TL_E_VALUE with err naming the line and what is wrong. */
+int tl_calib_parse(const char *text, size_t len, struct tl_calib *cal, struct tl_error *err);
+
+/* Whether a calibration describes this machine: the same CPU and CPU count. */
+bool tl_calib_fits(const struct tl_calib *cal);
+
+/* Makes cal (NULL: the built-in rules) the one later plans and kernel
+ * tables use; call it before any copy runs (it is not thread-safe). */
+void tl_calib_set(const struct tl_calib *cal);
+const struct tl_calib *tl_calib_active(void);
 
 /* ---- comparison (src/copy/compare.c; SPEC section 8) ------------------- */
 

@@ -37,7 +37,8 @@
  *
  * It starts by saying where it runs (CPU, cores, caches, ISAs, memcpy from
  * memory at 1 and 2 threads), so that figures of different machines are
- * never compared by mistake.
+ * never compared by mistake, and by which calibration it chooses: this
+ * machine's, measured first (BENCH_CALIBRATION=off: the built-in rules).
  *
  * BENCH_JSON=FILE also writes one JSON object a line per measurement;
  * BENCH_CASE=TEXT runs only the cases whose names contain TEXT;
@@ -278,8 +279,7 @@ static void bench_machine(void)
     unbig(m.src, n);
     printf("machine: %s (%s family %s model %s), %ld online CPUs, L1d %s, L2 %s, L3 %s\n",
            model, vendor, family, mod, cores, l1, l2, l3);
-    printf("isa: %s active (supported: %s); copy-core choices: the built-in rules (no "
-           "calibration)\n", tl_isa_name(tl_isa_active()), isas);
+    printf("isa: %s active (supported: %s)\n", tl_isa_name(tl_isa_active()), isas);
     printf("memcpy from memory (256 MiB): 1T %.1f GB/s, 2T %.1f GB/s (x%.2f)\n\n", gbps[1],
            gbps[2], gbps[2] / gbps[1]);
     if (json)
@@ -288,6 +288,57 @@ static void bench_machine(void)
                 "\"l3\": \"%s\", \"isa\": \"%s\", \"memcpy_1t_gbps\": %.2f, "
                 "\"memcpy_2t_gbps\": %.2f}\n", model, vendor, family, mod, cores, l1, l2, l3,
                 tl_isa_name(tl_isa_active()), gbps[1], gbps[2]);
+}
+
+/* The copy core's choices for every case below: this machine measured
+ * now (tl_calib_measure, as `tensorlayout calibrate` does), or the
+ * built-in rules with BENCH_CALIBRATION=off; printed in the calibration
+ * file's form, and handed to the tensorlayout processes timed below
+ * through TENSORLAYOUT_CALIBRATION. */
+static char calib_file[64];
+
+static void drop_calib_file(void)
+{
+    unlink(calib_file);
+}
+
+static void bench_calibrate(void)
+{
+    const char *want = getenv("BENCH_CALIBRATION");
+    struct tl_calib cal;
+    if (want && strcmp(want, "off") == 0) {
+        tl_calib_set(NULL);
+        setenv("TENSORLAYOUT_CALIBRATION", "off", 1);
+        tl_calib_default(&cal);
+    } else {
+        tl_calib_measure(&cal, false, NULL, NULL);
+        tl_calib_set(&cal);
+        char text[4096];
+        size_t n = tl_calib_format(&cal, text, sizeof text);
+        snprintf(calib_file, sizeof calib_file, "/tmp/tl-bench-calib.%ld", (long)getpid());
+        FILE *f = fopen(calib_file, "w");
+        if (f && fwrite(text, 1, n, f) == n && fclose(f) == 0) {
+            setenv("TENSORLAYOUT_CALIBRATION", calib_file, 1);
+            atexit(drop_calib_file);
+        } else {
+            perror(calib_file);
+        }
+    }
+    char text[4096];
+    tl_calib_format(&cal, text, sizeof text);
+    printf("calibration (%s):\n", cal.measured ? "measured now; BENCH_CALIBRATION=off for the "
+           "built-in rules" : "the built-in rules, BENCH_CALIBRATION=off");
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        if (line[0] != '#' && strncmp(line, "crc32", 5) != 0 && strncmp(line, "tensorlayout-", 13))
+            printf("  %s\n", line);
+    printf("\n");
+    if (json)
+        fprintf(json, "{\"calibration\": \"%s\", \"rows_stream_1t\": %llu, "
+                "\"rows_stream_2t\": %llu, \"rows_threads_from\": %llu}\n",
+                cal.measured ? "measured" : "off",
+                (unsigned long long)cal.stream_from[TL_CAL_ROWS][0],
+                (unsigned long long)cal.stream_from[TL_CAL_ROWS][1],
+                (unsigned long long)cal.threads_from[TL_CAL_ROWS]);
 }
 
 static void make_desc(const struct bcase *c, enum tl_dtype dt, const char *layout,
@@ -1075,6 +1126,7 @@ int main(int argc, char **argv)
         return 2;
     }
     bench_machine();
+    bench_calibrate();
     printf("%-20s %-7s %s  %8s  %8s  %6s\n", "case", "isa", "T", "GB/s", "memcpy", "ratio");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         if (!only || strstr(cases[i].name, only))

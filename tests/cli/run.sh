@@ -24,6 +24,9 @@ root=$(cd "$here/../.." && pwd)
 : "${TL:?set TL to the tensorlayout binary}"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/tl-cli.XXXXXX") || exit 3
 trap 'rm -rf "$scratch"' EXIT INT TERM
+# copies choose by the built-in rules, not by a calibration of the
+# developer's: no TENSORLAYOUT_CALIBRATION, and an empty cache a test
+unset TENSORLAYOUT_CALIBRATION
 
 label=${TL_LABEL:-cli}
 passed=0
@@ -42,7 +45,7 @@ for t in "$here"/*/*.sh; do
     rm -rf "$dir" && mkdir -p "$dir" || exit 3
     ln -s "$root/examples" "$dir/examples"
     ln -s "$here/bad" "$dir/bad"
-    (cd "$dir" && TL_BIN="$TL" TL_EXEC_PREFIX="${TL_EXEC_PREFIX:-}" \
+    (cd "$dir" && XDG_CACHE_HOME="$dir/.cache" TL_BIN="$TL" TL_EXEC_PREFIX="${TL_EXEC_PREFIX:-}" \
         TL="${TL_EXEC_PREFIX:+$TL_EXEC_PREFIX }$TL" sh "$t" \
         >"$scratch/stdout" 2>"$scratch/stderr" </dev/null)
     echo $? >"$scratch/exit"

@@ -3,6 +3,8 @@
 #define TL_TESTS_H
 
 #define TL_TEST_LIST(X) \
+    X(calib_should_read_back_what_it_writes) \
+    X(calib_should_refuse_damage_by_line) \
     X(dtype_should_name_and_size_every_type) \
     X(dtype_table_should_agree_with_itself) \
     X(dtype_should_format_shortest_values) \

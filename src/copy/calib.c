@@ -1,0 +1,800 @@
+/*
+ * calib.c - what the copy core chooses by: the built-in rules, a
+ * measurement of the running machine, and their text form.
+ *
+ * A copy chooses three things the machine decides: whether its stores
+ * stream past the caches, whether a second thread pays, and, where two
+ * ISAs' kernels race closely, whose kernel runs.  The answers differ by
+ * machine: on the AMD guests this core was first tuned on, a second thread
+ * adds 7-10% of memory bandwidth and streaming stores cap near 24 GB/s; on
+ * an Intel guest a second core doubles it.  So the choices are numbers in
+ * a struct tl_calib, which tl_calib_measure() finds by running the copies
+ * themselves both ways, and plan.c and cpu.c read (tl_copy_plan_for,
+ * tl_kernels_build), nothing else.
+ *
+ * Measuring, per kind of copy (a FLOAT32 row copy, FLOAT16 and FLOAT32
+ * transposes of 64 rows, a stride-3 FLOAT32 gather, a FLOAT32 fill):
+ *   - stores: at 4 to 128 MiB of source + destination, the copy with
+ *     ordinary and with streaming stores, on one thread and on two, taking
+ *     turns; it streams above the largest size where streaming lost;
+ *   - threads: at 256 KiB to 128 MiB of output, one thread against two,
+ *     each with the store kind just found; two run from the smallest size
+ *     from which they win at every larger size measured;
+ * and per contested slot, the kernels of the two widest ISAs on the same
+ * buffers in turns.  Medians throughout: the machines are shared.
+ */
+#define _DEFAULT_SOURCE 1      /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "copy.h"
+
+#define CAL_VERSION 1
+
+static const char *const kind_names[TL_CAL_KINDS] = {
+    "rows", "transpose2", "transpose4", "general", "fill"
+};
+static const char *const slot_names[TL_CAL_SLOTS] = {
+    "transpose4", "transpose8", "transpose4_nt", "transpose8_nt", "float32_float16"
+};
+
+const char *tl_cal_kind_name(enum tl_cal_kind kind)
+{
+    return kind < TL_CAL_KINDS ? kind_names[kind] : "?";
+}
+
+const char *tl_cal_slot_name(enum tl_cal_slot slot)
+{
+    return slot < TL_CAL_SLOTS ? slot_names[slot] : "?";
+}
+
+/* ---- the machine ---------------------------------------------------------- */
+
+void tl_calib_cpu(char *out, size_t n)
+{
+#if defined(__x86_64__)
+    unsigned r[12], a, b, c, d;
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0), "c"(0));
+    char vendor[13];
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
+    vendor[12] = 0;
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(1), "c"(0));
+    unsigned family = (a >> 8 & 0xf) + ((a >> 8 & 0xf) == 0xf ? (a >> 20 & 0xff) : 0);
+    unsigned model = (a >> 4 & 0xf) | ((a >> 8 & 0xf) >= 6 ? (a >> 12 & 0xf0) : 0);
+    char brand[49] = "";
+    __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
+    if (a >= 0x80000004u) {
+        for (unsigned i = 0; i < 3; i++) {
+            __asm__("cpuid" : "=a"(r[4 * i]), "=b"(r[4 * i + 1]), "=c"(r[4 * i + 2]),
+                              "=d"(r[4 * i + 3]) : "a"(0x80000002u + i), "c"(0));
+        }
+        memcpy(brand, r, 48);
+        brand[48] = 0;
+    }
+    /* the brand without its padding, and one space between words */
+    char clean[49];
+    size_t k = 0;
+    for (const char *s = brand; *s; s++) {
+        if (*s == ' ' && (k == 0 || clean[k - 1] == ' '))
+            continue;
+        if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f)
+            clean[k++] = *s;
+    }
+    while (k > 0 && clean[k - 1] == ' ')
+        k--;
+    clean[k] = 0;
+    snprintf(out, n, "%s %u %u %s", vendor, family, model, k ? clean : "?");
+#else
+    char line[256];
+    const char *keys[] = { "model name", "CPU implementer", "CPU part" };
+    char got[3][64] = { "", "", "" };
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f)) {
+        for (int i = 0; i < 3; i++) {
+            size_t kl = strlen(keys[i]);
+            const char *colon = strchr(line, ':');
+            if (!got[i][0] && strncmp(line, keys[i], kl) == 0 && colon) {
+                snprintf(got[i], sizeof got[i], "%s", colon + 1 + (colon[1] == ' '));
+                got[i][strcspn(got[i], "\n")] = 0;
+            }
+        }
+    }
+    if (f)
+        fclose(f);
+    snprintf(out, n, "%s %s %s", got[1][0] ? got[1] : "?", got[2][0] ? got[2] : "?",
+             got[0][0] ? got[0] : "?");
+#endif
+}
+
+static unsigned online_cpus(void)
+{
+    long v = sysconf(_SC_NPROCESSORS_ONLN);
+    return v > 0 ? (unsigned)v : 1;
+}
+
+/* ---- the built-in rules --------------------------------------------------- */
+
+/* The last-level cache the system reports, clamped to 8..32 MiB: some
+ * systems report the whole package's L3 where a core sees only its
+ * complex's share (384 MiB for 32 MiB on one AMD guest). */
+static uint64_t reported_l3(void)
+{
+    uint64_t l3 = 32u << 20;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    long v = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (v > 0 && (uint64_t)v < l3)
+        l3 = (uint64_t)v;
+#endif
+    return l3 < (8u << 20) ? 8u << 20 : l3;
+}
+
+/* The rules measured on AMD Zen 4 and Zen 5 guests (2 vCPUs, 32 MiB L3)
+ * before calibration existed, scaled by the reported L3:
+ *  - copies stream once source and destination exceed the L3; row copies
+ *    sooner on one thread (7/8 of it: one thread cannot hide the line
+ *    reads that ordinary stores add) and later on several (1.5x: ordinary
+ *    stores there still grow with threads while streaming ones do not);
+ *    transposes from half of it (their output lines stay partly written a
+ *    while, so they leave the cache sooner);
+ *  - a second thread pays from 512 KiB of output for narrow transposes,
+ *    1.5 MiB for wide ones and the element loop, 3 MiB for rows and 6 MiB
+ *    for fills (handing a job to a sleeping pool thread costs 30-40 us);
+ *  - every slot takes the widest ISA's kernel. */
+void tl_calib_default(struct tl_calib *cal)
+{
+    memset(cal, 0, sizeof *cal);
+    tl_calib_cpu(cal->cpu, sizeof cal->cpu);
+    cal->cpus = online_cpus();
+    uint64_t l3 = reported_l3();
+    static const uint64_t threads_from[TL_CAL_KINDS] = {
+        3u << 20, 512u << 10, 1536u << 10, 1536u << 10, 6u << 20
+    };
+    for (int k = 0; k < TL_CAL_KINDS; k++) {
+        cal->stream_from[k][0] = cal->stream_from[k][1] = l3;
+        cal->threads_from[k] = threads_from[k];
+    }
+    cal->stream_from[TL_CAL_ROWS][0] = l3 / 8 * 7;
+    cal->stream_from[TL_CAL_ROWS][1] = l3 / 2 * 3;
+    for (int k = TL_CAL_TRANSPOSE_NARROW; k <= TL_CAL_TRANSPOSE_WIDE; k++)
+        cal->stream_from[k][0] = cal->stream_from[k][1] = l3 / 2;
+    for (int s = 0; s < TL_CAL_SLOTS; s++)
+        cal->slot_isa[s] = TL_ISA_COUNT;
+}
+
+/* ---- the active calibration ----------------------------------------------- */
+
+static struct tl_calib active, builtin;
+static bool active_set;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static void make_builtin(void)
+{
+    tl_calib_default(&builtin);
+}
+
+void tl_calib_set(const struct tl_calib *cal)
+{
+    active_set = cal != NULL;
+    if (cal)
+        active = *cal;
+    tl_kernels_rebuild();
+}
+
+const struct tl_calib *tl_calib_active(void)
+{
+    if (active_set)
+        return &active;
+    pthread_once(&builtin_once, make_builtin);
+    return &builtin;
+}
+
+bool tl_calib_fits(const struct tl_calib *cal)
+{
+    char cpu[sizeof cal->cpu];
+    tl_calib_cpu(cpu, sizeof cpu);
+    return strcmp(cpu, cal->cpu) == 0 && cal->cpus == online_cpus();
+}
+
+/* ---- measuring ------------------------------------------------------------- */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Buffers as numpy allocates large arrays: page-aligned, huge pages
+ * advised, touched once so that no page fault is timed. */
+static uint8_t *big_alloc(size_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, n, MADV_HUGEPAGE);
+#endif
+    memset(p, 1, n);
+    return p;
+}
+
+/* The tensor pair of a kind whose source + destination hold about `bytes`
+ * (a fill: its destination), 64-element aligned. */
+static void kind_pair(enum tl_cal_kind kind, uint64_t bytes, struct tl_desc *s, struct tl_desc *d)
+{
+    memset(s, 0, sizeof *s);
+    memset(d, 0, sizeof *d);
+    enum tl_dtype dt = kind == TL_CAL_TRANSPOSE_NARROW ? TL_DT_FLOAT16 : TL_DT_FLOAT32;
+    uint64_t es = tl_dtype_size(dt);
+    uint64_t n = bytes / (kind == TL_CAL_FILL ? es : kind == TL_CAL_GENERAL ? 4 * es : 2 * es);
+    n = n / 4096 * 4096;
+    if (n < 4096)
+        n = 4096;
+    s->dtype = d->dtype = dt;
+    s->rank = d->rank = 2;
+    s->sizes[0] = d->sizes[0] = 64;                      /* channels of a 64-channel image */
+    s->sizes[1] = d->sizes[1] = n / 64;
+    d->strides[0] = n / 64;
+    d->strides[1] = 1;
+    switch (kind) {
+    case TL_CAL_ROWS:
+        s->strides[0] = n / 64;
+        s->strides[1] = 1;
+        break;
+    case TL_CAL_TRANSPOSE_NARROW:
+    case TL_CAL_TRANSPOSE_WIDE:                        /* NHWC into NCHW's rows */
+        s->strides[0] = 1;
+        s->strides[1] = 64;
+        break;
+    case TL_CAL_GENERAL:                               /* every third element */
+        s->strides[0] = 3 * (n / 64);
+        s->strides[1] = 3;
+        break;
+    default:                                           /* one value everywhere */
+        break;
+    }
+}
+
+/* A calibration forcing one store kind and one thread count on every
+ * kind: what the measurements run under. */
+static void forced(struct tl_calib *f, bool stream, bool threads)
+{
+    tl_calib_default(f);
+    for (int k = 0; k < TL_CAL_KINDS; k++) {
+        f->stream_from[k][0] = f->stream_from[k][1] = stream ? 0 : TL_CAL_NEVER;
+        f->threads_from[k] = threads ? 0 : TL_CAL_NEVER;
+    }
+}
+
+struct meter {
+    uint8_t *src, *dst;
+    size_t cap;                     /* bytes of each buffer */
+    int runs;
+};
+
+/* Times the variants (plans of one copy) in turns: ROUNDS rounds, in each
+ * a block of every variant, a warm-up run and then runs / 2 timed ones (as
+ * make bench times its cases: a copy repeated finds what its own last run
+ * left in the caches, not what another variant's did); t[] gets the
+ * medians, in seconds. */
+#define ROUNDS 3
+static void race(const struct meter *m, struct tl_copy_plan *plans, const unsigned *threads,
+                 int nv, double *t)
+{
+    double v[8][ROUNDS * 16];
+    int per = m->runs / 2 < 1 ? 1 : m->runs / 2 > 16 ? 16 : m->runs / 2, n = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        for (int i = 0; i < nv; i++) {
+            tl_copy_run(&plans[i], m->src, m->dst, threads[i], NULL, NULL);
+            for (int k = 0; k < per; k++) {
+                double t0 = now();
+                tl_copy_run(&plans[i], m->src, m->dst, threads[i], NULL, NULL);
+                v[i][n + k] = now() - t0;
+            }
+        }
+        n += per;
+    }
+    for (int i = 0; i < nv; i++)
+        t[i] = median(v[i], n);
+}
+
+static int plan_with(struct tl_copy_plan *p, enum tl_cal_kind kind, uint64_t bytes,
+                     const struct tl_calib *f)
+{
+    struct tl_desc s, d;
+    struct tl_error err;
+    kind_pair(kind, bytes, &s, &d);
+    int rc = tl_copy_plan_for(p, &s, &d, f, &err);
+    p->isa = tl_isa_best(TL_ISA_COUNT);        /* whatever TENSORLAYOUT_SIMD says */
+    return rc;
+}
+
+#define NSIZES 10
+
+/* One kind: its store sizes, then its thread floor. */
+static void measure_kind(struct tl_calib *cal, enum tl_cal_kind kind, const struct meter *m,
+                         bool quick)
+{
+    struct tl_calib f[2][2];                  /* [stream][threads] */
+    for (int st = 0; st < 2; st++)
+        for (int th = 0; th < 2; th++)
+            forced(&f[st][th], st, th);
+    /* stores: t[size][threads][stream] */
+    uint64_t sizes[NSIZES] = { quick ? 2u << 20 : 4u << 20 };
+    int ns = 1;
+    while (sizes[ns - 1] * 2 <= m->cap && ns < NSIZES) {
+        sizes[ns] = sizes[ns - 1] * 2;
+        ns++;
+    }
+    double best[NSIZES][2];
+    bool lost[2] = { false, false };
+    uint64_t from[2] = { 0, 0 };
+    for (int i = ns; i-- > 0;) {
+        struct tl_copy_plan p[4];
+        unsigned th[4];
+        double t[4];
+        for (int v = 0; v < 4; v++) {
+            plan_with(&p[v], kind, sizes[i], &f[v & 1][v >> 1]);
+            th[v] = v >> 1 ? 2 : 1;
+        }
+        race(m, p, th, 4, t);
+        for (int tt = 0; tt < 2; tt++) {
+            double cached = t[2 * tt], streamed = t[2 * tt + 1];
+            /* from the largest size down: it streams above the largest
+             * size where streaming lost by more than 2% */
+            if (!lost[tt] && streamed > cached * 1.02) {
+                lost[tt] = true;
+                from[tt] = sizes[i];
+            }
+            best[i][tt] = lost[tt] ? cached : streamed;
+        }
+    }
+    for (int tt = 0; tt < 2; tt++)
+        cal->stream_from[kind][tt] = !lost[tt] ? sizes[0] / 2 : from[tt] == sizes[ns - 1]
+                                                                 ? TL_CAL_NEVER : from[tt];
+    /* threads: smaller sizes, each thread count with its store kind */
+    uint64_t out_bytes[NSIZES + 6];
+    double t1[NSIZES + 6], t2[NSIZES + 6];
+    int nt = 0;
+    struct tl_calib g = *cal;
+    g.threads_from[kind] = 0;
+    for (uint64_t b = 256u << 10; b < sizes[0]; b *= 2) {
+        struct tl_copy_plan p[2];
+        unsigned th[2] = { 1, 2 };
+        double t[2];
+        plan_with(&p[0], kind, b * 2, &g);
+        p[1] = p[0];
+        struct meter mm = *m;
+        mm.runs = m->runs * 3;                /* short copies: more of them */
+        race(&mm, p, th, 2, t);
+        out_bytes[nt] = p[0].dst_bytes;
+        t1[nt] = t[0];
+        t2[nt] = t[1];
+        nt++;
+    }
+    for (int i = 0; i < ns; i++) {
+        struct tl_copy_plan p;
+        plan_with(&p, kind, sizes[i], &g);
+        out_bytes[nt] = p.dst_bytes;
+        t1[nt] = best[i][0];
+        t2[nt] = best[i][1];
+        nt++;
+    }
+    /* the smallest size from which two threads win (by 3%) at every
+     * larger size but for one draw (within 3% either way: noise) */
+    uint64_t floor = TL_CAL_NEVER;
+    bool drawn = false;
+    for (int i = nt; i-- > 0;) {
+        if (t2[i] > t1[i] * 0.97) {
+            if (drawn || t2[i] > t1[i] * 1.03)
+                break;
+            drawn = true;
+            continue;
+        }
+        floor = out_bytes[i];
+    }
+    cal->threads_from[kind] = floor;
+}
+
+/* A plain copy of n bytes split over `threads` threads, for the memcpy
+ * figures: each thread copies its half with the given kernel. */
+struct split_copy {
+    const uint8_t *src;
+    uint8_t *dst;
+    size_t n;
+    unsigned parts;
+    tl_copy_fn copy;
+    tl_fence_fn fence;
+};
+
+static void split_copy_part(void *ctx, unsigned who)
+{
+    const struct split_copy *c = ctx;
+    size_t lo = c->n / c->parts * who / 64 * 64;
+    size_t hi = who + 1 == c->parts ? c->n : c->n / c->parts * (who + 1) / 64 * 64;
+    c->copy(c->src + lo, c->dst + lo, hi - lo);
+    if (c->fence)
+        c->fence();
+}
+
+static double copy_gbs(const struct meter *m, size_t n, unsigned threads, bool stream)
+{
+    const struct tl_kernels *k = tl_kernels_for(tl_isa_best(TL_ISA_COUNT));
+    struct split_copy c = { m->src, m->dst, n, threads, stream ? k->copy_stream : k->copy,
+                            stream ? k->fence : NULL };
+    double v[32];
+    int runs = m->runs > 32 ? 32 : m->runs;
+    tl_team_run(threads, split_copy_part, &c);
+    for (int r = 0; r < runs; r++) {
+        double t0 = now();
+        tl_team_run(threads, split_copy_part, &c);
+        v[r] = now() - t0;
+    }
+    return 2.0 * n / median(v, runs) / 1e9;
+}
+
+static void nothing(void *ctx, unsigned who)
+{
+    (void)ctx;
+    (void)who;
+}
+
+/* The pool's wake-up: a team of two doing nothing, after a pause long
+ * enough for its thread to sleep. */
+static double wake_us(int runs)
+{
+    double v[32];
+    if (runs > 32)
+        runs = 32;
+    tl_team_run(2, nothing, NULL);
+    for (int r = 0; r < runs; r++) {
+        struct timespec pause = { 0, 2000000 };
+        nanosleep(&pause, NULL);
+        double t0 = now();
+        tl_team_run(2, nothing, NULL);
+        v[r] = now() - t0;
+    }
+    return median(v, runs) * 1e6;
+}
+
+/* Races the slot's kernel of ISA a against b's on shapes of its kind;
+ * @return b's total time over a's. */
+static double race_slot(enum tl_cal_slot slot, enum tl_isa a, enum tl_isa b,
+                        const struct meter *m, bool quick)
+{
+    const struct tl_kernels *ka = tl_kernels_own(a), *kb = tl_kernels_own(b);
+    int runs = m->runs * 2 > 32 ? 32 : m->runs * 2;
+    double total[2] = { 0, 0 };
+    if (slot == TL_CAL_F32_F16) {
+        tl_cvt_fn f[2] = { ka->cvt[TL_DT_FLOAT32][TL_DT_FLOAT16],
+                           kb->cvt[TL_DT_FLOAT32][TL_DT_FLOAT16] };
+        if (!f[0] || !f[1])
+            return 0;
+        double v[2][32];
+        for (int r = 0; r < runs; r++) {
+            for (int i = 0; i < 2; i++) {
+                double t0 = now();
+                for (int rep = 0; rep < 16; rep++)       /* 16 x 64 KiB in L1/L2 */
+                    f[i](m->src, m->dst, 16384);
+                v[i][r] = now() - t0;
+            }
+        }
+        return median(v[1], runs) / median(v[0], runs);
+    }
+    unsigned w = slot == TL_CAL_TRANSPOSE4 || slot == TL_CAL_TRANSPOSE4_NT ? 2 : 3;
+    bool nt = slot == TL_CAL_TRANSPOSE4_NT || slot == TL_CAL_TRANSPOSE8_NT;
+    tl_transpose_fn f[2] = { (nt ? ka->transpose_nt : ka->transpose)[w],
+                             (nt ? kb->transpose_nt : kb->transpose)[w] };
+    if (!f[0] || !f[1])
+        return 0;
+    /* in the caches for ordinary stores, far beyond them for streaming:
+     * images of 64 channels both ways, and a square */
+    uint64_t elems = (nt ? (quick ? 4u : 16u) << 20 : 128u << 10) >> w;
+    size_t shapes[3][2] = { { 64, elems / 64 }, { elems / 64, 64 }, { 0, 0 } };
+    size_t side = 64;
+    while (side * side * 4 <= elems)
+        side *= 2;
+    shapes[2][0] = shapes[2][1] = side;
+    for (int s = 0; s < 3; s++) {
+        size_t rows = shapes[s][0], cols = shapes[s][1];
+        double v[2][32];
+        for (int i = 0; i < 2; i++)
+            f[i](m->src, cols << w, m->dst, rows << w, rows, cols);
+        for (int r = 0; r < runs; r++) {
+            for (int i = 0; i < 2; i++) {
+                double t0 = now();
+                f[i](m->src, cols << w, m->dst, rows << w, rows, cols);
+                v[i][r] = now() - t0;
+            }
+        }
+        total[0] += median(v[0], runs);
+        total[1] += median(v[1], runs);
+    }
+    if (nt) {
+        const struct tl_kernels *k = tl_kernels_for(tl_isa_best(TL_ISA_COUNT));
+        if (k->fence)
+            k->fence();
+    }
+    return total[1] / total[0];
+}
+
+void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char *, void *),
+                      void *ctx)
+{
+    double t0 = now();
+    tl_calib_default(cal);
+    cal->measured = true;
+    struct meter m = { .cap = quick ? 16u << 20 : 128u << 20, .runs = quick ? 3 : 5 };
+    /* the largest copy reads a buffer of `cap` (a stride-3 gather, three
+     * times its output) and writes one */
+    m.src = big_alloc(m.cap * 2);
+    m.dst = big_alloc(m.cap);
+    if (!m.src || !m.dst) {
+        if (m.src)
+            munmap(m.src, m.cap * 2);
+        if (m.dst)
+            munmap(m.dst, m.cap);
+        cal->measured = false;       /* no memory to measure with: the rules */
+        return;
+    }
+    struct tl_calib saved = active;
+    bool was_set = active_set;
+    tl_calib_set(NULL);              /* every kernel slot at its widest ISA */
+
+    if (note)
+        note("memcpy", ctx);
+    for (unsigned t = 0; t < 2; t++) {
+        cal->memcpy_gbs[t] = copy_gbs(&m, m.cap, t + 1, false);
+        cal->stream_gbs[t] = copy_gbs(&m, m.cap, t + 1, true);
+    }
+    if (note)
+        note("pool", ctx);
+    cal->wake_us = wake_us(quick ? 9 : 31);
+    for (int k = 0; k < TL_CAL_KINDS; k++) {
+        if (note)
+            note(kind_names[k], ctx);
+        measure_kind(cal, (enum tl_cal_kind)k, &m, quick);
+    }
+    /* the slots: the widest ISA against the next one down */
+    enum tl_isa top = tl_isa_best(TL_ISA_COUNT), next = TL_ISA_SCALAR;
+    for (int i = 0; i < (int)top; i++)
+        if (tl_isa_supported((enum tl_isa)i) && i != TL_ISA_SSE2)
+            next = (enum tl_isa)i;
+    for (int s = 0; s < TL_CAL_SLOTS; s++) {
+        if (top != TL_ISA_AVX512 || next != TL_ISA_AVX2)
+            break;
+        if (note)
+            note(slot_names[s], ctx);
+        double r = race_slot((enum tl_cal_slot)s, top, next, &m, quick);
+        cal->slot_ratio[s] = r;
+        /* the narrower ISA's kernel when it is faster by 3% or more */
+        if (r > 0 && r < 0.97)
+            cal->slot_isa[s] = next;
+    }
+    munmap(m.src, m.cap * 2);
+    munmap(m.dst, m.cap);
+    tl_calib_set(was_set ? &saved : NULL);
+    cal->seconds = now() - t0;
+}
+
+/* ---- the text form -------------------------------------------------------- */
+
+static const char MAGIC[] = "tensorlayout-calibration";
+
+static void put_size(char *out, size_t n, uint64_t v)
+{
+    if (v == TL_CAL_NEVER)
+        snprintf(out, n, "never");
+    else
+        snprintf(out, n, "%llu", (unsigned long long)v);
+}
+
+size_t tl_calib_format(const struct tl_calib *cal, char *buf, size_t n)
+{
+    char text[4096];
+    size_t len = 0;
+#define PUT(...) (len += (size_t)snprintf(text + len, sizeof text - len, __VA_ARGS__))
+    PUT("%s %d\n", MAGIC, CAL_VERSION);
+    PUT("# %s: `tensorlayout calibrate --help` says what each line means\n",
+        cal->measured ? "measured" : "the built-in rules");
+    PUT("cpu %s\n", cal->cpu);
+    PUT("cpus %u\n", cal->cpus);
+    PUT("measured %s\n", cal->measured ? "yes" : "no");
+    PUT("seconds %.2f\n", cal->seconds);
+    PUT("memcpy %.2f %.2f\n", cal->memcpy_gbs[0], cal->memcpy_gbs[1]);
+    PUT("stream %.2f %.2f\n", cal->stream_gbs[0], cal->stream_gbs[1]);
+    PUT("wake_us %.1f\n", cal->wake_us);
+    for (int k = 0; k < TL_CAL_KINDS; k++) {
+        char a[24], b[24], c[24];
+        put_size(a, sizeof a, cal->stream_from[k][0]);
+        put_size(b, sizeof b, cal->stream_from[k][1]);
+        put_size(c, sizeof c, cal->threads_from[k]);
+        PUT("kind %s %s %s %s\n", kind_names[k], a, b, c);
+    }
+    for (int s = 0; s < TL_CAL_SLOTS; s++)
+        PUT("slot %s %s %.3f\n", slot_names[s],
+            cal->slot_isa[s] == TL_ISA_COUNT ? "best" : tl_isa_name(cal->slot_isa[s]),
+            cal->slot_ratio[s]);
+    PUT("crc32 %08lx\n", (unsigned long)crc32(0, (const Bytef *)text, (uInt)len));
+#undef PUT
+    if (n > 0)
+        snprintf(buf, n, "%s", text);
+    return len;
+}
+
+static int bad_line(struct tl_error *err, unsigned line, const char *what)
+{
+    return tl_fail(err, TL_E_VALUE, NULL, "line %u: %s", line, what);
+}
+
+static bool read_size(const char *s, uint64_t *v)
+{
+    if (strcmp(s, "never") == 0) {
+        *v = TL_CAL_NEVER;
+        return true;
+    }
+    char *end;
+    errno = 0;
+    if (*s < '0' || *s > '9')
+        return false;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end)
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool read_double(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return !errno && end != s && !*end && *v >= 0 && *v < 1e12;
+}
+
+int tl_calib_parse(const char *text, size_t len, struct tl_calib *cal, struct tl_error *err)
+{
+    tl_calib_default(cal);
+    enum { K_CPU, K_CPUS, K_MEASURED, K_SECONDS, K_MEMCPY, K_STREAM, K_WAKE, K_CRC,
+           K_KIND0, K_SLOT0 = K_KIND0 + TL_CAL_KINDS, K_ALL = K_SLOT0 + TL_CAL_SLOTS };
+    bool seen[K_ALL] = { false };
+    unsigned line = 0;
+    size_t pos = 0;
+    while (pos < len) {
+        size_t start = pos, end = pos;
+        while (end < len && text[end] != '\n')
+            end++;
+        pos = end + 1;
+        line++;
+        char buf[512];
+        if (end == len)
+            return bad_line(err, line, "the file ends in the middle of a line");
+        if (end - start >= sizeof buf)
+            return bad_line(err, line, "a line too long");
+        memcpy(buf, text + start, end - start);
+        buf[end - start] = 0;
+        if (memchr(buf, 0, end - start))
+            return bad_line(err, line, "a NUL byte");
+        if (line == 1) {
+            char want[64];
+            snprintf(want, sizeof want, "%s %d", MAGIC, CAL_VERSION);
+            if (strncmp(buf, MAGIC, sizeof MAGIC - 1) != 0)
+                return bad_line(err, line, "not a tensorlayout calibration");
+            if (strcmp(buf, want) != 0)
+                return bad_line(err, line, "a calibration of another version");
+            continue;
+        }
+        if (buf[0] == '#')
+            continue;
+        char *sp = strchr(buf, ' ');
+        if (!sp)
+            return bad_line(err, line, "a key with no value");
+        *sp = 0;
+        const char *key = buf, *val = sp + 1;
+        char f[4][64];
+        int nf = 0;
+        if (strcmp(key, "cpu") != 0) {
+            char tmp[512];
+            snprintf(tmp, sizeof tmp, "%s", val);
+            for (char *tok = strtok(tmp, " "); tok; tok = strtok(NULL, " ")) {
+                if (nf == 4 || strlen(tok) >= sizeof f[0])
+                    return bad_line(err, line, "too many values, or one too long");
+                snprintf(f[nf++], sizeof f[0], "%s", tok);
+            }
+        }
+        int which = -1;
+        bool ok = true;
+        if (strcmp(key, "cpu") == 0) {
+            which = K_CPU;
+            ok = *val && strlen(val) < sizeof cal->cpu;
+            if (ok)
+                snprintf(cal->cpu, sizeof cal->cpu, "%s", val);
+        } else if (strcmp(key, "cpus") == 0) {
+            uint64_t v = 0;
+            which = K_CPUS;
+            ok = nf == 1 && read_size(f[0], &v) && v >= 1 && v <= 65536;
+            cal->cpus = (unsigned)v;
+        } else if (strcmp(key, "measured") == 0) {
+            which = K_MEASURED;
+            ok = nf == 1 && (strcmp(f[0], "yes") == 0 || strcmp(f[0], "no") == 0);
+            cal->measured = ok && f[0][0] == 'y';
+        } else if (strcmp(key, "seconds") == 0) {
+            which = K_SECONDS;
+            ok = nf == 1 && read_double(f[0], &cal->seconds);
+        } else if (strcmp(key, "memcpy") == 0 || strcmp(key, "stream") == 0) {
+            double *v = key[0] == 'm' ? cal->memcpy_gbs : cal->stream_gbs;
+            which = key[0] == 'm' ? K_MEMCPY : K_STREAM;
+            ok = nf == 2 && read_double(f[0], &v[0]) && read_double(f[1], &v[1]);
+        } else if (strcmp(key, "wake_us") == 0) {
+            which = K_WAKE;
+            ok = nf == 1 && read_double(f[0], &cal->wake_us);
+        } else if (strcmp(key, "kind") == 0) {
+            for (int k = 0; nf == 4 && k < TL_CAL_KINDS; k++) {
+                if (strcmp(f[0], kind_names[k]) == 0) {
+                    which = K_KIND0 + k;
+                    ok = read_size(f[1], &cal->stream_from[k][0]) &&
+                         read_size(f[2], &cal->stream_from[k][1]) &&
+                         read_size(f[3], &cal->threads_from[k]);
+                }
+            }
+            if (which < 0)
+                return bad_line(err, line, "a kind of copy not known, or not 3 sizes");
+        } else if (strcmp(key, "slot") == 0) {
+            for (int s = 0; nf == 3 && s < TL_CAL_SLOTS; s++) {
+                if (strcmp(f[0], slot_names[s]) == 0) {
+                    enum tl_isa isa = TL_ISA_COUNT;
+                    which = K_SLOT0 + s;
+                    ok = (strcmp(f[1], "best") == 0 || tl_isa_from_name(f[1], &isa) == 0) &&
+                         read_double(f[2], &cal->slot_ratio[s]);
+                    cal->slot_isa[s] = isa;
+                }
+            }
+            if (which < 0)
+                return bad_line(err, line, "a kernel slot not known, or not ISA and ratio");
+        } else if (strcmp(key, "crc32") == 0) {
+            char want[16];
+            snprintf(want, sizeof want, "%08lx",
+                     (unsigned long)crc32(0, (const Bytef *)text, (uInt)start));
+            if (nf != 1 || strcmp(f[0], want) != 0)
+                return bad_line(err, line, "the CRC does not match: the file was changed");
+            which = K_CRC;
+            if (pos < len)
+                return bad_line(err, line + 1, "lines after the CRC");
+        } else {
+            return bad_line(err, line, "an unknown key");
+        }
+        if (!ok)
+            return bad_line(err, line, "a value that is not a number of the right kind");
+        if (seen[which])
+            return bad_line(err, line, "a key given twice");
+        seen[which] = true;
+    }
+    if (line == 0)
+        return bad_line(err, 1, "an empty file");
+    for (int i = 0; i < K_ALL; i++)
+        if (!seen[i])
+            return bad_line(err, line, i == K_CRC ? "no CRC line: the file is cut short"
+                                                  : "a key is missing");
+    return 0;
+}

@@ -1,0 +1,1 @@
+TENSORLAYOUT_CALIBRATION=bad/calib_intel.txt $TL calibrate --show --json

@@ -1,0 +1,80 @@
+/* test_calib.c - the calibration's text form: what is written reads back,
+ * and every kind of damage is refused with the line it is on. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../src/core/tl.h"
+#include "check.h"
+#include "tests.h"
+
+void calib_should_read_back_what_it_writes(void)
+{
+    struct tl_calib a, b;
+    struct tl_error err;
+    char text[4096];
+    tl_calib_default(&a);
+    a.measured = true;
+    a.seconds = 2.25;
+    a.memcpy_gbs[0] = 35.5;
+    a.memcpy_gbs[1] = 71;
+    a.wake_us = 40.5;
+    a.stream_from[TL_CAL_FILL][1] = TL_CAL_NEVER;
+    a.threads_from[TL_CAL_GENERAL] = 0;
+    a.slot_isa[TL_CAL_F32_F16] = TL_ISA_AVX2;
+    a.slot_ratio[TL_CAL_F32_F16] = 0.75;
+    size_t n = tl_calib_format(&a, text, sizeof text);
+    CHECK(n > 0 && n < sizeof text);
+    CHECK(tl_calib_parse(text, n, &b, &err) == 0);
+    CHECK_STR(b.cpu, a.cpu);
+    CHECK(b.measured && b.cpus == a.cpus && b.seconds == 2.25 && b.memcpy_gbs[1] == 71);
+    CHECK(memcmp(b.stream_from, a.stream_from, sizeof a.stream_from) == 0);
+    CHECK(memcmp(b.threads_from, a.threads_from, sizeof a.threads_from) == 0);
+    CHECK(memcmp(b.slot_isa, a.slot_isa, sizeof a.slot_isa) == 0);
+    CHECK(b.slot_ratio[TL_CAL_F32_F16] == 0.75);
+    CHECK(tl_calib_fits(&b));
+    strcpy(b.cpu, "GenuineIntel 6 143 elsewhere");
+    CHECK(!tl_calib_fits(&b));
+}
+
+/* Damage: the text with one edit, and the error it must give. */
+void calib_should_refuse_damage_by_line(void)
+{
+    struct tl_calib a, b;
+    struct tl_error err;
+    char text[4096], bad[4096];
+    tl_calib_default(&a);
+    size_t n = tl_calib_format(&a, text, sizeof text);
+    /* cut short: every prefix that ends on a line fails, none crashes */
+    for (size_t cut = 0; cut < n; cut++) {
+        CHECK(tl_calib_parse(text, cut, &b, &err) == TL_E_VALUE);
+        CHECK(strncmp(err.msg, "line ", 5) == 0);
+    }
+    static const struct { const char *from, *to, *msg; } edits[] = {
+        { "cpus ", "cpus x", "line 4: a value that is not a number of the right kind" },
+        { "kind rows", "kind rowz", "line 10: a kind of copy not known, or not 3 sizes" },
+        { "slot transpose4 best", "slot transpose4 avx3", "line 15: a value that is not a number of the right kind" },
+        { "wake_us", "wake_usx", "line 9: an unknown key" },
+        { "tensorlayout-calibration 1", "tensorlayout-calibration 9", "line 1: a calibration of another version" },
+    };
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        const char *at = strstr(text, edits[i].from);
+        CHECK(at != NULL);
+        if (!at)
+            continue;
+        snprintf(bad, sizeof bad, "%.*s%s%s", (int)(at - text), text, edits[i].to,
+                 at + strlen(edits[i].from));
+        CHECK(tl_calib_parse(bad, strlen(bad), &b, &err) == TL_E_VALUE);
+        CHECK_STR(err.msg, edits[i].msg);
+    }
+    /* a line given twice (the CRC made anew, so only the twin is wrong) */
+    const char *crc = strstr(text, "crc32 ");
+    snprintf(bad, sizeof bad, "%.*scpus 2\n", (int)(crc - text), text);
+    char *end = bad + strlen(bad);
+    snprintf(end, sizeof bad - (size_t)(end - bad), "crc32 %08lx\n", 0ul);
+    CHECK(tl_calib_parse(bad, strlen(bad), &b, &err) == TL_E_VALUE);
+    /* a changed value with the old CRC */
+    snprintf(bad, sizeof bad, "%s", text);
+    bad[strstr(bad, "wake_us ") - bad + 8] = '9';
+    CHECK(tl_calib_parse(bad, strlen(bad), &b, &err) == TL_E_VALUE);
+    CHECK(strstr(err.msg, "the CRC does not match") != NULL);
+}
