@@ -149,6 +149,8 @@ static void size_text(char *out, size_t n, uint64_t v)
 {
     if (v == TL_CAL_NEVER)
         snprintf(out, n, "never");
+    else if (v == 0)
+        snprintf(out, n, "always");
     else if (v >= (1u << 20) && v % (1u << 20) == 0)
         snprintf(out, n, "%llu MiB", (unsigned long long)(v >> 20));
     else if (v >= (1u << 20))

@@ -12,16 +12,14 @@
  * themselves both ways, and plan.c and cpu.c read (tl_copy_plan_for,
  * tl_kernels_build), nothing else.
  *
- * Measuring, per kind of copy (a FLOAT32 row copy, FLOAT16 and FLOAT32
- * transposes of 64 rows, a stride-3 FLOAT32 gather, a FLOAT32 fill):
- *   - stores: at 4 to 128 MiB of source + destination, the copy with
- *     ordinary and with streaming stores, on one thread and on two, taking
- *     turns; it streams above the largest size where streaming lost;
- *   - threads: at 256 KiB to 128 MiB of output, one thread against two,
- *     each with the store kind just found; two run from the smallest size
- *     from which they win at every larger size measured;
- * and per contested slot, the kernels of the two widest ISAs on the same
- * buffers in turns.  Medians throughout: the machines are shared.
+ * Measuring, per kind of copy (a flat FLOAT32 copy, the rows of a padded
+ * FLOAT32 layout (7.5 KiB of every 8), FLOAT16 and FLOAT32
+ * transposes of 64 rows, a stride-3 FLOAT32 gather, a FLOAT32 fill), at
+ * 256 KiB to 128 MiB of source + destination, the copy with ordinary and
+ * with streaming stores, on one thread and on two, taking turns
+ * (measure_kind says how the sizes are read off the times); and per
+ * contested slot, the kernels of the two widest ISAs on the same buffers
+ * in turns.  Medians throughout: the machines are shared.
  */
 #define _DEFAULT_SOURCE 1      /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <errno.h>
@@ -39,7 +37,7 @@
 #define CAL_VERSION 1
 
 static const char *const kind_names[TL_CAL_KINDS] = {
-    "rows", "transpose2", "transpose4", "general", "fill"
+    "flat", "rows", "transpose2", "transpose4", "general", "fill"
 };
 static const char *const slot_names[TL_CAL_SLOTS] = {
     "transpose4", "transpose8", "transpose4_nt", "transpose8_nt", "float32_float16"
@@ -139,7 +137,7 @@ static uint64_t reported_l3(void)
 
 /* The rules measured on AMD Zen 4 and Zen 5 guests (2 vCPUs, 32 MiB L3)
  * before calibration existed, scaled by the reported L3:
- *  - copies stream once source and destination exceed the L3; row copies
+ *  - copies stream once source and destination exceed the L3; flat and row copies
  *    sooner on one thread (7/8 of it: one thread cannot hide the line
  *    reads that ordinary stores add) and later on several (1.5x: ordinary
  *    stores there still grow with threads while streaming ones do not);
@@ -156,14 +154,16 @@ void tl_calib_default(struct tl_calib *cal)
     cal->cpus = online_cpus();
     uint64_t l3 = reported_l3();
     static const uint64_t threads_from[TL_CAL_KINDS] = {
-        3u << 20, 512u << 10, 1536u << 10, 1536u << 10, 6u << 20
+        3u << 20, 3u << 20, 512u << 10, 1536u << 10, 1536u << 10, 6u << 20
     };
     for (int k = 0; k < TL_CAL_KINDS; k++) {
         cal->stream_from[k][0] = cal->stream_from[k][1] = l3;
         cal->threads_from[k] = threads_from[k];
     }
-    cal->stream_from[TL_CAL_ROWS][0] = l3 / 8 * 7;
-    cal->stream_from[TL_CAL_ROWS][1] = l3 / 2 * 3;
+    for (int k = TL_CAL_FLAT; k <= TL_CAL_ROWS; k++) {
+        cal->stream_from[k][0] = l3 / 8 * 7;
+        cal->stream_from[k][1] = l3 / 2 * 3;
+    }
     for (int k = TL_CAL_TRANSPOSE_NARROW; k <= TL_CAL_TRANSPOSE_WIDE; k++)
         cal->stream_from[k][0] = cal->stream_from[k][1] = l3 / 2;
     for (int s = 0; s < TL_CAL_SLOTS; s++)
@@ -248,9 +248,13 @@ static void kind_pair(enum tl_cal_kind kind, uint64_t bytes, struct tl_desc *s, 
     enum tl_dtype dt = kind == TL_CAL_TRANSPOSE_NARROW ? TL_DT_FLOAT16 : TL_DT_FLOAT32;
     uint64_t es = tl_dtype_size(dt);
     uint64_t n = bytes / (kind == TL_CAL_FILL ? es : kind == TL_CAL_GENERAL ? 4 * es : 2 * es);
-    n = n / 4096 * 4096;
-    if (n < 4096)
-        n = 4096;
+    /* 64 channels of a multiple of 7 x 7 pixels, as images have: a
+     * power-of-two row length would time cache-set conflicts that real
+     * shapes do not have (a FLOAT16 64 x 16384 transpose with ordinary
+     * stores runs 5x slower than one of 64 x 16317 here) */
+    n = n / (64 * 49) * (64 * 49);
+    if (n < 64 * 49)
+        n = 64 * 49;
     s->dtype = d->dtype = dt;
     s->rank = d->rank = 2;
     s->sizes[0] = d->sizes[0] = 64;                      /* channels of a 64-channel image */
@@ -258,9 +262,16 @@ static void kind_pair(enum tl_cal_kind kind, uint64_t bytes, struct tl_desc *s, 
     d->strides[0] = n / 64;
     d->strides[1] = 1;
     switch (kind) {
-    case TL_CAL_ROWS:
+    case TL_CAL_FLAT:
         s->strides[0] = n / 64;
         s->strides[1] = 1;
+        break;
+    case TL_CAL_ROWS:                                  /* 7.5 KiB rows of 8 KiB: unpadding */
+        s->sizes[0] = d->sizes[0] = n / 1920;
+        s->sizes[1] = d->sizes[1] = 1920;
+        s->strides[0] = 2048;
+        s->strides[1] = d->strides[1] = 1;
+        d->strides[0] = 1920;
         break;
     case TL_CAL_TRANSPOSE_NARROW:
     case TL_CAL_TRANSPOSE_WIDE:                        /* NHWC into NCHW's rows */
@@ -330,91 +341,69 @@ static int plan_with(struct tl_copy_plan *p, enum tl_cal_kind kind, uint64_t byt
     return rc;
 }
 
-#define NSIZES 10
+#define NSIZES 12
 
-/* One kind: its store sizes, then its thread floor. */
+/* One kind, at sizes doubling from 256 KiB of source + destination to the
+ * meter's capacity, each copy four ways (ordinary or streaming stores, one
+ * thread or two) in turns.  Per thread count, from the largest size down,
+ * it streams above the first size where streaming lost by more than 2%.
+ * Then, each thread count with that store kind, two threads run from the
+ * smallest size where they win by 3% and lose by no more than 3% at any
+ * larger size (draws are allowed: where memory is the limit, as for a
+ * large fill, a second thread gains nothing and costs nothing). */
 static void measure_kind(struct tl_calib *cal, enum tl_cal_kind kind, const struct meter *m,
-                         bool quick)
+                         bool debug)
 {
     struct tl_calib f[2][2];                  /* [stream][threads] */
     for (int st = 0; st < 2; st++)
         for (int th = 0; th < 2; th++)
             forced(&f[st][th], st, th);
-    /* stores: t[size][threads][stream] */
-    uint64_t sizes[NSIZES] = { quick ? 2u << 20 : 4u << 20 };
+    uint64_t sizes[NSIZES] = { 256u << 10 }, out[NSIZES];
     int ns = 1;
     while (sizes[ns - 1] * 2 <= m->cap && ns < NSIZES) {
         sizes[ns] = sizes[ns - 1] * 2;
         ns++;
     }
-    double best[NSIZES][2];
-    bool lost[2] = { false, false };
-    uint64_t from[2] = { 0, 0 };
-    for (int i = ns; i-- > 0;) {
+    double t[NSIZES][4];                      /* [size][threads * 2 + stream] */
+    for (int i = 0; i < ns; i++) {
         struct tl_copy_plan p[4];
         unsigned th[4];
-        double t[4];
         for (int v = 0; v < 4; v++) {
             plan_with(&p[v], kind, sizes[i], &f[v & 1][v >> 1]);
             th[v] = v >> 1 ? 2 : 1;
         }
-        race(m, p, th, 4, t);
-        for (int tt = 0; tt < 2; tt++) {
-            double cached = t[2 * tt], streamed = t[2 * tt + 1];
-            /* from the largest size down: it streams above the largest
-             * size where streaming lost by more than 2% */
-            if (!lost[tt] && streamed > cached * 1.02) {
-                lost[tt] = true;
-                from[tt] = sizes[i];
-            }
-            best[i][tt] = lost[tt] ? cached : streamed;
-        }
-    }
-    for (int tt = 0; tt < 2; tt++)
-        cal->stream_from[kind][tt] = !lost[tt] ? sizes[0] / 2 : from[tt] == sizes[ns - 1]
-                                                                 ? TL_CAL_NEVER : from[tt];
-    /* threads: smaller sizes, each thread count with its store kind */
-    uint64_t out_bytes[NSIZES + 6];
-    double t1[NSIZES + 6], t2[NSIZES + 6];
-    int nt = 0;
-    struct tl_calib g = *cal;
-    g.threads_from[kind] = 0;
-    for (uint64_t b = 256u << 10; b < sizes[0]; b *= 2) {
-        struct tl_copy_plan p[2];
-        unsigned th[2] = { 1, 2 };
-        double t[2];
-        plan_with(&p[0], kind, b * 2, &g);
-        p[1] = p[0];
+        out[i] = p[0].dst_bytes;
         struct meter mm = *m;
-        mm.runs = m->runs * 3;                /* short copies: more of them */
-        race(&mm, p, th, 2, t);
-        out_bytes[nt] = p[0].dst_bytes;
-        t1[nt] = t[0];
-        t2[nt] = t[1];
-        nt++;
+        if (sizes[i] < (8u << 20))
+            mm.runs *= 3;                     /* short copies: more of them */
+        race(&mm, p, th, 4, t[i]);
     }
-    for (int i = 0; i < ns; i++) {
-        struct tl_copy_plan p;
-        plan_with(&p, kind, sizes[i], &g);
-        out_bytes[nt] = p.dst_bytes;
-        t1[nt] = best[i][0];
-        t2[nt] = best[i][1];
-        nt++;
-    }
-    /* the smallest size from which two threads win (by 3%) at every
-     * larger size but for one draw (within 3% either way: noise) */
-    uint64_t floor = TL_CAL_NEVER;
-    bool drawn = false;
-    for (int i = nt; i-- > 0;) {
-        if (t2[i] > t1[i] * 0.97) {
-            if (drawn || t2[i] > t1[i] * 1.03)
-                break;
-            drawn = true;
-            continue;
+    double best[NSIZES][2];
+    for (int tt = 0; tt < 2; tt++) {
+        bool lost = false;
+        uint64_t from = 0;
+        for (int i = ns; i-- > 0;) {
+            double cached = t[i][2 * tt], streamed = t[i][2 * tt + 1];
+            if (!lost && streamed > cached * 1.02) {
+                lost = true;
+                from = sizes[i];
+            }
+            best[i][tt] = lost ? cached : streamed;
         }
-        floor = out_bytes[i];
+        cal->stream_from[kind][tt] = !lost ? 0 : from == sizes[ns - 1] ? TL_CAL_NEVER : from;
+    }
+    uint64_t floor = TL_CAL_NEVER;
+    for (int i = ns; i-- > 0;) {
+        if (best[i][1] > best[i][0] * 1.03)
+            break;
+        if (best[i][1] < best[i][0] * 0.97)
+            floor = out[i];
     }
     cal->threads_from[kind] = floor;
+    for (int i = 0; debug && i < ns; i++)
+        fprintf(stderr, "calibrate: %-10s %6.1f MiB  1T %8.3f ms (streamed %8.3f)  "
+                "2T %8.3f ms (streamed %8.3f)\n", kind_names[kind], sizes[i] / 1048576.0,
+                t[i][0] * 1e3, t[i][1] * 1e3, t[i][2] * 1e3, t[i][3] * 1e3);
 }
 
 /* A plain copy of n bytes split over `threads` threads, for the memcpy
@@ -492,6 +481,10 @@ static double race_slot(enum tl_cal_slot slot, enum tl_isa a, enum tl_isa b,
         if (!f[0] || !f[1])
             return 0;
         double v[2][32];
+        for (uint32_t i = 0; i < 16384; i++) {   /* normal numbers: no denormal assists */
+            float x = (float)i * 0.37f - 3000.0f;
+            memcpy(m->src + 4 * i, &x, 4);
+        }
         for (int r = 0; r < runs; r++) {
             for (int i = 0; i < 2; i++) {
                 double t0 = now();
@@ -568,14 +561,14 @@ void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char 
         cal->memcpy_gbs[t] = copy_gbs(&m, m.cap, t + 1, false);
         cal->stream_gbs[t] = copy_gbs(&m, m.cap, t + 1, true);
     }
-    if (note)
-        note("pool", ctx);
-    cal->wake_us = wake_us(quick ? 9 : 31);
     for (int k = 0; k < TL_CAL_KINDS; k++) {
         if (note)
             note(kind_names[k], ctx);
-        measure_kind(cal, (enum tl_cal_kind)k, &m, quick);
+        measure_kind(cal, (enum tl_cal_kind)k, &m, getenv("TL_CALIBRATE_DEBUG") != NULL);
     }
+    if (note)
+        note("pool", ctx);
+    cal->wake_us = wake_us(quick ? 9 : 31);
     /* the slots: the widest ISA against the next one down */
     enum tl_isa top = tl_isa_best(TL_ISA_COUNT), next = TL_ISA_SCALAR;
     for (int i = 0; i < (int)top; i++)

@@ -192,7 +192,7 @@ void tl_team_run(unsigned n, tl_team_fn fn, void *ctx);
 
 /* For the sweep harness (tests/bench/sweep.c): when not 0, the output size
  * from which a copy of any kind may run on several threads, in place of
- * each kind's measured one (plan.c, thread_min_bytes). */
+ * its kind's thread floor (plan.c, thread_min_bytes; calib.c). */
 extern uint64_t tl_copy_thread_floor;
 
 /* The reference copy: a naive loop over every logical index, never

@@ -65,7 +65,8 @@ static enum tl_cal_kind cal_kind(const struct tl_copy_plan *p)
         return p->es <= 2 && p->des <= 2 ? TL_CAL_TRANSPOSE_NARROW : TL_CAL_TRANSPOSE_WIDE;
     case TL_COPY_GENERAL: return TL_CAL_GENERAL;
     case TL_COPY_FILL:    return TL_CAL_FILL;
-    default:              return TL_CAL_ROWS;
+    default:              return p->kind == TL_COPY_CONTIG && p->ndim == 1 ? TL_CAL_FLAT
+                                                                       : TL_CAL_ROWS;
     }
 }
 

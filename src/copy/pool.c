@@ -9,22 +9,73 @@
  * program, or a job started from inside a job) gets threads of its own.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "copy.h"
 
 #define POOL_MAX 255             /* pool threads at most: helpers 1 .. 255 */
 
+/* How long a pool thread that finished a job, and a caller waiting for its
+ * helpers, poll before sleeping on the condition variable: about what
+ * waking a sleeping thread costs (calibrate's wake-up figure, 45-70 us on
+ * the AMD guests), so that back-to-back jobs (the windows of one convert,
+ * the tensors of a model) pay no wake-up, and a last job wastes no more
+ * than one wake-up's worth of CPU. */
+#define SPIN_NS 50000
+
 static struct {
     pthread_mutex_t mu;
     pthread_cond_t work, idle;
     pthread_mutex_t owner;       /* held by the job using the pool */
-    unsigned started, want, busy;
-    uint64_t generation;         /* one more for every job handed out */
+    unsigned started, want;
+    atomic_uint busy;            /* changed under mu; polled without it */
+    atomic_uint_fast64_t generation;   /* one more for every job handed out */
     tl_team_fn fn;
     void *ctx;
 } pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
            PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, NULL, NULL };
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+/* Polls, for up to SPIN_NS, until done(arg) holds; @return whether it did. */
+static bool spin_until(bool (*done)(uint64_t), uint64_t arg)
+{
+    uint64_t end = now_ns() + SPIN_NS;
+    for (unsigned i = 1;; i++) {
+        if (done(arg))
+            return true;
+        relax();
+        if (i % 64 == 0 && now_ns() > end)
+            return false;
+    }
+}
+
+static bool new_job(uint64_t seen)
+{
+    return atomic_load_explicit(&pool.generation, memory_order_acquire) != seen;
+}
+
+static bool helpers_done(uint64_t unused)
+{
+    (void)unused;
+    return atomic_load_explicit(&pool.busy, memory_order_acquire) == 0;
+}
 
 static void *pool_thread(void *arg)
 {
@@ -32,6 +83,11 @@ static void *pool_thread(void *arg)
     uint64_t seen = 0;
     pthread_mutex_lock(&pool.mu);
     for (;;) {
+        if (pool.generation == seen) {          /* poll a while, then sleep */
+            pthread_mutex_unlock(&pool.mu);
+            spin_until(new_job, seen);
+            pthread_mutex_lock(&pool.mu);
+        }
         while (pool.generation == seen)
             pthread_cond_wait(&pool.work, &pool.mu);
         seen = pool.generation;
@@ -85,6 +141,7 @@ static unsigned pool_begin(unsigned helpers, tl_team_fn fn, void *ctx)
 /* Waits for the pool's helpers to return, and frees the pool. */
 static void pool_end(void)
 {
+    spin_until(helpers_done, 0);
     pthread_mutex_lock(&pool.mu);
     while (pool.busy > 0)
         pthread_cond_wait(&pool.idle, &pool.mu);

@@ -810,7 +810,8 @@ bool tl_copy_plan_same_kernels(const struct tl_copy_plan *plan, enum tl_isa a, e
  * from which a second thread pays; per contested kernel slot, the ISA whose
  * kernel ran fastest there. */
 enum tl_cal_kind {
-    TL_CAL_ROWS,              /* row copies, converting or not, (de)interleaves */
+    TL_CAL_FLAT,              /* one contiguous run, converting or not */
+    TL_CAL_ROWS,              /* rows of a padded layout, (de)interleaves */
     TL_CAL_TRANSPOSE_NARROW,  /* transposes of 1- and 2-byte elements */
     TL_CAL_TRANSPOSE_WIDE,    /* ... of 4- and 8-byte ones */
     TL_CAL_GENERAL,           /* the strided element loop */

@@ -98,7 +98,7 @@ static const struct bcase cases[] = {
     { "f16_f32_flat_l", TL_DT_FLOAT16, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,1,2,3", { 0 },
       TO(TL_DT_FLOAT32) },
     /* 38.5 MB: between the row copies' one-thread and several-thread
-     * streaming sizes (plan.c, row_stores) */
+     * streaming sizes (the built-in rules, calib.c) */
     { "f16_f32_flat_m", TL_DT_FLOAT16, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,1,2,3", { 0 },
       TO(TL_DT_FLOAT32) },
     { "nchw_f32_nhwc_f16_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 },

@@ -1,13 +1,15 @@
 /*
- * sweep.c - `make sweep`: the measurements behind the copy engine's fixed
- * choices, rerun on the machine at hand.  Where a comment in src/copy cites
- * a table of figures, this is the program that made it:
+ * sweep.c - `make sweep`: tables of the measurements behind the copy
+ * engine's built-in rules (calib.c, tl_calib_default), over more kinds of
+ * copy and sizes than `tensorlayout calibrate` measures to choose, rerun on
+ * the machine at hand.  Where a comment in src/copy cites a table of
+ * figures, this is the program that made it:
  *
  *   sweep threads   a 2-thread copy's time over a 1-thread one's, per kind
- *                   of copy and output size (plan.c, thread_min_bytes)
+ *                   of copy and output size (the thread floors)
  *   sweep stores    GB/s (read + write) with ordinary stores and with
  *                   streaming stores, per kind, size and thread count
- *                   (plan.c, row_stores; a transpose's threshold)
+ *                   (the store kinds)
  *   sweep kernels SLOT W|S,D ROWS COLS
  *                   one kernel slot of every ISA this CPU runs, kernel
  *                   against kernel on the same buffers (SLOT: transpose,

@@ -51,8 +51,8 @@ void calib_should_refuse_damage_by_line(void)
     }
     static const struct { const char *from, *to, *msg; } edits[] = {
         { "cpus ", "cpus x", "line 4: a value that is not a number of the right kind" },
-        { "kind rows", "kind rowz", "line 10: a kind of copy not known, or not 3 sizes" },
-        { "slot transpose4 best", "slot transpose4 avx3", "line 15: a value that is not a number of the right kind" },
+        { "kind rows", "kind rowz", "line 11: a kind of copy not known, or not 3 sizes" },
+        { "slot transpose4 best", "slot transpose4 avx3", "line 16: a value that is not a number of the right kind" },
         { "wake_us", "wake_usx", "line 9: an unknown key" },
         { "tensorlayout-calibration 1", "tensorlayout-calibration 9", "line 1: a calibration of another version" },
     };
