@@ -13,7 +13,7 @@
  * tl_kernels_build), nothing else.
  *
  * Measuring, per kind of copy (a flat FLOAT32 copy, the rows of a padded
- * FLOAT32 layout (7.5 KiB of every 8), FLOAT16 and FLOAT32
+ * FLOAT32 layout (1918 elements of every 1920), FLOAT16 and FLOAT32
  * transposes of 64 rows, a stride-3 FLOAT32 gather, a FLOAT32 fill), at
  * 256 KiB to 128 MiB of source + destination, the copy with ordinary and
  * with streaming stores, on one thread and on two, taking turns
@@ -267,12 +267,12 @@ static void kind_pair(enum tl_cal_kind kind, uint64_t bytes, struct tl_desc *s, 
         s->strides[0] = n / 64;
         s->strides[1] = 1;
         break;
-    case TL_CAL_ROWS:                                  /* 7.5 KiB rows of 8 KiB: unpadding */
-        s->sizes[0] = d->sizes[0] = n / 1920;
-        s->sizes[1] = d->sizes[1] = 1920;
-        s->strides[0] = 2048;
+    case TL_CAL_ROWS:               /* unpadding rows of 1918 of 1920: its lines cut */
+        s->sizes[0] = d->sizes[0] = n / 1918;
+        s->sizes[1] = d->sizes[1] = 1918;
+        s->strides[0] = 1920;
         s->strides[1] = d->strides[1] = 1;
-        d->strides[0] = 1920;
+        d->strides[0] = 1918;
         break;
     case TL_CAL_TRANSPOSE_NARROW:
     case TL_CAL_TRANSPOSE_WIDE:                        /* NHWC into NCHW's rows */
