@@ -75,10 +75,10 @@ static int read_calib(const char *path, struct tl_calib *cal, struct tl_error *e
     char text[8192];
     size_t n = fread(text, 1, sizeof text, f);
     bool more = n == sizeof text && fgetc(f) != EOF;
-    int bad = ferror(f);
+    int bad = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (bad) {
-        errno = EIO;
+        errno = bad;
         return CLI_IO;
     }
     if (more) {
