@@ -168,6 +168,10 @@ const struct tl_kernels *tl_kernels_for(enum tl_isa isa);
 void tl_kernels_build(enum tl_isa ceiling, const struct tl_calib *cal, struct tl_kernels *out);
 void tl_kernels_rebuild(void);
 
+/* The names of calibration kinds and slots, by index (calib.c). */
+extern const char *const tl_cal_kind_names[TL_CAL_KINDS];
+extern const char *const tl_cal_slot_names[TL_CAL_SLOTS];
+
 /* The generic conversion of n contiguous elements, one tl_convert_value()
  * each: the scalar twin of every cvt slot. */
 bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uint8_t *dst,

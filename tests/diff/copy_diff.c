@@ -721,6 +721,14 @@ static void check_same_kernels(void)
  * every ISA's, so whichever a calibration picks has been run. */
 static bool read_calibration(const char *name, struct tl_calib *cal)
 {
+#ifdef TL_NO_ZLIB
+    /* built without the text form (make test-neon): the built-in rules
+     * stand in, and the checks that name a machine are left to the native
+     * run */
+    (void)name;
+    tl_calib_default(cal);
+    return false;
+#else
     const char *dir = getenv("TL_CALIB_DIR") ? getenv("TL_CALIB_DIR") : "tests/calib";
     char path[512], text[8192];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -735,6 +743,7 @@ static bool read_calibration(const char *name, struct tl_calib *cal)
         return false;
     }
     return true;
+#endif
 }
 
 static void check_calibrated_choices(void)
@@ -743,9 +752,12 @@ static void check_calibrated_choices(void)
     const char *names[5] = { "built-in", "amd-epyc-zen5.txt", "intel-xeon-issue37.txt", "avx2 slots",
                              "amd-epyc-zen5-2x.txt" };
     tl_calib_default(&cals[0]);
-    if (!read_calibration(names[1], &cals[1]) || !read_calibration(names[2], &cals[2]) ||
-        !read_calibration(names[4], &cals[4]))
+    bool recorded = read_calibration(names[1], &cals[1]) &&
+                    read_calibration(names[2], &cals[2]) && read_calibration(names[4], &cals[4]);
+#ifndef TL_NO_ZLIB
+    if (!recorded)
         return;
+#endif
     cals[3] = cals[1];
     for (int s = 0; s < TL_CAL_SLOTS; s++)
         cals[3].slot_isa[s] = TL_ISA_AVX2;
@@ -851,6 +863,11 @@ static void check_calibrated_choices(void)
         }
         if (memcmp(&k.copy, &plain.copy, sizeof k.copy) || k.fill[2] != plain.fill[2])
             fail("calibrations: a slot no calibration contests changed");
+    }
+    if (!recorded) {
+        printf("calibrations: the built-in rules and a made-up one (no recorded files in "
+               "this build)\n");
+        return;
     }
     /* what the two machines imply, case by case (make bench's names) */
     struct tl_desc s = { .dtype = TL_DT_FLOAT32, .rank = 4, .sizes = { 1, 64, 112, 112 } };
