@@ -129,7 +129,8 @@ static unsigned pool_begin(unsigned helpers, tl_team_fn fn, void *ctx)
         pthread_mutex_unlock(&pool.owner);
         return 0;
     }
-    pool.want = pool.busy = n;
+    pool.want = n;
+    pool.busy = n;
     pool.fn = fn;
     pool.ctx = ctx;
     pool.generation++;
