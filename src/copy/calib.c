@@ -52,7 +52,7 @@ const char *tl_cal_slot_name(enum tl_cal_slot slot)
 
 /* ---- the machine ---------------------------------------------------------- */
 
-void tl_calib_cpu(char *out, size_t n)
+static void read_cpu(char *out, size_t n)
 {
 #if defined(__x86_64__)
     unsigned r[12], a, b, c, d;
@@ -110,6 +110,22 @@ void tl_calib_cpu(char *out, size_t n)
 #endif
 }
 
+/* Asked once: CPUID traps to the hypervisor in a virtual machine (3.5-3.7
+ * us a call on a 2-vCPU guest), and every command asks (cache_path, fits). */
+static char cpu_name[128];
+static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
+
+static void read_cpu_once(void)
+{
+    read_cpu(cpu_name, sizeof cpu_name);
+}
+
+void tl_calib_cpu(char *out, size_t n)
+{
+    pthread_once(&cpu_once, read_cpu_once);
+    snprintf(out, n, "%s", cpu_name);
+}
+
 static unsigned online_cpus(void)
 {
     long v = sysconf(_SC_NPROCESSORS_ONLN);
@@ -141,8 +157,9 @@ static uint64_t reported_l3(void)
  *    transposes from half of it (their output lines stay partly written a
  *    while, so they leave the cache sooner);
  *  - a second thread pays from 512 KiB of output for narrow transposes,
- *    1.5 MiB for wide ones and the element loop, 3 MiB for rows and 6 MiB
- *    for fills (handing a job to a sleeping pool thread costs 30-40 us);
+ *    1.5 MiB for wide ones and the element loop, 3 MiB for flat and row
+ *    copies and 6 MiB for fills (handing a job to a sleeping pool thread
+ *    costs 30-40 us);
  *  - every slot takes the widest ISA's kernel. */
 void tl_calib_default(struct tl_calib *cal)
 {
@@ -186,12 +203,15 @@ void tl_calib_set(const struct tl_calib *cal)
     tl_kernels_rebuild();
 }
 
+const struct tl_calib *tl_calib_builtin(void)
+{
+    pthread_once(&builtin_once, make_builtin);   /* CPUID traps: made once */
+    return &builtin;
+}
+
 const struct tl_calib *tl_calib_active(void)
 {
-    if (active_set)
-        return &active;
-    pthread_once(&builtin_once, make_builtin);
-    return &builtin;
+    return active_set ? &active : tl_calib_builtin();
 }
 
 bool tl_calib_fits(const struct tl_calib *cal)

@@ -168,6 +168,9 @@ const struct tl_kernels *tl_kernels_for(enum tl_isa isa);
 void tl_kernels_build(enum tl_isa ceiling, const struct tl_calib *cal, struct tl_kernels *out);
 void tl_kernels_rebuild(void);
 
+/* The built-in rules (tl_calib_default), made once. */
+const struct tl_calib *tl_calib_builtin(void);
+
 /* The names of calibration kinds and slots, by index (calib.c). */
 extern const char *const tl_cal_kind_names[TL_CAL_KINDS];
 extern const char *const tl_cal_slot_names[TL_CAL_SLOTS];

@@ -151,14 +151,14 @@ static void *slot_of(struct tl_kernels *k, enum tl_cal_slot s)
 
 void tl_kernels_build(enum tl_isa ceiling, const struct tl_calib *cal, struct tl_kernels *out)
 {
-    struct tl_kernels by[TL_ISA_COUNT];
-    for (int top = 0; top < TL_ISA_COUNT && top <= (int)ceiling; top++) {
-        by[top] = tl_kernels_scalar;
-        for (int i = 1; i <= top; i++)
-            if (tl_isa_supported((enum tl_isa)i))
-                upgrade(&by[top], tl_kernels_own((enum tl_isa)i));
-        *out = by[top];
+    struct tl_kernels by[TL_ISA_COUNT];       /* by[i]: upgraded up to ISA i */
+    by[0] = tl_kernels_scalar;
+    for (int i = 1; i < TL_ISA_COUNT && i <= (int)ceiling; i++) {
+        by[i] = by[i - 1];
+        if (tl_isa_supported((enum tl_isa)i))
+            upgrade(&by[i], tl_kernels_own((enum tl_isa)i));
     }
+    *out = by[ceiling < TL_ISA_COUNT ? ceiling : TL_ISA_COUNT - 1];
     /* a slot the calibration found faster in a narrower ISA the CPU
      * supports takes that ISA's (whatever the ceiling, when below it) */
     for (int s = 0; cal && s < TL_CAL_SLOTS; s++) {

@@ -96,11 +96,8 @@ int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct
 int tl_copy_plan_for(struct tl_copy_plan *p, const struct tl_desc *src, const struct tl_desc *dst,
                      const struct tl_calib *cal, struct tl_error *err)
 {
-    struct tl_calib builtin;
-    if (!cal) {
-        tl_calib_default(&builtin);
-        cal = &builtin;
-    }
+    if (!cal)
+        cal = tl_calib_builtin();
     memset(p, 0, sizeof *p);
     if (src->rank != dst->rank || memcmp(src->sizes, dst->sizes, src->rank * sizeof src->sizes[0]))
         return tl_fail(err, TL_E_MISMATCH, "sizes", "destination sizes differ from the source's");
