@@ -214,7 +214,7 @@ FUZZ_FLAGS  = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread \
               -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
 FUZZ_LIB    = $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_CLI    = $(filter-out $(FUZZ_DIR)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_DIR)/%.o))
-FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz
+FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz fuzz_calib
 
 $(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
@@ -230,6 +230,7 @@ $(FUZZ_DIR)/fuzz_dump: $(FUZZ_DIR)/tests/fuzz/fuzz_dump.o $(FUZZ_CLI) $(FUZZ_LIB
 $(FUZZ_DIR)/fuzz_tensorfile: $(FUZZ_DIR)/tests/fuzz/fuzz_tensorfile.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_convert: $(FUZZ_DIR)/tests/fuzz/fuzz_convert.o $(FUZZ_CLI) $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_npz: $(FUZZ_DIR)/tests/fuzz/fuzz_npz.o $(FUZZ_LIB)
+$(FUZZ_DIR)/fuzz_calib: $(FUZZ_DIR)/tests/fuzz/fuzz_calib.o $(FUZZ_LIB)
 $(addprefix $(FUZZ_DIR)/,$(FUZZERS)):
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread $^ -o $@ $(TL_LIBS)
 
