@@ -508,6 +508,15 @@ static void check_table(const char *isa, const struct tl_kernels *k)
             for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
                 check_transpose(isa, k->transpose_nt[w], z->transpose[w], w, edge[i][0], edge[i][1],
                                 true);
+            /* source rows of two to four lines, and just past: the streaming
+             * driver then goes across bands of rows (TL_DEFINE_SQUARE_STEPS) */
+            size_t line = 64 >> w;
+            static const size_t tall[] = { 0, 1, 15, 16, 17, 63, 64, 100 };
+            for (size_t c = 2 * line - 1; c <= 5 * line + 1; c += 1 + rnd(3))
+                for (size_t i = 0; i < sizeof tall / sizeof tall[0]; i++)
+                    check_transpose(isa, k->transpose_nt[w], z->transpose[w], w,
+                                    tall[i] + (i + 1 == sizeof tall / sizeof tall[0]) * rnd(64),
+                                    c, i % 4 != 3);
         }
         for (int nt = 0; nt < 2; nt++) {
             tl_fill_fn f = nt ? k->fill_nt[w] : k->fill[w];
