@@ -75,6 +75,52 @@ static inline void tl_fill_scalar_es(uint8_t *dst, const uint8_t *val, size_t n,
         tl_copy_elem(dst + i * es, val, es);
 }
 
+/* A fill of n elements of es bytes with the string store (REP STOS), on
+ * x86-64: @return false where there is none, or n is below TL_REP_MIN
+ * bytes.  The string store writes whole lines without reading them first,
+ * as memset does; vector stores read every line they write (for
+ * ownership) before writing it.  (Measured on an AMD EPYC Zen 5 guest,
+ * one thread, warm: 512 fills of 50 KB, a 25.7 MB output that stays in
+ * the L3 cache, vector stores 46-48 GB/s, REP STOSD 105-107, memset
+ * 105; in L2 and L1, vector stores win, 259-272 GB/s against 150-173,
+ * but an output the tool writes is seldom there; each call starts up in
+ * some 25 ns, so below 2 KiB it falls to 84 GB/s and less.) */
+#define TL_REP_MIN 4096
+static inline bool tl_fill_rep(uint8_t *dst, const uint8_t *val, size_t n, unsigned es)
+{
+#if defined(__x86_64__)
+    if (n * es < TL_REP_MIN)
+        return false;
+    void *d = dst;
+    switch (es) {
+    case 1:
+        __asm__ volatile("rep stosb" : "+D"(d), "+c"(n) : "a"(val[0]) : "memory");
+        return true;
+    case 2: {
+        uint16_t v;
+        memcpy(&v, val, 2);
+        __asm__ volatile("rep stosw" : "+D"(d), "+c"(n) : "a"(v) : "memory");
+        return true;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, val, 4);
+        __asm__ volatile("rep stosl" : "+D"(d), "+c"(n) : "a"(v) : "memory");
+        return true;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, val, 8);
+        __asm__ volatile("rep stosq" : "+D"(d), "+c"(n) : "a"(v) : "memory");
+        return true;
+    }
+    }
+#else
+    (void)dst, (void)val, (void)n, (void)es;
+    return false;
+#endif
+}
+
 static inline void tl_interleave_scalar_es(const uint8_t *src, size_t plane, uint8_t *dst,
                                            size_t n, unsigned C, unsigned es)
 {
@@ -359,12 +405,16 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
  * P_copy_stream and P_store_fence (copy.h's fill_nt, copy_stream and fence
  * slots).  VEC is the vector type and VB its size in bytes; STOREU(p, v) and
  * STREAM(p, v) store it, LOADU(p) loads it, SET1_8 .. SET1_64 broadcast a
- * value, FENCE orders streaming stores.  Each kernel stores whole vectors
- * four at a time, then one at a time, then finishes with the scalar loop. */
+ * value, FENCE orders streaming stores.  An ordinary fill of TL_REP_MIN
+ * bytes or more is one string store (tl_fill_rep) where the machine has
+ * it; otherwise, and streaming, each kernel stores whole vectors four at a
+ * time, then one at a time, then finishes with the scalar loop. */
 #define TL_DEFINE_FILLS(P, VEC, VB, STOREU, SET1_8, SET1_16, SET1_32, SET1_64)                \
     static void P##_fill_vec(uint8_t *dst, VEC v, size_t bytes, const uint8_t *val,         \
                              unsigned es)                                                    \
     {                                                                                        \
+        if (tl_fill_rep(dst, val, bytes / es, es))                                           \
+            return;                                                                          \
         size_t i = 0;                                                                        \
         for (; i + 4 * (VB) <= bytes; i += 4 * (VB)) {                                       \
             STOREU(dst + i, v);                                                              \

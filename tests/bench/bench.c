@@ -136,8 +136,11 @@ static void run_plan(void *p)
     tl_copy_run(r->plan, r->src, r->dst, r->threads, NULL, NULL);
 }
 
-/* A 2-thread memcpy: a helper thread copies the second half while the
- * caller copies the first, started once and met at a barrier per copy. */
+/* A 2-thread memcpy (or memset, src NULL): a helper thread does the
+ * second half while the caller does the first, started once and met at a
+ * barrier per copy. */
+#define SET_BYTE 0x3c
+
 struct halves {
     pthread_t tid;
     pthread_barrier_t go, done;
@@ -154,7 +157,10 @@ static void *half_worker(void *arg)
         pthread_barrier_wait(&h->go);
         if (h->quit)
             return NULL;
-        memcpy(h->dst + h->n / 2, h->src + h->n / 2, h->n - h->n / 2);
+        if (h->src)
+            memcpy(h->dst + h->n / 2, h->src + h->n / 2, h->n - h->n / 2);
+        else
+            memset(h->dst + h->n / 2, SET_BYTE, h->n - h->n / 2);
         pthread_barrier_wait(&h->done);
     }
 }
@@ -172,6 +178,30 @@ static void memcpy_threads(struct halves *h, uint8_t *dst, const uint8_t *src, s
     pthread_barrier_wait(&h->go);
     memcpy(dst, src, n / 2);
     pthread_barrier_wait(&h->done);
+}
+
+/* memset of the output bytes on 1 or 2 threads, for block(): what a
+ * broadcast fill is held to */
+struct set_ctx {
+    struct halves *h;
+    uint8_t *dst;
+    size_t n;
+    unsigned threads;
+};
+
+static void run_memset(void *p)
+{
+    struct set_ctx *c = p;
+    if (c->threads < 2) {
+        memset(c->dst, SET_BYTE, c->n);
+        return;
+    }
+    c->h->dst = c->dst;
+    c->h->src = NULL;
+    c->h->n = c->n;
+    pthread_barrier_wait(&c->h->go);
+    memset(c->dst, SET_BYTE, c->n / 2);
+    pthread_barrier_wait(&c->h->done);
 }
 
 static FILE *json;
@@ -402,6 +432,7 @@ static void bench_case(const struct bcase *c)
     pthread_barrier_init(&h.done, NULL, 2);
     pthread_create(&h.tid, NULL, half_worker, &h);
     double best[3] = { 0, 0, 0 }, active[3] = { 0, 0, 0 }, streamed[3] = { 0, 0, 0 };
+    double set[3] = { 0, 0, 0 };
     double peer[3] = { 0, 0, 0 };
     char why[160] = "";
     bool peer_skipped = false;
@@ -502,6 +533,20 @@ static void bench_case(const struct bcase *c)
                         "\"gbps\": %.3f, \"memcpy_gbps\": %.3f, \"ratio\": %.3f}\n", c->name,
                         tl_peer_name(), threads, pgbps, mgbps, pgbps / mgbps);
         }
+        if (plan.kind == TL_COPY_FILL) {
+            /* a fill writes what memset writes: memset of the output bytes,
+             * in a block of its own after memcpy's, counted as the case
+             * counts its bytes (read + written, 2 x output) */
+            struct set_ctx sc = { &h, mdst, out, threads };
+            double setgbps = 2.0 * (double)out / block(run_memset, &sc) / 1e9;
+            set[threads] = setgbps / mgbps;
+            printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f   (memset of the output bytes)\n", c->name,
+                   "memset", threads, setgbps, mgbps, setgbps / mgbps);
+            if (json)
+                fprintf(json, "{\"case\": \"%s\", \"isa\": \"memset\", \"threads\": %u, "
+                        "\"gbps\": %.3f, \"memcpy_gbps\": %.3f, \"ratio\": %.3f}\n", c->name,
+                        threads, setgbps, mgbps, setgbps / mgbps);
+        }
         if (sgbps > 0) {
             streamed[threads] = sgbps / mgbps;
             printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f   (a copy of the output bytes with "
@@ -518,6 +563,8 @@ static void bench_case(const struct bcase *c)
                threads, active[threads], best_isa[threads], best[threads]);
         if (streamed[threads] > 0)
             printf("   streamed copy %.2f", streamed[threads]);
+        if (set[threads] > 0)
+            printf("   memset %.2f", set[threads]);
         if (peer[threads] > 0)
             printf("   %s %.2f%s", tl_peer_name(), peer[threads],
                    active[threads] < peer[threads] ? " (ahead of tensorlayout)" : "");

@@ -524,6 +524,8 @@ static void check_table(const char *isa, const struct tl_kernels *k)
                 continue;
             for (size_t n = 0; n <= 2 * (256u >> w) + 1; n++)
                 check_fill(isa, f, z->fill[w], w, n);
+            for (size_t n = (4096u >> w) - 2; n <= (4096u >> w) + 2; n++)   /* TL_REP_MIN's edge */
+                check_fill(isa, f, z->fill[w], w, n);
             check_fill(isa, f, z->fill[w], w, 100003);
         }
         for (int c = 0; c < 3; c++) {
