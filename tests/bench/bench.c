@@ -23,7 +23,10 @@
  * `stream` line gives the ratio of a copy of the same output bytes with
  * streaming stores, in a block of its own after memcpy's: the most a case
  * that reads as many bytes as it writes can reach that way, where memcpy
- * of an output that fits the L3 cache keeps it there.  An ISA whose
+ * of an output that fits the L3 cache keeps it there.  A broadcast fill
+ * gets a `memset` line: memset of its output bytes on as many threads,
+ * counted as the case counts its bytes, which the issue holds fills to.
+ * An ISA whose
  * kernels for the case are a narrower ISA's (tl_copy_plan_same_kernels)
  * runs that code: it is timed once, with the narrower one, and its line
  * says so.
