@@ -153,6 +153,15 @@ struct halves {
     bool quit;
 };
 
+/* Bytes [lo, hi) of a copy from src, or of a memset when src is NULL. */
+static void part(uint8_t *dst, const uint8_t *src, size_t lo, size_t hi)
+{
+    if (src)
+        memcpy(dst + lo, src + lo, hi - lo);
+    else
+        memset(dst + lo, SET_BYTE, hi - lo);
+}
+
 static void *half_worker(void *arg)
 {
     struct halves *h = arg;
@@ -160,10 +169,7 @@ static void *half_worker(void *arg)
         pthread_barrier_wait(&h->go);
         if (h->quit)
             return NULL;
-        if (h->src)
-            memcpy(h->dst + h->n / 2, h->src + h->n / 2, h->n - h->n / 2);
-        else
-            memset(h->dst + h->n / 2, SET_BYTE, h->n - h->n / 2);
+        part(h->dst, h->src, h->n / 2, h->n);
         pthread_barrier_wait(&h->done);
     }
 }
@@ -172,14 +178,14 @@ static void memcpy_threads(struct halves *h, uint8_t *dst, const uint8_t *src, s
                            unsigned threads)
 {
     if (threads < 2) {
-        memcpy(dst, src, n);
+        part(dst, src, 0, n);
         return;
     }
     h->dst = dst;
     h->src = src;
     h->n = n;
     pthread_barrier_wait(&h->go);
-    memcpy(dst, src, n / 2);
+    part(dst, src, 0, n / 2);
     pthread_barrier_wait(&h->done);
 }
 
@@ -195,16 +201,7 @@ struct set_ctx {
 static void run_memset(void *p)
 {
     struct set_ctx *c = p;
-    if (c->threads < 2) {
-        memset(c->dst, SET_BYTE, c->n);
-        return;
-    }
-    c->h->dst = c->dst;
-    c->h->src = NULL;
-    c->h->n = c->n;
-    pthread_barrier_wait(&c->h->go);
-    memset(c->dst, SET_BYTE, c->n / 2);
-    pthread_barrier_wait(&c->h->done);
+    memcpy_threads(c->h, c->dst, NULL, c->n, c->threads);
 }
 
 static FILE *json;
