@@ -60,7 +60,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-unit test-diff test-tsan test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -91,7 +91,7 @@ test: ## every test; again under ASan + UBSan; the command-line tests under valg
 
 check: test  ## same as test
 
-test-once: test-unit test-diff test-cli test-interop test-draw test-docs test-man
+test-once: test-unit test-diff test-cli test-interrupt test-interop test-draw test-docs test-man
 
 test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 	$(UNIT_BIN)
@@ -175,6 +175,15 @@ test-valgrind: $(BIN) $(INJECT)  ## command-line tests under valgrind --error-ex
 	@if command -v valgrind >/dev/null 2>&1; then \
 	    TL_LABEL=cli-valgrind TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh $(CLI_FILTER); \
 	else echo "skip: valgrind (not installed)"; fi
+
+# Conversions (one tensor, whole files, a sharded model written by several
+# threads) ended by SIGINT, SIGTERM or SIGHUP at random moments: nothing
+# may be left behind.  INTERRUPT_RUNS runs, a new random schedule each time
+# (the seed is printed: INTERRUPT_SEED=N repeats one).
+INTERRUPT_RUNS ?= 320
+INTERRUPT_SEED ?=
+test-interrupt: $(BIN)  ## conversions interrupted at random moments leave nothing behind
+	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/interrupt.sh $(INTERRUPT_RUNS) $(INTERRUPT_SEED)
 
 test-interop: $(BIN)  ## numpy reads what the tool writes and writes what it reads
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/interop/run.sh

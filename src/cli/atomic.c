@@ -25,27 +25,53 @@
  * exits with status 3, so the contract holds: OUT is as it was and no
  * temporary file remains.
  */
+#define _DEFAULT_SOURCE 1           /* syscall, DT_DIR */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 
-#define MAX_PENDING 4
+/* ---- the registry of temporary paths --------------------------------------
+ * Every temporary file and folder the tool makes is registered here from
+ * the moment it exists until it is renamed into place or removed, so that
+ * a signal that ends the program (SIGINT, SIGTERM, SIGHUP; SIGBUS from a
+ * full disk) removes all of them, whichever thread made them.
+ *
+ * The registry is a list of nodes that only grows (its length is the most
+ * paths ever pending at once); a node is reused once forgotten.  Threads
+ * register concurrently without a lock: a node is claimed by a
+ * compare-and-swap of its state, and new nodes are pushed on the list's
+ * head the same way.  A signal handler cannot take a lock, so the window
+ * between creating a path and registering it is closed another way: the
+ * creating thread blocks the signals for that moment and counts itself in
+ * `inflight`; the handler first sets `dying` (no path is created after
+ * it), waits for `inflight` to drain (the creators run on other threads:
+ * their own thread has the signals blocked), and only then walks the list. */
+enum { NODE_FREE, NODE_CLAIMED, NODE_FILE, NODE_DIR };
 
-/* Temporary files to remove if a signal ends the program. */
-static char pending[MAX_PENDING][PATH_MAX + 32];
-static char pending_name[MAX_PENDING][256];     /* OUT, for the message */
-static volatile sig_atomic_t npending_flags[MAX_PENDING];
+struct cli_tmp {
+    struct cli_tmp *next;               /* set before the node is published; never changes */
+    atomic_int state;
+    _Atomic(uint8_t *) lo, hi;          /* an output mapping in it, for SIGBUS */
+    char path[PATH_MAX + 32];
+    char name[256];                     /* OUT, for the message */
+};
 
-/* The output mappings, for telling a full disk from other SIGBUS causes. */
-static uint8_t *volatile map_lo[MAX_PENDING], *volatile map_hi[MAX_PENDING];
+static _Atomic(struct cli_tmp *) registry;
+static atomic_int inflight, dying;
 
 static void say(const char *s)
 {
@@ -53,21 +79,88 @@ static void say(const char *s)
     (void)r;
 }
 
+/* Removes dir and everything below it, with async-signal-safe calls only
+ * (no opendir: it allocates).  Deeper than the path buffer: left. */
+static void remove_tree_raw(char *path, size_t len, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        char buf[4096];
+        long n;
+        while ((n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0) {
+            for (long at = 0; at < n;) {
+                struct {
+                    uint64_t ino;
+                    int64_t off;
+                    unsigned short reclen;
+                    unsigned char type;
+                } hdr;
+                memcpy(&hdr, buf + at, sizeof hdr);
+                const char *entry = buf + at + 19;      /* d_name's place in linux_dirent64 */
+                at += hdr.reclen;
+                if (strcmp(entry, ".") == 0 || strcmp(entry, "..") == 0)
+                    continue;
+                size_t el = strlen(entry);
+                if (len + 1 + el + 1 > cap)
+                    continue;
+                path[len] = '/';
+                memcpy(path + len + 1, entry, el + 1);
+                if (hdr.type == DT_DIR)
+                    remove_tree_raw(path, len + 1 + el, cap);
+                else if (unlink(path) != 0 && errno == EISDIR)
+                    remove_tree_raw(path, len + 1 + el, cap);
+                path[len] = '\0';
+            }
+        }
+        close(fd);
+    }
+    rmdir(path);
+}
+
+void cli_remove_tree(const char *dir)
+{
+    char path[PATH_MAX + 512];
+    size_t len = strlen(dir);
+    if (len >= sizeof path)
+        return;
+    memcpy(path, dir, len + 1);
+    remove_tree_raw(path, len, sizeof path);
+}
+
+/* What a dying program does: no new path is made, the ones being made are
+ * waited for (two seconds at most: a thread stopped by a debugger), then
+ * every registered file is removed, and every folder with what it holds.
+ * @return the node whose output mapping holds addr, or NULL. */
+static struct cli_tmp *remove_all(const void *addr)
+{
+    atomic_store(&dying, 1);
+    for (int i = 0; i < 2000 && atomic_load(&inflight) > 0; i++) {
+        struct timespec ms = { 0, 1000000 };
+        nanosleep(&ms, NULL);
+    }
+    struct cli_tmp *hit = NULL;
+    for (struct cli_tmp *t = atomic_load(&registry); t; t = t->next) {
+        int state = atomic_load(&t->state);
+        if (state == NODE_FILE) {
+            unlink(t->path);
+            uint8_t *lo = atomic_load(&t->lo), *hi = atomic_load(&t->hi);
+            if (addr && (const uint8_t *)addr >= lo && (const uint8_t *)addr < hi)
+                hit = t;
+        } else if (state == NODE_DIR) {
+            cli_remove_tree(t->path);
+        }
+    }
+    return hit;
+}
+
 static void on_bus(int sig, siginfo_t *info, void *uctx)
 {
     (void)sig;
     (void)uctx;
-    int output = -1;
-    for (int i = 0; i < MAX_PENDING; i++) {
-        if (npending_flags[i]) {
-            unlink(pending[i]);
-            if ((uint8_t *)info->si_addr >= map_lo[i] && (uint8_t *)info->si_addr < map_hi[i])
-                output = i;
-        }
-    }
-    if (output >= 0) {
+    struct cli_tmp *output = remove_all(info->si_addr);
+    if (output) {
         say("tensorlayout: ");
-        say(pending_name[output]);
+        say(output->name);
         say(": cannot write: no space left on the file system\n");
     } else {
         say("tensorlayout: a mapped input file could not be read (was it truncated?)\n");
@@ -77,46 +170,100 @@ static void on_bus(int sig, siginfo_t *info, void *uctx)
 
 static void on_signal(int sig)
 {
-    for (int i = 0; i < MAX_PENDING; i++) {
-        if (npending_flags[i])
-            unlink(pending[i]);
-    }
+    remove_all(NULL);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-static int remember(const char *path, const char *name)
+static pthread_once_t handlers_once = PTHREAD_ONCE_INIT;
+
+static void install_handlers(void)
 {
-    static bool installed;
-    if (!installed) {
-        signal(SIGINT, on_signal);
-        signal(SIGTERM, on_signal);
-        signal(SIGHUP, on_signal);
-        signal(SIGXFSZ, SIG_IGN);      /* a file-size limit is an EFBIG error */
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_bus;
-        sa.sa_flags = SA_SIGINFO;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGBUS, &sa, NULL);
-        installed = true;
-    }
-    for (int i = 0; i < MAX_PENDING; i++) {
-        if (!npending_flags[i]) {
-            snprintf(pending[i], sizeof pending[i], "%s", path);
-            snprintf(pending_name[i], sizeof pending_name[i], "%s", name);
-            npending_flags[i] = 1;
-            return i;
-        }
-    }
-    return -1;
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
+    signal(SIGXFSZ, SIG_IGN);          /* a file-size limit is an EFBIG error */
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_bus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGBUS, &sa, NULL);
 }
 
-static void forget(int slot)
+/* A node in state CLAIMED: a forgotten one, or a new one on the list. */
+static struct cli_tmp *claim(void)
 {
-    if (slot >= 0) {
-        npending_flags[slot] = 0;
-        map_lo[slot] = map_hi[slot] = NULL;
+    for (struct cli_tmp *t = atomic_load(&registry); t; t = t->next) {
+        int expect = NODE_FREE;
+        if (atomic_compare_exchange_strong(&t->state, &expect, NODE_CLAIMED))
+            return t;
+    }
+    struct cli_tmp *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    atomic_init(&t->state, NODE_CLAIMED);
+    struct cli_tmp *head = atomic_load(&registry);
+    do
+        t->next = head;
+    while (!atomic_compare_exchange_weak(&registry, &head, t));
+    return t;
+}
+
+struct cli_tmp *cli_tmp_make(char *template, bool dir, const char *name, int *fd)
+{
+    pthread_once(&handlers_once, install_handlers);
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    sigaddset(&block, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    atomic_fetch_add(&inflight, 1);
+    struct cli_tmp *t = NULL;
+    int made = -1, saved = EINTR;
+    if (!atomic_load(&dying) && (t = claim())) {
+        if (dir)
+            made = mkdtemp(template) ? 0 : -1;
+        else
+            made = *fd = mkstemp(template);
+        saved = errno;
+        if (made >= 0) {
+            snprintf(t->path, sizeof t->path, "%s", template);
+            snprintf(t->name, sizeof t->name, "%s", name);
+            atomic_store(&t->lo, NULL);
+            atomic_store(&t->hi, NULL);
+            atomic_store(&t->state, dir ? NODE_DIR : NODE_FILE);
+        } else {
+            atomic_store(&t->state, NODE_FREE);
+            t = NULL;
+        }
+    } else if (!atomic_load(&dying)) {
+        saved = ENOMEM;
+    }
+    atomic_fetch_sub(&inflight, 1);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    while (atomic_load(&dying))         /* another thread is ending the program */
+        pause();
+    if (!t)
+        errno = saved;
+    return t;
+}
+
+void cli_tmp_map(struct cli_tmp *t, void *lo, void *hi)
+{
+    if (t) {
+        atomic_store(&t->lo, (uint8_t *)lo);
+        atomic_store(&t->hi, (uint8_t *)hi);
+    }
+}
+
+void cli_tmp_forget(struct cli_tmp *t)
+{
+    if (t) {
+        atomic_store(&t->lo, NULL);
+        atomic_store(&t->hi, NULL);
+        atomic_store(&t->state, NODE_FREE);
     }
 }
 
@@ -140,7 +287,7 @@ int cli_out_open(struct cli_out *o, const char *path, uint64_t size)
 {
     memset(o, 0, sizeof *o);
     o->fd = -1;
-    o->slot = -1;
+    o->reg = NULL;
     o->size = size;
     o->path = path;
     tl_quote(strcmp(path, "-") == 0 ? "<stdout>" : path, o->name, sizeof o->name);
@@ -186,12 +333,12 @@ int cli_out_open(struct cli_out *o, const char *path, uint64_t size)
         cli_report_errno(o->name, "cannot write");
         return CLI_IO;
     }
-    o->fd = mkstemp(o->tmp);
-    if (o->fd < 0) {
+    o->reg = cli_tmp_make(o->tmp, false, o->name, &o->fd);
+    if (!o->reg) {
+        o->fd = -1;
         cli_report_errno(o->name, "cannot create a temporary file beside it");
         return CLI_IO;
     }
-    o->slot = remember(o->tmp, o->name);
     if (ftruncate(o->fd, (off_t)size) != 0) {
         cli_report_errno(o->name, "cannot write");
         cli_out_abort(o);
@@ -206,10 +353,7 @@ int cli_out_open(struct cli_out *o, const char *path, uint64_t size)
             return CLI_IO;
         }
         o->bytes = o->map;
-        if (o->slot >= 0) {
-            map_lo[o->slot] = o->map;
-            map_hi[o->slot] = (uint8_t *)o->map + size;
-        }
+        cli_tmp_map(o->reg, o->map, (uint8_t *)o->map + size);
     }
     return CLI_OK;
 }
@@ -257,7 +401,8 @@ int cli_out_commit(struct cli_out *o)
         cli_report_errno(o->name, "cannot write");
         unlink(o->tmp);
     }
-    forget(o->slot);
+    cli_tmp_forget(o->reg);
+    o->reg = NULL;
     return rc;
 }
 
@@ -271,7 +416,8 @@ void cli_out_abort(struct cli_out *o)
         unlink(o->tmp);
         o->fd = -1;
     }
-    forget(o->slot);
+    cli_tmp_forget(o->reg);
+    o->reg = NULL;
     free(o->heap);
     o->heap = NULL;
 }
@@ -293,7 +439,7 @@ int cli_out_open_stream(struct cli_out *o, const char *path)
 {
     memset(o, 0, sizeof *o);
     o->path = path;
-    o->slot = -1;
+    o->reg = NULL;
     o->direct = true;
     tl_quote(strcmp(path, "-") == 0 ? "<stdout>" : path, o->name, sizeof o->name);
     o->fd = strcmp(path, "-") == 0 ? 1 : open(path, O_WRONLY | O_TRUNC);
@@ -356,10 +502,7 @@ int cli_out_region(struct cli_out *o, uint64_t pos, uint64_t n, uint8_t **p)
     }
     o->map = m;
     o->size = len;
-    if (o->slot >= 0) {
-        map_lo[o->slot] = m;
-        map_hi[o->slot] = m + len;
-    }
+    cli_tmp_map(o->reg, m, m + len);
     *p = m + (pos - from);
     return CLI_OK;
 }
@@ -374,8 +517,7 @@ int cli_out_region_done(struct cli_out *o, uint64_t pos, uint64_t n, uint8_t *p,
         return rc;
     }
     if (o->map) {
-        if (o->slot >= 0)
-            map_lo[o->slot] = map_hi[o->slot] = NULL;
+        cli_tmp_map(o->reg, NULL, NULL);
         munmap(o->map, (size_t)o->size);
         o->map = NULL;
         o->size = 0;

@@ -338,13 +338,32 @@ struct cli_out {
     char target[4096];
     char name[256];           /* for messages */
     char tmp[4096 + 32];      /* the temporary file beside path */
-    int fd, slot;
+    int fd;
+    struct cli_tmp *reg;      /* the temporary file's place in the registry */
     bool direct;              /* not a regular file: written at commit */
     uint64_t size;
     unsigned char *bytes;     /* size bytes, zeroed, to fill */
     void *map;
     unsigned char *heap;
 };
+
+/* The registry of temporary paths (atomic.c): each temporary file or
+ * folder is made by cli_tmp_make() and registered from the moment it
+ * exists, from any thread, until cli_tmp_forget() (after it is renamed into
+ * place or removed).  A signal that ends the program (SIGINT, SIGTERM,
+ * SIGHUP, a full disk's SIGBUS) removes every registered file, and every
+ * registered folder with what it holds.  cli_tmp_make() fills template's
+ * XXXXXX as mkstemp (dir false: *fd is the open file) or mkdtemp does;
+ * name is OUT, for a message.  @return the registration, or NULL with
+ * errno set.  cli_tmp_map() records an output mapping in the file (for
+ * telling a full disk's SIGBUS from an input's). */
+struct cli_tmp;
+struct cli_tmp *cli_tmp_make(char *template, bool dir, const char *name, int *fd);
+void cli_tmp_map(struct cli_tmp *t, void *lo, void *hi);
+void cli_tmp_forget(struct cli_tmp *t);
+
+/* Removes a folder and everything below it (async-signal-safe). */
+void cli_remove_tree(const char *dir);
 
 /* Prepares an output of exactly size zero bytes at path ("-": standard
  * output).  On failure prints the message and returns CLI_IO; nothing is

@@ -577,12 +577,14 @@ int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", zip->name);
     snprintf(path, sizeof path, "%s/tensorlayout-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd = mkstemp(path);
-    if (fd < 0) {
+    int fd;
+    struct cli_tmp *reg = cli_tmp_make(path, false, zip->name, &fd);
+    if (!reg) {
         cli_report_errno(path, "cannot make a file to inflate into (set TMPDIR)");
         return CLI_IO;
     }
     unlink(path);                   /* it lives as long as the mapping */
+    cli_tmp_forget(reg);
     struct tl_error err = { 0 };
     int rc = tl_npz_member(zip->bytes, zip->size, t, put_fd, &fd, &err);
     if (rc == -1) {

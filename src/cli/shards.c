@@ -293,27 +293,6 @@ static int write_index(const struct cli_shards *s, const char *dir, const char *
     return rc;
 }
 
-/* Removes a folder of ours and what is in it (shards in subfolders too). */
-static void remove_tree(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    char path[4096 + 512];
-    while (d && (e = readdir(d))) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        struct stat st;
-        if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
-            remove_tree(path);
-        else
-            unlink(path);
-    }
-    if (d)
-        closedir(d);
-    rmdir(dir);
-}
-
 /* Whether dir is missing, or an empty folder. */
 static bool dir_free(const char *dir)
 {
@@ -402,7 +381,8 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     char copy2[4096];
     snprintf(copy2, sizeof copy2, "%s", outdir);
     snprintf(tmp, sizeof tmp, "%s/.%s.tmp-XXXXXX", dirname(copy2), base);
-    if (!mkdtemp(tmp)) {
+    struct cli_tmp *reg = cli_tmp_make(tmp, true, outdir, NULL);
+    if (!reg) {
         cli_report_errno(outdir, "cannot make a temporary folder beside it");
         cli_shards_close(&s);
         return CLI_IO;
@@ -415,8 +395,9 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         rc = CLI_IO;
     }
     if (rc)
-        remove_tree(tmp);
-    else {                              /* mkdtemp's 0700, as a new folder would be */
+        cli_remove_tree(tmp);
+    cli_tmp_forget(reg);
+    if (rc == CLI_OK) {                              /* mkdtemp's 0700, as a new folder would be */
         mode_t mask = umask(0);
         umask(mask);
         chmod(outdir, 0777 & ~mask);
