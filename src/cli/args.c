@@ -20,6 +20,52 @@ void cli_usage_error(const char *cmd, const char *fmt, ...)
     fprintf(stderr, " (see 'tensorlayout %s --help')\n", cmd);
 }
 
+const char *cli_formats_text(const char *text, char *buf, size_t n)
+{
+    static const struct {
+        const char *mark, *last;
+        bool many;
+    } marks[] = {
+        { "@FORMATS@", ", ", false }, { "@FORMATS_OR@", " or ", false },
+        { "@MANY_OR@", " or ", true },
+    };
+    size_t len = 0;
+    buf[0] = '\0';
+    while (*text && len + 1 < n) {
+        size_t k = 0, m = sizeof marks / sizeof marks[0];
+        while (k < m && strncmp(text, marks[k].mark, strlen(marks[k].mark)) != 0)
+            k++;
+        if (k == m) {
+            buf[len++] = *text++;
+            buf[len] = '\0';
+            continue;
+        }
+        char list[256];
+        if (marks[k].many) {        /* the formats that hold many tensors, read and written */
+            size_t count = 0, done = 0, at = 0;
+            for (size_t i = 0; tl_format_at(i); i++)
+                count += tl_format_at(i)->many && tl_format_at(i)->read && tl_format_at(i)->writes;
+            list[0] = '\0';
+            for (size_t i = 0; tl_format_at(i) && at < sizeof list; i++) {
+                const struct tl_format_entry *e = tl_format_at(i);
+                if (!(e->many && e->read && e->writes))
+                    continue;
+                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s",
+                                       done == 0 ? "" : done + 1 == count ? " or " : ", ",
+                                       e->label);
+                done++;
+            }
+        } else {
+            tl_format_list(list, sizeof list, marks[k].last);
+        }
+        len += (size_t)snprintf(buf + len, n - len, "%s", list);
+        if (len >= n)
+            len = n - 1;
+        text += strlen(marks[k].mark);
+    }
+    return buf;
+}
+
 int cli_parse_args(int argc, char **argv, void **table, const char *about)
 {
     return cli_parse_args_hint(argc, argv, table, about, NULL);
@@ -52,7 +98,8 @@ int cli_parse_args_hint(int argc, char **argv, void **table, const char *about,
     if (help->count > 0) {
         printf("Usage: tensorlayout %s", cmd);
         arg_print_syntax(stdout, table, "\n\n");
-        printf("%s\n\n", about);
+        char text[4096];
+        printf("%s\n\n", cli_formats_text(about, text, sizeof text));
         arg_print_glossary(stdout, table, "  %-24s %s\n");
         printf("\nSee man tensorlayout for the description keys and exit statuses.\n");
         return CLI_OK;

@@ -347,6 +347,13 @@ struct cli_out {
     unsigned char *heap;
 };
 
+/* text with the format table's lists in place of its marks (into buf, cut
+ * to n): @FORMATS@ the tensor file formats the tool reads (".npy, .npz,
+ * safetensors"), @FORMATS_OR@ the same with "or" last, @MANY_OR@ those
+ * that hold many tensors and are written too.  Every help text that lists
+ * formats says them so.  @return buf. */
+const char *cli_formats_text(const char *text, char *buf, size_t n);
+
 /* The registry of temporary paths (atomic.c): each temporary file or
  * folder is made by cli_tmp_make() and registered from the moment it
  * exists, from any thread, until cli_tmp_forget() (after it is renamed into

@@ -20,7 +20,7 @@
 static const char about[] =
     "Decides whether tensors A and B hold the same values at every logical\n"
     "index, whatever their layouts, padding, broadcast and data types.  A and\n"
-    "B are each DESC DATA or one tensor file (.npy, .npz, safetensors or a\n"
+    "B are each DESC DATA or one tensor file (@FORMATS@ or a\n"
     "shard index: FILE[:NAME]).\n"
     "Two values match when |a - b| <= atol + rtol * |b| (numpy's isclose;\n"
     "both 0 by default: equal as numbers, +0 = -0, NaN matches nothing unless\n"
@@ -317,7 +317,8 @@ static bool parse_tol(const char *s, double *out)
 
 int cmd_compare(int argc, char **argv)
 {
-    struct arg_file *sides = arg_filen(NULL, NULL, "TENSOR", 1, 4, "A, then B: each DESC DATA, or one tensor file (.npy, safetensors FILE[:NAME]); with --type and --sizes, A's DATA and B's (or a tensor file for one of them)");
+    static char gloss[512];
+    struct arg_file *sides = arg_filen(NULL, NULL, "TENSOR", 1, 4, cli_formats_text("A, then B: each DESC DATA, or one tensor file (@FORMATS@, a shard index; FILE[:NAME]); with --type and --sizes, A's DATA and B's (or a tensor file for one of them)", gloss, sizeof gloss));
     struct arg_str *atol = arg_str0(NULL, "atol", "X", "absolute tolerance (default 0)");
     struct arg_str *rtol = arg_str0(NULL, "rtol", "X", "relative tolerance, times |b| (default 0)");
     struct arg_lit *equal_nan = arg_lit0(NULL, "equal-nan", "NaN matches NaN");

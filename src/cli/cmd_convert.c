@@ -33,8 +33,8 @@ static const char about[] =
     "exactly the destination's elements' bytes; bytes no element reaches are\n"
     "zero, or --fill V.  OUT is written to a temporary file beside it and\n"
     "renamed into place only on success; it may be the input file, or '-'.\n"
-    "A safetensors or .npz FILE named whole converts every tensor into a\n"
-    "safetensors or .npz OUT: --to applies to the tensors of its rank,\n"
+    "A @MANY_OR@ FILE named whole converts every tensor into a\n"
+    "@MANY_OR@ OUT: --to applies to the tensors of its rank,\n"
     "--to-type to the floating ones, --select and --exclude choose them by\n"
     "name, the rest are copied.  A sharded model's index converts into a\n"
     "folder, OUTDIR/: every shard, in parallel, then a new index; or with\n"
@@ -448,7 +448,8 @@ static int run(const struct options *o)
 
 int cmd_convert(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "source description: a JSON file, '-' or inline JSON, or a tensor file (.npy, .npz, safetensors, a shard index; FILE[:NAME])");
+    static char gloss[512];
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", cli_formats_text("source description: a JSON file, '-' or inline JSON, or a tensor file (@FORMATS@, a shard index; FILE[:NAME])", gloss, sizeof gloss));
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "source data file ('-' for standard input); none with a tensor file");
     struct arg_file *out = arg_file1("o", "output", "OUT", "output file ('-' for standard output); may be DATA itself");
     struct arg_str *to = arg_str0(NULL, "to", "L", "destination layout: letters (NHWC) or indices (0,2,3,1), packed");

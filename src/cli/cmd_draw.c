@@ -173,7 +173,8 @@ static int run(const struct options *opt)
 
 int cmd_draw(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, .npz, safetensors, a shard index; FILE[:NAME])");
+    static char gloss[512];
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", cli_formats_text("tensor description: a JSON file, '-' or inline JSON, or a tensor file (@FORMATS@, a shard index; FILE[:NAME])", gloss, sizeof gloss));
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "its data file: with --values, the cells show values");
     struct arg_lit *values = arg_lit0(NULL, "values", "cells show the elements' values (needs DATA, or a tensor file)");
     struct arg_str *color = arg_str0(NULL, "color", "WHEN", "auto (a terminal, and NO_COLOR unset), always or never");

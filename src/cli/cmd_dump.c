@@ -425,7 +425,8 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
 
 int cmd_dump(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, .npz, safetensors, a shard index; FILE[:NAME])");
+    static char gloss[512];
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", cli_formats_text("tensor description: a JSON file, '-' or inline JSON, or a tensor file (@FORMATS@, a shard index; FILE[:NAME])", gloss, sizeof gloss));
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "raw data file ('-' for standard input); none with a tensor file");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_lit *physical = arg_lit0(NULL, "physical", "show the buffer in offset order, with padding and shared slots");

@@ -13,7 +13,7 @@
 #include "cli.h"
 
 static const char about[] =
-    "Lists the tensors of FILE (a .npy, .npz or safetensors file, a sharded\n"
+    "Lists the tensors of FILE (a @FORMATS_OR@ file, a sharded\n"
     "model's index, a JSON description or a buffer map of several) in file\n"
     "order: name, dataType, sizes, the first byte and one past the last byte\n"
     "of its data (of a map's tensor: its buffer; of a deflated .npz member:\n"
@@ -329,7 +329,8 @@ static int run(const char *path, const char *data_arg, bool json)
 
 int cmd_list(int argc, char **argv)
 {
-    struct arg_file *file = arg_file1(NULL, NULL, "FILE", "a .npy, .npz or safetensors file, a sharded model's index, or a JSON description or buffer map ('-' for standard input)");
+    static char gloss[512];
+    struct arg_file *file = arg_file1(NULL, NULL, "FILE", cli_formats_text("a @FORMATS_OR@ file, a sharded model's index, or a JSON description or buffer map ('-' for standard input)", gloss, sizeof gloss));
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "the data file of a description or buffer map: its gaps are listed too");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");

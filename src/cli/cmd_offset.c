@@ -211,7 +211,8 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
 
 int cmd_offset(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, .npz, safetensors, a shard index; FILE[:NAME])");
+    static char gloss[512];
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", cli_formats_text("tensor description: a JSON file, '-' or inline JSON, or a tensor file (@FORMATS@, a shard index; FILE[:NAME])", gloss, sizeof gloss));
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_str *index = arg_strn(NULL, NULL, "INDEX", 0, argc > 1 ? argc : 1, "logical index, e.g. 1,0,1");
     struct arg_str *byte = arg_str0(NULL, "byte", "N", "which indices own byte N of the data file");

@@ -31,7 +31,8 @@ static int run(const char *arg, const char *axes, bool json)
 
 int cmd_size(int argc, char **argv)
 {
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", "tensor description: a JSON file, '-' or inline JSON, or a tensor file (.npy, .npz, safetensors, a shard index; FILE[:NAME])");
+    static char gloss[512];
+    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", cli_formats_text("tensor description: a JSON file, '-' or inline JSON, or a tensor file (@FORMATS@, a shard index; FILE[:NAME])", gloss, sizeof gloss));
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print {\"minimumImpliedSizeInBytes\": N}");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");

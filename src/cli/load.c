@@ -110,8 +110,9 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf, bool as_
     unsigned char c = file->size ? t[0] : ' ';
     bool bom = file->size >= 3 && t[0] == 0xef && t[1] == 0xbb && t[2] == 0xbf;
     if (file->size == 0) {
-        fprintf(stderr, "tensorlayout: %s: is empty, not a JSON description, a .npy, .npz "
-                "or safetensors file\n", file->name);
+        char list[128];
+        fprintf(stderr, "tensorlayout: %s: is empty, not a JSON description, a %s file\n",
+                file->name, tl_format_list(list, sizeof list, " or "));
         return CLI_INVALID;
     }
     if (file->size >= 2 && ((t[0] == 0xff && t[1] == 0xfe) || (t[0] == 0xfe && t[1] == 0xff))) {
@@ -127,11 +128,12 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf, bool as_
         control += (b < 0x20 && b != '\t' && b != '\n' && b != '\r') || b == 0x7f;
     }
     if (control >= 4 || (c >= 0x80 && !bom)) {
-        char head[64];
+        char head[64], list[128];
         first_bytes(t, file->size, head, sizeof head);
         fprintf(stderr, "tensorlayout: %s: holds binary data (%s), not a file this tool reads "
-                "(a JSON description or buffer map, .npy, .npz, safetensors%s)\n", file->name,
-                head, as_desc ? "; DESC and DATA swapped?" : "");
+                "(%s, %s%s)\n", file->name, head, tl_format_entry(TL_FMT_JSON)->label,
+                tl_format_list(list, sizeof list, ", "),
+                as_desc ? "; DESC and DATA swapped?" : "");
         return CLI_INVALID;
     }
     /* text that no JSON value starts with (a README, a Makefile, a CSV of
@@ -180,7 +182,7 @@ bool cli_is_tensor_file(const char *arg)
     char path[4096];
     const char *name;
     struct stat st;
-    uint8_t head[16];
+    uint8_t head[TL_SNIFF_BYTES];
     if (strcmp(arg, "-") == 0 || cli_desc_opts_is(arg))
         return false;
     split_name(arg, path, sizeof path, &name);
@@ -510,7 +512,7 @@ static int open_input(const char *path, const char *role, struct cli_data *out,
         }
     } else {
         /* a stream: its first bytes, then as much as they allow */
-        unsigned char head[16];
+        unsigned char head[TL_SNIFF_BYTES];
         size_t n = 0;
         while (n < sizeof head) {
             ssize_t r = read(fd, head + n, sizeof head - n);
@@ -545,7 +547,8 @@ static int open_input(const char *path, const char *role, struct cli_data *out,
         return rc;
     }
     if (format)
-        *format = tl_file_sniff(out->bytes, out->size < 16 ? (size_t)out->size : 16);
+        *format = tl_file_sniff(out->bytes, out->size < TL_SNIFF_BYTES ? (size_t)out->size
+                                                                       : TL_SNIFF_BYTES);
     return CLI_OK;
 }
 

@@ -20,7 +20,7 @@ static const struct command commands[] = {
     { "strides", cmd_strides, "strides for a layout (DirectML's CalculateStrides)" },
     { "dump",    cmd_dump,    "the values of a tensor, logically or in buffer order" },
     { "convert", cmd_convert, "rewrite a tensor's data in another layout" },
-    { "list",    cmd_list,    "the tensors of a .npy, .npz or safetensors file or a shard index" },
+    { "list",    cmd_list,    "the tensors of a @FORMATS_OR@ file or a shard index" },
     { "compare", cmd_compare, "whether two tensors hold the same values, whatever their layouts" },
     { "draw",    cmd_draw,    "a picture of a layout: logical and physical views, text or SVG" },
     { "calibrate", cmd_calibrate, "measure this machine for the copy core, and cache it" },
@@ -30,26 +30,42 @@ static const struct command commands[] = {
 
 static void usage(FILE *f)
 {
+    char text[512], list[256];
     fprintf(f,
         "Usage: tensorlayout COMMAND [OPTIONS] ARGS...\n"
-        "       tensorlayout --help | --version | help COMMAND\n"
+        "       tensorlayout --help | --version | --formats | help COMMAND\n"
         "\n"
         "Inspects and converts tensors stored in flat buffers, described the way\n"
         "DirectML describes them: a data type, sizes and strides (JSON).\n"
         "\n"
         "Commands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+        fprintf(f, "  %-9s %s\n", commands[i].name,
+                cli_formats_text(commands[i].summary, text, sizeof text));
     fprintf(f,
         "\n"
         "Every command takes --help; most take --json.  DESC is a JSON file, '-'\n"
         "for standard input, or inline JSON starting with '{'; or, in place of\n"
-        "DESC DATA, one tensor file: a .npy file, or a safetensors file as\n"
+        "DESC DATA, one tensor file (%s, a shard index) as\n"
         "FILE:NAME (FILE alone when it holds one tensor).  Or DESC as options:\n"
         "--type T --sizes LIST [--strides LIST | --layout L] [--byte-offset N],\n"
         "then DATA (tensorlayout dump --type float16 --sizes 2,3 x.bin).\n"
         "Exit status: 0 success, 1 the answer is no (problems found, tensors differ),\n"
-        "2 usage error, 3 input/output error, 4 invalid input.  See man tensorlayout.\n");
+        "2 usage error, 3 input/output error, 4 invalid input.  See man tensorlayout.\n",
+        tl_format_list(list, sizeof list, ", "));
+}
+
+/* The format table, one row a format: what the tool reads and writes. */
+static void formats(void)
+{
+    printf("%-12s %-5s %-6s %-18s %s\n", "format", "reads", "writes", "endings", "what");
+    for (size_t i = 0; tl_format_at(i); i++) {
+        const struct tl_format_entry *e = tl_format_at(i);
+        bool file = e->id != TL_FMT_JSON;
+        printf("%-12s %-5s %-6s %-18s %s%s\n", e->name, e->read || !file ? "yes" : "no",
+               e->writes ? "yes" : "no", e->endings, e->title,
+               e->read || !file ? "" : ": recognized, not read yet");
+    }
 }
 
 static const struct command *find(const char *name)
@@ -81,6 +97,14 @@ int main(int argc, char **argv)
                 printf(" %s", tl_isa_name((enum tl_isa)i));
         }
         printf(")\n");
+        return cli_finish_output(CLI_OK);
+    }
+    if (strcmp(name, "--formats") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "tensorlayout: --formats: takes no argument\n");
+            return CLI_USAGE;
+        }
+        formats();
         return cli_finish_output(CLI_OK);
     }
     if (strcmp(name, "help") == 0) {

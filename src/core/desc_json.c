@@ -884,3 +884,18 @@ cJSON *tl_desc_to_json(const struct tl_desc *d)
     }
     return o;
 }
+
+/* JSON text is what a file no other format claims is taken for: its
+ * parser (tl_desc_table_parse_json) says what is wrong with it. */
+static unsigned json_bid(const uint8_t *head, size_t n)
+{
+    (void)head;
+    (void)n;
+    return TL_BID_FALLBACK;
+}
+
+const struct tl_format_entry tl_format_json = {
+    .id = TL_FMT_JSON, .name = "json", .label = "a JSON description or buffer map",
+    .title = "a JSON description", .endings = ".json", .bid = json_bid,
+    .spelling = TL_SPELL_NAME,
+};

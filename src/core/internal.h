@@ -42,6 +42,15 @@ extern struct tl_find_limits tl_find_limits;
  * readers fill the tensor table with the helpers of desc.c. */
 
 #define TL_FILE_HEADER_MAX (UINT64_C(100) << 20)   /* 100 MiB, for every format */
+
+/* The format table's entries, each in its format's file (format.c lists
+ * them). */
+extern const struct tl_format_entry tl_format_json, tl_format_npy, tl_format_npz,
+    tl_format_safetensors, tl_format_gguf, tl_format_pytorch;
+
+/* Whether a file starts as a zip does: a local header ("PK\3\4") or an
+ * empty zip's end record ("PK\5\6"). */
+bool tl_zip_head(const uint8_t *head, size_t n);
 extern const char tl_npy_magic[6];                  /* "\x93NUMPY" */
 
 /* The readers (SPEC section 6): a whole file of len bytes into f.

@@ -356,6 +356,19 @@ int tl_npy_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
     return tl_npy_tensor(&h, 0, len, &f->tensors[0], err);
 }
 
+/* numpy's magic number is a certain bid. */
+static unsigned npy_bid(const uint8_t *head, size_t n)
+{
+    return n >= sizeof tl_npy_magic && memcmp(head, tl_npy_magic, sizeof tl_npy_magic) == 0
+           ? TL_BID_CERTAIN : 0;
+}
+
+const struct tl_format_entry tl_format_npy = {
+    .id = TL_FMT_NPY, .name = "npy", .label = ".npy", .title = "a numpy .npy file",
+    .endings = ".npy", .bid = npy_bid, .read = tl_npy_parse, .writes = true,
+    .spelling = TL_SPELL_NPY,
+};
+
 int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len,
                   struct tl_error *err)
 {

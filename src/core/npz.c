@@ -505,3 +505,16 @@ int tl_zip_directory(const struct tl_zip_entry *e, size_t n, uint64_t at, uint8_
     *len = (size_t)(p - buf);
     return 0;
 }
+
+/* Any zip: an archive of .npy members unless a format that knows its
+ * members better (a PyTorch checkpoint) bids higher. */
+static unsigned npz_bid(const uint8_t *head, size_t n)
+{
+    return tl_zip_head(head, n) ? 50 : 0;
+}
+
+const struct tl_format_entry tl_format_npz = {
+    .id = TL_FMT_NPZ, .name = "npz", .label = ".npz", .title = "a numpy .npz archive",
+    .endings = ".npz", .bid = npz_bid, .read = tl_npz_parse, .writes = true, .many = true,
+    .spelling = TL_SPELL_NPY,
+};

@@ -351,3 +351,25 @@ int tl_safetensors_header(const struct tl_st_entry *t, size_t n, const struct tl
     *len = 8 + hlen;
     return 0;
 }
+
+/* An 8-byte header length (binary: some byte of it is not text, which a
+ * JSON description never holds) followed by '{'.  Not certain: another
+ * format's ninth byte may be '{' too (a GGUF file's tensor count). */
+static unsigned safetensors_bid(const uint8_t *head, size_t n)
+{
+    if (n < 9 || head[8] != '{')
+        return 0;
+    for (int i = 0; i < 8; i++) {
+        uint8_t c = head[i];
+        if (!((c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r'))
+            return 60;
+    }
+    return 0;
+}
+
+const struct tl_format_entry tl_format_safetensors = {
+    .id = TL_FMT_SAFETENSORS, .name = "safetensors", .label = "safetensors",
+    .title = "a safetensors file", .endings = ".safetensors", .bid = safetensors_bid,
+    .read = tl_safetensors_parse, .writes = true, .many = true,
+    .spelling = TL_SPELL_SAFETENSORS,
+};

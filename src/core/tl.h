@@ -411,18 +411,60 @@ uint64_t tl_finder_find(struct tl_finder *f, uint64_t elem_offset, uint64_t limi
                         tl_index_fn fn, void *ctx);
 void tl_finder_free(struct tl_finder *f);
 
-/* ---- tensor files: .npy and safetensors (tensorfile.c) ------------------ */
+/* ---- tensor files: the format table (format.c) ------------------------- */
 
-enum tl_format { TL_FMT_JSON, TL_FMT_NPY, TL_FMT_SAFETENSORS, TL_FMT_NPZ };
+/* The formats the tool tells apart.  Each is one file of the core and one
+ * entry (struct tl_format_entry) of the table in format.c: adding a format
+ * is writing its file and adding its entry there. */
+enum tl_format {
+    TL_FMT_JSON, TL_FMT_NPY, TL_FMT_SAFETENSORS, TL_FMT_NPZ, TL_FMT_GGUF, TL_FMT_PYTORCH,
+    TL_FMT_COUNT
+};
 
-/* "json", "npy", "safetensors", "npz". */
+struct tl_file;
+
+/* How sure a format is that a file's first bytes are its own: 0 not at
+ * all, TL_BID_FALLBACK for what anything else is taken for (JSON text),
+ * up to TL_BID_CERTAIN for a magic number of its own. */
+#define TL_BID_FALLBACK 1u
+#define TL_BID_CERTAIN 100u
+
+/* The first bytes sniffing looks at (fewer where the file is shorter). */
+#define TL_SNIFF_BYTES 256
+
+struct tl_format_entry {
+    enum tl_format id;
+    const char *name;            /* "npy": list --json's "format", --format's name */
+    const char *label;           /* ".npy", "safetensors": as messages list it */
+    const char *title;           /* what it is, for a format not read: "a GGUF file (llama.cpp)" */
+    const char *endings;         /* the file name endings it claims, space separated */
+    /* its bid on a file's first n bytes (n <= TL_SNIFF_BYTES) */
+    unsigned (*bid)(const uint8_t *head, size_t n);
+    /* reads a whole file of len bytes into f (tl_file_parse has zeroed it);
+     * NULL: recognized, not read yet */
+    int (*read)(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
+    bool writes;                 /* convert -o writes it */
+    bool many;                   /* it holds several named tensors */
+    enum tl_dtype_spelling spelling;   /* how it spells type names */
+};
+
+/* The table's entries in the order lists show them (i < TL_FMT_COUNT), or
+ * NULL past its end; the entry of a format. */
+const struct tl_format_entry *tl_format_at(size_t i);
+const struct tl_format_entry *tl_format_entry(enum tl_format f);
+
+/* The entry's name ("json", "npy", "safetensors", "npz", "gguf", "pytorch"). */
 const char *tl_format_name(enum tl_format f);
 
-/* What a file's first n bytes say it is: "\x93NUMPY" is .npy; an 8-byte
- * header length (binary: not all of it text) followed by '{' is
- * safetensors; a zip's local header ("PK\3\4") or an empty zip's end
- * record ("PK\5\6") is .npz; anything else is taken for a JSON
- * description.  Nine bytes are enough to tell. */
+/* The labels of the tensor file formats the tool reads, in table order,
+ * into buf: separated by ", ", the last by last (", " or " or ").
+ * @return buf. */
+const char *tl_format_list(char *buf, size_t n, const char *last);
+
+/* What a file's first n bytes say it is: every format bids, the strongest
+ * bid wins (the first in the table on a tie), so a file is never taken for
+ * another format because a byte of it happens to match; JSON text is the
+ * fallback.  TL_SNIFF_BYTES are enough to tell. */
 enum tl_format tl_file_sniff(const uint8_t *head, size_t n);
 
 /* One row of a file's tensor table.  desc has the file's shape as its

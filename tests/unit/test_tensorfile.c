@@ -276,6 +276,45 @@ void safetensors_should_reject_each_malformed_header(void)
     CHECK(tl_file_sniff((const uint8_t *)"        {\"a\":1}", 15) == TL_FMT_JSON);
 }
 
+/* SPEC 15: the strongest bid wins.  A GGUF file whose tensor count starts
+ * with '{' also matches safetensors' pattern, and loses to the magic
+ * number; a zip whose first member is ARCHIVE/data.pkl is PyTorch's, not
+ * an .npz; formats recognized but not read are named when parsed. */
+void sniff_should_take_the_strongest_bid(void)
+{
+    static const uint8_t gguf[24] = { 'G', 'G', 'U', 'F', 3, 0, 0, 0, '{', 0, 0, 0, 0, 0, 0, 0,
+                                      2, 0, 0, 0, 0, 0, 0, 0 };
+    CHECK(tl_file_sniff(gguf, sizeof gguf) == TL_FMT_GGUF);
+    CHECK(tl_format_entry(TL_FMT_SAFETENSORS)->bid(gguf, sizeof gguf) > 0);
+    struct tl_file f;
+    struct tl_error err;
+    CHECK(tl_file_parse(gguf, sizeof gguf, &f, &err) == TL_E_VALUE &&
+          strstr(err.msg, "GGUF") && strstr(err.msg, "not read yet"));
+    uint8_t zip[64] = { 'P', 'K', 3, 4, 20 };
+    static const char name[] = "archive/data.pkl";
+    zip[26] = sizeof name - 1;
+    memcpy(zip + 30, name, sizeof name - 1);
+    CHECK(tl_file_sniff(zip, sizeof zip) == TL_FMT_PYTORCH);
+    CHECK(tl_file_sniff(zip, 30 + 4) == TL_FMT_NPZ);          /* the name cut: just a zip */
+    memcpy(zip + 30, "archive/xdata.pkl", 17);                /* not a data.pkl of its own */
+    zip[26] = 17;
+    CHECK(tl_file_sniff(zip, sizeof zip) == TL_FMT_NPZ);
+    memcpy(zip + 30, "arr_0.npy", 9);
+    zip[26] = 9;
+    CHECK(tl_file_sniff(zip, sizeof zip) == TL_FMT_NPZ);
+    /* every entry: its own id, a unique name, a bid; JSON the fallback */
+    for (size_t i = 0; i < TL_FMT_COUNT; i++) {
+        const struct tl_format_entry *e = tl_format_at(i);
+        CHECK(e && tl_format_entry(e->id) == e && e->bid && e->name && e->label && e->endings);
+        for (size_t k = 0; k < i; k++)
+            CHECK(strcmp(tl_format_at(k)->name, e->name) != 0 && tl_format_at(k)->id != e->id);
+    }
+    CHECK(tl_format_at(TL_FMT_COUNT) == NULL);
+    CHECK(tl_file_sniff((const uint8_t *)"", 0) == TL_FMT_JSON);
+    char list[128];
+    CHECK_STR(tl_format_list(list, sizeof list, " or "), ".npy, .npz or safetensors");
+}
+
 void safetensors_should_report_overlaps_and_gaps(void)
 {
     size_t len;

@@ -46,6 +46,7 @@
     X(npz_should_read_what_the_zip_writer_writes) \
     X(shard_index_should_read_and_write_back) \
     X(safetensors_should_report_overlaps_and_gaps) \
+    X(sniff_should_take_the_strongest_bid) \
     X(file_should_never_read_past_a_truncation) \
     X(convert_should_round_trip_every_half_and_bfloat) \
     X(convert_should_round_floats_once) \

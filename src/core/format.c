@@ -1,0 +1,101 @@
+/*
+ * format.c - the table of formats: one entry per format, each defined in
+ * that format's own file (npy.c, npz.c, safetensors.c, gguf.c, pytorch.c,
+ * and desc_json.c for JSON text).  Sniffing asks every entry for its bid on
+ * a file's first bytes and takes the strongest; a file is read by its
+ * entry's reader; every list of formats a message or a help text shows is
+ * made from the table.
+ *
+ * Adding a format: its file, with its reader and an entry
+ * `const struct tl_format_entry tl_format_NAME`; its id in enum tl_format;
+ * its line below, where lists should show it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tl.h"
+
+static const struct tl_format_entry *const table[] = {
+    &tl_format_json, &tl_format_npy, &tl_format_npz, &tl_format_safetensors,
+    &tl_format_gguf, &tl_format_pytorch,
+};
+_Static_assert(sizeof table / sizeof table[0] == TL_FMT_COUNT, "one entry per format");
+
+const struct tl_format_entry *tl_format_at(size_t i)
+{
+    return i < TL_FMT_COUNT ? table[i] : NULL;
+}
+
+const struct tl_format_entry *tl_format_entry(enum tl_format f)
+{
+    for (size_t i = 0; i < TL_FMT_COUNT; i++) {
+        if (table[i]->id == f)
+            return table[i];
+    }
+    return &tl_format_json;
+}
+
+const char *tl_format_name(enum tl_format f)
+{
+    return tl_format_entry(f)->name;
+}
+
+const char *tl_format_list(char *buf, size_t n, const char *last)
+{
+    size_t count = 0, len = 0, done = 0;
+    for (size_t i = 0; i < TL_FMT_COUNT; i++)
+        count += table[i]->read != NULL;
+    buf[0] = '\0';
+    for (size_t i = 0; i < TL_FMT_COUNT && len < n; i++) {
+        if (!table[i]->read)
+            continue;
+        const char *sep = done == 0 ? "" : done + 1 == count ? last : ", ";
+        int w = snprintf(buf + len, n - len, "%s%s", sep, table[i]->label);
+        len += w > 0 ? (size_t)w : 0;
+        done++;
+    }
+    return buf;
+}
+
+enum tl_format tl_file_sniff(const uint8_t *head, size_t n)
+{
+    const struct tl_format_entry *best = &tl_format_json;
+    unsigned top = 0;
+    for (size_t i = 0; i < TL_FMT_COUNT; i++) {
+        unsigned bid = table[i]->bid(head, n);
+        if (bid > top) {
+            top = bid;
+            best = table[i];
+        }
+    }
+    return best->id;
+}
+
+int tl_file_parse(const uint8_t *bytes, uint64_t len, struct tl_file *f, struct tl_error *err)
+{
+    char list[128];
+    memset(f, 0, sizeof *f);
+    f->format = tl_file_sniff(bytes, len < TL_SNIFF_BYTES ? (size_t)len : TL_SNIFF_BYTES);
+    const struct tl_format_entry *e = tl_format_entry(f->format);
+    int rc;
+    if (e->read)
+        rc = e->read(bytes, len, f, err);
+    else if (e->id == TL_FMT_JSON)
+        rc = tl_fail(err, TL_E_VALUE, NULL, "not a %s file",
+                     tl_format_list(list, sizeof list, " or "));
+    else
+        rc = tl_fail(err, TL_E_VALUE, NULL, "is %s, which this version does not read yet "
+                     "(it reads %s files)", e->title, tl_format_list(list, sizeof list, " and "));
+    if (rc)
+        tl_file_free(f);
+    return rc;
+}
+
+/* ---- bids shared by formats --------------------------------------------- */
+
+bool tl_zip_head(const uint8_t *head, size_t n)
+{
+    return n >= 4 && head[0] == 'P' && head[1] == 'K' &&
+           ((head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6));
+}

@@ -1,0 +1,20 @@
+# --formats prints the format table; every format the tool reads is named
+# in every list of formats it prints (each command's --help, the top
+# --help) and in the man page (SPEC 15: the lists come from one table).
+$TL --formats; echo exit $?
+$TL --formats x; echo exit $?
+man=$(dirname "$(readlink examples)")/man/tensorlayout.1
+$TL --formats | awk 'NR > 1 && $2 == "yes" && $1 != "json" { print $1 }' | while read -r f; do
+    label=$f; [ "$f" = safetensors ] || label=.$f
+    for c in "" size inspect offset dump draw convert compare list; do
+        if [ -z "$c" ]; then $TL --help; else $TL $c --help; fi | grep -q -F -- "$label" ||
+            echo "'$label' is missing from ${c:-the top} --help"
+    done
+    grep -q -F -- "$label" "$man" || echo "'$label' is missing from the man page"
+    grep -q -F -- "$f" "$man" || echo "'$f' is missing from the man page"
+    echo "$f: listed"
+done
+# the formats recognized but not read are named in the man page
+$TL --formats | awk 'NR > 1 && $2 == "no" { print $1 }' | while read -r f; do
+    grep -q -i -F -- "$f" "$man" && echo "$f: in the man page"
+done
