@@ -60,7 +60,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -91,7 +91,16 @@ test: ## every test; again under ASan + UBSan; the command-line tests under valg
 
 check: test  ## same as test
 
-test-once: test-unit test-diff test-cli test-interrupt test-interop test-draw test-docs test-man
+test-once: test-lib test-unit test-diff test-cli test-interrupt test-interop test-draw test-docs test-man
+
+# SPEC 15: the library prints nothing, reads no environment variable and
+# opens no file (the command line reads the calibration's cache and /proc
+# and hands them in): none of its objects calls a function that would.
+LIB_FORBIDDEN = f?open(64)?|openat(64)?|fdopen|freopen|getenv|secure_getenv|(__)?(v?f?printf|printf_chk|fprintf_chk|vfprintf_chk)|puts|fputs|putchar|fputc|fwrite|perror|stdout|stderr|exit|system|popen|opendir
+test-lib: $(LIB)  ## the library prints nothing, reads no environment, opens no file
+	@bad=$$(nm -u $(LIB) | awk '{ print $$2 }' | grep -E '^($(LIB_FORBIDDEN))$$' | sort -u | tr '\n' ' '); \
+	if [ -n "$$bad" ]; then echo "library: calls $$bad(SPEC 15: it prints nothing, reads no environment, opens no file)"; exit 1; fi; \
+	echo "library: prints nothing, reads no environment variable, opens no file"
 
 test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 	$(UNIT_BIN)

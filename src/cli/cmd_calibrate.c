@@ -88,8 +88,36 @@ static int read_calib(const char *path, struct tl_calib *cal, struct tl_error *e
     return tl_calib_parse(text, n, cal, err) ? CLI_INVALID : CLI_OK;
 }
 
+/* The CPU's name where there is no CPUID: implementer, part and model
+ * name from /proc/cpuinfo, handed to the library (which opens no file). */
+static void cpu_from_proc(void)
+{
+#if !defined(__x86_64__)
+    char line[256];
+    const char *keys[] = { "model name", "CPU implementer", "CPU part" };
+    char got[3][64] = { "", "", "" }, name[200];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line, sizeof line, f)) {
+        for (int i = 0; i < 3; i++) {
+            size_t kl = strlen(keys[i]);
+            const char *colon = strchr(line, ':');
+            if (!got[i][0] && strncmp(line, keys[i], kl) == 0 && colon) {
+                snprintf(got[i], sizeof got[i], "%s", colon + 1 + (colon[1] == ' '));
+                got[i][strcspn(got[i], "\n")] = 0;
+            }
+        }
+    }
+    if (f)
+        fclose(f);
+    snprintf(name, sizeof name, "%s %s %s", got[1][0] ? got[1] : "?", got[2][0] ? got[2] : "?",
+             got[0][0] ? got[0] : "?");
+    tl_calib_cpu_set(name);
+#endif
+}
+
 void cli_calib_select(void)
 {
+    cpu_from_proc();
     const char *want = getenv("TENSORLAYOUT_CALIBRATION");
     struct tl_calib cal;
     struct tl_error err;
@@ -253,6 +281,13 @@ static void say_step(const char *step, void *ctx)
     fprintf(stderr, "tensorlayout: calibrate: measuring %s\n", step);
 }
 
+/* TL_CALIBRATE_DEBUG: each size's times, for a developer. */
+static void say_debug(const char *line, void *ctx)
+{
+    (void)ctx;
+    fprintf(stderr, "calibrate: %s\n", line);
+}
+
 /* Makes the cache folder (and the one it is in) when missing. */
 static int make_dir(const char *dir)
 {
@@ -317,7 +352,8 @@ int cmd_calibrate(int argc, char **argv)
             rc = CLI_IO;
         } else if ((rc = make_dir(dir)) == CLI_OK) {
             struct tl_calib cal;
-            tl_calib_measure(&cal, quick->count > 0, json->count ? NULL : say_step, NULL);
+            tl_calib_measure(&cal, quick->count > 0, json->count ? NULL : say_step,
+                             getenv("TL_CALIBRATE_DEBUG") ? say_debug : NULL, NULL);
             if (!cal.measured) {
                 fprintf(stderr, "tensorlayout: calibrate: not enough memory for the "
                         "measuring buffers (384 MiB)\n");

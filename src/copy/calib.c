@@ -52,6 +52,13 @@ const char *tl_cal_slot_name(enum tl_cal_slot slot)
 
 /* ---- the machine ---------------------------------------------------------- */
 
+static char cpu_handed[128];
+
+void tl_calib_cpu_set(const char *name)
+{
+    snprintf(cpu_handed, sizeof cpu_handed, "%s", name);
+}
+
 static void read_cpu(char *out, size_t n)
 {
 #if defined(__x86_64__)
@@ -89,24 +96,9 @@ static void read_cpu(char *out, size_t n)
     clean[k] = 0;
     snprintf(out, n, "%s %u %u %s", vendor, family, model, k ? clean : "?");
 #else
-    char line[256];
-    const char *keys[] = { "model name", "CPU implementer", "CPU part" };
-    char got[3][64] = { "", "", "" };
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    while (f && fgets(line, sizeof line, f)) {
-        for (int i = 0; i < 3; i++) {
-            size_t kl = strlen(keys[i]);
-            const char *colon = strchr(line, ':');
-            if (!got[i][0] && strncmp(line, keys[i], kl) == 0 && colon) {
-                snprintf(got[i], sizeof got[i], "%s", colon + 1 + (colon[1] == ' '));
-                got[i][strcspn(got[i], "\n")] = 0;
-            }
-        }
-    }
-    if (f)
-        fclose(f);
-    snprintf(out, n, "%s %s %s", got[1][0] ? got[1] : "?", got[2][0] ? got[2] : "?",
-             got[0][0] ? got[0] : "?");
+    /* no CPUID: the name the caller read (the command line reads
+     * /proc/cpuinfo: a library opens no file) */
+    snprintf(out, n, "%s", cpu_handed[0] ? cpu_handed : "? ? ?");
 #endif
 }
 
@@ -385,7 +377,7 @@ static int plan_with(struct tl_copy_plan *p, enum tl_cal_kind kind, uint64_t byt
  * where memory is the limit, as for a large fill, a second thread gains
  * nothing and costs nothing. */
 static void measure_kind(struct tl_calib *cal, enum tl_cal_kind kind, const struct meter *m,
-                         bool debug)
+                         void (*debug)(const char *, void *), void *ctx)
 {
     struct tl_calib f[2][2];                  /* [stream][threads] */
     for (int st = 0; st < 2; st++)
@@ -440,10 +432,13 @@ static void measure_kind(struct tl_calib *cal, enum tl_cal_kind kind, const stru
             floor = out[i];
     }
     cal->threads_from[kind] = floor;
-    for (int i = 0; debug && i < ns; i++)
-        fprintf(stderr, "calibrate: %-10s %6.1f MiB  1T %8.3f ms (streamed %8.3f)  "
-                "2T %8.3f ms (streamed %8.3f)\n", tl_cal_kind_names[kind], sizes[i] / 1048576.0,
-                t[i][0] * 1e3, t[i][1] * 1e3, t[i][2] * 1e3, t[i][3] * 1e3);
+    for (int i = 0; debug && i < ns; i++) {
+        char line[160];
+        snprintf(line, sizeof line, "%-10s %6.1f MiB  1T %8.3f ms (streamed %8.3f)  "
+                 "2T %8.3f ms (streamed %8.3f)", tl_cal_kind_names[kind], sizes[i] / 1048576.0,
+                 t[i][0] * 1e3, t[i][1] * 1e3, t[i][2] * 1e3, t[i][3] * 1e3);
+        debug(line, ctx);
+    }
 }
 
 /* A plain copy of n bytes split over `threads` threads, for the memcpy
@@ -573,6 +568,7 @@ static double race_slot(enum tl_cal_slot slot, enum tl_isa a, enum tl_isa b,
 }
 
 void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char *, void *),
+                      void (*debug)(const char *, void *),
                       void *ctx)
 {
     double t0 = now();
@@ -604,7 +600,7 @@ void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char 
     for (int k = 0; k < TL_CAL_KINDS; k++) {
         if (note)
             note(tl_cal_kind_names[k], ctx);
-        measure_kind(cal, (enum tl_cal_kind)k, &m, getenv("TL_CALIBRATE_DEBUG") != NULL);
+        measure_kind(cal, (enum tl_cal_kind)k, &m, debug, ctx);
     }
     if (note)
         note("pool", ctx);

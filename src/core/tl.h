@@ -891,18 +891,23 @@ const char *tl_cal_kind_name(enum tl_cal_kind kind);
 const char *tl_cal_slot_name(enum tl_cal_slot slot);
 
 /* The running CPU, as calibrations name it: vendor, family, model and
- * brand ("AuthenticAMD 26 2 AMD EPYC"); a line of /proc/cpuinfo elsewhere. */
+ * brand ("AuthenticAMD 26 2 AMD EPYC") from CPUID on x86-64; elsewhere the
+ * name the caller handed in with tl_calib_cpu_set() before the first call
+ * (the command line's is from /proc/cpuinfo: implementer, part, model
+ * name), or "? ? ?". */
 void tl_calib_cpu(char *out, size_t n);
+void tl_calib_cpu_set(const char *name);
 
 /* The built-in rules for this machine. */
 void tl_calib_default(struct tl_calib *cal);
 
 /* Measures this machine (a few seconds; `quick`: smaller sizes and fewer
  * runs, a rough answer in a fraction of the time).  note(text, ctx), when
- * not NULL, hears each step's name.  Runs copies with every thread of the
- * pool: nothing else may copy meanwhile. */
+ * not NULL, hears each step's name; debug(line, ctx), when not NULL, each
+ * size's times.  Runs copies with every thread of the pool: nothing else
+ * may copy meanwhile. */
 void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char *, void *),
-                      void *ctx);
+                      void (*debug)(const char *, void *), void *ctx);
 
 /* The text form (lines of "key value", a CRC-32 last): writes at most n
  * bytes, @return the length it needs, as snprintf. */

@@ -341,7 +341,7 @@ static void bench_calibrate(void)
         setenv("TENSORLAYOUT_CALIBRATION", "off", 1);
         tl_calib_default(&cal);
     } else {
-        tl_calib_measure(&cal, false, NULL, NULL);
+        tl_calib_measure(&cal, false, NULL, NULL, NULL);
         tl_calib_set(&cal);
         char text[4096];
         size_t n = tl_calib_format(&cal, text, sizeof text);
