@@ -48,7 +48,7 @@ $(BUILD)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
 $(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 
-COPY_SRC = src/copy/calib.c src/copy/calib_text.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c $(ISA_SRC)
+COPY_SRC = src/copy/calib.c src/copy/calib_measure.c src/copy/calib_text.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c $(ISA_SRC)
 CORE_SRC = $(wildcard src/core/*.c) $(COPY_SRC)
 CLI_SRC  = $(wildcard src/cli/*.c) $(wildcard src/draw/*.c)
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -148,8 +148,8 @@ test-tsan:  ## the threaded copies under ThreadSanitizer
 CROSS_CC ?= aarch64-linux-gnu-gcc
 QEMU     ?= qemu-aarch64
 NEON_SRC  = src/core/desc.c src/core/classify.c src/core/find.c src/core/dtype.c src/core/error.c \
-            src/core/convert.c \
-            src/copy/calib.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c \
+            src/core/convert.c src/core/value_text.c \
+            src/copy/calib.c src/copy/calib_measure.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c \
             src/copy/compare.c src/copy/kern_scalar.c src/copy/kern_neon.c tests/diff/copy_diff.c
 
 test-neon:  ## the NEON kernels, cross-built for AArch64 and run under qemu

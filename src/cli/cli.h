@@ -347,6 +347,21 @@ struct cli_out {
     unsigned char *heap;
 };
 
+/* A description larger than this (1 MiB) is refused. */
+#define CLI_DESC_MAX_BYTES (1u << 20)
+
+/* A description larger than this (1 MiB) is refused. */
+#define CLI_DESC_MAX_BYTES (1u << 20)
+
+/* Opens path ('-': standard input, once) into out as `role` ("the data", "a
+ * file"): a regular file is mapped whole; a stream is read whole, up to
+ * limit bytes when limit is not 0, or CLI_DESC_MAX_BYTES + 1 when its first
+ * bytes are JSON and format is asked for.  *format is what the first bytes
+ * say (when format is not NULL).  @return CLI_OK, or an exit status with
+ * the message printed. */
+int cli_open_input(const char *path, const char *role, struct cli_data *out,
+                   enum tl_format *format, uint64_t limit);
+
 /* text with the format table's lists in place of its marks (into buf, cut
  * to n): @FORMATS@ the tensor file formats the tool reads (".npy, .npz,
  * safetensors"), @FORMATS_OR@ the same with "or" last, @MANY_OR@ those

@@ -1,7 +1,9 @@
 /*
- * load.c - reading descriptions (a JSON file, '-' or inline JSON, or a
- * tensor file: .npy or safetensors, told apart by their first bytes) and
- * data files (memory-mapped, or read whole when they are pipes).
+ * load.c - descriptions as the commands take them: a JSON file, '-' or
+ * inline JSON, a tensor file (FILE[:NAME], any format of the format table),
+ * a sharded model's index, or --type/--sizes options; the checks of a
+ * description against its data, and the notes about them.  Opening input
+ * files is input.c's.
  */
 #define _DEFAULT_SOURCE 1           /* madvise */
 #include <errno.h>
@@ -15,61 +17,13 @@
 
 #include "cli.h"
 
-#define DESC_MAX_BYTES (1u << 20)   /* a description larger than 1 MiB is refused */
-
-/* Standard input can be read once: by one DESC or one DATA. */
-static const char *stdin_taken;
-
-/* Reads fd to its end into a malloc'd buffer that starts with the n bytes
- * of head; with max > 0, stops once it holds more than max bytes (the
- * caller then reports the input as too large).  @return 0, or -1 with
- * errno set. */
-static int read_all(int fd, size_t max, const unsigned char *head, size_t n,
-                    unsigned char **out, size_t *len)
-{
-    size_t cap = 65536;
-    unsigned char *buf = malloc(cap);
-    if (!buf)
-        return -1;
-    memcpy(buf, head, n);
-    while (!(max && n > max)) {
-        if (n == cap) {
-            unsigned char *bigger = realloc(buf, cap * 2);
-            if (!bigger) {
-                free(buf);
-                errno = ENOMEM;
-                return -1;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0) {
-            int e = errno;
-            free(buf);
-            errno = e;
-            return -1;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
-    *out = buf;
-    *len = n;
-    return 0;
-}
-
-static int open_input(const char *path, const char *role, struct cli_data *out,
-                      enum tl_format *format, uint64_t limit);
 
 /* Parses JSON text, a description or a buffer map, into a tensor table. */
 static int parse_json(const unsigned char *text, size_t len, const char *name,
                       struct tl_file *tf)
 {
     struct tl_error err = { 0 };
-    if (len > DESC_MAX_BYTES) {
+    if (len > CLI_DESC_MAX_BYTES) {
         fprintf(stderr, "tensorlayout: %s: description is larger than 1 MiB\n", name);
         return CLI_INVALID;
     }
@@ -194,24 +148,6 @@ bool cli_is_tensor_file(const char *arg)
     ssize_t n = read(fd, head, sizeof head);
     close(fd);
     return n > 0 && tl_file_sniff(head, (size_t)n) != TL_FMT_JSON;
-}
-
-int cli_file_sound(const struct tl_file *tf, const char *file)
-{
-    size_t problems = 0;
-    for (size_t i = 0; i < tf->nproblems; i++)
-        problems += tf->problems[i].kind == TL_FP_OVERLAP || !tf->gaps_ok;
-    if (problems && tf->gaps_ok) {
-        fprintf(stderr, "tensorlayout: %s: its tensors' buffers overlap; 'tensorlayout list "
-                "%s' shows where\n", file, file);
-        return CLI_INVALID;
-    }
-    if (problems) {
-        fprintf(stderr, "tensorlayout: %s: its tensors overlap or leave bytes no tensor owns; "
-                "'tensorlayout list %s' shows where\n", file, file);
-        return CLI_INVALID;
-    }
-    return CLI_OK;
 }
 
 /* Picks the tensor of a parsed file that the argument names (*picked). */
@@ -343,7 +279,7 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
         else
             snprintf(path, sizeof path, "-");
         struct cli_data file;
-        if ((rc = open_input(path, "a description", &file, &out->format, 0)))
+        if ((rc = cli_open_input(path, "a description", &file, &out->format, 0)))
             return rc;
         snprintf(out->name, sizeof out->name, "%s", file.name);
         if (out->format == TL_FMT_JSON &&
@@ -466,164 +402,6 @@ int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
     return rc;
 }
 
-/* Opens path ('-': standard input) into out: a regular file is mapped
- * whole; a stream is read whole, or when sniff is set only as far as its
- * first bytes allow: DESC_MAX_BYTES + 1 of a JSON description.  *format is
- * what the first bytes say (when format is not NULL). */
-static int open_input(const char *path, const char *role, struct cli_data *out,
-                      enum tl_format *format, uint64_t limit)
-{
-    memset(out, 0, sizeof *out);
-    int fd;
-    if (strcmp(path, "-") == 0) {
-        snprintf(out->name, sizeof out->name, "<stdin>");
-        if (stdin_taken) {
-            fprintf(stderr, "tensorlayout: standard input is already read as %s\n", stdin_taken);
-            return CLI_USAGE;
-        }
-        stdin_taken = role;
-        fd = 0;
-    } else {
-        tl_quote(path, out->name, sizeof out->name);
-        fd = open(path, O_RDONLY);
-        if (fd < 0) {
-            cli_report_errno(out->name, "cannot open");
-            return CLI_IO;
-        }
-    }
-    int rc = CLI_OK;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        cli_report_errno(out->name, "cannot read");
-        rc = CLI_IO;
-    } else if (S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tensorlayout: %s: cannot read: Is a directory\n", out->name);
-        rc = CLI_IO;
-    } else if (S_ISREG(st.st_mode)) {
-        out->size = (uint64_t)st.st_size;
-        if (st.st_size > 0) {
-            out->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (out->map == MAP_FAILED) {
-                out->map = NULL;
-                cli_report_errno(out->name, "cannot map");
-                rc = CLI_IO;
-            }
-            out->bytes = out->map;
-        }
-    } else {
-        /* a stream: its first bytes, then as much as they allow */
-        unsigned char head[TL_SNIFF_BYTES];
-        size_t n = 0;
-        while (n < sizeof head) {
-            ssize_t r = read(fd, head + n, sizeof head - n);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0) {
-                if (r < 0)
-                    rc = CLI_IO;
-                break;
-            }
-            n += (size_t)r;
-        }
-        size_t max = limit ? (size_t)limit : 0;
-        if (format && tl_file_sniff(head, n) == TL_FMT_JSON)
-            max = DESC_MAX_BYTES;
-        size_t len = 0;
-        if (rc == CLI_OK && read_all(fd, max, head, n, &out->heap, &len) < 0)
-            rc = CLI_IO;
-        if (limit && len >= limit) {        /* there is more: what it is, is not needed */
-            len = (size_t)limit;
-            out->at_least = true;
-        }
-        if (rc != CLI_OK)
-            cli_report_errno(out->name, "cannot read");
-        out->bytes = out->heap;
-        out->size = len;
-    }
-    if (fd != 0)
-        close(fd);
-    if (rc != CLI_OK) {
-        cli_close_data(out);
-        return rc;
-    }
-    if (format)
-        *format = tl_file_sniff(out->bytes, out->size < TL_SNIFF_BYTES ? (size_t)out->size
-                                                                       : TL_SNIFF_BYTES);
-    return CLI_OK;
-}
-
-int cli_open_data(const char *path, struct cli_data *out)
-{
-    return open_input(path, "the data", out, NULL, 0);
-}
-
-int cli_open_data_upto(const char *path, uint64_t need, struct cli_data *out)
-{
-    return open_input(path, "the data", out, NULL, need + 1);
-}
-
-int cli_open_file(const char *path, struct cli_data *out, enum tl_format *format)
-{
-    return open_input(path, "a file", out, format, 0);
-}
-
-static int put_fd(void *ctx, const uint8_t *bytes, size_t n)
-{
-    return cli_write_all(*(int *)ctx, bytes, n);
-}
-
-int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *t,
-                       struct cli_data *out)
-{
-    const char *dir = getenv("TMPDIR");
-    char path[4096], q[64];
-    memset(out, 0, sizeof *out);
-    snprintf(out->name, sizeof out->name, "%s", zip->name);
-    snprintf(path, sizeof path, "%s/tensorlayout-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd;
-    struct cli_tmp *reg = cli_tmp_make(path, false, zip->name, &fd);
-    if (!reg) {
-        cli_report_errno(path, "cannot make a file to inflate into (set TMPDIR)");
-        return CLI_IO;
-    }
-    unlink(path);                   /* it lives as long as the mapping */
-    cli_tmp_forget(reg);
-    struct tl_error err = { 0 };
-    int rc = tl_npz_member(zip->bytes, zip->size, t, put_fd, &fd, &err);
-    if (rc == -1) {
-        cli_report_errno(path, "cannot write what it inflates (set TMPDIR)");
-        close(fd);
-        return CLI_IO;
-    }
-    if (rc) {
-        fprintf(stderr, "tensorlayout: %s: member '%s': %s: %s\n", zip->name,
-                tl_quote(t->name, q, sizeof q), err.key, err.msg);
-        close(fd);
-        return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-    }
-    out->size = t->member_bytes;
-    if (out->size) {
-        out->map = mmap(NULL, (size_t)out->size, PROT_READ, MAP_SHARED, fd, 0);
-        if (out->map == MAP_FAILED) {
-            out->map = NULL;
-            cli_report_errno(out->name, "cannot map what it inflates");
-            close(fd);
-            return CLI_IO;
-        }
-        out->bytes = out->map;
-    }
-    close(fd);
-    return CLI_OK;
-}
-
-void cli_close_data(struct cli_data *data)
-{
-    if (data->map)
-        munmap(data->map, (size_t)data->size);
-    free(data->heap);
-    memset(data, 0, sizeof *data);
-}
-
 int cli_require_elements(const struct cli_desc *desc, const struct cli_data *data)
 {
     if (data->size >= desc->info.elements_bytes)
@@ -713,17 +491,6 @@ void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data)
         fprintf(stderr, "tensorlayout: note: %s: the file has %llu bytes, %llu more than the "
                 "tensor of %s needs; is the description right?\n", data->name,
                 (unsigned long long)data->size, (unsigned long long)extra, desc->name);
-}
-
-void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi)
-{
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    if (!data->map || hi > data->size)
-        return;
-    lo = (lo + page - 1) / page * page;             /* whole pages inside the range */
-    hi = hi / page * page;
-    if (lo < hi)
-        madvise((uint8_t *)data->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
 }
 
 /* indices as "i,j,k" into buf at *n. */

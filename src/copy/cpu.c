@@ -190,3 +190,33 @@ const struct tl_kernels *tl_kernels_for(enum tl_isa isa)
     pthread_once(&once, build_all);
     return &built[isa < TL_ISA_COUNT ? isa : TL_ISA_COUNT - 1];
 }
+
+/* ---- the active calibration: the kernel tables and the planner follow it - */
+
+static struct tl_calib active_cal, builtin;
+static bool active_set;
+static pthread_once_t builtin_once = PTHREAD_ONCE_INIT;
+
+static void make_builtin(void)
+{
+    tl_calib_default(&builtin);
+}
+
+void tl_calib_set(const struct tl_calib *cal)
+{
+    active_set = cal != NULL;
+    if (cal)
+        active_cal = *cal;
+    tl_kernels_rebuild();
+}
+
+const struct tl_calib *tl_calib_builtin(void)
+{
+    pthread_once(&builtin_once, make_builtin);   /* CPUID traps: made once */
+    return &builtin;
+}
+
+const struct tl_calib *tl_calib_active(void)
+{
+    return active_set ? &active_cal : tl_calib_builtin();
+}

@@ -23,6 +23,7 @@
  * Arithmetic: after tl_desc_validate() every reach sum_i a_i u_i is below
  * 2^64, so the signed 128-bit intermediates below cannot overflow.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -370,4 +371,19 @@ bool tl_desc_overlap_pair(const struct tl_desc *d, uint64_t *x, uint64_t *y)
         y[i] = diff[i] < 0 ? (uint64_t)-diff[i] : 0;
     }
     return true;
+}
+
+int tl_desc_require_data(const struct tl_desc *d, uint64_t len, const char *key,
+                        struct tl_error *err)
+{
+    struct tl_info info;
+    tl_desc_classify(d, &info);
+    if (info.elements_bytes > len)
+        return tl_fail(err, TL_E_RANGE, key,
+                       "data is shorter than the tensor: the file has %" PRIu64
+                       " bytes but the tensor needs %" PRIu64 " (%" PRIu64
+                       " of header and %" PRIu64 " of data)",
+                       len, info.elements_bytes, tl_desc_origin(d),
+                       info.elements_bytes - tl_desc_origin(d));
+    return 0;
 }

@@ -318,13 +318,6 @@ void tl_desc_put(const struct tl_desc *d, uint8_t *file, uint64_t e, const void 
     *p = (uint8_t)((*p & ~(15u << bit)) | (unsigned)(v & 15) << bit);
 }
 
-int tl_desc_format(const struct tl_desc *d, const uint8_t *file, uint64_t e, char *buf, size_t n)
-{
-    uint8_t v[8];
-    tl_desc_get(d, file, e, v);
-    return tl_dtype_format(d->dtype, v, buf, n);
-}
-
 uint64_t tl_desc_origin(const struct tl_desc *d)
 {
     return d->file_offset + d->byte_offset;
@@ -479,20 +472,5 @@ int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error
             d->strides_src = TL_STRIDES_LAYOUT;
     }
     return tl_desc_validate(d, err);
-}
-
-int tl_desc_require_data(const struct tl_desc *d, uint64_t len, const char *key,
-                        struct tl_error *err)
-{
-    struct tl_info info;
-    tl_desc_classify(d, &info);
-    if (info.elements_bytes > len)
-        return tl_fail(err, TL_E_RANGE, key,
-                       "data is shorter than the tensor: the file has %" PRIu64
-                       " bytes but the tensor needs %" PRIu64 " (%" PRIu64
-                       " of header and %" PRIu64 " of data)",
-                       len, info.elements_bytes, tl_desc_origin(d),
-                       info.elements_bytes - tl_desc_origin(d));
-    return 0;
 }
 

@@ -1,0 +1,280 @@
+/*
+ * shards_convert.c - a sharded safetensors model's whole-model conversion
+ * into a folder (SPEC section 10), over the opened model (shards.c) and the
+ * whole-file conversion of each shard (convert_all.c).
+ *
+ *     convert INDEX -o OUTDIR/ [rules]           every shard, then the index
+ *     convert INDEX -o OUTDIR/ --shard FILE      one shard (a job of many)
+ *     convert INDEX -o OUTDIR/ --index-only      the index of converted shards
+ *
+ * The rules (--to, --to-type, --select, --exclude) are checked over the
+ * whole model, so each shard's job can change nothing without being an
+ * error.  A whole conversion writes into a temporary folder beside OUTDIR
+ * (registered: a signal removes it with what it holds), shards in
+ * parallel, and renames it into place only when every shard and the index
+ * are written.
+ */
+#define _DEFAULT_SOURCE 1           /* mkdtemp */
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* ---- whole-model conversion ---------------------------------------------- */
+
+/* Makes the folders of a shard's path (sub/x.safetensors) under dir. */
+static int make_parents(const char *dir, const char *shard)
+{
+    char path[4096 + 256];
+    int n = snprintf(path, sizeof path, "%s/", dir);
+    for (const char *p = shard; *p; p++) {
+        if (*p == '/' && mkdir(path, 0777) != 0 && errno != EEXIST) {
+            cli_report_errno(path, "cannot make the folder");
+            return CLI_IO;
+        }
+        if (n + 1 < (int)sizeof path) {
+            path[n++] = *p;
+            path[n] = '\0';
+        }
+    }
+    return CLI_OK;
+}
+
+struct shard_jobs {
+    const struct cli_shards *s;
+    struct cli_whole w;
+    const char *dir, *outdir;           /* where shards are written; where they will be */
+    size_t only;                        /* one shard, or SIZE_MAX for all */
+    atomic_size_t next;
+    atomic_bool failed;
+    atomic_int rc;
+    uint64_t *bytes;                    /* each shard's tensors' bytes */
+};
+
+static void *shard_worker(void *arg)
+{
+    struct shard_jobs *j = arg;
+    for (;;) {
+        size_t k = atomic_fetch_add(&j->next, 1);
+        if (k >= j->s->x.nshards || atomic_load(&j->failed))
+            return NULL;
+        if (j->only != SIZE_MAX && k != j->only)
+            continue;
+        char out[4096 + 256], shown[4096 + 256];
+        snprintf(out, sizeof out, "%s/%s", j->dir, j->s->x.shards[k]);
+        snprintf(shown, sizeof shown, "%s/%s", j->outdir, j->s->x.shards[k]);
+        struct cli_whole w = j->w;
+        w.out = out;
+        w.shown = shown;
+        w.name = j->s->data[k].name;
+        int rc = make_parents(j->dir, j->s->x.shards[k]);
+        if (rc == CLI_OK)
+            rc = cli_convert_whole(&w, &j->s->files[k], &j->s->data[k], &j->bytes[k]);
+        if (rc) {
+            int zero = 0;
+            atomic_compare_exchange_strong(&j->rc, &zero, rc);
+            atomic_store(&j->failed, true);
+        }
+    }
+}
+
+/* Converts the shards (all, or only one) into dir, in parallel up to the
+ * threads the conversion may use. */
+static int convert_shards(const struct cli_shards *s, const struct cli_whole *w, const char *dir,
+                          const char *outdir, size_t only, uint64_t *total)
+{
+    struct shard_jobs j = { .s = s, .w = *w, .dir = dir, .outdir = outdir, .only = only };
+    atomic_init(&j.next, 0);
+    atomic_init(&j.failed, false);
+    atomic_init(&j.rc, 0);
+    j.bytes = calloc(s->x.nshards ? s->x.nshards : 1, sizeof *j.bytes);
+    if (!j.bytes) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned want = w->threads ? w->threads : cpus > 0 ? (unsigned)cpus : 1;
+    size_t jobs = only != SIZE_MAX ? 1 : s->x.nshards;
+    unsigned par = jobs < want ? (unsigned)jobs : want;
+    if (par == 0)
+        par = 1;
+    j.w.threads = want / par ? want / par : 1;
+    j.w.part = true;
+    j.w.json = false;
+    j.w.quiet = w->quiet || par > 1;    /* one bar per shard would tangle */
+    pthread_t *tid = calloc(par, sizeof *tid);
+    unsigned started = 0;
+    for (unsigned i = 1; tid && i < par; i++) {
+        if (pthread_create(&tid[i], NULL, shard_worker, &j) == 0)
+            started++;
+        else
+            break;
+    }
+    shard_worker(&j);
+    for (unsigned i = 1; i <= started; i++)
+        pthread_join(tid[i], NULL);
+    free(tid);
+    *total = 0;
+    for (size_t k = 0; k < s->x.nshards; k++)
+        *total += j.bytes[k];
+    free(j.bytes);
+    return atomic_load(&j.rc);
+}
+
+/* Writes the index into dir, with total_size. */
+static int write_index(const struct cli_shards *s, const char *dir, const char *name,
+                       uint64_t total)
+{
+    char *text = NULL, path[4096 + 256];
+    struct tl_error err = { 0 };
+    if (tl_shard_index_write((const char *)s->index.bytes, (size_t)s->index.size, total, &text,
+                             &err)) {
+        cli_report(s->name, &err);
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t len = strlen(text);
+    text[len] = '\n';
+    struct cli_out o;
+    int rc = cli_out_open(&o, path, len + 1);
+    if (rc == CLI_OK) {
+        memcpy(o.bytes, text, len + 1);
+        rc = cli_out_commit(&o);
+    }
+    free(text);
+    return rc;
+}
+
+/* Whether dir is missing, or an empty folder. */
+static bool dir_free(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return errno == ENOENT;
+    struct dirent *e;
+    bool empty = true;
+    while ((e = readdir(d)))
+        empty &= strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    closedir(d);
+    return empty;
+}
+
+/* The index's own file name. */
+static const char *index_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+int cli_convert_shards(const struct cli_whole *w, const char *index_path, const char *shard,
+                       bool index_only)
+{
+    struct cli_shards s;
+    char q[128], outdir[4096];
+    snprintf(outdir, sizeof outdir, "%s", w->out);
+    size_t n = strlen(outdir);
+    while (n > 1 && outdir[n - 1] == '/')
+        outdir[--n] = '\0';
+    int rc = cli_shards_open(index_path, false, &s);
+    if (rc)
+        return rc;
+    if (index_only)                     /* the converted shards, in OUTDIR */
+        snprintf(s.dir, sizeof s.dir, "%s", outdir);
+    if ((rc = cli_shards_load(&s))) {
+        cli_shards_close(&s);
+        return rc;
+    }
+    size_t only = SIZE_MAX;
+    if (shard) {
+        for (size_t k = 0; k < s.x.nshards && only == SIZE_MAX; k++)
+            only = strcmp(s.x.shards[k], shard) == 0 ? k : SIZE_MAX;
+        if (only == SIZE_MAX) {
+            fprintf(stderr, "tensorlayout: %s: --shard '%s' is not one of its shards ('%s' "
+                    "to '%s')\n", s.name, tl_quote(shard, q, sizeof q),
+                    s.x.nshards ? s.x.shards[0] : "", s.x.nshards ? s.x.shards[s.x.nshards - 1] : "");
+            cli_shards_close(&s);
+            return CLI_INVALID;
+        }
+    }
+    uint64_t total = 0;
+    if (index_only) {                   /* the index of the shards as converted */
+        for (size_t k = 0; k < s.x.nshards; k++) {
+            for (size_t i = 0; i < s.files[k].count; i++)
+                total += s.files[k].tensors[i].end - s.files[k].tensors[i].begin;
+        }
+        rc = write_index(&s, outdir, index_name(index_path), total);
+        cli_shards_close(&s);
+        return rc;
+    }
+    if ((rc = cli_whole_check(w, s.files, s.x.nshards))) {
+        cli_shards_close(&s);
+        return rc;
+    }
+    if (shard) {                        /* one job of many: straight into OUTDIR */
+        if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
+            cli_report_errno(outdir, "cannot make the folder");
+            rc = CLI_IO;
+        } else {
+            rc = convert_shards(&s, w, outdir, outdir, only, &total);
+        }
+        cli_shards_close(&s);
+        return rc;
+    }
+    if (!dir_free(outdir)) {
+        fprintf(stderr, "tensorlayout: %s: exists and is not an empty folder: a sharded model "
+                "is written into a new or empty one, whole, then put in place\n",
+                tl_quote(outdir, q, sizeof q));
+        cli_shards_close(&s);
+        return CLI_USAGE;
+    }
+    char tmp[4096 + 64], copy[4096];
+    snprintf(copy, sizeof copy, "%s", outdir);
+    char *base = basename(copy);
+    char copy2[4096];
+    snprintf(copy2, sizeof copy2, "%s", outdir);
+    snprintf(tmp, sizeof tmp, "%s/.%s.tmp-XXXXXX", dirname(copy2), base);
+    struct cli_tmp *reg = cli_tmp_make(tmp, true, outdir, NULL);
+    if (!reg) {
+        cli_report_errno(outdir, "cannot make a temporary folder beside it");
+        cli_shards_close(&s);
+        return CLI_IO;
+    }
+    rc = convert_shards(&s, w, tmp, outdir, SIZE_MAX, &total);
+    if (rc == CLI_OK)
+        rc = write_index(&s, tmp, index_name(index_path), total);
+    if (rc == CLI_OK && rename(tmp, outdir) != 0) {
+        cli_report_errno(outdir, "cannot put the converted model in place");
+        rc = CLI_IO;
+    }
+    if (rc)
+        cli_remove_tree(tmp);
+    cli_tmp_forget(reg);
+    if (rc == CLI_OK) {                              /* mkdtemp's 0700, as a new folder would be */
+        mode_t mask = umask(0);
+        umask(mask);
+        chmod(outdir, 0777 & ~mask);
+    }
+    if (rc == CLI_OK && w->json) {
+        cJSON *doc = cJSON_CreateObject(), *arr = NULL;
+        bool ok = doc && cJSON_AddStringToObject(doc, "format", "safetensors index") &&
+                  (arr = cJSON_AddArrayToObject(doc, "shards")) &&
+                  tl_json_add_u64(doc, "totalSize", total);
+        for (size_t k = 0; ok && k < s.x.nshards; k++)
+            ok = cJSON_AddItemToArray(arr, cJSON_CreateString(s.x.shards[k]));
+        if (!ok) {
+            cJSON_Delete(doc);
+            doc = NULL;
+        }
+        rc = cli_print_json(doc);
+    }
+    cli_shards_close(&s);
+    return rc;
+}
