@@ -60,7 +60,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: lane-plain lane-checked all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -82,12 +82,35 @@ $(BIN): $(CLI_OBJ) $(LIB)
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
+# make test runs two lanes side by side, one a CPU (LANES=1: one after the
+# other): the plain build's tests, the NEON cross-build and the command-line
+# tests under valgrind; the ASan + UBSan build's tests and ThreadSanitizer's.
+# Each lane's output goes to build/lanes/*.log, printed whole when both end;
+# test fails when either lane does.
+LANES ?= 2
 test: ## every test; again under ASan + UBSan; the command-line tests under valgrind
+	@mkdir -p build/lanes
+	@if [ "$(LANES)" = 1 ]; then \
+	    $(MAKE) lane-plain && $(MAKE) lane-checked; \
+	else \
+	    echo "make test: two lanes side by side (build/lanes/plain.log, checked.log)"; \
+	    $(MAKE) lane-plain > build/lanes/plain.log 2>&1 & plain=$$!; \
+	    $(MAKE) lane-checked > build/lanes/checked.log 2>&1; checked=$$?; \
+	    wait $$plain; plain=$$?; \
+	    echo "== lane 1: plain build, NEON, valgrind"; cat build/lanes/plain.log; \
+	    echo "== lane 2: ASan + UBSan, ThreadSanitizer"; cat build/lanes/checked.log; \
+	    echo "make test: lane 1 exit $$plain, lane 2 exit $$checked"; \
+	    [ $$plain -eq 0 ] && [ $$checked -eq 0 ]; \
+	fi
+
+lane-plain:
 	$(MAKE) test-once WERROR=1
 	$(MAKE) test-neon
+	$(MAKE) test-valgrind
+
+lane-checked:
 	$(MAKE) test-once WERROR=1 SANITIZE=1
 	$(MAKE) test-tsan
-	$(MAKE) test-valgrind
 
 check: test  ## same as test
 
