@@ -184,11 +184,14 @@ void cli_close_data(struct cli_data *data);
  * `need` bytes and one more, to tell that it is longer (then at_least). */
 int cli_open_data_upto(const char *path, uint64_t need, struct cli_data *out);
 
-/* The .npy file that the deflated .npz member t of the archive zip holds,
- * inflated as a stream into an unlinked temporary file ($TMPDIR, else
- * /tmp) and mapped: memory does not grow with it.  On failure prints the
- * message and returns CLI_INVALID (a corrupt member) or CLI_IO. */
-int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *t,
+/* The one command-line path to an encoded tensor's bytes (SPEC 15): row t
+ * of the file `in`, decoded by the core (tl_file_decode) as a stream into
+ * an unlinked temporary file ($TMPDIR, else /tmp, registered while it has
+ * a name) and mapped: memory does not grow with it (an .npz member
+ * deflated: the .npy file it holds).  Every command reads encoded tensors
+ * through it.  On failure prints the message and returns CLI_INVALID (a
+ * corrupt tensor) or CLI_IO. */
+int cli_decode_tensor(const struct cli_data *zip, const struct tl_file_tensor *t,
                        struct cli_data *out);
 
 /* Parses a whole file (or stream) holding a JSON description or buffer

@@ -31,7 +31,7 @@ struct entry {
     unsigned rank;
     const uint64_t *sizes;
     uint64_t begin, end;
-    bool deflated;                /* an .npz member stored deflated */
+    enum tl_encoding encoding;    /* how its bytes are stored (an .npz member: deflated) */
 };
 
 static void problem_text(const struct tl_file *tf, const struct tl_file_problem *p, char *buf,
@@ -144,7 +144,9 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
                               : cJSON_AddNullToObject(t, "name")) &&
              (e[i].dtype[0] ? cJSON_AddStringToObject(t, "dataType", e[i].dtype)
                             : cJSON_AddNullToObject(t, "dataType")) &&
-             (format != TL_FMT_NPZ || cJSON_AddBoolToObject(t, "deflated", e[i].deflated)) &&
+             (format != TL_FMT_NPZ ||
+              (cJSON_AddBoolToObject(t, "deflated", e[i].encoding == TL_ENC_DEFLATE) &&
+               cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e[i].encoding)))) &&
              cJSON_AddBoolToObject(t, "decodable", e[i].decodable) &&
              tl_json_add_u64_array(t, "sizes", e[i].sizes, e[i].rank) &&
              tl_json_add_u64(t, "byteOffset", e[i].begin) &&
@@ -305,9 +307,9 @@ static int run(const char *path, const char *data_arg, bool json)
                                      t->decodable, !t->decodable ? t->ndim : t->scalar ? 0
                                                                     : t->desc.rank,
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
-                                     t->deflated };
+                                     t->encoding };
         undecodable += !t->decodable;
-        deflated += t->deflated;
+        deflated += (t->encoding == TL_ENC_DEFLATE);
     }
     if (json)
         rc = cli_print_json(build_json(format, entries, tf.count, &tf));

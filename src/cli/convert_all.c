@@ -78,7 +78,7 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
                       !matches(w->exclude, w->nexclude, t->name, u->exc);
         it[i].t = t;
         if (!t->decodable) {            /* carried byte for byte */
-            it[i].bytes = t->deflated ? t->member_bytes : t->end - t->begin;
+            it[i].bytes = t->encoding != TL_ENC_PLAIN ? t->decoded_bytes : t->end - t->begin;
             continue;
         }
         tl_desc_classify(s, &info);
@@ -186,9 +186,9 @@ static int source_bytes(const struct cli_data *in, const struct tl_file_tensor *
 {
     memset(tmp, 0, sizeof *tmp);
     *bytes = in->bytes;
-    if (!t->deflated)
+    if (t->encoding == TL_ENC_PLAIN)
         return CLI_OK;
-    int rc = cli_inflate_member(in, t, tmp);
+    int rc = cli_decode_tensor(in, t, tmp);
     *bytes = tmp->bytes;
     return rc;
 }
@@ -295,7 +295,7 @@ out:
  * from an .npz under its own. */
 static void member_name(const struct item *x, const struct tl_file *f, char *buf, size_t n)
 {
-    bool other = f->format == TL_FMT_NPZ && !x->t->npy;
+    bool other = f->format == TL_FMT_NPZ && !x->t->wrapped;
     snprintf(buf, n, "%s%s", x->t->name, other ? "" : ".npy");
 }
 
@@ -339,7 +339,7 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
             rc = CLI_INVALID;
             break;
         } else if (!x->t->decodable) {
-            bytes = x->t->member_bytes;
+            bytes = x->t->decoded_bytes;
         } else {
             struct tl_desc d = x->dst;
             /* a 0-d array stays 0-d; a Fortran-order array whose layout is

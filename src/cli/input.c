@@ -186,7 +186,7 @@ static int put_fd(void *ctx, const uint8_t *bytes, size_t n)
     return cli_write_all(*(int *)ctx, bytes, n);
 }
 
-int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *t,
+int cli_decode_tensor(const struct cli_data *zip, const struct tl_file_tensor *t,
                        struct cli_data *out)
 {
     const char *dir = getenv("TMPDIR");
@@ -203,7 +203,7 @@ int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *
     unlink(path);                   /* it lives as long as the mapping */
     cli_tmp_forget(reg);
     struct tl_error err = { 0 };
-    int rc = tl_npz_member(zip->bytes, zip->size, t, put_fd, &fd, &err);
+    int rc = tl_file_decode(zip->bytes, zip->size, t, put_fd, &fd, &err);
     if (rc == -1) {
         cli_report_errno(path, "cannot write what it inflates (set TMPDIR)");
         close(fd);
@@ -215,7 +215,7 @@ int cli_inflate_member(const struct cli_data *zip, const struct tl_file_tensor *
         close(fd);
         return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
-    out->size = t->member_bytes;
+    out->size = t->decoded_bytes;
     if (out->size) {
         out->map = mmap(NULL, (size_t)out->size, PROT_READ, MAP_SHARED, fd, 0);
         if (out->map == MAP_FAILED) {

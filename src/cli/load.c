@@ -305,8 +305,8 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
                 return CLI_INVALID;
             }
             rc = pick_tensor(&tf, file.name, tname, out, &t);
-            if (!rc && t->deflated) {       /* its .npy, inflated */
-                rc = cli_inflate_member(&file, t, &out->file);
+            if (!rc && t->encoding != TL_ENC_PLAIN) {       /* its .npy, inflated */
+                rc = cli_decode_tensor(&file, t, &out->file);
                 cli_close_data(&file);
             } else if (!rc) {
                 out->file = file;

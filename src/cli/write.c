@@ -301,7 +301,7 @@ int cli_writer_member(struct cli_writer *w, const struct cli_data *zip,
 {
     struct tl_error err = { 0 };
     char q[64];
-    int rc = tl_npz_member(zip->bytes, zip->size, t, put_writer, w, &err);
+    int rc = tl_file_decode(zip->bytes, zip->size, t, put_writer, w, &err);
     if (rc == -1)
         return CLI_IO;             /* cli_out_write said why */
     if (rc)

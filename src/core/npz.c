@@ -10,9 +10,10 @@
  * what it finds: names that would leave a folder, names twice, members
  * whose data overlap (the overlapping-member zip bomb), sizes that
  * disagree.  A stored member's .npy is then read in place by npy.c's
- * reader; a deflated one is inflated with zlib as a stream, never past its
- * declared size: only its header while the archive is listed, all of it
- * when its values are wanted (tl_npz_member).
+ * reader; a deflated one (encoding TL_ENC_DEFLATE, encoding.c) is
+ * inflated as a stream, never past its declared size: only its header
+ * while the archive is listed, all of it when its values are wanted
+ * (tl_file_decode).
  *
  * (minizip, the other zip library Debian packages, was tried first: its
  * version 1.1 does not read zip64 sizes and offsets on 64-bit Linux, so it
@@ -83,89 +84,6 @@ static zip_int64_t mem_source(void *ud, void *data, zip_uint64_t len, zip_source
     }
 }
 
-/* ---- a member's bytes -------------------------------------------------------- */
-
-#define PIECE (256u << 10)
-
-/* Inflates member t: its first `want` bytes, or (whole) all of them, which
- * must be exactly member_bytes with t's CRC-32; each piece goes to put. */
-static int inflate_member(const uint8_t *zip, const struct tl_file_tensor *t, uint64_t want,
-                          bool whole, tl_put_fn put, void *ctx, struct tl_error *err)
-{
-    z_stream zs;
-    memset(&zs, 0, sizeof zs);
-    uint8_t *buf = malloc(PIECE);
-    if (!buf || inflateInit2(&zs, -MAX_WBITS) != Z_OK) {
-        free(buf);
-        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-    }
-    const uint8_t *in = zip + t->zip_at;
-    uint64_t in_left = t->zip_bytes, out = 0;
-    uLong crc = crc32(0, Z_NULL, 0);
-    int rc = 0;
-    for (;;) {
-        if (zs.avail_in == 0 && in_left) {
-            uInt n = in_left > (1u << 30) ? 1u << 30 : (uInt)in_left;
-            zs.next_in = (Bytef *)(uintptr_t)in;
-            zs.avail_in = n;
-            in += n;
-            in_left -= n;
-        }
-        /* room for one byte past the declared size, to catch a member
-         * that inflates to more: no more is ever produced */
-        uint64_t room = whole ? t->member_bytes - out + 1 : want - out;
-        zs.next_out = buf;
-        zs.avail_out = room < PIECE ? (uInt)room : PIECE;
-        uInt before = zs.avail_out, fed = zs.avail_in;
-        int z = inflate(&zs, Z_NO_FLUSH);
-        size_t got = before - zs.avail_out;
-        if (out + got > t->member_bytes) {
-            rc = tl_fail(err, TL_E_VALUE, "size", "inflates to more than its declared %" PRIu64
-                         " bytes", t->member_bytes);
-            break;
-        }
-        crc = crc32(crc, buf, (uInt)got);
-        if (got && (rc = put(ctx, buf, got)))
-            break;
-        out += got;
-        if (z == Z_STREAM_END || (!whole && out >= want))
-            break;
-        if ((z != Z_OK && z != Z_BUF_ERROR) || (got == 0 && fed == zs.avail_in && !in_left)) {
-            rc = z == Z_OK || z == Z_BUF_ERROR
-               ? tl_fail(err, TL_E_VALUE, "data", "its compressed data ends after %" PRIu64
-                         " of its %" PRIu64 " bytes (truncated?)", out, t->member_bytes)
-               : tl_fail(err, TL_E_VALUE, "data", "its compressed data is corrupt (%s)",
-                         zs.msg ? zs.msg : "inflate failed");
-            break;
-        }
-    }
-    inflateEnd(&zs);
-    free(buf);
-    if (!rc && whole && out != t->member_bytes)
-        rc = tl_fail(err, TL_E_VALUE, "size", "inflates to %" PRIu64 " bytes, but its declared "
-                     "size is %" PRIu64, out, t->member_bytes);
-    if (!rc && whole && (uint32_t)crc != t->crc)
-        rc = tl_fail(err, TL_E_VALUE, "crc", "its CRC-32 is %08" PRIx32 ", but the archive "
-                     "says %08" PRIx32 " (corrupt)", (uint32_t)crc, t->crc);
-    return rc;
-}
-
-int tl_npz_member(const uint8_t *zip, uint64_t len, const struct tl_file_tensor *t,
-                  tl_put_fn put, void *ctx, struct tl_error *err)
-{
-    if (t->zip_at > len || t->zip_bytes > len - t->zip_at)
-        return tl_fail(err, TL_E_RANGE, "data", "lies outside the archive");
-    if (t->deflated)
-        return inflate_member(zip, t, 0, true, put, ctx, err);
-    for (uint64_t at = 0; at < t->member_bytes; at += PIECE) {
-        uint64_t n = t->member_bytes - at < PIECE ? t->member_bytes - at : PIECE;
-        int rc = put(ctx, zip + t->zip_at + at, (size_t)n);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
 /* ---- the archive ------------------------------------------------------------- */
 
 struct prefix {
@@ -190,28 +108,28 @@ static int npz_tensor(const uint8_t *zip, struct tl_file_tensor *t, struct tl_er
 {
     struct tl_npy_hdr h;
     int rc;
-    if (!t->deflated) {
-        rc = tl_npy_read_header(zip + t->zip_at, t->member_bytes, &h, err);
+    if (t->encoding != TL_ENC_DEFLATE) {
+        rc = tl_npy_read_header(zip + t->stored_at, t->decoded_bytes, &h, err);
     } else {
         /* the preamble, then as much of the header as it claims */
         struct prefix p = { NULL, 0, 12 };
         uint8_t pre[12];
         p.b = pre;
-        uint64_t want = t->member_bytes < 12 ? t->member_bytes : 12;
-        if ((rc = inflate_member(zip, t, want, false, prefix_put, &p, err)))
+        uint64_t want = t->decoded_bytes < 12 ? t->decoded_bytes : 12;
+        if ((rc = tl_inflate(zip, t, want, false, prefix_put, &p, err)))
             return rc;
         uint64_t hlen = p.n < 10 ? 0 : pre[6] == 1 ? (uint64_t)pre[8] | (uint64_t)pre[9] << 8
                       : p.n < 12 ? 0 : (uint64_t)pre[8] | (uint64_t)pre[9] << 8 |
                                        (uint64_t)pre[10] << 16 | (uint64_t)pre[11] << 24;
         if (hlen > TL_FILE_HEADER_MAX)
             hlen = TL_FILE_HEADER_MAX;
-        want = 12 + hlen < t->member_bytes ? 12 + hlen : t->member_bytes;
+        want = 12 + hlen < t->decoded_bytes ? 12 + hlen : t->decoded_bytes;
         struct prefix q = { malloc((size_t)want + 1), 0, (size_t)want };
         if (!q.b)
             return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-        rc = inflate_member(zip, t, want, false, prefix_put, &q, err);
+        rc = tl_inflate(zip, t, want, false, prefix_put, &q, err);
         if (!rc)
-            rc = tl_npy_read_header(q.b, q.n < t->member_bytes ? q.n : t->member_bytes, &h, err);
+            rc = tl_npy_read_header(q.b, q.n < t->decoded_bytes ? q.n : t->decoded_bytes, &h, err);
         free(q.b);
     }
     if (rc)
@@ -228,26 +146,26 @@ static int npz_tensor(const uint8_t *zip, struct tl_file_tensor *t, struct tl_er
         t->decodable = false;   /* listed, and carried as it is */
         return 0;
     }
-    uint64_t base = t->deflated ? 0 : t->zip_at;
-    if ((rc = tl_npy_tensor(&h, base, t->member_bytes, t, err)))
+    uint64_t base = t->encoding == TL_ENC_DEFLATE ? 0 : t->stored_at;
+    if ((rc = tl_npy_tensor(&h, base, t->decoded_bytes, t, err)))
         return rc;
     struct tl_info info;
     tl_desc_classify(&t->desc, &info);
-    if (info.elements_bytes != base + t->member_bytes)
+    if (info.elements_bytes != base + t->decoded_bytes)
         return tl_fail(err, TL_E_VALUE, "size", "holds %" PRIu64 " bytes, but its .npy header "
-                       "needs %" PRIu64, t->member_bytes, info.elements_bytes - base);
-    if (t->deflated) {
-        t->begin = t->zip_at;
-        t->end = t->zip_at + t->zip_bytes;
+                       "needs %" PRIu64, t->decoded_bytes, info.elements_bytes - base);
+    if (t->encoding == TL_ENC_DEFLATE) {
+        t->begin = t->stored_at;
+        t->end = t->stored_at + t->stored_bytes;
     }
     return 0;
 }
 
-static int by_zip_at(const void *a, const void *b)
+static int by_stored_at(const void *a, const void *b)
 {
     const struct tl_file_tensor *x = *(const struct tl_file_tensor *const *)a;
     const struct tl_file_tensor *y = *(const struct tl_file_tensor *const *)b;
-    return x->zip_at < y->zip_at ? -1 : x->zip_at > y->zip_at;
+    return x->stored_at < y->stored_at ? -1 : x->stored_at > y->stored_at;
 }
 
 /* Names twice, and members whose data overlap. */
@@ -259,11 +177,11 @@ static int npz_check_all(struct tl_file *f, struct tl_error *err)
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     for (size_t i = 0; i < f->count; i++)
         by[i] = &f->tensors[i];
-    qsort(by, f->count, sizeof *by, by_zip_at);
+    qsort(by, f->count, sizeof *by, by_stored_at);
     int rc = 0;
     for (size_t i = 1; !rc && i < f->count; i++) {
         const struct tl_file_tensor *a = by[i - 1], *b = by[i];
-        if (a->zip_bytes && b->zip_bytes && b->zip_at < a->zip_at + a->zip_bytes) {
+        if (a->stored_bytes && b->stored_bytes && b->stored_at < a->stored_at + a->stored_bytes) {
             snprintf(k, sizeof k, "member '%s'", tl_quote(b->name, q, sizeof q));
             rc = tl_fail(err, TL_E_VALUE, k, "its data overlaps member '%s''s (an "
                          "overlapping-member zip bomb?)", a->name);
@@ -301,36 +219,37 @@ static int npz_entry(zip_t *za, struct mem *m, zip_uint64_t i, struct tl_file_te
     if (st.comp_method != ZIP_CM_STORE && st.comp_method != ZIP_CM_DEFLATE)
         return tl_fail(err, TL_E_VALUE, k, "is compressed with method %u; this tool reads "
                        "stored (0) and deflated (8) members", (unsigned)st.comp_method);
-    t->zip_bytes = st.comp_size;
-    t->member_bytes = st.size;
-    t->crc = st.crc;
-    t->deflated = st.comp_method == ZIP_CM_DEFLATE;
-    if (!t->deflated && t->zip_bytes != t->member_bytes)
+    t->stored_bytes = st.comp_size;
+    t->decoded_bytes = st.size;
+    t->decoded_crc = st.crc;
+    t->has_crc = true;
+    t->encoding = st.comp_method == ZIP_CM_DEFLATE ? TL_ENC_DEFLATE : TL_ENC_PLAIN;
+    if (t->encoding != TL_ENC_DEFLATE && t->stored_bytes != t->decoded_bytes)
         return tl_fail(err, TL_E_VALUE, k, "is stored, but its sizes disagree (%" PRIu64
-                       " compressed, %" PRIu64 " not)", t->zip_bytes, t->member_bytes);
+                       " compressed, %" PRIu64 " not)", t->stored_bytes, t->decoded_bytes);
     /* where its data lie: where libzip reads its first byte */
     zip_file_t *zf = zip_fopen_index(za, i, ZIP_FL_COMPRESSED);
     if (!zf)
         return tl_fail(err, TL_E_VALUE, k, "cannot be opened: %s", zip_strerror(za));
     uint8_t first;
     m->last_read = UINT64_MAX;
-    zip_int64_t got = t->zip_bytes ? zip_fread(zf, &first, 1) : 0;
+    zip_int64_t got = t->stored_bytes ? zip_fread(zf, &first, 1) : 0;
     zip_fclose(zf);
-    t->zip_at = m->last_read;
-    if (t->zip_bytes && (got != 1 || t->zip_at >= m->len || m->b[t->zip_at] != first))
+    t->stored_at = m->last_read;
+    if (t->stored_bytes && (got != 1 || t->stored_at >= m->len || m->b[t->stored_at] != first))
         return tl_fail(err, TL_E_RANGE, k, "its data cannot be read (truncated?)");
-    if (!t->zip_bytes)
-        t->zip_at = 0;
-    if (t->zip_at > m->len || t->zip_bytes > m->len - t->zip_at)
+    if (!t->stored_bytes)
+        t->stored_at = 0;
+    if (t->stored_at > m->len || t->stored_bytes > m->len - t->stored_at)
         return tl_fail(err, TL_E_RANGE, k, "its data (%" PRIu64 " bytes at %" PRIu64 ") run "
-                       "past the end of the archive (truncated?)", t->zip_bytes, t->zip_at);
+                       "past the end of the archive (truncated?)", t->stored_bytes, t->stored_at);
     char *name = strdup(raw);
     if (!(t->name = name))
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-    t->begin = t->zip_at;
-    t->end = t->zip_at + t->zip_bytes;
-    t->npy = n > 4 && strcmp(name + n - 4, ".npy") == 0;
-    if (t->npy)
+    t->begin = t->stored_at;
+    t->end = t->stored_at + t->stored_bytes;
+    t->wrapped = n > 4 && strcmp(name + n - 4, ".npy") == 0;
+    if (t->wrapped)
         name[n - 4] = '\0';            /* numpy names the array without its suffix */
     return 0;
 }
@@ -387,7 +306,7 @@ int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
     if (!rc)
         rc = npz_check_all(f, err);
     for (size_t i = 0; !rc && i < f->count; i++) {
-        if (f->tensors[i].npy)
+        if (f->tensors[i].wrapped)
             rc = npz_read_npy(b, &f->tensors[i], err);
     }
     return rc;

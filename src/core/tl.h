@@ -467,6 +467,14 @@ const char *tl_format_list(char *buf, size_t n, const char *last);
  * fallback.  TL_SNIFF_BYTES are enough to tell. */
 enum tl_format tl_file_sniff(const uint8_t *head, size_t n);
 
+/* The encodings a tensor's stored bytes may have (encoding.c), each one
+ * entry of its table: TL_ENC_PLAIN, the bytes as they are; TL_ENC_DEFLATE,
+ * raw deflate (an .npz member of np.savez_compressed). */
+enum tl_encoding { TL_ENC_PLAIN, TL_ENC_DEFLATE, TL_ENC_COUNT };
+
+/* "plain", "deflate". */
+const char *tl_encoding_name(enum tl_encoding e);
+
 /* One row of a file's tensor table.  desc has the file's shape as its
  * sizes (a 0-d array is sizes {1}), packed strides for the file's order
  * (C, or Fortran's), and fileOffset = begin; [begin, end) are its bytes in
@@ -485,17 +493,20 @@ struct tl_file_tensor {
     struct tl_desc desc;
     uint64_t begin, end;
     size_t order;               /* its place in the header */
-    /* An .npz member (SPEC section 10): the .npy file it holds is
-     * member_bytes long, stored at [zip_at, zip_at + zip_bytes) in the
-     * archive, deflated or not.  A stored member is read in place: desc,
-     * begin and end are in the archive.  A deflated one is inflated first
-     * (tl_npz_member): desc's fileOffset is then in the .npy it holds, and
-     * begin, end are its compressed bytes.  A member that is no .npy file
-     * (dtype "") or an .npy the tool does not read is a row not decodable,
-     * carried as it is. */
-    bool deflated, npy;         /* npy: named NAME.npy (the row is named NAME) */
-    uint64_t zip_at, zip_bytes, member_bytes;
-    uint32_t crc;
+    /* How its bytes are stored (SPEC 15): `stored_bytes` bytes at
+     * stored_at in the file, which decode (tl_file_decode) to
+     * `decoded_bytes` bytes, CRC-32 `decoded_crc` where the file gives one
+     * (has_crc).  TL_ENC_PLAIN: the same bytes, read in place, and desc,
+     * begin and end are in the file.  Any other encoding: decoded first,
+     * desc's fileOffset is then in the decoded bytes, and begin, end are
+     * the stored ones.  `wrapped`: the decoded bytes are a file of their
+     * own (an .npz member's .npy, named NAME.npy: the row is named NAME); a
+     * member that is no .npy file (dtype "") or an .npy the tool does not
+     * read is a row not decodable, carried as it is. */
+    enum tl_encoding encoding;
+    bool wrapped, has_crc;
+    uint64_t stored_at, stored_bytes, decoded_bytes;
+    uint32_t decoded_crc;
 };
 
 struct tl_file_meta {
@@ -568,15 +579,16 @@ int tl_desc_table_parse_json(const char *text, size_t len, struct tl_file *f,
  * TL_E_VALUE when axes is not a permutation. */
 int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error *err);
 
-/* Streams the .npy file an .npz member holds (t, a row of f parsed from
- * the archive's len bytes at zip): a stored member's bytes, or a deflated
- * one inflated, in pieces put(ctx, bytes, n); a put that returns non-zero
- * stops it (that value is returned).  Never inflates past the member's
- * declared size; its bytes must be exactly that many, with its CRC-32.
- * @return 0, put's value, or TL_E_VALUE / TL_E_NOMEM with err filled. */
+/* The one way to a tensor's decoded bytes, whatever its encoding: row t
+ * of a table parsed from the file's len bytes at file, its stored bytes
+ * decoded in pieces put(ctx, bytes, n); a put that returns non-zero stops
+ * it (that value is returned).  Never decodes past decoded_bytes; the
+ * decoded bytes must be exactly that many, with decoded_crc where has_crc.
+ * @return 0, put's value, or TL_E_VALUE / TL_E_RANGE / TL_E_NOMEM with err
+ * filled. */
 typedef int (*tl_put_fn)(void *ctx, const uint8_t *bytes, size_t n);
-int tl_npz_member(const uint8_t *zip, uint64_t len, const struct tl_file_tensor *t,
-                  tl_put_fn put, void *ctx, struct tl_error *err);
+int tl_file_decode(const uint8_t *file, uint64_t len, const struct tl_file_tensor *t,
+                   tl_put_fn put, void *ctx, struct tl_error *err);
 
 /* Writing an .npz (SPEC section 10), as np.savez does: stored members, each
  * a local header (zip64, the sizes known, its CRC-32 in the data

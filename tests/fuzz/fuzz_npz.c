@@ -4,7 +4,7 @@
  * size so that ASan sees any read past it.  For an archive that is
  * accepted it checks that every member's stored bytes lie in the archive
  * and no two members' bytes overlap; that every member streamed by
- * tl_npz_member gives exactly its declared bytes or fails with a message,
+ * tl_file_decode gives exactly its declared bytes or fails with a message,
  * never more (a deflated member is never inflated past its size); and
  * that each decodable member's tensor lies inside the .npy it holds.
  */
@@ -50,26 +50,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     for (size_t i = 0; i < f.count; i++) {
         const struct tl_file_tensor *t = &f.tensors[i];
-        CHECK(t->name && t->zip_at <= size && t->zip_bytes <= size - t->zip_at);
-        CHECK(t->deflated || t->zip_bytes == t->member_bytes);
+        CHECK(t->name && t->stored_at <= size && t->stored_bytes <= size - t->stored_at);
+        CHECK(t->encoding == TL_ENC_DEFLATE || t->stored_bytes == t->decoded_bytes);
         for (size_t j = 0; j < i; j++) {
             const struct tl_file_tensor *u = &f.tensors[j];
             CHECK(strcmp(t->name, u->name) != 0);
-            if (t->zip_bytes && u->zip_bytes)
-                CHECK(t->zip_at >= u->zip_at + u->zip_bytes || u->zip_at >= t->zip_at + t->zip_bytes);
+            if (t->stored_bytes && u->stored_bytes)
+                CHECK(t->stored_at >= u->stored_at + u->stored_bytes || u->stored_at >= t->stored_at + t->stored_bytes);
         }
         if (t->decodable) {
             struct tl_info info;
             tl_desc_classify(&t->desc, &info);
-            uint64_t base = t->deflated ? 0 : t->zip_at;
-            CHECK(info.elements_bytes == base + t->member_bytes);
+            uint64_t base = t->encoding == TL_ENC_DEFLATE ? 0 : t->stored_at;
+            CHECK(info.elements_bytes == base + t->decoded_bytes);
         }
-        if (t->member_bytes > (1u << 24))
+        if (t->decoded_bytes > (1u << 24))
             continue;                  /* a declared size past what the input could hold */
-        struct count c = { 0, t->member_bytes };
+        struct count c = { 0, t->decoded_bytes };
         struct tl_error why;
-        int rc = tl_npz_member(copy, size, t, count_put, &c, &why);
-        CHECK(rc == 0 ? c.n == t->member_bytes : why.msg[0] != '\0');
+        int rc = tl_file_decode(copy, size, t, count_put, &c, &why);
+        CHECK(rc == 0 ? c.n == t->decoded_bytes : why.msg[0] != '\0');
     }
     tl_file_free(&f);
     free(copy);
