@@ -27,7 +27,7 @@ const char *cli_formats_text(const char *text, char *buf, size_t n)
         bool many;
     } marks[] = {
         { "@FORMATS@", ", ", false }, { "@FORMATS_OR@", " or ", false },
-        { "@MANY_OR@", " or ", true },
+        { "@MANY_OR@", " or ", true },      /* in the order of output formats */
     };
     size_t len = 0;
     buf[0] = '\0';
@@ -46,14 +46,16 @@ const char *cli_formats_text(const char *text, char *buf, size_t n)
             for (size_t i = 0; tl_format_at(i); i++)
                 count += tl_format_at(i)->many && tl_format_at(i)->read && tl_format_at(i)->writes;
             list[0] = '\0';
-            for (size_t i = 0; tl_format_at(i) && at < sizeof list; i++) {
-                const struct tl_format_entry *e = tl_format_at(i);
-                if (!(e->many && e->read && e->writes))
-                    continue;
-                at += (size_t)snprintf(list + at, sizeof list - at, "%s%s",
-                                       done == 0 ? "" : done + 1 == count ? " or " : ", ",
-                                       e->label);
-                done++;
+            for (unsigned place = 1; place <= TL_FMT_COUNT && at < sizeof list; place++) {
+                for (size_t i = 0; tl_format_at(i) && at < sizeof list; i++) {
+                    const struct tl_format_entry *e = tl_format_at(i);
+                    if (!(e->many && e->read && e->writes == place))
+                        continue;
+                    at += (size_t)snprintf(list + at, sizeof list - at, "%s%s",
+                                           done == 0 ? "" : done + 1 == count ? " or " : ", ",
+                                           e->label);
+                    done++;
+                }
             }
         } else {
             tl_format_list(list, sizeof list, marks[k].last);

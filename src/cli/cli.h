@@ -166,6 +166,10 @@ struct cli_desc {
  * CLI_OK otherwise, and then cli_desc_release() frees it. */
 int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out);
 /* The same, with the axes given by the option axes_opt (for messages). */
+/* cli_load_desc() of a file already opened as `file` (its format sniffed
+ * as `format`), taken over: a file is opened and sniffed once. */
+int cli_load_desc_file(const char *arg, struct cli_data *file, enum tl_format format,
+                       const char *axes, struct cli_desc *out);
 int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
                      struct cli_desc *out);
 void cli_desc_release(struct cli_desc *desc);
@@ -368,7 +372,8 @@ int cli_open_input(const char *path, const char *role, struct cli_data *out,
 /* text with the format table's lists in place of its marks (into buf, cut
  * to n): @FORMATS@ the tensor file formats the tool reads (".npy, .npz,
  * safetensors"), @FORMATS_OR@ the same with "or" last, @MANY_OR@ those
- * that hold many tensors and are written too.  Every help text that lists
+ * that hold many tensors and are written too, in the order of output
+ * formats ("safetensors or .npz").  Every help text that lists
  * formats says them so.  @return buf. */
 const char *cli_formats_text(const char *text, char *buf, size_t n);
 

@@ -230,67 +230,185 @@ static struct cli_whole whole_options(const struct options *o, const char *name)
     };
 }
 
-/* Whole-file mode for a buffer map (SPEC section 14): MAP DATA, named
- * whole, into a safetensors OUT.  @return CLI_CONTINUE when the
- * description is not a map of several tensors. */
-static int run_whole_map(const struct options *o)
-{
-    struct cli_data text, in;
+/* ---- what the input is, told once ------------------------------------------
+ * A convert's DESC is one of four: a sharded model's index (converted into
+ * a folder, shards_convert.c), a buffer map of several tensors with its
+ * DATA (SPEC 14) or a safetensors or .npz file named whole (converted whole
+ * into a file that holds many, convert_all.c), or one tensor.  The file is
+ * opened and sniffed once, here, and handed on to whichever path takes it. */
+enum input_kind { IN_ONE, IN_SHARDS, IN_MAP, IN_WHOLE };
+
+struct input {
+    enum input_kind kind;
+    bool opened;                        /* file holds DESC, a regular file */
+    struct cli_data file;
     enum tl_format format;
+    bool parsed;                        /* tf holds its table (IN_MAP, IN_WHOLE) */
     struct tl_file tf;
-    int rc = cli_open_file(o->desc, &text, &format);
-    if (rc)
-        return rc;
-    if (format != TL_FMT_JSON || cli_desc_from_file(&text, &tf, true) != CLI_OK) {
-        cli_close_data(&text);
-        return CLI_CONTINUE;           /* the one-tensor path says what is wrong */
-    }
-    if (!tf.named || tf.count < 2) {
-        tl_file_free(&tf);
-        cli_close_data(&text);
-        return CLI_CONTINUE;
-    }
-    if ((rc = cli_file_sound(&tf, text.name)) == CLI_OK &&
-        (rc = cli_open_data(o->data, &in)) == CLI_OK) {
-        for (size_t i = 0; rc == CLI_OK && i < tf.count; i++) {
-            struct tl_info info;
-            tl_desc_classify(&tf.tensors[i].desc, &info);
-            if (info.elements_bytes > in.size) {
-                fprintf(stderr, "tensorlayout: %s: file has %llu bytes but tensor '%s' of %s "
-                        "needs %llu\n", in.name, (unsigned long long)in.size,
-                        tf.tensors[i].name, text.name, (unsigned long long)info.elements_bytes);
-                rc = CLI_INVALID;
-            }
-        }
-        struct cli_whole w = whole_options(o, text.name);
-        if (rc == CLI_OK)
-            rc = cli_convert_whole(&w, &tf, &in, NULL);
-        cli_close_data(&in);
-    }
-    tl_file_free(&tf);
-    cli_close_data(&text);
+};
+
+static void input_close(struct input *in)
+{
+    if (in->parsed)
+        tl_file_free(&in->tf);
+    if (in->opened)
+        cli_close_data(&in->file);
+    in->parsed = in->opened = false;
+}
+
+/* Opens DESC when it is a regular file (not options, not inline JSON). */
+static int input_open(const struct options *o, struct input *in)
+{
+    struct stat st;
+    const char *p = o->desc;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (in->opened || cli_desc_opts_is(o->desc) || *p == '{' || stat(o->desc, &st) != 0 ||
+        !S_ISREG(st.st_mode))
+        return CLI_OK;
+    int rc = cli_open_file(o->desc, &in->file, &in->format);
+    in->opened = rc == CLI_OK;
     return rc;
 }
 
-/* Whole-file mode (convert_all.c): a safetensors FILE named whole, into a
- * safetensors OUT.  @return CLI_CONTINUE when this is not that mode. */
-/* A sharded model's index, converted whole into a folder (shards.c).
- * @return CLI_CONTINUE when DESC is no such index. */
+/* The first question, before the outputs are checked (OUT may be a folder
+ * only for a sharded model): is DESC a sharded model's index? */
+static int classify_shards(const struct options *o, struct input *in)
+{
+    in->kind = IN_ONE;
+    if (o->data)
+        return CLI_OK;
+    int rc = input_open(o, in);
+    if (rc || !in->opened)
+        return rc;
+    if (in->format == TL_FMT_JSON &&
+        tl_shard_index_looks((const char *)in->file.bytes, (size_t)in->file.size))
+        in->kind = IN_SHARDS;
+    return CLI_OK;
+}
+
+/* A buffer map of several tensors with its DATA, into a file that holds
+ * many (SPEC section 14)? */
+static int classify_map(struct input *in)
+{
+    if (in->format != TL_FMT_JSON || cli_desc_from_file(&in->file, &in->tf, true) != CLI_OK)
+        return CLI_OK;                  /* the one-tensor path says what is wrong */
+    in->parsed = true;
+    if (in->tf.named && in->tf.count >= 2) {
+        in->kind = IN_MAP;
+    } else {
+        tl_file_free(&in->tf);
+        in->parsed = false;
+    }
+    return CLI_OK;
+}
+
+/* The rest, once the outputs are checked: a map, a whole file, or one
+ * tensor.  Errors that belong to none of them (options that name one
+ * tensor given with a whole file, several tensors into a file that holds
+ * one) are said here. */
+static int classify_rest(const struct options *o, struct input *in)
+{
+    static const char cmd[] = "convert";
+    struct tl_error err = { 0 };
+    if (o->shard || o->index_only) {
+        cli_usage_error(cmd, "%s is for a sharded model's index", o->shard ? "--shard" :
+                        "--index-only");
+        return CLI_USAGE;
+    }
+    const struct cli_format *f = cli_format_for(o->out, o->format);
+    if (cli_desc_opts_is(o->desc))
+        return CLI_OK;                  /* --type, --sizes: one tensor */
+    bool to_st = f->many;               /* a file that holds many */
+    int rc = input_open(o, in);
+    if (rc || !in->opened)
+        return rc;
+    if (o->data && to_st && !o->to_strides && !o->to_desc && !o->fill && !o->out_desc &&
+        !o->name)
+        return classify_map(in);
+    if (o->data || (in->format != TL_FMT_SAFETENSORS && in->format != TL_FMT_NPZ))
+        return CLI_OK;
+    if (!to_st) {                       /* one tensor: its own path; several: say how */
+        if (tl_file_parse(in->file.bytes, in->file.size, &in->tf, &err))
+            return CLI_OK;              /* the one-tensor path says what is wrong */
+        size_t count = in->tf.count;
+        tl_file_free(&in->tf);
+        if (count > 1) {
+            char q[128], many[128];
+            cli_formats_text("@MANY_OR@", many, sizeof many);
+            if (o->format)
+                fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
+                        "convert them all into a %s OUT (--format %s writes one tensor)\n",
+                        in->file.name, count, in->file.name, many,
+                        tl_quote(o->format, q, sizeof q));
+            else
+                fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
+                        "convert them all into a %s OUT (%s is named neither)\n",
+                        in->file.name, count, in->file.name, many,
+                        tl_quote(o->out, q, sizeof q));
+            return CLI_INVALID;
+        }
+        return CLI_OK;
+    }
+    const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
+                    : o->to_byte_offset ? "--to-byte-offset"
+                    : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
+                    : o->name ? "--name" : NULL;
+    if (bad) {
+        cli_usage_error(cmd, "%s names one tensor: with a whole file give --to, --to-type, "
+                        "--select or --exclude (or convert FILE:NAME)", bad);
+        return CLI_USAGE;
+    }
+    if (tl_file_parse(in->file.bytes, in->file.size, &in->tf, &err)) {
+        cli_report(in->file.name, &err);
+        return CLI_INVALID;
+    }
+    in->parsed = true;
+    in->kind = IN_WHOLE;
+    return CLI_OK;
+}
+
+/* A buffer map's tensors, whole, from DATA (SPEC section 14). */
+static int run_map(const struct options *o, struct input *in)
+{
+    struct cli_data data;
+    int rc;
+    if ((rc = cli_file_sound(&in->tf, in->file.name)) != CLI_OK ||
+        (rc = cli_open_data(o->data, &data)) != CLI_OK)
+        return rc;
+    for (size_t i = 0; rc == CLI_OK && i < in->tf.count; i++) {
+        struct tl_info info;
+        tl_desc_classify(&in->tf.tensors[i].desc, &info);
+        if (info.elements_bytes > data.size) {
+            fprintf(stderr, "tensorlayout: %s: file has %llu bytes but tensor '%s' of %s "
+                    "needs %llu\n", data.name, (unsigned long long)data.size,
+                    in->tf.tensors[i].name, in->file.name,
+                    (unsigned long long)info.elements_bytes);
+            rc = CLI_INVALID;
+        }
+    }
+    struct cli_whole w = whole_options(o, in->file.name);
+    if (rc == CLI_OK)
+        rc = cli_convert_whole(&w, &in->tf, &data, NULL);
+    cli_close_data(&data);
+    return rc;
+}
+
+/* A safetensors or .npz file's tensors, whole (convert_all.c). */
+static int run_whole(const struct options *o, struct input *in)
+{
+    int rc = cli_file_sound(&in->tf, in->file.name);
+    if (rc == CLI_OK) {
+        struct cli_whole w = whole_options(o, in->file.name);
+        rc = cli_convert_whole(&w, &in->tf, &in->file, NULL);
+    }
+    return rc;
+}
+
+/* A sharded model's index, converted whole into a folder (shards_convert.c). */
 static int run_shards(const struct options *o)
 {
-    struct cli_data text;
-    enum tl_format format;
     struct stat st;
-    if (o->data || cli_desc_opts_is(o->desc) || stat(o->desc, &st) != 0 || !S_ISREG(st.st_mode))
-        return CLI_CONTINUE;
-    int rc = cli_open_file(o->desc, &text, &format);
-    if (rc)
-        return rc;
-    bool index = format == TL_FMT_JSON &&
-                 tl_shard_index_looks((const char *)text.bytes, (size_t)text.size);
-    cli_close_data(&text);
-    if (!index)
-        return CLI_CONTINUE;
     const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
                     : o->to_byte_offset ? "--to-byte-offset"
                     : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
@@ -312,92 +430,26 @@ static int run_shards(const struct options *o)
     return cli_convert_shards(&w, o->desc, o->shard, o->index_only);
 }
 
-static int run_whole(const struct options *o)
-{
-    static const char cmd[] = "convert";
-    struct stat st;
-    if (o->shard || o->index_only) {
-        cli_usage_error(cmd, "%s is for a sharded model's index", o->shard ? "--shard" :
-                        "--index-only");
-        return CLI_USAGE;
-    }
-    const struct cli_format *f = cli_format_for(o->out, o->format);
-    if (cli_desc_opts_is(o->desc))
-        return CLI_CONTINUE;           /* --type, --sizes: one tensor */
-    bool to_st = f->many;              /* safetensors or .npz */
-    if (o->data && to_st && stat(o->desc, &st) == 0 && S_ISREG(st.st_mode) &&
-        !o->to_strides && !o->to_desc && !o->fill && !o->out_desc && !o->name)
-        return run_whole_map(o);
-    if (o->data || stat(o->desc, &st) != 0 || !S_ISREG(st.st_mode))
-        return CLI_CONTINUE;
-    struct cli_data in;
-    enum tl_format format;
-    struct tl_file tf;
-    struct tl_error err = { 0 };
-    int rc = cli_open_file(o->desc, &in, &format);
-    if (rc)
-        return rc;
-    if ((format != TL_FMT_SAFETENSORS && format != TL_FMT_NPZ) ||
-        (!to_st && tl_file_parse(in.bytes, in.size, &tf, &err))) {
-        cli_close_data(&in);
-        return CLI_CONTINUE;            /* the one-tensor path says what is wrong */
-    }
-    if (!to_st) {                       /* one tensor: its own path; several: say how */
-        size_t count = tf.count;
-        tl_file_free(&tf);
-        if (count > 1) {
-            char q[128];
-            if (o->format)
-                fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
-                        "convert them all into a safetensors or .npz OUT (--format %s writes "
-                        "one tensor)\n", in.name, count, in.name, tl_quote(o->format, q, sizeof q));
-            else
-                fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
-                        "convert them all into a safetensors or .npz OUT (%s is named "
-                        "neither)\n", in.name, count, in.name, tl_quote(o->out, q, sizeof q));
-        }
-        cli_close_data(&in);
-        return count > 1 ? CLI_INVALID : CLI_CONTINUE;
-    }
-    const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
-                    : o->to_byte_offset ? "--to-byte-offset"
-                    : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
-                    : o->name ? "--name" : NULL;
-    if (bad) {
-        cli_usage_error(cmd, "%s names one tensor: with a whole file give --to, --to-type, "
-                        "--select or --exclude (or convert FILE:NAME)", bad);
-        rc = CLI_USAGE;
-    } else if (tl_file_parse(in.bytes, in.size, &tf, &err)) {
-        cli_report(in.name, &err);
-        rc = CLI_INVALID;
-    } else {
-        if ((rc = cli_file_sound(&tf, in.name)) == CLI_OK) {
-            struct cli_whole w = whole_options(o, in.name);
-            rc = cli_convert_whole(&w, &tf, &in, NULL);
-        }
-        tl_file_free(&tf);
-    }
-    cli_close_data(&in);
-    return rc;
-}
-
-static int run(const struct options *o)
+/* One tensor, from the file `in` opened (or from DESC as it is). */
+static int run_one(const struct options *o, struct input *in)
 {
     struct cli_desc src, dst;
     struct cli_data data;
     uint8_t fill[8] = { 0 }, *header = NULL;
     size_t hlen = 0;
-    int rc = run_shards(o);            /* OUT a folder: before the checks of a file OUT */
-    if (rc != CLI_CONTINUE)
-        return rc;
-    if ((rc = check_outputs(o)) || (rc = run_whole(o)) != CLI_CONTINUE)
-        return rc;
+    int rc;
     if (o->nselect || o->nexclude) {
         cli_usage_error("convert", "--select and --exclude choose among the tensors of a whole "
                         "safetensors file converted into a safetensors OUT");
         return CLI_USAGE;
     }
-    if ((rc = cli_load_desc(o->desc, o->axes, &src)))
+    if (in->opened) {
+        in->opened = false;             /* src takes the file over */
+        rc = cli_load_desc_file(o->desc, &in->file, in->format, o->axes, &src);
+    } else {
+        rc = cli_load_desc(o->desc, o->axes, &src);
+    }
+    if (rc)
         return rc;
     /* a tensor file may be converted in place; a JSON description may not
      * become the data */
@@ -443,6 +495,27 @@ static int run(const struct options *o)
     cli_close_data(&data);
     if (rc == CLI_OK && o->json)
         rc = print_result(&dst.d, size);
+    return rc;
+}
+
+static int run(const struct options *o)
+{
+    struct input in;
+    memset(&in, 0, sizeof in);
+    /* OUT a folder: the index's question comes before the checks of a file OUT */
+    int rc = classify_shards(o, &in);
+    if (rc == CLI_OK && in.kind == IN_SHARDS) {
+        input_close(&in);
+        return run_shards(o);
+    }
+    if (rc == CLI_OK && !(rc = check_outputs(o)) && !(rc = classify_rest(o, &in))) {
+        switch (in.kind) {
+        case IN_MAP:   rc = run_map(o, &in); break;
+        case IN_WHOLE: rc = run_whole(o, &in); break;
+        default:       rc = run_one(o, &in); break;
+        }
+    }
+    input_close(&in);
     return rc;
 }
 

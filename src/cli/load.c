@@ -245,7 +245,26 @@ int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
     return cli_load_desc_as(arg, axes, "--axes", out);
 }
 
+/* cli_load_desc_as(), and with `opened` the file arg names, opened already
+ * (taken over: closed or kept in out). */
+static int load_desc(const char *arg, const char *axes, const char *axes_opt,
+                     struct cli_data *opened, enum tl_format opened_format,
+                     struct cli_desc *out);
+
 int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
+                     struct cli_desc *out)
+{
+    return load_desc(arg, axes, axes_opt, NULL, TL_FMT_JSON, out);
+}
+
+int cli_load_desc_file(const char *arg, struct cli_data *file, enum tl_format format,
+                       const char *axes, struct cli_desc *out)
+{
+    return load_desc(arg, axes, "--axes", file, format, out);
+}
+
+static int load_desc(const char *arg, const char *axes, const char *axes_opt,
+                     struct cli_data *opened, enum tl_format opened_format,
                      struct cli_desc *out)
 {
     const char *p = arg;
@@ -279,8 +298,13 @@ int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
         else
             snprintf(path, sizeof path, "-");
         struct cli_data file;
-        if ((rc = cli_open_input(path, "a description", &file, &out->format, 0)))
+        if (opened) {
+            file = *opened;
+            memset(opened, 0, sizeof *opened);
+            out->format = opened_format;
+        } else if ((rc = cli_open_input(path, "a description", &file, &out->format, 0))) {
             return rc;
+        }
         snprintf(out->name, sizeof out->name, "%s", file.name);
         if (out->format == TL_FMT_JSON &&
             tl_shard_index_looks((const char *)file.bytes, (size_t)file.size)) {

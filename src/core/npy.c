@@ -365,7 +365,7 @@ static unsigned npy_bid(const uint8_t *head, size_t n)
 
 const struct tl_format_entry tl_format_npy = {
     .id = TL_FMT_NPY, .name = "npy", .label = ".npy", .title = "a numpy .npy file",
-    .endings = ".npy", .bid = npy_bid, .read = tl_npy_parse, .writes = true,
+    .endings = ".npy", .bid = npy_bid, .read = tl_npy_parse, .writes = 1,
     .spelling = TL_SPELL_NPY,
 };
 

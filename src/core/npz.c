@@ -434,6 +434,6 @@ static unsigned npz_bid(const uint8_t *head, size_t n)
 
 const struct tl_format_entry tl_format_npz = {
     .id = TL_FMT_NPZ, .name = "npz", .label = ".npz", .title = "a numpy .npz archive",
-    .endings = ".npz", .bid = npz_bid, .read = tl_npz_parse, .writes = true, .many = true,
+    .endings = ".npz", .bid = npz_bid, .read = tl_npz_parse, .writes = 3, .many = true,
     .spelling = TL_SPELL_NPY,
 };

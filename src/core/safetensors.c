@@ -370,6 +370,6 @@ static unsigned safetensors_bid(const uint8_t *head, size_t n)
 const struct tl_format_entry tl_format_safetensors = {
     .id = TL_FMT_SAFETENSORS, .name = "safetensors", .label = "safetensors",
     .title = "a safetensors file", .endings = ".safetensors", .bid = safetensors_bid,
-    .read = tl_safetensors_parse, .writes = true, .many = true,
+    .read = tl_safetensors_parse, .writes = 2, .many = true,
     .spelling = TL_SPELL_SAFETENSORS,
 };

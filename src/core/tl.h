@@ -443,7 +443,8 @@ struct tl_format_entry {
     /* reads a whole file of len bytes into f (tl_file_parse has zeroed it);
      * NULL: recognized, not read yet */
     int (*read)(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
-    bool writes;                 /* convert -o writes it */
+    unsigned writes;             /* convert -o writes it: its place in lists of output
+                                  * formats (1 first: npy, safetensors, npz); 0: not */
     bool many;                   /* it holds several named tensors */
     enum tl_dtype_spelling spelling;   /* how it spells type names */
 };
