@@ -157,6 +157,8 @@ struct cli_desc {
     char tensor[256];         /* its name in its file or map, or "" */
     struct cli_data file;     /* a tensor file, mapped: it holds the data too */
     bool scalar;              /* a 0-d array of a tensor file: written back with shape () or [] */
+    bool fortran;             /* a destination packed in Fortran's order that a .npy writes
+                               * as such (fortran_order True, the logical shape) */
     bool options;             /* given by --type, --sizes...: DATA holds it (descopts.c) */
 };
 
@@ -270,6 +272,11 @@ void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi);
 struct cli_dest {
     const char *to, *to_strides, *to_desc, *to_byte_offset;
     const enum tl_dtype *to_type;
+    /* what OUT can say of a tensor file's logical shape (SPEC 19): with no
+     * option that chooses a memory order, a .npy keeps a Fortran-order
+     * source's order (its header says so), a file with no order flag
+     * (safetensors) gets C order, so that numpy sees the same shape */
+    enum { CLI_ORDER_KEEP, CLI_ORDER_NPY, CLI_ORDER_C } numpy_order;
 };
 
 /* The destination of src that o asks for, classified: the source's sizes,
@@ -440,8 +447,8 @@ struct cli_format {
     bool many;                /* holds several tensors: a whole file converts into it */
     /* turns d into the format's tensor (its byteOffset past the header) and
      * makes the header's bytes (malloc'd); NULL for a format without one */
-    int (*header)(struct tl_desc *d, const char *name, bool scalar, uint8_t **bytes, size_t *len,
-                  struct tl_error *err);
+    int (*header)(struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                  uint8_t **bytes, size_t *len, struct tl_error *err);
 };
 
 /* The format of a --format name, or NULL; the format --format (when not

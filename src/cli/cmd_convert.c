@@ -180,9 +180,13 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
     enum tl_dtype to_type;
     if (o->to_type && cli_type_arg(cmd, "--to-type", o->to_type, &to_type))
         return CLI_USAGE;
+    const struct cli_format *f = cli_format_for(o->out, o->format);
     struct cli_dest dest = { .to = o->to, .to_strides = o->to_strides, .to_desc = o->to_desc,
                              .to_byte_offset = o->to_byte_offset,
-                             .to_type = o->to_type ? &to_type : NULL };
+                             .to_type = o->to_type ? &to_type : NULL,
+                             .numpy_order = !f->header ? CLI_ORDER_KEEP
+                                          : strcmp(f->name, "npy") == 0 ? CLI_ORDER_NPY
+                                          : CLI_ORDER_C };
     int rc = cli_destination("convert", &dest, src, dst);
     if (rc)
         return rc;
@@ -190,7 +194,6 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
         cli_usage_error(cmd, "--fill: %s", err.msg);
         return CLI_USAGE;
     }
-    const struct cli_format *f = cli_format_for(o->out, o->format);
     const char *name = o->name ? o->name : src->tensor[0] ? src->tensor : "tensor";
     dst->scalar = src->scalar;         /* a 0-d array stays 0-d: one element, any layout */
     if ((rc = cli_format_prepare(f, o->out, o->format != NULL, name, dst, header, hlen)))

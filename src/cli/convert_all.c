@@ -86,9 +86,15 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
         it[i].dst.file_offset = it[i].dst.byte_offset = 0;
         it[i].layout = chosen && w->to && tl_layout_parse(s->rank, w->to, order, NULL) == 0;
         it[i].type = chosen && to_type && tl_dtype_is_float(s->dtype) && s->dtype != *to_type;
-        /* the source's memory order, packed, unless --to reorders it */
-        if (!it[i].layout)
+        /* the source's memory order, packed, unless --to reorders it; a
+         * tensor file's array into safetensors, which has no order flag,
+         * in C order, so that numpy sees the same shape (SPEC 19) */
+        if (!it[i].layout && f->format != TL_FMT_JSON && strcmp(w->format->name, "safetensors") == 0) {
+            for (unsigned k = 0; k < s->rank; k++)
+                order[k] = k;
+        } else if (!it[i].layout) {
             memcpy(order, info.axis_order, sizeof order);
+        }
         tl_strides_for_order(s->rank, s->sizes, order, 0, it[i].dst.strides, NULL);
         if (it[i].type)
             it[i].dst.dtype = *to_type;

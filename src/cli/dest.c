@@ -52,10 +52,26 @@ int cli_destination(const char *cmd, const struct cli_dest *o, const struct cli_
         tl_strides_for_order(s->rank, s->sizes, order, 0, dst->d.strides, NULL);
         dst->d.strides_src = TL_STRIDES_LAYOUT;
     } else if (!o->to_strides) {
-        /* --to-type alone: the source's memory order, packed */
+        /* --to-type alone: the source's memory order, packed; a tensor
+         * file's logical shape kept for numpy (a Fortran-order .npy stays
+         * one, a file without an order flag gets C order) */
         snprintf(dst->name, sizeof dst->name, "--to-type");
-        tl_strides_for_order(s->rank, s->sizes, src->info.axis_order, 0, dst->d.strides, NULL);
+        const unsigned *order = src->info.axis_order;
+        unsigned c_order[TL_MAX_RANK];
+        bool file = src->format != TL_FMT_JSON && !src->options && s->rank > 1;
+        if (file && o->numpy_order == CLI_ORDER_C) {
+            for (unsigned i = 0; i < s->rank; i++)
+                c_order[i] = i;
+            order = c_order;
+        }
+        tl_strides_for_order(s->rank, s->sizes, order, 0, dst->d.strides, NULL);
         dst->d.strides_src = TL_STRIDES_LAYOUT;
+        if (file && o->numpy_order == CLI_ORDER_NPY) {
+            bool reversed = true;
+            for (unsigned i = 0; i < s->rank; i++)
+                reversed &= order[i] == s->rank - 1 - i;
+            dst->fortran = reversed;
+        }
     } else {
         snprintf(dst->name, sizeof dst->name, "--to-strides");
         int n = cli_parse_u64_list(o->to_strides, dst->d.strides, TL_MAX_RANK);

@@ -58,11 +58,11 @@
 /* ---- formats ------------------------------------------------------------- */
 
 /* A .npy file: its header, then the packed array. */
-static int npy_header(struct tl_desc *d, const char *name, bool scalar, uint8_t **bytes,
-                      size_t *len, struct tl_error *err)
+static int npy_header(struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                      uint8_t **bytes, size_t *len, struct tl_error *err)
 {
     (void)name;                        /* a .npy array has none */
-    unsigned how = scalar ? TL_NPY_SCALAR : 0;
+    unsigned how = scalar ? TL_NPY_SCALAR : fortran ? TL_NPY_FORTRAN : 0;
     if (tl_npy_header_as(d, how, NULL, 0, len, err))
         return err->code;
     if (!(*bytes = malloc(*len)))
@@ -72,9 +72,10 @@ static int npy_header(struct tl_desc *d, const char *name, bool scalar, uint8_t 
 
 /* A safetensors file of one tensor, named name: its header, then the
  * packed tensor; the shape is the sizes in memory order, as for .npy. */
-static int st_header(struct tl_desc *d, const char *name, bool scalar, uint8_t **bytes,
-                     size_t *len, struct tl_error *err)
+static int st_header(struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                     uint8_t **bytes, size_t *len, struct tl_error *err)
 {
+    (void)fortran;                     /* safetensors has no order flag */
     struct tl_info info;
     tl_desc_classify(d, &info);
     if (!info.packed)
@@ -92,9 +93,10 @@ static int st_header(struct tl_desc *d, const char *name, bool scalar, uint8_t *
 
 /* An .npz holds several tensors, so a whole file converts into it
  * (convert_all.c); one tensor is written as .npy. */
-static int npz_header(struct tl_desc *d, const char *name, bool scalar, uint8_t **bytes,
-                      size_t *len, struct tl_error *err)
+static int npz_header(struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                      uint8_t **bytes, size_t *len, struct tl_error *err)
 {
+    (void)fortran;
     (void)d;
     (void)name;
     (void)scalar;
@@ -153,7 +155,7 @@ int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
     *hlen = 0;
     if (!f->header)
         return CLI_OK;
-    if (f->header(&dst->d, name, dst->scalar, header, hlen, &err)) {
+    if (f->header(&dst->d, name, dst->scalar, dst->fortran, header, hlen, &err)) {
         free(*header);
         *header = NULL;
         bool nib = tl_dtype_bits(dst->d.dtype) == 4;

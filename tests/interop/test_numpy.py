@@ -203,6 +203,46 @@ with tempfile.TemporaryDirectory() as tmp:
     check(r.returncode == 0 and np.array_equal(np.load(out), w3.astype(np.float32)),
           "convert --to-type alone")
 
+    # numpy's logical shape kept (SPEC 19): a Fortran-order array (np.save of
+    # W.T writes one) converted with --to-type alone comes back from .npy as
+    # a Fortran-order .npy of the same shape, and into safetensors, which
+    # has no order flag, in C order with that shape; whole .npz files alike;
+    # --to chooses a memory order, whose sizes are then the shape
+    for shape in ((4, 5), (2, 3, 4), (3, 1, 2, 5)):
+        fa = np.asfortranarray(values("<f4", shape).astype("<f8"))
+        fpath = os.path.join(tmp, "fortran.npy")
+        np.save(fpath, fa)
+        out = os.path.join(tmp, "f32.npy")
+        r = tl("convert", fpath, "--to-type", "FLOAT32", "-o", out)
+        got = np.load(out) if r.returncode == 0 else None
+        check(got is not None and got.shape == shape and got.flags["F_CONTIGUOUS"] and
+              np.array_equal(got, fa.astype(np.float32)),
+              "Fortran %s --to-type into .npy: %s" % (shape, r.stderr))
+        st = os.path.join(tmp, "f32.safetensors")
+        r = tl("convert", fpath, "--to-type", "FLOAT32", "-o", st)
+        got = read_safetensors(st) if r.returncode == 0 else None
+        check(got is not None and got["tensor"][1].shape == shape and
+              np.array_equal(got["tensor"][1], fa.astype(np.float32)),
+              "Fortran %s --to-type into safetensors: %s" % (shape, r.stderr))
+        zpath = os.path.join(tmp, "fortran.npz")
+        np.savez(zpath, w=fa, b=np.arange(3.0))
+        r = tl("convert", zpath, "--to-type", "FLOAT32", "-o", st)
+        got = read_safetensors(st) if r.returncode == 0 else None
+        check(got is not None and got["w"][1].shape == shape and
+              np.array_equal(got["w"][1], fa.astype(np.float32)),
+              "Fortran %s .npz member into safetensors: %s" % (shape, r.stderr))
+        zout = os.path.join(tmp, "f32.npz")
+        r = tl("convert", zpath, "--to-type", "FLOAT32", "-o", zout)
+        got = np.load(zout)["w"] if r.returncode == 0 else None
+        check(got is not None and got.shape == shape and got.flags["F_CONTIGUOUS"] and
+              np.array_equal(got, fa.astype(np.float32)),
+              "Fortran %s .npz member into .npz: %s" % (shape, r.stderr))
+        rev = ",".join(str(len(shape) - 1 - i) for i in range(len(shape)))
+        r = tl("convert", fpath, "--to", rev, "-o", out)
+        got = np.load(out) if r.returncode == 0 else None
+        check(got is not None and got.shape == shape[::-1] and np.array_equal(got, fa.T),
+              "Fortran %s --to %s: the memory order's shape: %s" % (shape, rev, r.stderr))
+
     # a safetensors OUT, read back by read_safetensors: OIHW weights as
     # MLX's OHWI, and as BFLOAT16 against the round-to-nearest-even bit rule
     np.save(wpath, w)
