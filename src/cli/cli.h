@@ -248,6 +248,11 @@ void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data)
  * text into buf (@return false when it does not overlap); and the same as
  * a one-line note on standard error. */
 bool cli_overlap_note(const struct cli_desc *desc, char *buf, size_t cap);
+/* For given strides that look like byte counts (each a multiple of the
+ * element size, the quotients a packed layout, the strides themselves
+ * not), the note that says so (@return false otherwise). */
+bool cli_byte_strides_note(const struct cli_desc *desc, char *buf, size_t cap);
+/* Both notes, when they apply, each one line on standard error. */
 void cli_note_overlap(const struct cli_desc *desc);
 
 /* Checks that data holds the elements' bytes of desc; prints the message

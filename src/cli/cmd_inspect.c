@@ -231,6 +231,8 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
     char note[512];
     cJSON *notes = ok ? cJSON_AddArrayToObject(o, "notes") : NULL;
     ok = notes != NULL;
+    if (ok && cli_byte_strides_note(c, note, sizeof note))
+        ok = cJSON_AddItemToArray(notes, cJSON_CreateString(note));
     if (ok && cli_overlap_note(c, note, sizeof note))
         ok = cJSON_AddItemToArray(notes, cJSON_CreateString(note));
     if (ok && data) {

@@ -524,51 +524,166 @@ static void put_index(char *buf, size_t cap, size_t *n, const uint64_t *x, unsig
         *n += (size_t)snprintf(buf + *n, cap - *n, "%s%" PRIu64, i ? "," : "", x[i]);
 }
 
-/* The strides probably meant, when one stride of an overlapping
- * description looks like a forgotten factor: the next inner axis's size
- * times its stride, written as one of the two.  The axes outside it are
- * scaled by the same factor (they were most likely computed from it). */
-static bool meant_strides(const struct tl_desc *d, const struct tl_info *in, uint64_t *fix,
-                          unsigned *axis, unsigned *inner)
+/* A fix of an overlapping layout (SPEC 19): one stride changed, every
+ * other kept, and what it is. */
+struct fix {
+    uint64_t strides[TL_MAX_RANK];
+    unsigned axis;                      /* the stride changed */
+    unsigned inner;                     /* the axis it was derived from */
+    enum { FIX_OUTSIDE, FIX_FACTOR, FIX_INNERMOST } why;
+    unsigned inversions;                /* pairs of axes out of logical order */
+};
+#define MAX_FIXES 3
+
+/* The pairs of stored axes whose strides are out of logical order (an
+ * outer axis with the smaller stride): 0 for the logical order itself. */
+static unsigned inversions(const struct tl_desc *d)
 {
-    unsigned order[TL_MAX_RANK], n = 0;
-    for (unsigned k = 0; k < d->rank; k++) {     /* the stored axes of more than one element */
-        unsigned a = in->axis_order[k];
-        if (d->strides[a] && d->sizes[a] > 1)
-            order[n++] = a;
-    }
-    for (unsigned k = 0; k + 1 < n; k++) {
-        unsigned o = order[k], i = order[k + 1];
-        uint64_t need = d->sizes[i] * d->strides[i];
-        if (d->strides[o] >= need || need % d->strides[o] ||
-            (d->strides[o] != d->strides[i] && d->strides[o] != d->sizes[i]))
-            continue;
-        uint64_t f = need / d->strides[o];
-        struct tl_desc c = *d;
-        bool ok = true;
+    unsigned n = 0;
+    for (unsigned a = 0; a < d->rank; a++)
+        for (unsigned b = a + 1; b < d->rank; b++)
+            n += d->sizes[a] > 1 && d->sizes[b] > 1 && d->strides[a] < d->strides[b];
+    return n;
+}
+
+/* The layouts that change one stride of an overlapping description and
+ * keep the rest (a typo is one stride): for axis A, the stride that puts it
+ * just outside another axis I (I's size times I's stride), that stride
+ * times A's own (a forgotten factor: W padded to 64 and the channels'
+ * count forgotten), or 1.  A fix must not overlap, and must keep the
+ * outermost axis outermost (its stride was computed last, from the rest);
+ * only when no other fits is the outermost stride itself changed, to the
+ * smallest that fits.  @return the number of fixes, best first (nearest
+ * to the logical order), at most MAX_FIXES. */
+static size_t meant_strides(const struct tl_desc *d, struct fix *out)
+{
+    size_t n = 0;
+    uint64_t top = 0;
+    for (unsigned a = 0; a < d->rank; a++)
+        if (d->sizes[a] > 1 && d->strides[a] > top)
+            top = d->strides[a];
+    for (int pass = 0; pass < 2 && n == 0; pass++) {
         for (unsigned a = 0; a < d->rank; a++) {
-            if (d->strides[a] >= d->strides[o] && d->strides[a] && a != i)
-                ok &= !__builtin_mul_overflow(d->strides[a], f, &c.strides[a]);
+            if (d->sizes[a] < 2 || d->strides[a] == 0 || (pass == 0) != (d->strides[a] < top))
+                continue;
+            uint64_t cand[3 * TL_MAX_RANK + 1];
+            unsigned from[3 * TL_MAX_RANK + 1], why[3 * TL_MAX_RANK + 1], nc = 0;
+            cand[nc] = 1, from[nc] = a, why[nc++] = FIX_INNERMOST;
+            for (int kind = FIX_OUTSIDE; kind <= FIX_FACTOR; kind++) {
+                for (unsigned i = 0; i < d->rank; i++) {
+                    uint64_t v;
+                    if (i == a || d->sizes[i] < 2 || d->strides[i] == 0 ||
+                        __builtin_mul_overflow(d->sizes[i], d->strides[i], &v))
+                        continue;
+                    if (kind == FIX_FACTOR &&
+                        (d->strides[a] < 2 || __builtin_mul_overflow(v, d->strides[a], &v)))
+                        continue;
+                    cand[nc] = v, from[nc] = i, why[nc++] = (unsigned)kind;
+                }
+            }
+            struct fix best = { .axis = a };
+            bool have = false;
+            for (unsigned c = 0; c < nc; c++) {
+                struct tl_desc t = *d;
+                struct tl_info ti;
+                uint64_t reach;
+                t.strides[a] = cand[c];
+                if (cand[c] == d->strides[a] || tl_desc_validate(&t, NULL) ||
+                    __builtin_mul_overflow(cand[c], d->sizes[a], &reach))
+                    continue;
+                if (pass == 0 && reach > top)          /* the outermost stays outermost */
+                    continue;
+                tl_desc_classify(&t, &ti);
+                if (ti.overlapping)
+                    continue;
+                /* the outermost changed: only its smallest fit */
+                if (pass == 1 && have && cand[c] >= best.strides[a])
+                    continue;
+                struct fix f = { .axis = a, .inner = from[c], .why = why[c],
+                                 .inversions = inversions(&t) };
+                memcpy(f.strides, t.strides, sizeof f.strides);
+                if (pass == 1) {
+                    best = f;
+                    have = true;
+                    continue;
+                }
+                bool dup = false;
+                for (size_t k = 0; k < n; k++)
+                    dup |= memcmp(out[k].strides, f.strides, sizeof f.strides) == 0;
+                if (dup)
+                    continue;
+                /* kept best first: nearest the logical order */
+                size_t at = n < MAX_FIXES ? n++ : MAX_FIXES;
+                if (at == MAX_FIXES) {
+                    if (f.inversions >= out[MAX_FIXES - 1].inversions)
+                        continue;
+                    at = MAX_FIXES - 1;
+                }
+                while (at > 0 && out[at - 1].inversions > f.inversions) {
+                    out[at] = out[at - 1];
+                    at--;
+                }
+                out[at] = f;
+            }
+            if (pass == 1 && have && n < MAX_FIXES)
+                out[n++] = best;
         }
-        struct tl_info ci;
-        if (!ok || tl_desc_validate(&c, NULL))
-            continue;
-        tl_desc_classify(&c, &ci);
-        if (ci.overlapping)
-            continue;
-        memcpy(fix, c.strides, sizeof c.strides);
-        *axis = o;
-        *inner = i;
-        return true;
     }
-    return false;
+    return n;
+}
+
+/* What a fix changes and why, into buf at *n. */
+static void put_fix(char *buf, size_t cap, size_t *n, const struct tl_desc *d,
+                    const struct fix *f)
+{
+    const char *letters = tl_axis_letters(d->rank);
+    char o[8], i[8];
+    snprintf(o, sizeof o, "%c", letters ? letters[f->axis] : (char)('0' + f->axis));
+    snprintf(i, sizeof i, "%c", letters ? letters[f->inner] : (char)('0' + f->inner));
+    *n += (size_t)snprintf(buf + *n, *n < cap ? cap - *n : 0, "strides ");
+    put_index(buf, cap, n, f->strides, d->rank);
+    uint64_t was = d->strides[f->axis], now = f->strides[f->axis];
+    if (*n >= cap)
+        return;
+    if (f->why == FIX_INNERMOST)
+        *n += (size_t)snprintf(buf + *n, cap - *n, " (%s innermost: its stride %" PRIu64
+                               " as 1)", o, was);
+    else if (f->why == FIX_FACTOR) {
+        /* the axis just inside it, then padded: its run of `now` elements
+         * holds more slots than it has elements */
+        unsigned in = f->axis;
+        for (unsigned k = 0; k < d->rank; k++) {
+            if (k != f->axis && d->sizes[k] > 1 && f->strides[k] && f->strides[k] < now &&
+                (in == f->axis || f->strides[k] > f->strides[in]))
+                in = k;
+        }
+        char pad[64] = "";
+        if (in != f->axis && now % f->strides[in] == 0 &&
+            now / f->strides[in] > d->sizes[in])
+            snprintf(pad, sizeof pad, ", %c padded to %" PRIu64,
+                     letters ? letters[in] : (char)('0' + in), now / f->strides[in]);
+        *n += (size_t)snprintf(buf + *n, cap - *n, " (the stride of %s, %" PRIu64 ", looks "
+                               "like it lacks a factor: times %s's size %" PRIu64 " it is %"
+                               PRIu64 "%s)", o, was, i, d->sizes[f->inner] * d->strides[f->inner],
+                               now, pad);
+    }
+    else if (was && now % was == 0)
+        *n += (size_t)snprintf(buf + *n, cap - *n, " (the stride of %s, %" PRIu64 ", looks "
+                               "like it lacks a factor: %s's size %" PRIu64 " times its stride %"
+                               PRIu64 " is %" PRIu64 ")", o, was, i, d->sizes[f->inner],
+                               d->strides[f->inner], now);
+    else
+        *n += (size_t)snprintf(buf + *n, cap - *n, " (the stride of %s, %" PRIu64 ", looks "
+                               "wrong: %s's size %" PRIu64 " times its stride %" PRIu64 " is %"
+                               PRIu64 ")", o, was, i, d->sizes[f->inner], d->strides[f->inner],
+                               now);
 }
 
 bool cli_overlap_note(const struct cli_desc *desc, char *buf, size_t cap)
 {
     const struct tl_desc *d = &desc->d;
-    uint64_t x[TL_MAX_RANK], y[TL_MAX_RANK], fix[TL_MAX_RANK];
-    unsigned axis, inner;
+    uint64_t x[TL_MAX_RANK], y[TL_MAX_RANK];
+    struct fix fixes[MAX_FIXES];
     if (!desc->info.overlapping || !tl_desc_overlap_pair(d, x, y))
         return false;
     uint64_t off = 0;
@@ -580,24 +695,65 @@ bool cli_overlap_note(const struct cli_desc *desc, char *buf, size_t cap)
     put_index(buf, cap, &n, y, d->rank);
     n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "] share element offset %" PRIu64
                           ": the layout overlaps (DirectML allows it; a typo in strides?)", off);
-    if (n < cap && meant_strides(d, &desc->info, fix, &axis, &inner)) {
-        const char *letters = tl_axis_letters(d->rank);
-        char o[8], i[8];
-        snprintf(o, sizeof o, "%c", letters ? letters[axis] : (char)('0' + axis));
-        snprintf(i, sizeof i, "%c", letters ? letters[inner] : (char)('0' + inner));
-        n += (size_t)snprintf(buf + n, cap - n, "; strides ");
-        put_index(buf, cap, &n, fix, d->rank);
-        if (n < cap)
-            snprintf(buf + n, cap - n, " would not overlap (the stride of %s, %" PRIu64 ", "
-                     "looks like it lacks a factor: %s's size %" PRIu64 " times its stride %"
-                     PRIu64 " is %" PRIu64 ")", o, d->strides[axis], i, d->sizes[inner],
-                     d->strides[inner], d->sizes[inner] * d->strides[inner]);
+    size_t nf = n < cap ? meant_strides(d, fixes) : 0;
+    if (nf == 1) {
+        n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "; ");
+        size_t at = n;
+        put_fix(buf, cap, &n, d, &fixes[0]);
+        /* "strides X would not overlap (why)" */
+        char *why = n < cap ? strstr(buf + at, " (") : NULL;
+        if (why) {
+            char tail[256];
+            snprintf(tail, sizeof tail, "%s", why);
+            n = (size_t)(why - buf);
+            n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " would not overlap%s", tail);
+        }
+    } else if (nf > 1) {
+        n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "; these would not overlap: ");
+        for (size_t k = 0; k < nf && n < cap; k++) {
+            if (k)
+                n += (size_t)snprintf(buf + n, cap - n, k + 1 == nf ? ", or " : ", ");
+            put_fix(buf, cap, &n, d, &fixes[k]);
+        }
     }
+    return true;
+}
+
+bool cli_byte_strides_note(const struct cli_desc *desc, char *buf, size_t cap)
+{
+    const struct tl_desc *d = &desc->d;
+    unsigned bits = tl_dtype_bits(d->dtype), size = bits / 8;
+    if (d->strides_src != TL_STRIDES_GIVEN || bits % 8 || size < 2 || desc->info.packed)
+        return false;
+    struct tl_desc e = *d;
+    bool any = false;
+    for (unsigned i = 0; i < d->rank; i++) {
+        if (d->strides[i] % size)
+            return false;
+        e.strides[i] = d->strides[i] / size;
+        any |= d->sizes[i] > 1 && d->strides[i] > 0;
+    }
+    struct tl_info ei;
+    if (!any || tl_desc_validate(&e, NULL))
+        return false;
+    tl_desc_classify(&e, &ei);
+    if (!ei.packed)
+        return false;
+    size_t n = (size_t)snprintf(buf, cap, "strides ");
+    put_index(buf, cap, &n, d->strides, d->rank);
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, " look like byte counts: divided by "
+                          "%s's %u bytes they are ", tl_dtype_name(d->dtype), size);
+    put_index(buf, cap, &n, e.strides, d->rank);
+    if (n < cap)
+        snprintf(buf + n, cap - n, ", a packed layout (strides count elements, not bytes)");
     return true;
 }
 
 void cli_note_overlap(const struct cli_desc *desc)
 {
+    char bytes[512];
+    if (cli_byte_strides_note(desc, bytes, sizeof bytes))
+        fprintf(stderr, "tensorlayout: note: %s: %s\n", desc->name, bytes);
     char text[512];
     if (cli_overlap_note(desc, text, sizeof text))
         fprintf(stderr, "tensorlayout: note: %s: %s\n", desc->name, text);
