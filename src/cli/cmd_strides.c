@@ -15,8 +15,10 @@ static const char about[] =
     "order) in the given layout, packed; broadcast axes get stride 0 and count\n"
     "as size 1.  Padded too: --pad AXIS=N gives AXIS N slots, --align AXIS=N\n"
     "rounds the next outer axis's stride up to a multiple of N elements, and\n"
-    "--pitch BYTES rounds the stride of the axis just outside the innermost\n"
-    "one up to a multiple of BYTES, as a GPU row pitch; outer strides follow.\n"
+    "--pitch BYTES rounds the stride of the row axis, H (the logical axis just\n"
+    "outside W, whatever the memory order), up to a multiple of BYTES, as a GPU\n"
+    "row pitch (--pitch AXIS=BYTES another axis's; --type is then required);\n"
+    "outer strides follow.\n"
     "Prints them as a comma-separated list, or with --json a whole\n"
     "description that the other commands accept (dataType FLOAT32 unless\n"
     "--type says otherwise).";
@@ -100,14 +102,29 @@ static int run(const char *sizes_arg, const char *layout_arg, const char *bcast_
     }
     if (p->pitch) {
         uint64_t bytes;
-        unsigned es = tl_dtype_size(dt);
-        if (cli_parse_u64_list(p->pitch, &bytes, 1) != 1 || bytes == 0 || bytes % es) {
+        unsigned es = tl_dtype_size(dt), axis = (unsigned)rank - 2;
+        if (!type_arg) {
+            cli_usage_error(cmd, "--pitch needs --type: a pitch is a count of bytes, and bytes "
+                            "mean nothing without an element size");
+            return CLI_USAGE;
+        }
+        if (strchr(p->pitch, '=')) {
+            if (axis_value(cmd, "--pitch", (unsigned)rank, p->pitch, &axis, &bytes))
+                return CLI_USAGE;
+        } else if (rank < 2) {
+            cli_usage_error(cmd, "--pitch: a rank-1 tensor has no row axis (H): name the axis "
+                            "as AXIS=BYTES");
+            return CLI_USAGE;
+        } else if (cli_parse_u64_list(p->pitch, &bytes, 1) != 1) {
+            bytes = 0;
+        }
+        if (bytes == 0 || bytes % es) {
             cli_usage_error(cmd, "--pitch: '%s' is not a count of bytes >= 1 that is a multiple "
                             "of the element size (%u bytes of %s)", tl_quote(p->pitch, q, sizeof q),
                             es, tl_dtype_name(dt));
             return CLI_USAGE;
         }
-        pad.pitch = tl_dtype_count(dt, bytes);     /* elements: two a byte for 4-bit types */
+        pad.pitch[axis] = tl_dtype_count(dt, bytes);   /* elements: two a byte for 4-bit types */
     }
     memset(&d, 0, sizeof d);
     d.dtype = dt;
@@ -137,7 +154,7 @@ int cmd_strides(int argc, char **argv)
     struct arg_str *type = arg_str0(NULL, "type", "T", "data type (default FLOAT32): of --json, and of --pitch's bytes");
     struct arg_str *pad = arg_strn(NULL, "pad", "AXIS=N", 0, TL_MAX_RANK, "give AXIS N slots: the next outer stride is N times AXIS's (repeatable)");
     struct arg_str *align = arg_strn(NULL, "align", "AXIS=N", 0, TL_MAX_RANK, "round the next outer axis's stride up to a multiple of N elements (repeatable)");
-    struct arg_str *pitch = arg_str0(NULL, "pitch", "BYTES", "round the stride just outside the innermost axis up to a multiple of BYTES (a row pitch)");
+    struct arg_str *pitch = arg_str0(NULL, "pitch", "[AXIS=]BYTES", "round the row axis's stride (H, or AXIS's) up to a multiple of BYTES (a GPU row pitch; needs --type)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print a whole description");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);

@@ -113,45 +113,42 @@ int tl_strides_padded(unsigned rank, const uint64_t *sizes, const unsigned *orde
                       unsigned broadcast_mask, const struct tl_padding *pad, uint64_t *strides,
                       struct tl_error *err)
 {
-    uint64_t step = 1;
-    bool inner = true;                 /* the innermost axis that is stored */
+    uint64_t step = 1, multiple = 0;   /* what the next stride must be a multiple of */
     const char *names = tl_axis_letters(rank);
     for (unsigned k = rank; k-- > 0;) {
         unsigned axis = order[k];
         uint64_t slots = pad ? pad->slots[axis] : 0, align = pad ? pad->align[axis] : 0;
-        uint64_t pitch = pad && inner ? pad->pitch : 0;
+        uint64_t pitch = pad ? pad->pitch[axis] : 0;
         char key[16];
         snprintf(key, sizeof key, "%c", names ? names[axis] : (char)('0' + axis));
         if (broadcast_mask & (1u << axis)) {
-            if (slots || align)
+            if (slots || align || pitch)
                 return tl_fail(err, TL_E_VALUE, key, "is broadcast (stride 0): it has no slots "
                                "to pad or align");
             strides[axis] = 0;
             continue;
         }
+        /* its own stride: a multiple of the inner axis's alignment and of
+         * its own pitch (both: of their lcm) */
+        if (pitch && (!multiple || !tl_mul_ok(multiple / gcd(multiple, pitch), pitch, &multiple)))
+            multiple = multiple ? 0 : pitch;
+        if ((pitch && !multiple) || (multiple && !round_up(&step, multiple)))
+            return tl_fail(err, TL_E_OVERFLOW, "sizes", "%s strides overflow 64 bits",
+                           pad ? "the padded" : "packed");
         strides[axis] = step;
         if (k == 0) {
             if (slots || align)
                 return tl_fail(err, TL_E_VALUE, key, "is the outermost axis: no stride follows "
                                "from its padding");
-            if (pitch)
-                return tl_fail(err, TL_E_VALUE, "pitch", "needs an axis outside the innermost "
-                               "one");
             break;
         }
         if (slots && slots < sizes[axis])
             return tl_fail(err, TL_E_VALUE, key, "%" PRIu64 " slots are fewer than its size %"
                            PRIu64, slots, sizes[axis]);
-        /* the next outer stride: this axis's slots, rounded up to a multiple
-         * of its alignment and of the row pitch (both: of their lcm) */
-        uint64_t m = align;
-        if (pitch && (!m || !tl_mul_ok(m / gcd(m, pitch), pitch, &m)))
-            m = m ? 0 : pitch;
-        if (!tl_mul_ok(step, slots ? slots : sizes[axis], &step) || (m && !round_up(&step, m)) ||
-            (align && pitch && !m))
+        if (!tl_mul_ok(step, slots ? slots : sizes[axis], &step))
             return tl_fail(err, TL_E_OVERFLOW, "sizes", "%s strides overflow 64 bits",
                            pad ? "the padded" : "packed");
-        inner = false;
+        multiple = align;
     }
     return 0;
 }

@@ -254,15 +254,15 @@ int tl_strides_for_order(unsigned rank, const uint64_t *sizes,
 
 /* Padded strides (SPEC section 13): as tl_strides_for_order, with, per
  * axis, slots[a] (0: none) giving axis a that many slots, so that the next
- * outer axis's stride is slots[a] times a's, and align[a] (0: none)
- * rounding the next outer axis's stride up to a multiple of it; pitch (in
- * elements, 0: none) rounds the stride of the axis just outside the
- * innermost one up to a multiple of it, as a GPU row pitch.  @return 0,
- * or TL_E_VALUE (fewer slots than the size, padding a broadcast or the
- * outermost axis) / TL_E_OVERFLOW with err->key naming the axis. */
+ * outer axis's stride is slots[a] times a's; align[a] (0: none) rounding
+ * the next outer axis's stride up to a multiple of it; and pitch[a] (in
+ * elements, 0: none) rounding a's own stride up to a multiple of it, as a
+ * GPU row pitch does the row axis's (every constraint on one stride
+ * together: up to a multiple of their lcm).  @return 0, or TL_E_VALUE
+ * (fewer slots than the size, padding a broadcast or the outermost axis) /
+ * TL_E_OVERFLOW with err->key naming the axis. */
 struct tl_padding {
-    uint64_t slots[TL_MAX_RANK], align[TL_MAX_RANK];
-    uint64_t pitch;
+    uint64_t slots[TL_MAX_RANK], align[TL_MAX_RANK], pitch[TL_MAX_RANK];
 };
 int tl_strides_padded(unsigned rank, const uint64_t *sizes, const unsigned *order,
                       unsigned broadcast_mask, const struct tl_padding *pad, uint64_t *strides,
