@@ -180,6 +180,10 @@ void cli_desc_release(struct cli_desc *desc);
  * whose first bytes are a .npy, safetensors or .npz file's), without a
  * message either way; a stream is never one here (it is read once). */
 bool cli_is_tensor_file(const char *arg);
+/* The format arg's file (FILE[:NAME]) has by its first bytes; TL_FMT_JSON
+ * for anything else (inline JSON, '-', options, a file that cannot be
+ * read: its reader says why). */
+enum tl_format cli_sniff_arg(const char *arg);
 
 /* Opens DATA.  On failure prints the message and returns CLI_IO
  * (CLI_USAGE when '-' names standard input a second time). */

@@ -28,6 +28,8 @@ static const char about[] =
     "layout label or index order (packed strides), --to-strides explicit\n"
     "strides (padding allowed), --to-desc a whole description (same sizes and\n"
     "data type).  --to-type T alone keeps the source's memory order, packed.\n"
+    "With none of them, a format change alone is a conversion: every tensor\n"
+    "as it is, into an OUT of another format (x.npz -o x.safetensors).\n"
     "The source may be packed, padded, broadcast or overlapping;\n"
     "the destination may be neither broadcast nor overlapping.  OUT holds\n"
     "exactly the destination's elements' bytes; bytes no element reaches are\n"
@@ -559,7 +561,14 @@ int cmd_convert(int argc, char **argv)
         rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
     if (rc == CLI_CONTINUE) {
         int forms = to->count + to_strides->count + to_desc->count;
-        if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count)) {
+        /* no rule: a format change alone is a conversion (SPEC 19), every
+         * tensor as it is, into a file whose format has a header and is not
+         * the input's */
+        const struct cli_format *of = format->count ? cli_format_find(format->sval[0])
+                                                    : cli_format_for(out->filename[0], NULL);
+        bool format_change = of && of->header &&
+                             strcmp(of->name, tl_format_name(cli_sniff_arg(desc->filename[0]))) != 0;
+        if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count && !format_change)) {
             cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
                                              : "missing --to, --to-strides, --to-desc or "
                                                "--to-type");

@@ -131,23 +131,28 @@ static void split_name(const char *arg, char *path, size_t n, const char **name)
     snprintf(path, n, "%s", arg);
 }
 
-bool cli_is_tensor_file(const char *arg)
+enum tl_format cli_sniff_arg(const char *arg)
 {
     char path[4096];
     const char *name;
     struct stat st;
     uint8_t head[TL_SNIFF_BYTES];
     if (strcmp(arg, "-") == 0 || cli_desc_opts_is(arg))
-        return false;
+        return TL_FMT_JSON;
     split_name(arg, path, sizeof path, &name);
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return false;
+        return TL_FMT_JSON;
     int fd = open(path, O_RDONLY);
     if (fd < 0)
-        return false;
+        return TL_FMT_JSON;
     ssize_t n = read(fd, head, sizeof head);
     close(fd);
-    return n > 0 && tl_file_sniff(head, (size_t)n) != TL_FMT_JSON;
+    return n > 0 ? tl_file_sniff(head, (size_t)n) : TL_FMT_JSON;
+}
+
+bool cli_is_tensor_file(const char *arg)
+{
+    return cli_sniff_arg(arg) != TL_FMT_JSON;
 }
 
 /* Picks the tensor of a parsed file that the argument names (*picked). */

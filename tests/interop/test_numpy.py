@@ -243,6 +243,30 @@ with tempfile.TemporaryDirectory() as tmp:
         check(got is not None and got.shape == shape[::-1] and np.array_equal(got, fa.T),
               "Fortran %s --to %s: the memory order's shape: %s" % (shape, rev, r.stderr))
 
+    # a format change alone (SPEC 19): every tensor as it is, no rule
+    arrs = {"w": values("<f2", (3, 4)), "d": values("<f8", (5,)), "n": values("<i8", ()),
+            "f": np.asfortranarray(values("<f4", (2, 3)))}
+    zpath = os.path.join(tmp, "plain.npz")
+    np.savez(zpath, **arrs)
+    st = os.path.join(tmp, "plain.safetensors")
+    r = tl("convert", zpath, "-o", st)
+    got = read_safetensors(st) if r.returncode == 0 else None
+    check(got is not None and all(np.array_equal(got[k][1], v) and got[k][1].dtype == v.dtype
+                                  for k, v in arrs.items()),
+          ".npz into safetensors, no rule: %s" % r.stderr)
+    back = os.path.join(tmp, "plain2.npz")
+    r = tl("convert", st, "-o", back)
+    got = np.load(back) if r.returncode == 0 else None
+    check(got is not None and all(np.array_equal(got[k], v) and got[k].dtype == v.dtype and
+                                  got[k].shape == v.shape for k, v in arrs.items()),
+          "safetensors into .npz, no rule: %s" % r.stderr)
+    one = os.path.join(tmp, "one.npy")
+    np.save(one, arrs["f"])
+    r = tl("convert", one, "-o", st)
+    got = read_safetensors(st) if r.returncode == 0 else None
+    check(got is not None and np.array_equal(got["tensor"][1], arrs["f"]),
+          "a Fortran .npy into safetensors, no rule: %s" % r.stderr)
+
     # a safetensors OUT, read back by read_safetensors: OIHW weights as
     # MLX's OHWI, and as BFLOAT16 against the round-to-nearest-even bit rule
     np.save(wpath, w)
