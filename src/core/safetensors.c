@@ -101,6 +101,13 @@ static int st_tensor(const cJSON *o, uint64_t data_start, uint64_t data_len,
         return tl_fail(err, TL_E_VALUE, st_key(name, "dtype", key, sizeof key),
                        "'%s' is not a dtype name", tl_quote(dtype->valuestring, q, sizeof q));
     }
+    if (bits == 0) {              /* not a dtype of the format: refused, as its reader does */
+        char q[40], list[160];
+        return tl_fail(err, TL_E_VALUE, st_key(name, "dtype", key, sizeof key),
+                       "data type '%s' is not supported (supported: %s)",
+                       tl_quote(dtype->valuestring, q, sizeof q),
+                       tl_dtype_list(TL_SPELL_SAFETENSORS, list, sizeof list));
+    }
     if (!cJSON_IsArray(shape))
         return tl_fail(err, TL_E_TYPE, st_key(name, "shape", key, sizeof key),
                        "must be an array of integers");
