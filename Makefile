@@ -83,8 +83,9 @@ $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
 # make test runs two lanes side by side, one a CPU (LANES=1: one after the
-# other): the plain build's tests, the NEON cross-build and the command-line
-# tests under valgrind; the ASan + UBSan build's tests and ThreadSanitizer's.
+# other): the plain build's tests, the NEON cross-build and half the
+# command-line tests under valgrind; the ASan + UBSan build's tests,
+# ThreadSanitizer's and the other half under valgrind.
 # Each lane's output goes to build/lanes/*.log, printed whole when both end;
 # test fails when either lane does.
 LANES ?= 2
@@ -94,6 +95,7 @@ test: ## every test; again under ASan + UBSan; the command-line tests under valg
 	    $(MAKE) lane-plain && $(MAKE) lane-checked; \
 	else \
 	    echo "make test: two lanes side by side (build/lanes/plain.log, checked.log)"; \
+	    $(MAKE) WERROR=1 $(BIN) $(INJECT) > build/lanes/build.log 2>&1 || { cat build/lanes/build.log; exit 1; }; \
 	    $(MAKE) lane-plain > build/lanes/plain.log 2>&1 & plain=$$!; \
 	    $(MAKE) lane-checked > build/lanes/checked.log 2>&1; checked=$$?; \
 	    wait $$plain; plain=$$?; \
@@ -106,11 +108,12 @@ test: ## every test; again under ASan + UBSan; the command-line tests under valg
 lane-plain:
 	$(MAKE) test-once WERROR=1
 	$(MAKE) test-neon
-	$(MAKE) test-valgrind
+	$(MAKE) test-valgrind TL_SHARD=0/2
 
 lane-checked:
 	$(MAKE) test-once WERROR=1 SANITIZE=1
 	$(MAKE) test-tsan
+	$(MAKE) test-valgrind TL_SHARD=1/2
 
 check: test  ## same as test
 
@@ -203,9 +206,10 @@ test-cli: $(BIN) $(INJECT)  ## command-line tests (exact stdout, stderr, exit st
 # Once more under valgrind (memcheck), as CI does.  CLI_FILTER restricts
 # it to the tests whose names contain one of its words.
 CLI_FILTER ?=
-test-valgrind: $(BIN) $(INJECT)  ## command-line tests under valgrind --error-exitcode
+TL_SHARD ?=
+test-valgrind: $(BIN) $(INJECT)  ## command-line tests under valgrind --error-exitcode (TL_SHARD=K/N: a share)
 	@if command -v valgrind >/dev/null 2>&1; then \
-	    TL_LABEL=cli-valgrind TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh $(CLI_FILTER); \
+	    TL_SHARD=$(TL_SHARD) TL_LABEL=cli-valgrind$(if $(TL_SHARD),-$(subst /,-of-,$(TL_SHARD))) TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh $(CLI_FILTER); \
 	else echo "skip: valgrind (not installed)"; fi
 
 # Conversions (one tensor, whole files, a sharded model written by several

@@ -15,6 +15,9 @@
 # their own (as user nobody, say) use $TL_BIN, the binary itself, and
 # $TL_EXEC_PREFIX, the wrapper, rather than $TL.
 #
+# TL_SHARD=K/N runs only every Nth test from the Kth (0 <= K < N), so that
+# N runs side by side share the suite (make test's valgrind runs).
+#
 # Usage: TL=/path/to/tensorlayout sh tests/cli/run.sh [FILTER...]
 set -u
 # pictures fit COLUMNS when it is set: the expected outputs are for 80
@@ -32,8 +35,14 @@ label=${TL_LABEL:-cli}
 passed=0
 failed=0
 skipped=0
+shard_k=${TL_SHARD%/*}
+shard_n=${TL_SHARD#*/}
+[ -n "${TL_SHARD:-}" ] || { shard_k=0; shard_n=1; }
+index=-1
 for t in "$here"/*/*.sh; do
     name=${t#"$here"/}
+    index=$((index + 1))
+    [ $((index % shard_n)) -eq "$shard_k" ] || continue
     if [ $# -gt 0 ]; then
         match=no
         for f in "$@"; do
