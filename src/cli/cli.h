@@ -295,6 +295,19 @@ struct cli_dest {
 int cli_destination(const char *cmd, const struct cli_dest *o, const struct cli_desc *src,
                     struct cli_desc *dst);
 
+/* ---- whole-file compare (compare_all.c) --------------------------------- */
+
+/* Whether compare A B is of two whole files: each a file of many tensors
+ * (safetensors, .npz) or a sharded model's index, named whole, and not
+ * both holding one tensor (those compare as tensors, as before). */
+bool cli_compare_whole_wanted(const char *a, const char *b);
+
+/* Compares every tensor of the same name of A and B (SPEC 19), one line
+ * each (--json: a record each), undecodable types byte for byte; names in
+ * one only reported.  @return CLI_OK when all are equal, CLI_NO when any
+ * differs or is missing, or an error status with its message printed. */
+int cli_compare_whole(const char *a, const char *b, const struct tl_compare_opts *o, bool json);
+
 /* ---- whole-file conversion (convert_all.c) ------------------------------ */
 
 #define CLI_MAX_GLOBS 64

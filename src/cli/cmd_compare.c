@@ -26,7 +26,9 @@ static const char about[] =
     "both 0 by default: equal as numbers, +0 = -0, NaN matches nothing unless\n"
     "--equal-nan).  Prints 'equal (N elements)', or the mismatch count, the\n"
     "largest differences and the first mismatches in logical order.  Exits 0\n"
-    "when equal, 1 when not.";
+    "when equal, 1 when not.  Two files of many tensors (or shard indexes)\n"
+    "named whole compare every tensor of the same name, one line each; types\n"
+    "the tool does not decode byte for byte; names in one file only reported.";
 
 struct input {
     struct cli_desc desc;
@@ -380,6 +382,10 @@ int cmd_compare(int argc, char **argv)
                                 : "both arguments are tensor files: --type and --sizes describe "
                                   "a raw DATA file, and there is none");
                 rc = CLI_USAGE;
+            } else if (!opts && sides->count == 2 && !axes_a->count && !axes_b->count &&
+                       cli_compare_whole_wanted(sides->filename[0], sides->filename[1])) {
+                rc = cli_compare_whole(sides->filename[0], sides->filename[1], &o,
+                                       json->count > 0);
             } else {
                 rc = run(opts ? args : sides->filename, opts ? nargs : sides->count,
                          axes_a->count ? axes_a->sval[0] : NULL,

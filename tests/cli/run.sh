@@ -35,9 +35,8 @@ label=${TL_LABEL:-cli}
 passed=0
 failed=0
 skipped=0
-shard_k=${TL_SHARD%/*}
-shard_n=${TL_SHARD#*/}
-[ -n "${TL_SHARD:-}" ] || { shard_k=0; shard_n=1; }
+shard_k=${TL_SHARD:-0/1}; shard_k=${shard_k%/*}
+shard_n=${TL_SHARD:-0/1}; shard_n=${shard_n#*/}
 index=-1
 for t in "$here"/*/*.sh; do
     name=${t#"$here"/}

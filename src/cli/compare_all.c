@@ -1,0 +1,333 @@
+/*
+ * compare_all.c - `compare A B` of two whole files (SPEC 19): every tensor
+ * of the same name, in one process, each comparison on every thread the
+ * copy core has; a tensor of a type the tool does not decode compared
+ * byte for byte (with its type and shape); names in one side only reported.
+ * A side is a file of many tensors (safetensors, .npz) or a sharded
+ * model's index (its shards opened and checked as shards.c does).
+ *
+ * Encoded tensors (a deflated .npz member) are read through the one decode
+ * path, cli_decode_tensor.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* One side: its files (one, or a model's shards) and their mappings. */
+struct side {
+    char name[256];
+    bool sharded;
+    struct cli_shards shards;
+    struct cli_data data;               /* a single file's */
+    struct tl_file file;
+    size_t nfiles;
+    struct tl_file *files;
+    struct cli_data *datas;
+};
+
+static void side_close(struct side *s)
+{
+    if (s->sharded) {
+        cli_shards_close(&s->shards);
+    } else {
+        tl_file_free(&s->file);
+        cli_close_data(&s->data);
+    }
+}
+
+static int side_open(const char *path, struct side *s)
+{
+    memset(s, 0, sizeof *s);
+    enum tl_format format;
+    int rc = cli_open_file(path, &s->data, &format);
+    if (rc)
+        return rc;
+    snprintf(s->name, sizeof s->name, "%s", s->data.name);
+    if (format == TL_FMT_JSON &&
+        tl_shard_index_looks((const char *)s->data.bytes, (size_t)s->data.size)) {
+        cli_close_data(&s->data);
+        if ((rc = cli_shards_open(path, true, &s->shards)))
+            return rc;
+        s->sharded = true;
+        s->nfiles = s->shards.x.nshards;
+        s->files = s->shards.files;
+        s->datas = s->shards.data;
+        return CLI_OK;
+    }
+    struct tl_error err = { 0 };
+    if (tl_file_parse(s->data.bytes, s->data.size, &s->file, &err)) {
+        cli_report(s->name, &err);
+        cli_close_data(&s->data);
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    if ((rc = cli_file_sound(&s->file, s->name))) {
+        side_close(s);
+        return rc;
+    }
+    s->nfiles = 1;
+    s->files = &s->file;
+    s->datas = &s->data;
+    return CLI_OK;
+}
+
+/* The tensor of that name on side s, and the file that holds it. */
+static const struct tl_file_tensor *side_find(const struct side *s, const char *name, size_t *k)
+{
+    for (*k = 0; *k < s->nfiles; (*k)++) {
+        const struct tl_file_tensor *t = tl_file_find(&s->files[*k], name);
+        if (t)
+            return t;
+    }
+    return NULL;
+}
+
+bool cli_compare_whole_wanted(const char *a, const char *b)
+{
+    struct stat st;
+    const char *args[2] = { a, b };
+    bool many = false;
+    for (int i = 0; i < 2; i++) {
+        if (stat(args[i], &st) != 0 || !S_ISREG(st.st_mode))
+            return false;          /* FILE:NAME, '-', inline JSON: one tensor */
+        enum tl_format f = cli_sniff_arg(args[i]);
+        if (f != TL_FMT_JSON && !tl_format_entry(f)->many)
+            return false;          /* a .npy: one tensor */
+        struct cli_data d;
+        enum tl_format g;
+        if (cli_open_file(args[i], &d, &g))
+            return false;          /* the one-tensor path says what is wrong */
+        if (f == TL_FMT_JSON) {
+            bool index = tl_shard_index_looks((const char *)d.bytes, (size_t)d.size);
+            cli_close_data(&d);
+            if (!index)
+                return false;
+            many = true;
+            continue;
+        }
+        struct tl_file tf;
+        struct tl_error err = { 0 };
+        if (tl_file_parse(d.bytes, d.size, &tf, &err) == 0) {
+            many |= tf.count != 1;
+            tl_file_free(&tf);
+        }
+        cli_close_data(&d);
+    }
+    return many;               /* two files of one tensor each: compared as tensors */
+}
+
+/* What one name came to. */
+enum verdict { V_EQUAL, V_DIFFER, V_SIZES, V_ONLY_A, V_ONLY_B, V_ERROR };
+static const char *const verdict_names[] = { "equal", "differ", "sizes differ", "only in A",
+                                             "only in B", "unreadable" };
+
+struct row {
+    const char *name;
+    enum verdict v;
+    bool bytes;                         /* compared byte for byte */
+    uint64_t count, mismatches;
+    double max_abs;
+    bool have_abs;
+};
+
+/* A tensor's bytes as stored, or decoded (an encoded one, into tmp). */
+static int raw_bytes(const struct cli_data *in, const struct tl_file_tensor *t,
+                     struct cli_data *tmp, const uint8_t **p, uint64_t *n)
+{
+    memset(tmp, 0, sizeof *tmp);
+    if (t->encoding == TL_ENC_PLAIN) {
+        *p = in->bytes + t->begin;
+        *n = t->end - t->begin;
+        return CLI_OK;
+    }
+    int rc = cli_decode_tensor(in, t, tmp);
+    *p = tmp->bytes;
+    *n = tmp->size;
+    return rc;
+}
+
+/* Compares tensor ta of side A with tb of side B into r. */
+static int compare_pair(const struct side *a, size_t ka, const struct tl_file_tensor *ta,
+                        const struct side *b, size_t kb, const struct tl_file_tensor *tb,
+                        const struct tl_compare_opts *o, struct row *r)
+{
+    struct cli_data ta_tmp, tb_tmp;
+    const uint8_t *pa, *pb;
+    uint64_t na, nb;
+    int rc = raw_bytes(&a->datas[ka], ta, &ta_tmp, &pa, &na);
+    if (rc == CLI_OK)
+        rc = raw_bytes(&b->datas[kb], tb, &tb_tmp, &pb, &nb);
+    else
+        memset(&tb_tmp, 0, sizeof tb_tmp);
+    if (rc) {
+        r->v = V_ERROR;
+    } else if (!ta->decodable || !tb->decodable) {
+        /* byte for byte: the same type as spelled, shape and bytes */
+        r->bytes = true;
+        r->count = na;
+        bool same = strcmp(ta->dtype, tb->dtype) == 0 && ta->ndim == tb->ndim &&
+                    memcmp(ta->shape, tb->shape, ta->ndim * sizeof ta->shape[0]) == 0;
+        r->v = !same ? V_SIZES : na == nb && memcmp(pa, pb, (size_t)na) == 0 ? V_EQUAL : V_DIFFER;
+    } else if (ta->desc.rank != tb->desc.rank ||
+               memcmp(ta->desc.sizes, tb->desc.sizes, ta->desc.rank * sizeof ta->desc.sizes[0])) {
+        r->v = V_SIZES;
+    } else {
+        /* an encoded tensor's desc is in its decoded bytes */
+        const uint8_t *fa = ta->encoding == TL_ENC_PLAIN ? a->datas[ka].bytes : pa;
+        const uint8_t *fb = tb->encoding == TL_ENC_PLAIN ? b->datas[kb].bytes : pb;
+        struct tl_compare_result res;
+        struct tl_error err = { 0 };
+        struct tl_compare_opts oo = *o;
+        oo.show = 0;
+        if (tl_compare(&ta->desc, fa, &tb->desc, fb, &oo, &res, &err)) {
+            fprintf(stderr, "tensorlayout: compare: %s\n", err.msg);
+            rc = CLI_IO;
+            r->v = V_ERROR;
+        } else {
+            r->count = res.element_count;
+            r->mismatches = res.mismatches;
+            r->v = res.mismatches ? V_DIFFER : V_EQUAL;
+            r->have_abs = res.have_abs;
+            r->max_abs = (double)res.max_abs;
+            tl_compare_free(&res);
+        }
+    }
+    cli_close_data(&ta_tmp);
+    cli_close_data(&tb_tmp);
+    return rc;
+}
+
+static void print_row(const struct row *r)
+{
+    char q[160];
+    tl_quote(r->name, q, sizeof q);
+    switch (r->v) {
+    case V_EQUAL:
+        if (r->bytes)
+            printf("%s: equal (%llu bytes, compared byte for byte)\n", q,
+                   (unsigned long long)r->count);
+        else
+            printf("%s: equal (%llu elements)\n", q, (unsigned long long)r->count);
+        break;
+    case V_DIFFER:
+        if (r->bytes)
+            printf("%s: the bytes differ (compared byte for byte)\n", q);
+        else if (r->have_abs)
+            printf("%s: %llu of %llu elements differ (largest difference %.9g)\n", q,
+                   (unsigned long long)r->mismatches, (unsigned long long)r->count, r->max_abs);
+        else
+            printf("%s: %llu of %llu elements differ\n", q, (unsigned long long)r->mismatches,
+                   (unsigned long long)r->count);
+        break;
+    default:
+        printf("%s: %s\n", q, verdict_names[r->v]);
+        break;
+    }
+}
+
+static cJSON *rows_json(const struct row *rows, size_t n, const size_t *count)
+{
+    cJSON *o = cJSON_CreateObject(), *arr = NULL;
+    bool ok = o && cJSON_AddBoolToObject(o, "equal", count[V_EQUAL] == n) &&
+              tl_json_add_u64(o, "tensors", n) && tl_json_add_u64(o, "equalTensors", count[V_EQUAL]) &&
+              (arr = cJSON_AddArrayToObject(o, "results")) != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
+        const struct row *r = &rows[i];
+        cJSON *t = cJSON_CreateObject();
+        ok = t != NULL;
+        if (!ok)
+            break;
+        cJSON_AddItemToArray(arr, t);
+        bool compared = r->v == V_EQUAL || r->v == V_DIFFER;
+        ok = cJSON_AddStringToObject(t, "name", r->name) &&
+             cJSON_AddStringToObject(t, "result", verdict_names[r->v]) &&
+             cJSON_AddBoolToObject(t, "equal", r->v == V_EQUAL) &&
+             (!compared || cJSON_AddBoolToObject(t, "byteForByte", r->bytes)) &&
+             (!compared || r->bytes || (tl_json_add_u64(t, "elementCount", r->count) &&
+                                       tl_json_add_u64(t, "mismatches", r->mismatches))) &&
+             (!compared || !r->bytes || tl_json_add_u64(t, "bytes", r->count));
+        if (ok && compared && !r->bytes) {
+            char buf[64];
+            ok = r->have_abs ? cJSON_AddRawToObject(t, "maxAbsDiff",
+                                                    cli_value_json(TL_DT_FLOAT64, &r->max_abs, buf,
+                                                                   sizeof buf)) != NULL
+                             : cJSON_AddNullToObject(t, "maxAbsDiff") != NULL;
+        }
+    }
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_opts *o, bool json)
+{
+    struct side a, b;
+    int rc = side_open(pa, &a);
+    if (rc)
+        return rc;
+    if ((rc = side_open(pb, &b))) {
+        side_close(&a);
+        return rc;
+    }
+    size_t total = 0;
+    for (size_t k = 0; k < a.nfiles; k++)
+        total += a.files[k].count;
+    for (size_t k = 0; k < b.nfiles; k++)
+        total += b.files[k].count;
+    struct row *rows = calloc(total ? total : 1, sizeof *rows);
+    size_t n = 0, count[V_ERROR + 1] = { 0 };
+    if (!rows) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        rc = CLI_IO;
+    }
+    /* A's tensors in its order, then B's that A lacks */
+    for (size_t k = 0; rows && !rc && k < a.nfiles; k++) {
+        for (size_t i = 0; !rc && i < a.files[k].count; i++) {
+            const struct tl_file_tensor *ta = &a.files[k].tensors[i], *tb;
+            size_t kb;
+            struct row *r = &rows[n++];
+            r->name = ta->name ? ta->name : "";
+            if (!(tb = side_find(&b, r->name, &kb)))
+                r->v = V_ONLY_A;
+            else
+                rc = compare_pair(&a, k, ta, &b, kb, tb, o, r);
+            count[r->v]++;
+            if (!json)
+                print_row(r);
+        }
+    }
+    for (size_t k = 0; rows && !rc && k < b.nfiles; k++) {
+        for (size_t i = 0; i < b.files[k].count; i++) {
+            const struct tl_file_tensor *tb = &b.files[k].tensors[i];
+            size_t ka;
+            if (side_find(&a, tb->name ? tb->name : "", &ka))
+                continue;
+            struct row *r = &rows[n++];
+            r->name = tb->name ? tb->name : "";
+            r->v = V_ONLY_B;
+            count[r->v]++;
+            if (!json)
+                print_row(r);
+        }
+    }
+    if (!rc && json) {
+        rc = cli_print_json(rows_json(rows, n, count));
+    } else if (!rc) {
+        printf("\n%zu tensors: %zu equal, %zu differ", n, count[V_EQUAL],
+               count[V_DIFFER] + count[V_SIZES]);
+        if (count[V_ONLY_A] || count[V_ONLY_B])
+            printf(", %zu only in %s, %zu only in %s", count[V_ONLY_A], a.name, count[V_ONLY_B],
+                   b.name);
+        printf("\n");
+    }
+    if (!rc && count[V_EQUAL] != n)
+        rc = CLI_NO;
+    free(rows);
+    side_close(&a);
+    side_close(&b);
+    return rc;
+}
