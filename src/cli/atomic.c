@@ -267,6 +267,18 @@ void cli_tmp_forget(struct cli_tmp *t)
     }
 }
 
+int cli_out_not_dir(const char *cmd, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        char q[128];
+        cli_usage_error(cmd, "-o %s is a directory: give OUT a file name in it",
+                        tl_quote(path, q, sizeof q));
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 int cli_write_all(int fd, const void *bytes, uint64_t n)
 {
     const unsigned char *p = bytes;

@@ -424,6 +424,10 @@ void cli_tmp_forget(struct cli_tmp *t);
 /* Removes a folder and everything below it (async-signal-safe). */
 void cli_remove_tree(const char *dir);
 
+/* -o naming a directory: the same usage error (exit 2) in every command
+ * that writes a file.  @return CLI_OK or CLI_USAGE (message printed). */
+int cli_out_not_dir(const char *cmd, const char *path);
+
 /* Prepares an output of exactly size zero bytes at path ("-": standard
  * output).  On failure prints the message and returns CLI_IO; nothing is
  * left behind. */

@@ -134,13 +134,8 @@ static int print_result(const struct tl_desc *d, uint64_t size)
 static int check_outputs(const struct options *o)
 {
     static const char cmd[] = "convert";
-    struct stat st;
-    if (stat(o->out, &st) == 0 && S_ISDIR(st.st_mode)) {
-        char q[128];
-        cli_usage_error(cmd, "-o %s is a directory: give OUT a file name in it",
-                        tl_quote(o->out, q, sizeof q));
+    if (cli_out_not_dir(cmd, o->out))
         return CLI_USAGE;
-    }
     if (o->json && strcmp(o->out, "-") == 0) {
         cli_usage_error(cmd, "--json needs standard output: give -o a file");
         return CLI_USAGE;

@@ -111,7 +111,7 @@ static int run(const struct options *opt)
         svg = n >= 4 && strcasecmp(opt->out + n - 4, ".svg") == 0;
     }
     int rc = color_arg(opt->color, &o.color);
-    if (rc)
+    if (rc || (opt->out && (rc = cli_out_not_dir("draw", opt->out))))
         return rc;
     if (svg || (opt->out && strcmp(opt->out, "-") != 0))
         o.color = opt->color && strcasecmp(opt->color, "always") == 0 && !svg;
