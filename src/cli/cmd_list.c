@@ -256,8 +256,23 @@ static int run(const char *path, const char *data_arg, bool json)
         }
     }
     int rc = cli_check_stdin("list", path, data_arg);
-    if (rc || (rc = cli_open_file(path, &data, &format)))
+    const char *p = path;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (!rc && *p == '{' && stat(path, &st) != 0) {
+        /* inline JSON, as every command takes it */
+        memset(&data, 0, sizeof data);
+        snprintf(data.name, sizeof data.name, "<inline>");
+        if (!(data.heap = (unsigned char *)strdup(path))) {
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            return CLI_IO;
+        }
+        data.bytes = data.heap;
+        data.size = strlen(path);
+        format = TL_FMT_JSON;
+    } else if (rc || (rc = cli_open_file(path, &data, &format))) {
         return rc;
+    }
     struct tl_file tf;
     if (format == TL_FMT_JSON && !data_arg &&
         tl_shard_index_looks((const char *)data.bytes, (size_t)data.size)) {
@@ -332,7 +347,7 @@ static int run(const char *path, const char *data_arg, bool json)
 int cmd_list(int argc, char **argv)
 {
     static char gloss[512];
-    struct arg_file *file = arg_file1(NULL, NULL, "FILE", cli_formats_text("a @FORMATS_OR@ file, a sharded model's index, or a JSON description or buffer map ('-' for standard input)", gloss, sizeof gloss));
+    struct arg_file *file = arg_file1(NULL, NULL, "FILE", cli_formats_text("a @FORMATS_OR@ file, a sharded model's index, or a JSON description or buffer map ('-' for standard input, or inline JSON starting with '{')", gloss, sizeof gloss));
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "the data file of a description or buffer map: its gaps are listed too");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
