@@ -255,6 +255,35 @@ static bool permuted(const struct tl_desc *x, const struct tl_desc *y)
     return true;
 }
 
+/* Whether the sizes of d and of `to` are the same but for axes of size 1;
+ * then d becomes a view with to's sizes (its strides for the axes of more
+ * than one element, in order; 0 for the others), to compare against. */
+static bool squeeze_as(struct cli_desc *d, const struct tl_desc *to)
+{
+    unsigned from[TL_MAX_RANK], n = 0, k = 0;
+    for (unsigned i = 0; i < d->d.rank; i++)
+        if (d->d.sizes[i] != 1)
+            from[n++] = i;
+    struct tl_desc v = d->d;
+    v.rank = to->rank;
+    for (unsigned i = 0; i < to->rank; i++) {
+        if (to->sizes[i] == 1) {
+            v.sizes[i] = 1;
+            v.strides[i] = 0;
+            continue;
+        }
+        if (k == n || d->d.sizes[from[k]] != to->sizes[i])
+            return false;
+        v.sizes[i] = to->sizes[i];
+        v.strides[i] = d->d.strides[from[k++]];
+    }
+    if (k != n || tl_desc_validate(&v, NULL))
+        return false;
+    d->d = v;
+    tl_desc_classify(&d->d, &d->info);
+    return true;
+}
+
 static int run(const char **args, int nargs, const char *axes_a, const char *axes_b,
                const struct tl_compare_opts *opts, bool json)
 {
@@ -269,8 +298,20 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
                         "one tensor file)", tl_quote(args[i], q, sizeof q));
         rc = CLI_USAGE;
     }
-    if (!rc && (a.desc.d.rank != b.desc.d.rank ||
-                memcmp(a.desc.d.sizes, b.desc.d.sizes, a.desc.d.rank * sizeof a.desc.d.sizes[0]))) {
+    bool differ = !rc && (a.desc.d.rank != b.desc.d.rank ||
+                          memcmp(a.desc.d.sizes, b.desc.d.sizes,
+                                 a.desc.d.rank * sizeof a.desc.d.sizes[0]));
+    struct tl_desc b_was = b.desc.d;
+    if (differ && squeeze_as(&b.desc, &a.desc.d)) {
+        /* the same sizes but for axes of size 1 ([16] and [1,16,1,1]) */
+        fprintf(stderr, "tensorlayout: note: compare: %s has sizes ", a.desc.name);
+        cli_print_u64_list(stderr, a.desc.d.sizes, a.desc.d.rank, ",");
+        fprintf(stderr, " and %s has ", b.desc.name);
+        cli_print_u64_list(stderr, b_was.sizes, b_was.rank, ",");
+        fprintf(stderr, ": compared without their axes of size 1\n");
+        differ = false;
+    }
+    if (differ) {
         fprintf(stderr, "tensorlayout: compare: the sizes differ: %s has ", a.desc.name);
         cli_print_u64_list(stderr, a.desc.d.sizes, a.desc.d.rank, ",");
         fprintf(stderr, " and %s has ", b.desc.name);
