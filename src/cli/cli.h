@@ -180,6 +180,11 @@ void cli_desc_release(struct cli_desc *desc);
  * whose first bytes are a .npy, safetensors or .npz file's), without a
  * message either way; a stream is never one here (it is read once). */
 bool cli_is_tensor_file(const char *arg);
+/* Whether arg (a file, or inline JSON; not FILE:NAME, not '-') is a whole
+ * buffer map of several tensors: then *tf is its table (free it).  Quiet:
+ * anything else is left to cli_load_desc() to read, or to say what is
+ * wrong. */
+bool cli_map_whole(const char *arg, struct tl_file *tf);
 /* The format arg's file (FILE[:NAME]) has by its first bytes; TL_FMT_JSON
  * for anything else (inline JSON, '-', options, a file that cannot be
  * read: its reader says why). */

@@ -83,6 +83,7 @@ static int by_index(const struct cli_desc *c, int n, const char **args, bool jso
 }
 
 struct owners {
+    const char *prefix;  /* a map's tensor: its name before each line, or NULL */
     unsigned rank;
     uint64_t seen;
     const char *nibble;  /* a 4-bit type: "low" or "high", shown after each index */
@@ -96,6 +97,8 @@ static int print_owner(const uint64_t *idx, void *ctx)
     if (++o->seen > MAX_OWNERS)
         return 1;
     if (!o->list) {
+        if (o->prefix)
+            printf("%s ", o->prefix);
         cli_print_u64_list(stdout, idx, o->rank, ",");
         printf("%s%s\n", o->nibble ? " " : "", o->nibble ? o->nibble : "");
         return 0;
@@ -112,19 +115,17 @@ static int print_owner(const uint64_t *idx, void *ctx)
     return 0;
 }
 
-static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t steps, bool json)
+/* The indices that own byte `byte` of c's data file, printed (a map's
+ * tensor: each line after `prefix`), or with json as one document (sink:
+ * handed to the caller instead of printed). */
+static int byte_owners(const struct cli_desc *c, uint64_t byte, const char *prefix,
+                       uint64_t steps, bool json, cJSON **sink)
 {
     const struct tl_desc *d = &c->d;
     const struct tl_info *in = &c->info;
-    uint64_t byte;
-    char q[64];
-    if (!cli_parse_bytes(byte_arg, &byte)) {
-        cli_usage_error("offset", "--byte: '%s' is not a byte position", tl_quote(byte_arg, q, sizeof q));
-        return CLI_USAGE;
-    }
     uint64_t origin = tl_desc_origin(d);
     bool outside = byte < origin || byte - origin >= tl_desc_extent(d, in);
-    struct owners o = { .rank = d->rank };
+    struct owners o = { .prefix = prefix, .rank = d->rank };
     cJSON *doc = NULL;
     if (json) {
         doc = cJSON_CreateObject();
@@ -191,21 +192,102 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
             cJSON_Delete(doc);
             return cli_print_json(NULL);
         }
+        if (sink) {
+            *sink = doc;
+            return rc;
+        }
         int jrc = cli_print_json(doc);
         return jrc != CLI_OK ? jrc : rc;
     }
+    const char *p = prefix ? prefix : "", *sp = prefix ? " " : "";
     if (found > MAX_OWNERS)
-        printf("... (more than %d indices)\n", MAX_OWNERS);
+        printf("%s%s... (more than %d indices)\n", p, sp, MAX_OWNERS);
     else if (outside)
-        printf("outside\n");
+        printf("%s%soutside\n", p, sp);
     else if (!complete)
-        printf(found ? "... (the search stopped: there may be more)\n" : "unknown\n");
+        printf(found ? "%s%s... (the search stopped: there may be more)\n" : "%s%sunknown\n",
+               p, sp);
     else if (found == 0)
-        printf("padding\n");
+        printf("%s%spadding\n", p, sp);
     else if (slots == 2 && found <= MAX_OWNERS)   /* one nibble owned, the other not */
         for (unsigned k = 0; k < 2; k++)
             if (nibble_padding[k])
-                printf("padding %s\n", k ? "high" : "low");
+                printf("%s%spadding %s\n", p, sp, k ? "high" : "low");
+    return rc;
+}
+
+static bool parse_byte(const char *byte_arg, uint64_t *byte)
+{
+    char q[64];
+    if (cli_parse_bytes(byte_arg, byte))
+        return true;
+    cli_usage_error("offset", "--byte: '%s' is not a byte position", tl_quote(byte_arg, q, sizeof q));
+    return false;
+}
+
+static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t steps, bool json)
+{
+    uint64_t byte;
+    if (!parse_byte(byte_arg, &byte))
+        return CLI_USAGE;
+    return byte_owners(c, byte, NULL, steps, json, NULL);
+}
+
+/* --byte N of a whole buffer map (SPEC 19): every tensor whose buffer holds
+ * the byte, one line each owner prefixed with its name (or its padding);
+ * else the gap it falls in, or outside every buffer.  @return CLI_NO when
+ * no tensor's element owns it... only when a search was cut short, as for
+ * one tensor. */
+static int map_byte(const struct tl_file *tf, const char *map, const char *byte_arg,
+                    uint64_t steps, bool json)
+{
+    uint64_t byte;
+    if (!parse_byte(byte_arg, &byte))
+        return CLI_USAGE;
+    cJSON *doc = NULL, *arr = NULL;
+    if (json && (!(doc = cJSON_CreateObject()) || !tl_json_add_u64(doc, "byte", byte) ||
+                 !(arr = cJSON_AddArrayToObject(doc, "tensors")))) {
+        cJSON_Delete(doc);
+        return cli_print_json(NULL);
+    }
+    int rc = CLI_OK;
+    size_t held = 0;
+    uint64_t end = 0;
+    for (size_t i = 0; i < tf->count; i++) {
+        const struct tl_file_tensor *t = &tf->tensors[i];
+        if (t->end > end)
+            end = t->end;
+        if (byte < t->begin || byte >= t->end)
+            continue;
+        struct cli_desc c;
+        memset(&c, 0, sizeof c);
+        c.d = t->desc;
+        tl_desc_classify(&c.d, &c.info);
+        snprintf(c.name, sizeof c.name, "%.120s:%s", map, t->name);
+        cJSON *one = NULL;
+        int r = byte_owners(&c, byte, t->name, steps, json, json ? &one : NULL);
+        if (json && one) {
+            cJSON_AddStringToObject(one, "name", t->name);
+            cJSON_AddItemToArray(arr, one);
+        } else if (json) {
+            rc = CLI_IO;
+        }
+        if (r > rc)
+            rc = r;
+        held++;
+    }
+    if (json) {
+        const char *where = held ? "tensor" : byte < end ? "gap" : "outside";
+        if (!cJSON_AddStringToObject(doc, "in", where)) {
+            cJSON_Delete(doc);
+            return cli_print_json(NULL);
+        }
+        int jrc = cli_print_json(doc);
+        return jrc != CLI_OK ? jrc : rc;
+    }
+    if (!held)
+        printf(byte < end ? "gap (between the map's buffers)\n" : "outside (past every buffer of "
+               "the map)\n");
     return rc;
 }
 
@@ -237,8 +319,13 @@ int cmd_offset(int argc, char **argv)
             rc = CLI_USAGE;
         } else if ((rc = cli_search_steps("offset", steps, &nsteps)) == CLI_OK) {
             struct cli_desc d;
-            rc = cli_load_desc(desc->filename[0], axes->count ? axes->sval[0] : NULL, &d);
-            if (rc == CLI_OK) {
+            struct tl_file map;
+            if (byte->count && !axes->count && cli_map_whole(desc->filename[0], &map)) {
+                rc = map_byte(&map, desc->filename[0], byte->sval[0], nsteps, json->count > 0);
+                tl_file_free(&map);
+            } else if ((rc = cli_load_desc(desc->filename[0], axes->count ? axes->sval[0] : NULL,
+                                           &d)) != CLI_OK) {
+            } else {
                 rc = byte->count ? by_byte(&d, byte->sval[0], nsteps, json->count > 0)
                                  : by_index(&d, index->count, index->sval, json->count > 0);
                 cli_desc_release(&d);

@@ -150,6 +150,34 @@ enum tl_format cli_sniff_arg(const char *arg)
     return n > 0 ? tl_file_sniff(head, (size_t)n) : TL_FMT_JSON;
 }
 
+bool cli_map_whole(const char *arg, struct tl_file *tf)
+{
+    const char *p = arg;
+    struct stat st;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    bool inline_json = *p == '{' && stat(arg, &st) != 0;
+    if (!inline_json && (strcmp(arg, "-") == 0 || cli_desc_opts_is(arg) || stat(arg, &st) != 0 ||
+                         !S_ISREG(st.st_mode) || cli_sniff_arg(arg) != TL_FMT_JSON))
+        return false;
+    struct cli_data file;
+    memset(&file, 0, sizeof file);
+    if (!inline_json) {
+        enum tl_format f;
+        if (cli_open_file(arg, &file, &f))
+            return false;
+    }
+    const char *text = inline_json ? arg : (const char *)file.bytes;
+    size_t len = inline_json ? strlen(arg) : (size_t)file.size;
+    bool map = !tl_shard_index_looks(text, len) && tl_desc_table_parse_json(text, len, tf, NULL) == 0;
+    cli_close_data(&file);
+    if (map && (!tf->named || tf->count < 2)) {
+        tl_file_free(tf);
+        map = false;
+    }
+    return map;
+}
+
 bool cli_is_tensor_file(const char *arg)
 {
     return cli_sniff_arg(arg) != TL_FMT_JSON;
