@@ -9,8 +9,10 @@
  */
 #include <argtable2.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -27,7 +29,9 @@ static const char about[] =
     "'padding' when no element reaches the slot, or 'shared' when several do;\n"
     "a 4-bit type (UINT4, INT4) has one slot a nibble, and says which.\n"
     "Over 1000 elements (or slots) the view is summarized with '...' unless\n"
-    "--all is given.  --json prints every value.";
+    "--all is given.  --json prints every value.  A tensor file's tensor takes\n"
+    "an index prefix in place of DATA: dump x.npy 0,1 prints x[0,1,...].\n"
+    "--stats prints count, min, max, mean and the NaN and infinity counts.";
 
 struct dump {
     const struct tl_desc *d;
@@ -358,20 +362,139 @@ static void physical_json(struct dump *s, uint64_t span)
     printf("\n]}\n");
 }
 
+/* An index prefix ("0,1"): digits and commas, not a file's name. */
+static bool is_prefix(const char *arg)
+{
+    struct stat st;
+    if (!arg || !*arg || stat(arg, &st) == 0)
+        return false;
+    for (const char *p = arg; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || *p == ','))
+            return false;
+    return true;
+}
+
+/* d becomes its slice d[prefix, ...] (SPEC 19: dump x:w 0,0 is w[0,0,:,:]). */
+static int slice(struct cli_desc *c, const char *text)
+{
+    uint64_t idx[TL_MAX_RANK];
+    struct tl_desc *d = &c->d;
+    int n = cli_parse_u64_list(text, idx, TL_MAX_RANK);
+    char q[64];
+    if (n < 1 || (unsigned)n >= d->rank) {
+        cli_usage_error("dump", "'%s' is not an index prefix of %s's %u axes (one to %u "
+                        "indices: 0,1 is the slice [0,1,...])", tl_quote(text, q, sizeof q),
+                        c->name, d->rank, d->rank - 1);
+        return CLI_USAGE;
+    }
+    uint64_t elem = 0;
+    for (int i = 0; i < n; i++) {
+        if (idx[i] >= d->sizes[i]) {
+            fprintf(stderr, "tensorlayout: %s: index %" PRIu64 " of axis %d is past its size %"
+                    PRIu64 "\n", c->name, idx[i], i, d->sizes[i]);
+            return CLI_INVALID;
+        }
+        elem += idx[i] * d->strides[i];
+    }
+    unsigned bit;
+    uint64_t bytes = tl_desc_byte(d, elem, &bit) - tl_desc_origin(d);
+    if (bit) {
+        fprintf(stderr, "tensorlayout: %s: the slice [%s,...] starts in the high nibble of a "
+                "byte: dump the whole tensor\n", c->name, tl_quote(text, q, sizeof q));
+        return CLI_INVALID;
+    }
+    struct tl_desc v = *d;
+    v.rank = d->rank - (unsigned)n;
+    memmove(v.sizes, d->sizes + n, v.rank * sizeof v.sizes[0]);
+    memmove(v.strides, d->strides + n, v.rank * sizeof v.strides[0]);
+    v.byte_offset += bytes;
+    v.total_given = false;
+    v.strides_src = TL_STRIDES_GIVEN;
+    struct tl_error err = { 0 };
+    if (tl_desc_validate(&v, &err)) {
+        fprintf(stderr, "tensorlayout: %s: the slice: %s\n", c->name, err.msg);
+        return CLI_INVALID;
+    }
+    *d = v;
+    c->scalar = false;
+    tl_desc_classify(d, &c->info);
+    return CLI_OK;
+}
+
+/* count, min, max, mean, NaN and infinity counts (--stats). */
+static void stats(const struct cli_desc *c, const unsigned char *file, bool json)
+{
+    const struct tl_desc *d = &c->d;
+    enum tl_dtype vt = tl_dtype_unpacked(d->dtype);
+    uint64_t idx[TL_MAX_RANK] = { 0 }, count = 0, nan = 0, inf = 0;
+    uint8_t v[8], lo[8], hi[8];
+    double sum = 0, min = 0, max = 0;
+    bool have = false;
+    do {
+        double x;
+        tl_desc_get(d, file, tl_desc_elem(d, idx), v);
+        tl_convert_value(vt, v, TL_DT_FLOAT64, &x);
+        count++;
+        if (isnan(x)) {
+            nan++;
+            continue;
+        }
+        inf += isinf(x) != 0;
+        sum += x;
+        if (!have || x < min)
+            min = x, memcpy(lo, v, sizeof v);
+        if (!have || x > max)
+            max = x, memcpy(hi, v, sizeof v);
+        have = true;
+    } while (tl_index_next(d->rank, d->sizes, idx));
+    double mean = have ? sum / (double)(count - nan) : NAN;
+    char smin[64] = "null", smax[64] = "null", smean[64];
+    if (have) {
+        if (json) {
+            cli_value_json(vt, lo, smin, sizeof smin);
+            cli_value_json(vt, hi, smax, sizeof smax);
+        } else {
+            tl_dtype_format(vt, lo, smin, sizeof smin);
+            tl_dtype_format(vt, hi, smax, sizeof smax);
+        }
+    }
+    if (json) {
+        cli_value_json(TL_DT_FLOAT64, &mean, smean, sizeof smean);
+        printf("{\"count\": %" PRIu64 ", \"min\": %s, \"max\": %s, \"mean\": %s, \"nan\": %"
+               PRIu64 ", \"inf\": %" PRIu64 "}\n", count, smin, smax, have ? smean : "null",
+               nan, inf);
+        return;
+    }
+    tl_dtype_format(TL_DT_FLOAT64, &mean, smean, sizeof smean);
+    printf("count  %" PRIu64 "\nmin    %s\nmax    %s\nmean   %s\nnan    %" PRIu64 "\ninf    %"
+           PRIu64 "\n", count, have ? smin : "-", have ? smax : "-", have ? smean : "-", nan, inf);
+}
+
 static int run(const char *desc_arg, const char *data_arg, const char *axes, bool physical,
-               bool all, bool json, uint64_t steps)
+               bool all, bool json, uint64_t steps, bool want_stats)
 {
     struct cli_desc desc;
     struct cli_data data;
+    const char *prefix = NULL;
+    if (is_prefix(data_arg) && cli_is_tensor_file(desc_arg)) {
+        prefix = data_arg;              /* a tensor file's tensor, sliced */
+        data_arg = NULL;
+    }
     int rc = cli_load_input(desc_arg, data_arg, axes, "dump", false, &desc, &data);
     if (rc)
         return rc;
-    if ((rc = cli_require_elements(&desc, &data))) {
+    if ((rc = cli_require_elements(&desc, &data)) || (prefix && (rc = slice(&desc, prefix)))) {
         cli_close_data(&data);
         cli_desc_release(&desc);
         return rc;
     }
     cli_note_trailing(&desc, &data);
+    if (want_stats) {
+        stats(&desc, data.bytes, json);
+        cli_close_data(&data);
+        cli_desc_release(&desc);
+        return CLI_OK;
+    }
     struct dump s = {
         .d = &desc.d, .file = data.bytes, .rank = desc.d.rank,
     };
@@ -433,20 +556,25 @@ int cmd_dump(int argc, char **argv)
     struct arg_lit *all = arg_lit0(NULL, "all", "never summarize large tensors with '...'");
     struct arg_lit *json = arg_lit0(NULL, "json", "print every value as one JSON document");
     struct arg_str *steps = arg_str0(NULL, "search-steps", "N", "with --physical: stop each slot's search for owners after N steps (default 33554432)");
+    struct arg_lit *want_stats = arg_lit0(NULL, "stats", "print count, min, max, mean, NaN and infinity counts instead of the values");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct cli_desc_opts dopt;
     cli_desc_opts_init(&dopt, "dump", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, axes, physical, all, json, steps, help, end };
+                      dopt.byte_offset, axes, physical, all, json, steps, want_stats, help, end };
     uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
+    if (rc == CLI_CONTINUE && want_stats->count && physical->count) {
+        cli_usage_error("dump", "--stats summarizes the values: not with --physical");
+        rc = CLI_USAGE;
+    }
     if (rc == CLI_CONTINUE && (rc = cli_search_steps("dump", steps, &nsteps)) == CLI_OK)
         rc = run(desc->filename[0], data->count ? data->filename[0] : NULL,
                  axes->count ? axes->sval[0] : NULL, physical->count > 0, all->count > 0,
-                 json->count > 0, nsteps);
+                 json->count > 0, nsteps, want_stats->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }
