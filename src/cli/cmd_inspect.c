@@ -261,8 +261,20 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
     return o;
 }
 
+/* DirectML's rules judge DirectML descriptions (JSON, or --type and
+ * --sizes); a tensor read from a model file is judged by them only when
+ * --dml asks (SPEC 19): else only a file too short for it is a problem. */
+static size_t model_file_problems(struct tl_problem *p, size_t np)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < np; i++)
+        if (p[i].code == TL_P_DATA_SHORT)
+            p[k++] = p[i];
+    return k;
+}
+
 static int run(const char *desc_arg, const char *data_arg, const char *axes, bool json,
-               bool padding)
+               bool padding, bool dml)
 {
     struct cli_desc desc;
     struct cli_data data;
@@ -272,6 +284,8 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     bool have = data_arg || desc.format != TL_FMT_JSON;
     struct tl_problem p[TL_MAX_PROBLEMS];
     size_t np = tl_desc_problems(&desc.d, &desc.info, have ? data.size : TL_NO_DATA, p);
+    if (desc.format != TL_FMT_JSON && !dml)
+        np = model_file_problems(p, np);
     if (json) {
         rc = cli_print_json(build_json(&desc, have ? &data : NULL, p, np, padding));
     } else {
@@ -290,19 +304,21 @@ int cmd_inspect(int argc, char **argv)
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "raw data file to check against the description");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     struct arg_lit *padding = arg_lit0(NULL, "padding", "list the buffer's padding as byte ranges (nibbles for 4-bit types)");
+    struct arg_lit *dml = arg_lit0(NULL, "dml", "judge a tensor file's tensor by DirectML's rules too (they judge descriptions always)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct cli_desc_opts dopt;
     cli_desc_opts_init(&dopt, "inspect", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, axes, padding, json, help, end };
+                      dopt.byte_offset, axes, padding, dml, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
     if (rc == CLI_CONTINUE)
         rc = run(desc->filename[0], data->count ? data->filename[0] : NULL,
-                 axes->count ? axes->sval[0] : NULL, json->count > 0, padding->count > 0);
+                 axes->count ? axes->sval[0] : NULL, json->count > 0, padding->count > 0,
+                 dml->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }
