@@ -2,6 +2,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +96,20 @@ int cli_finish_output(int status)
 
 const char *cli_value_json(enum tl_dtype dt, const void *p, char *buf, size_t n)
 {
-    tl_dtype_format(dt, p, buf, n);
+    /* a float exactly (SPEC 19): its value as a double, the shortest text
+     * that reads back to that double, as numpy's tolist() gives it (a
+     * FLOAT16 0.1 is 0.0999755859375), and -0.0 kept */
+    if (tl_dtype_is_float(dt)) {
+        double v;
+        tl_convert_value(dt, p, TL_DT_FLOAT64, &v);
+        if (v == 0 && signbit(v)) {
+            snprintf(buf, n, "-0.0");
+            return buf;
+        }
+        tl_dtype_format(TL_DT_FLOAT64, &v, buf, n);
+    } else {
+        tl_dtype_format(dt, p, buf, n);
+    }
     if (strcmp(buf, "nan") == 0)
         return "\"NaN\"";
     if (strcmp(buf, "inf") == 0)

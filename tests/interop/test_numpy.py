@@ -428,9 +428,11 @@ with tempfile.TemporaryDirectory() as tmp:
         check(r.returncode == 0 and np.array_equal(np.fromfile(out, dtype=np.float32), exp),
               "many windows, padded, --fill, %s threads" % threads)
 
-    # 6. the same shortest decimal as numpy's repr: every finite FLOAT16,
-    # 100,000 random FLOAT32 and FLOAT64 bit patterns and every power of two
-    # of FLOAT64, as numbers (65500 is 65500.0)
+    # 6. dump prints the same shortest decimal of its own type as numpy's
+    # repr: every finite FLOAT16, 100,000 random FLOAT32 and FLOAT64 bit
+    # patterns and every power of two of FLOAT64, as numbers (65500 is
+    # 65500.0); dump --json gives each value exactly, as numpy's tolist()
+    # gives it to Python (a FLOAT16 0.1 is 0.0999755859375), -0.0 kept
     from decimal import Decimal
     h = np.arange(65536, dtype=np.uint16).view(np.float16)
     h = h[np.isfinite(h)]
@@ -442,12 +444,19 @@ with tempfile.TemporaryDirectory() as tmp:
     for a in (h, w, g):
         path = os.path.join(tmp, "repr.npy")
         np.save(path, a)
-        r = tl("dump", "--json", path)
-        got = [Decimal(x) for x in dumped_values(r.stdout)] if r.returncode == 0 else []
+        r = tl("dump", "--all", path)
+        got = [Decimal(x.decode()) for x in r.stdout.split()] if r.returncode == 0 else []
         want = [Decimal(np.format_float_positional(x, unique=True, trim="-")) for x in a]
         bad = [(x, g) for x, g, e in zip(a, got, want) if g != e]
         check(len(got) == len(a) and not bad,
               "numpy's shortest text of %d %s values: %s" % (len(a), a.dtype, bad[:3]))
+        r = tl("dump", "--json", path)
+        got = dumped_values(r.stdout) if r.returncode == 0 else []
+        want = a.tolist()
+        bad = [(x, t) for x, t in zip(want, got)
+               if Decimal(t) != Decimal(repr(x)) or (x == 0 and (repr(x)[0] == "-") != (t[0] == "-"))]
+        check(len(got) == len(a) and not bad,
+              "dump --json of %d %s values is tolist()'s: %s" % (len(a), a.dtype, bad[:3]))
 
     # 7. compare against numpy's isclose: a tensor of more than 2^20 elements
     # (so that threads share it), NCHW as .npy against NHWC as a raw file with
