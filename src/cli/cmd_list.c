@@ -160,11 +160,17 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
          (!tf->gaps_ok || (gaps = cJSON_AddArrayToObject(o, "gaps")) != NULL);
     for (size_t i = 0; ok && i < tf->nproblems; i++) {
         char text[512];
-        problem_text(tf, &tf->problems[i], text, sizeof text);
-        cJSON *s = cJSON_CreateString(text);
-        ok = s != NULL;
-        if (ok)
-            cJSON_AddItemToArray(is_problem(tf, &tf->problems[i]) ? probs : gaps, s);
+        const struct tl_file_problem *fp = &tf->problems[i];
+        problem_text(tf, fp, text, sizeof text);
+        /* for programs, the numbers beside the text (SPEC 19) */
+        cJSON *s = cJSON_CreateObject();
+        ok = s && cJSON_AddStringToObject(s, "kind", fp->kind == TL_FP_OVERLAP ? "overlap"
+                                                                               : "gap") &&
+             tl_json_add_u64(s, "begin", fp->from) && tl_json_add_u64(s, "end", fp->to) &&
+             tl_json_add_u64(s, "bytes", fp->to - fp->from) &&
+             cJSON_AddStringToObject(s, "text", text);
+        if (s)
+            cJSON_AddItemToArray(is_problem(tf, fp) ? probs : gaps, s);
     }
     if (!ok) {
         cJSON_Delete(o);
