@@ -324,7 +324,13 @@ static int run(const char *path, const char *data_arg, bool json)
     size_t undecodable = 0, deflated = 0;
     for (size_t i = 0; i < tf.count; i++) {
         const struct tl_file_tensor *t = &tf.tensors[i];
-        entries[i] = (struct entry){ t->name, t->decodable ? tl_dtype_name(t->desc.dtype) : t->dtype,
+        /* every type spelled one way: the tool's name wherever the type
+         * table has the type (an empty F32 tensor is FLOAT32 too) */
+        enum tl_dtype known;
+        const char *spelled = t->decodable ? tl_dtype_name(t->desc.dtype)
+                            : tl_format_dtype(format, t->dtype, &known) == 0
+                            ? tl_dtype_name(known) : t->dtype;
+        entries[i] = (struct entry){ t->name, spelled,
                                      t->decodable, !t->decodable ? t->ndim : t->scalar ? 0
                                                                     : t->desc.rank,
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,

@@ -26,6 +26,8 @@ struct item {
     const struct tl_file_tensor *t;
     struct tl_desc dst;                 /* fileOffset set once the header is known */
     bool layout, type;                  /* what the rules change */
+    bool retyped;                       /* an empty tensor (a 0 in its shape) of a type
+                                         * the table has, whose type changes: dst.dtype */
     uint64_t bytes, offset;             /* in OUT's data section */
 };
 
@@ -79,6 +81,20 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
         it[i].t = t;
         if (!t->decodable) {            /* carried byte for byte */
             it[i].bytes = t->encoding != TL_ENC_PLAIN ? t->decoded_bytes : t->end - t->begin;
+            /* but an empty tensor's type follows --to-type like the others'
+             * (SPEC 19), into safetensors, whose header alone says it */
+            enum tl_dtype dt;
+            bool empty = false;
+            for (unsigned k = 0; k < t->ndim; k++)
+                empty |= t->shape[k] == 0;
+            if (empty && chosen && to_type && w->format->many && !strcmp(w->format->name, "safetensors") &&
+                tl_format_dtype(f->format, t->dtype, &dt) == 0 && tl_dtype_is_float(dt) &&
+                dt != *to_type) {
+                it[i].retyped = it[i].type = true;
+                it[i].dst.dtype = *to_type;
+                it[i].bytes = 0;
+                u->type = true;
+            }
             continue;
         }
         tl_desc_classify(s, &info);
@@ -159,19 +175,22 @@ static unsigned item_shape(const struct item *x, uint64_t *shape)
     return x->t->scalar ? 0 : x->dst.rank;       /* 0-d stays [] */
 }
 
-static cJSON *report(const struct item *it, size_t n)
+static cJSON *report(const struct item *it, size_t n, enum tl_format format)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; arr && i < n; i++) {
         uint64_t shape[TL_MAX_RANK];
         unsigned rank = item_shape(&it[i], shape);
         bool dec = it[i].t->decodable;
+        enum tl_dtype known;          /* every type spelled one way, as list does */
+        const char *from = dec ? tl_dtype_name(it[i].t->desc.dtype)
+                         : tl_format_dtype(format, it[i].t->dtype, &known) == 0
+                         ? tl_dtype_name(known) : it[i].t->dtype;
         cJSON *o = cJSON_CreateObject();
         if (!o || !cJSON_AddStringToObject(o, "name", it[i].t->name) ||
-            !cJSON_AddStringToObject(o, "dataType", dec ? tl_dtype_name(it[i].t->desc.dtype)
-                                                        : it[i].t->dtype) ||
-            !cJSON_AddStringToObject(o, "toDataType", dec ? tl_dtype_name(it[i].dst.dtype)
-                                                          : it[i].t->dtype) ||
+            !cJSON_AddStringToObject(o, "dataType", from) ||
+            !cJSON_AddStringToObject(o, "toDataType", dec || it[i].retyped
+                                                      ? tl_dtype_name(it[i].dst.dtype) : from) ||
             !tl_json_add_u64_array(o, "sizes", dec ? it[i].dst.sizes : it[i].t->shape,
                                    dec ? it[i].dst.rank : it[i].t->ndim) ||
             !tl_json_add_u64_array(o, "shape", shape, rank) ||
@@ -265,7 +284,8 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
             return CLI_INVALID;
         }
         e[i] = (struct tl_st_entry){ .name = it[i].t->name, .dtype = it[i].dst.dtype,
-                                     .st = it[i].t->decodable ? NULL : it[i].t->dtype,
+                                     .st = it[i].t->decodable || it[i].retyped ? NULL
+                                                                             : it[i].t->dtype,
                                      .bytes = it[i].bytes };
         e[i].rank = item_shape(&it[i], e[i].shape);
         it[i].offset = at;
@@ -486,7 +506,7 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
     }
     if (rc == CLI_OK && w->json) {
         cJSON *doc = cJSON_CreateObject();
-        cJSON *arr = report(it, f->count);
+        cJSON *arr = report(it, f->count, f->format);
         if (doc && arr && cJSON_AddStringToObject(doc, "format", w->format->name)) {
             cJSON_AddItemToObject(doc, "tensors", arr);
             arr = NULL;

@@ -92,6 +92,15 @@ int tl_file_parse(const uint8_t *bytes, uint64_t len, struct tl_file *f, struct 
     return rc;
 }
 
+int tl_format_dtype(enum tl_format f, const char *spelled, enum tl_dtype *dt)
+{
+    switch (tl_format_entry(f)->spelling) {
+    case TL_SPELL_SAFETENSORS: return tl_dtype_from_safetensors(spelled, dt);
+    case TL_SPELL_NPY:         return tl_npy_dtype(spelled, dt, NULL);
+    default:                   return tl_dtype_from_name(spelled, dt);
+    }
+}
+
 /* ---- bids shared by formats --------------------------------------------- */
 
 bool tl_zip_head(const uint8_t *head, size_t n)

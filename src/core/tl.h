@@ -462,6 +462,11 @@ const char *tl_format_name(enum tl_format f);
  * @return buf. */
 const char *tl_format_list(char *buf, size_t n, const char *last);
 
+/* The type table's type of a data type as format f spells it ("F32",
+ * "<f4", "FLOAT32").  @return 0, or TL_E_VALUE for a type the table lacks
+ * (or a spelling the format does not have). */
+int tl_format_dtype(enum tl_format f, const char *spelled, enum tl_dtype *dt);
+
 /* What a file's first n bytes say it is: every format bids, the strongest
  * bid wins (the first in the table on a tie), so a file is never taken for
  * another format because a byte of it happens to match; JSON text is the
