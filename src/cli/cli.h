@@ -180,6 +180,11 @@ void cli_desc_release(struct cli_desc *desc);
  * whose first bytes are a .npy, safetensors or .npz file's), without a
  * message either way; a stream is never one here (it is read once). */
 bool cli_is_tensor_file(const char *arg);
+/* Whether arg names a tensor of a tensor file (FILE:NAME, or FILE of one)
+ * that has a 0 in its shape and a type the table has: then its shape
+ * (numpy prints such a tensor as []). */
+bool cli_empty_tensor(const char *arg, unsigned *ndim, uint64_t *shape);
+
 /* Whether arg (a file, or inline JSON; not FILE:NAME, not '-') is a whole
  * buffer map of several tensors: then *tf is its table (free it).  Quiet:
  * anything else is left to cli_load_desc() to read, or to say what is

@@ -480,6 +480,47 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         prefix = data_arg;              /* a tensor file's tensor, sliced */
         data_arg = NULL;
     }
+    unsigned ndim;
+    uint64_t shape[TL_MAX_RANK];
+    if (!data_arg && !physical && !want_stats && cli_empty_tensor(desc_arg, &ndim, shape)) {
+        /* no elements: as numpy prints it, [] (in JSON, nested as tolist()) */
+        if (!json) {
+            printf("[]\n");
+            return CLI_OK;
+        }
+        printf("{\"sizes\": [");
+        cli_print_u64_list(stdout, shape, ndim, ", ");
+        printf("], \"values\": ");
+        unsigned k = 0;             /* the axes before the first 0 hold lists */
+        uint64_t lists = 1;
+        while (k < ndim && shape[k]) {
+            lists *= shape[k];
+            k++;
+        }
+        if (k == 0) {
+            printf("[]}\n");
+            return CLI_OK;
+        }
+        /* shape[0..k) of empty lists: print nested */
+        uint64_t idx[TL_MAX_RANK] = { 0 };
+        for (unsigned i = 0; i < k; i++)
+            printf("[");
+        for (uint64_t n = 0; n < lists; n++) {
+            printf("[]");
+            unsigned i = k;
+            while (i-- > 0 && ++idx[i] == shape[i]) {
+                idx[i] = 0;
+                printf("]");
+            }
+            if (n + 1 < lists)
+                printf(",");
+            if (i < k && n + 1 < lists)
+                for (unsigned j = i + 1; j < k; j++)
+                    printf("[");
+        }
+        printf("}\n");
+        return CLI_OK;
+    }
     int rc = cli_load_input(desc_arg, data_arg, axes, "dump", false, &desc, &data);
     if (rc)
         return rc;

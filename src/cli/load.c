@@ -150,6 +150,38 @@ enum tl_format cli_sniff_arg(const char *arg)
     return n > 0 ? tl_file_sniff(head, (size_t)n) : TL_FMT_JSON;
 }
 
+bool cli_empty_tensor(const char *arg, unsigned *ndim, uint64_t *shape)
+{
+    char path[4096];
+    const char *name;
+    enum tl_format format = cli_sniff_arg(arg);
+    if (format == TL_FMT_JSON)
+        return false;
+    split_name(arg, path, sizeof path, &name);
+    struct cli_data file;
+    struct tl_file tf;
+    enum tl_format f;
+    if (cli_open_file(path, &file, &f))
+        return false;
+    bool empty = false;
+    struct tl_error err = { 0 };
+    if (tl_file_parse(file.bytes, file.size, &tf, &err) == 0) {
+        const struct tl_file_tensor *t = name ? tl_file_find(&tf, name)
+                                       : tf.count == 1 ? &tf.tensors[0] : NULL;
+        enum tl_dtype dt;
+        for (unsigned i = 0; t && i < t->ndim; i++)
+            empty |= t->shape[i] == 0;
+        empty &= t && tl_format_dtype(format, t->dtype, &dt) == 0;
+        if (empty) {
+            *ndim = t->ndim;
+            memcpy(shape, t->shape, t->ndim * sizeof shape[0]);
+        }
+        tl_file_free(&tf);
+    }
+    cli_close_data(&file);
+    return empty;
+}
+
 bool cli_map_whole(const char *arg, struct tl_file *tf)
 {
     const char *p = arg;
@@ -169,7 +201,8 @@ bool cli_map_whole(const char *arg, struct tl_file *tf)
     }
     const char *text = inline_json ? arg : (const char *)file.bytes;
     size_t len = inline_json ? strlen(arg) : (size_t)file.size;
-    bool map = !tl_shard_index_looks(text, len) && tl_desc_table_parse_json(text, len, tf, NULL) == 0;
+    struct tl_error err = { 0 };
+    bool map = !tl_shard_index_looks(text, len) && tl_desc_table_parse_json(text, len, tf, &err) == 0;
     cli_close_data(&file);
     if (map && (!tf->named || tf->count < 2)) {
         tl_file_free(tf);
