@@ -325,7 +325,9 @@ int cli_compare_whole(const char *a, const char *b, const struct tl_compare_opts
 struct cli_whole {
     const char *name;                   /* the file, for messages */
     const struct cli_format *format;    /* OUT's: safetensors or npz */
-    const char *out, *to, *to_type;
+    const char *out, *to_type;
+    const char *const *to;              /* --to, one a rank (SPEC 19: --to OHWI --to OWI) */
+    int nto;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
     unsigned threads;

@@ -47,6 +47,8 @@ static const char about[] =
 
 struct options {
     const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc, *axes, *format;
+    const char *const *tos;             /* every --to, one a rank; to: the first */
+    int nto;
     const char *to_type, *name, *shard, *to_byte_offset;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
@@ -178,7 +180,20 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
     if (o->to_type && cli_type_arg(cmd, "--to-type", o->to_type, &to_type))
         return CLI_USAGE;
     const struct cli_format *f = cli_format_for(o->out, o->format);
-    struct cli_dest dest = { .to = o->to, .to_strides = o->to_strides, .to_desc = o->to_desc,
+    const char *to = o->to;
+    if (o->nto > 1) {                   /* one --to a rank: the source's */
+        unsigned order[TL_MAX_RANK];
+        to = NULL;
+        for (int k = 0; k < o->nto && !to; k++)
+            if (tl_layout_parse(src->d.rank, o->tos[k], order, NULL) == 0)
+                to = o->tos[k];
+        if (!to) {
+            cli_usage_error(cmd, "--to: none of the %d layouts given has the rank of %s (%u)",
+                            o->nto, src->name, src->d.rank);
+            return CLI_USAGE;
+        }
+    }
+    struct cli_dest dest = { .to = to, .to_strides = o->to_strides, .to_desc = o->to_desc,
                              .to_byte_offset = o->to_byte_offset,
                              .to_type = o->to_type ? &to_type : NULL,
                              .numpy_order = !f->header ? CLI_ORDER_KEEP
@@ -223,7 +238,7 @@ static int check_values(const struct options *o, const struct cli_desc *src,
 static struct cli_whole whole_options(const struct options *o, const char *name)
 {
     return (struct cli_whole){
-        .name = name, .format = cli_format_for(o->out, o->format), .out = o->out, .to = o->to, .to_type = o->to_type,
+        .name = name, .format = cli_format_for(o->out, o->format), .out = o->out, .to = o->tos, .nto = o->nto, .to_type = o->to_type,
         .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
         .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
         .json = o->json,
@@ -525,7 +540,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_file *desc = arg_file1(NULL, NULL, "DESC", cli_formats_text("source description: a JSON file, '-' or inline JSON, or a tensor file (@FORMATS@, a shard index; FILE[:NAME])", gloss, sizeof gloss));
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "source data file ('-' for standard input); none with a tensor file");
     struct arg_file *out = arg_file1("o", "output", "OUT", "output file ('-' for standard output); may be DATA itself");
-    struct arg_str *to = arg_str0(NULL, "to", "L", "destination layout: letters (NHWC) or indices (0,2,3,1), packed");
+    struct arg_str *to = arg_strn(NULL, "to", "L", 0, TL_MAX_RANK, "destination layout: letters (NHWC) or indices (0,2,3,1), packed; one a rank (--to OHWI --to OWI)");
     struct arg_str *to_strides = arg_str0(NULL, "to-strides", "LIST", "destination strides in elements (padding allowed)");
     struct arg_file *to_desc = arg_file0(NULL, "to-desc", "DESC2", "a whole destination description");
     struct arg_str *to_byte_offset = arg_str0(NULL, "to-byte-offset", "N", "where element 0 starts in a raw OUT (zero bytes before it; default 0)");
@@ -555,7 +570,18 @@ int cmd_convert(int argc, char **argv)
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
     if (rc == CLI_CONTINUE) {
-        int forms = to->count + to_strides->count + to_desc->count;
+        int forms = (to->count > 0) + to_strides->count + to_desc->count;
+        /* --to once a rank (the rank whose layout it parses as) */
+        int twice = -1;
+        unsigned rank_of[TL_MAX_RANK] = { 0 }, order[TL_MAX_RANK];
+        for (int i = 0; i < to->count; i++) {
+            for (unsigned r = 1; r <= TL_MAX_RANK && !rank_of[i]; r++)
+                if (tl_layout_parse(r, to->sval[i], order, NULL) == 0)
+                    rank_of[i] = r;
+            for (int k = 0; k < i && twice < 0; k++)
+                if (rank_of[i] && rank_of[i] == rank_of[k])
+                    twice = i;
+        }
         /* no rule: a format change alone is a conversion (SPEC 19), every
          * tensor as it is, into a file whose format has a header and is not
          * the input's */
@@ -563,7 +589,12 @@ int cmd_convert(int argc, char **argv)
                                                     : cli_format_for(out->filename[0], NULL);
         bool format_change = of && of->header &&
                              strcmp(of->name, tl_format_name(cli_sniff_arg(desc->filename[0]))) != 0;
-        if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count && !format_change)) {
+        if (twice >= 0) {
+            char q[64];
+            cli_usage_error("convert", "--to %s: a layout of rank %u is given already (--to once "
+                            "a rank)", tl_quote(to->sval[twice], q, sizeof q), rank_of[twice]);
+            rc = CLI_USAGE;
+        } else if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count && !format_change)) {
             cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
                                              : "missing --to, --to-strides, --to-desc or "
                                                "--to-type");
@@ -582,6 +613,7 @@ int cmd_convert(int argc, char **argv)
                 .desc = desc->filename[0], .data = data->count ? data->filename[0] : NULL,
                 .out = out->filename[0],
                 .to = to->count ? to->sval[0] : NULL,
+                .tos = to->sval, .nto = to->count,
                 .to_strides = to_strides->count ? to_strides->sval[0] : NULL,
                 .to_desc = to_desc->count ? to_desc->filename[0] : NULL,
                 .to_byte_offset = to_byte_offset->count ? to_byte_offset->sval[0] : NULL,

@@ -64,6 +64,7 @@ static int by_size_then_name(const void *a, const void *b)
 struct rule_use {
     bool sel[CLI_MAX_GLOBS], exc[CLI_MAX_GLOBS];
     bool layout, type;
+    bool to[TL_MAX_RANK];               /* each --to changed a tensor */
 };
 
 /* Applies the rules to every tensor of f, noting in u which rules changed
@@ -100,7 +101,11 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
         tl_desc_classify(s, &info);
         it[i].dst = *s;
         it[i].dst.file_offset = it[i].dst.byte_offset = 0;
-        it[i].layout = chosen && w->to && tl_layout_parse(s->rank, w->to, order, NULL) == 0;
+        int which = -1;                 /* the --to of this tensor's rank */
+        for (int k = 0; chosen && k < w->nto && which < 0; k++)
+            if (tl_layout_parse(s->rank, w->to[k], order, NULL) == 0)
+                which = k;
+        it[i].layout = which >= 0;
         it[i].type = chosen && to_type && tl_dtype_is_float(s->dtype) && s->dtype != *to_type;
         /* the source's memory order, packed, unless --to reorders it; a
          * tensor file's array into safetensors, which has no order flag,
@@ -121,6 +126,8 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
         it[i].layout = it[i].layout &&
                        memcmp(it[i].dst.strides, s->strides, s->rank * sizeof s->strides[0]) != 0;
         u->layout |= it[i].layout;
+        if (it[i].layout)
+            u->to[which] = true;
         u->type |= it[i].type;
     }
 }
@@ -145,11 +152,13 @@ static int rules_used(const struct cli_whole *w, const struct rule_use *u,
             return CLI_INVALID;
         }
     }
-    if (w->to && !u->layout) {
-        fprintf(stderr, "tensorlayout: %s: --to %s changes no tensor: none of the tensors it "
-                "applies to has that layout's rank, or they have that layout already\n",
-                w->name, tl_quote(w->to, q, sizeof q));
-        return CLI_INVALID;
+    for (int k = 0; k < w->nto; k++) {
+        if (!u->to[k]) {
+            fprintf(stderr, "tensorlayout: %s: --to %s changes no tensor: none of the tensors it "
+                    "applies to has that layout's rank, or they have that layout already\n",
+                    w->name, tl_quote(w->to[k], q, sizeof q));
+            return CLI_INVALID;
+        }
     }
     if (to_type && !u->type) {
         fprintf(stderr, "tensorlayout: %s: --to-type %s changes no tensor: none of the "
