@@ -18,11 +18,13 @@
 #include <cjson/cJSON.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -153,6 +155,88 @@ static int write_index(const struct cli_shards *s, const char *dir, const char *
     return rc;
 }
 
+/* The index's own file name. */
+static const char *index_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Whether a file of the model's folder holds weights (a tensor file by
+ * its ending, as the format table lists them, or another index): those
+ * are not copied beside the converted shards. */
+static bool weights_file(const char *name)
+{
+    size_t n = strlen(name);
+    if (n >= 11 && strcmp(name + n - 11, ".index.json") == 0)
+        return true;
+    for (size_t i = 0; tl_format_at(i); i++) {
+        const struct tl_format_entry *e = tl_format_at(i);
+        if (e->id == TL_FMT_JSON)
+            continue;
+        char endings[64];
+        snprintf(endings, sizeof endings, "%s", e->endings);
+        for (char *save = NULL, *x = strtok_r(endings, " ", &save); x;
+             x = strtok_r(NULL, " ", &save)) {
+            size_t k = strlen(x);
+            if (n >= k && strcasecmp(name + n - k, x) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Copies the other files of the model's folder (config.json, the
+ * tokenizer's files, a README: what makes it a loadable folder, SPEC 19)
+ * into dir: every regular file of the index's folder but the index, the
+ * shards, other weights and hidden files. */
+static int copy_others(const struct cli_shards *s, const char *index_path, const char *dir)
+{
+    char from[4096], src[4096 + 256], dst[4096 + 256];
+    snprintf(from, sizeof from, "%s", index_path);
+    char *slash = strrchr(from, '/');
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(from, sizeof from, ".");
+    DIR *d = opendir(from);
+    if (!d) {
+        cli_report_errno(from, "cannot read the folder");
+        return CLI_IO;
+    }
+    int rc = CLI_OK;
+    struct dirent *e;
+    while (rc == CLI_OK && (e = readdir(d))) {
+        struct stat st;
+        bool shard = false;
+        for (size_t k = 0; k < s->x.nshards; k++)
+            shard |= strcmp(e->d_name, s->x.shards[k]) == 0;
+        snprintf(src, sizeof src, "%s/%s", from, e->d_name);
+        if (e->d_name[0] == '.' || shard || strcmp(e->d_name, index_name(index_path)) == 0 ||
+            weights_file(e->d_name) || stat(src, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        snprintf(dst, sizeof dst, "%s/%s", dir, e->d_name);
+        int in = open(src, O_RDONLY), out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        char buf[1 << 16];
+        ssize_t n = 0;
+        while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+            if (cli_write_all(out, buf, (uint64_t)n) != 0)
+                n = -1;
+        if (in < 0 || out < 0 || n < 0) {
+            cli_report_errno(in < 0 ? src : dst, "cannot copy the model's file");
+            rc = CLI_IO;
+        }
+        if (in >= 0)
+            close(in);
+        if (out >= 0 && close(out) != 0 && rc == CLI_OK) {
+            cli_report_errno(dst, "cannot copy the model's file");
+            rc = CLI_IO;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
 /* Whether dir is missing, or an empty folder. */
 static bool dir_free(const char *dir)
 {
@@ -167,12 +251,6 @@ static bool dir_free(const char *dir)
     return empty;
 }
 
-/* The index's own file name. */
-static const char *index_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
 
 int cli_convert_shards(const struct cli_whole *w, const char *index_path, const char *shard,
                        bool index_only)
@@ -211,6 +289,8 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
                 total += s.files[k].tensors[i].end - s.files[k].tensors[i].begin;
         }
         rc = write_index(&s, outdir, index_name(index_path), total);
+        if (rc == CLI_OK)
+            rc = copy_others(&s, index_path, outdir);
         cli_shards_close(&s);
         return rc;
     }
@@ -250,6 +330,8 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     rc = convert_shards(&s, w, tmp, outdir, SIZE_MAX, &total);
     if (rc == CLI_OK)
         rc = write_index(&s, tmp, index_name(index_path), total);
+    if (rc == CLI_OK)
+        rc = copy_others(&s, index_path, tmp);
     if (rc == CLI_OK && rename(tmp, outdir) != 0) {
         cli_report_errno(outdir, "cannot put the converted model in place");
         rc = CLI_IO;
