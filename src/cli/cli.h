@@ -359,6 +359,7 @@ struct cli_shards {
     struct cli_data *data;              /* x.nshards of them */
     struct tl_file *files;
     char picked[4096 + 256];            /* cli_shards_pick's shard's path */
+    bool converted;                     /* --index-only: dir holds the jobs' output */
 };
 
 /* Opens the index at path; with all, also every shard (cli_shards_load).

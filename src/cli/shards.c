@@ -47,6 +47,13 @@ static int open_shard(struct cli_shards *s, size_t k)
     struct tl_error err = { 0 };
     shard_path(s, k, path, sizeof path);
     struct stat st;
+    if (stat(path, &st) != 0 && s->converted) {
+        char q[128];
+        fprintf(stderr, "tensorlayout: %s: converted shard '%s' is not there (%s): run every "
+                "--shard job into it before --index-only\n", tl_quote(s->dir, q, sizeof q),
+                s->x.shards[k], strerror(errno));
+        return CLI_INVALID;
+    }
     if (stat(path, &st) != 0) {
         fprintf(stderr, "tensorlayout: %s: shard '%s' is missing (%s)\n", s->name,
                 s->x.shards[k], strerror(errno));

@@ -264,8 +264,10 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     int rc = cli_shards_open(index_path, false, &s);
     if (rc)
         return rc;
-    if (index_only)                     /* the converted shards, in OUTDIR */
+    if (index_only) {                   /* the converted shards, in OUTDIR */
         snprintf(s.dir, sizeof s.dir, "%s", outdir);
+        s.converted = true;
+    }
     if ((rc = cli_shards_load(&s))) {
         cli_shards_close(&s);
         return rc;

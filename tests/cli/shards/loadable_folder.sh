@@ -21,3 +21,5 @@ mkdir one; cp examples/model.safetensors one/
 $TL list one | head -n 2
 $TL list examples; echo exit $?
 mkdir empty; $TL list empty; echo exit $?
+# --index-only before the jobs: the error names OUTDIR and what to do
+$TL convert m/model.safetensors.index.json --index-only -o early/; echo exit $?
