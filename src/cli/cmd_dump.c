@@ -43,6 +43,7 @@ struct dump {
      * along a line, row down a block (nrows 0: one line) */
     unsigned view[TL_MAX_RANK], nview, row, col;
     bool summarize, measure;
+    bool hex;                      /* --physical --hex: each slot's bytes too */
     int width;                     /* widest value, found by the measuring pass */
     bool first_block;
     uint64_t idx[TL_MAX_RANK];
@@ -291,9 +292,13 @@ static void physical_text(struct dump *s, uint64_t span)
     bool nib = tl_dtype_bits(s->d->dtype) == 4;   /* a 4-bit slot: which nibble */
     for (int pass = 0; pass < 2; pass++) {
         s->measure = pass == 0;
+        unsigned size = tl_dtype_size(s->d->dtype), hw = nib ? 3 : 2 * size;
+        if (hw < 3)
+            hw = 3;
         if (!s->measure)
-            printf("%*s  %*s%s  %*s  %s\n", owidth, "offset", bwidth, "byte",
-                   nib ? "  nibble" : "", s->width, "value", "element");
+            printf("%*s  %*s%s  %*s  %s%*s%s\n", owidth, "offset", bwidth, "byte",
+                   nib ? "  nibble" : "", s->width, "value", s->hex ? "" : "",
+                   s->hex ? (int)hw : 0, s->hex ? "hex" : "", s->hex ? "  element" : "element");
         uint64_t count;
         shown(s, span, 0, &count);
         for (uint64_t k = 0; k < count; k++) {
@@ -315,6 +320,14 @@ static void physical_text(struct dump *s, uint64_t span)
             uint64_t at = tl_desc_byte(s->d, o, &bit);
             printf("%*" PRIu64 "  %*" PRIu64 "%s  %*s  ", owidth, o, bwidth, at,
                    !nib ? "" : bit ? "    high" : "     low", s->width, buf);
+            if (s->hex) {               /* the slot's bytes as the file holds them */
+                char hx[24] = "";
+                if (nib)
+                    snprintf(hx, sizeof hx, "%x", (unsigned)(s->file[at] >> (bit ? 4 : 0)) & 15u);
+                for (unsigned b = 0; !nib && b < size; b++)
+                    snprintf(hx + 2 * b, sizeof hx - 2 * b, "%02x", s->file[at + b]);
+                printf("%*s  ", (int)hw, hx);
+            }
             if (!s->finder.complete)     /* stopped at its work bound */
                 printf("unknown");
             else if (own.n == 0)
@@ -471,7 +484,7 @@ static void stats(const struct cli_desc *c, const unsigned char *file, bool json
 }
 
 static int run(const char *desc_arg, const char *data_arg, const char *axes, bool physical,
-               bool all, bool json, uint64_t steps, bool want_stats)
+               bool all, bool json, uint64_t steps, bool want_stats, bool hex)
 {
     struct cli_desc desc;
     struct cli_data data;
@@ -537,7 +550,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         return CLI_OK;
     }
     struct dump s = {
-        .d = &desc.d, .file = data.bytes, .rank = desc.d.rank,
+        .d = &desc.d, .file = data.bytes, .rank = desc.d.rank, .hex = hex,
     };
     for (unsigned i = 0; i < s.rank; i++) {
         if (desc.d.sizes[i] > 1)
@@ -597,17 +610,23 @@ int cmd_dump(int argc, char **argv)
     struct arg_lit *all = arg_lit0(NULL, "all", "never summarize large tensors with '...'");
     struct arg_lit *json = arg_lit0(NULL, "json", "print every value as one JSON document");
     struct arg_str *steps = arg_str0(NULL, "search-steps", "N", "with --physical: stop each slot's search for owners after N steps (default 33554432)");
+    struct arg_lit *hex = arg_lit0(NULL, "hex", "with --physical: each slot's bytes in hexadecimal too (a fill pattern shows)");
     struct arg_lit *want_stats = arg_lit0(NULL, "stats", "print count, min, max, mean, NaN and infinity counts instead of the values");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct cli_desc_opts dopt;
     cli_desc_opts_init(&dopt, "dump", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, axes, physical, all, json, steps, want_stats, help, end };
+                      dopt.byte_offset, axes, physical, all, json, steps, hex, want_stats, help, end };
     uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
+    if (rc == CLI_CONTINUE && hex->count && (!physical->count || json->count)) {
+        cli_usage_error("dump", "--hex shows the bytes of --physical's slots (and --json "
+                        "gives values)");
+        rc = CLI_USAGE;
+    }
     if (rc == CLI_CONTINUE && want_stats->count && physical->count) {
         cli_usage_error("dump", "--stats summarizes the values: not with --physical");
         rc = CLI_USAGE;
@@ -615,7 +634,7 @@ int cmd_dump(int argc, char **argv)
     if (rc == CLI_CONTINUE && (rc = cli_search_steps("dump", steps, &nsteps)) == CLI_OK)
         rc = run(desc->filename[0], data->count ? data->filename[0] : NULL,
                  axes->count ? axes->sval[0] : NULL, physical->count > 0, all->count > 0,
-                 json->count > 0, nsteps, want_stats->count > 0);
+                 json->count > 0, nsteps, want_stats->count > 0, hex->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }
