@@ -6,6 +6,8 @@
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 
+#include <string.h>
+
 #include "cli.h"
 
 static const char about[] =
@@ -90,13 +92,56 @@ static void stride_bytes(const struct tl_desc *d, uint64_t stride, char *buf, si
         snprintf(buf, n, "%" PRIu64, stride * tl_dtype_size(d->dtype));
 }
 
+/* The axes' names (SPEC 15, 19): DirectML's letters for a DirectML
+ * description; for a tensor read from a model file, the letters the user
+ * gave with --axes (OIHW), else its positions (0 1 2 3), and its layout
+ * said as numpy would (C or Fortran order). */
+static const char *axis_names(const struct cli_desc *c, const char *axes, char *names,
+                              char *layout, size_t n)
+{
+    const struct tl_desc *d = &c->d;
+    const struct tl_info *in = &c->info;
+    const char *letters = tl_axis_letters(d->rank);
+    bool file = c->format != TL_FMT_JSON && !c->options;
+    unsigned order[TL_MAX_RANK];
+    bool given = file && axes && strlen(axes) == d->rank &&
+                 tl_layout_parse(d->rank, axes, order, NULL) == 0;
+    for (unsigned i = 0; given && i < d->rank; i++)
+        given = (axes[i] >= 'A' && axes[i] <= 'Z') || (axes[i] >= 'a' && axes[i] <= 'z');
+    if (file && axes && !given)
+        file = false;           /* --axes by indices: DirectML's logical axes, named so */
+    for (unsigned i = 0; i < d->rank; i++)
+        names[i] = !file && letters ? letters[i] : !file ? '-' : (char)('0' + i % 10);
+    for (unsigned k = 0; given && k < d->rank; k++)
+        names[order[k]] = (char)(axes[k] >= 'a' ? axes[k] - 'a' + 'A' : axes[k]);
+    if (!file || given) {
+        bool any = !file ? letters && in->layout[0] : true;
+        size_t k = 0;
+        for (unsigned j = 0; any && j < d->rank && k + 1 < n; j++)
+            layout[k++] = names[in->axis_order[j]];
+        layout[k] = '\0';
+        if (!file && any)
+            snprintf(layout, n, "%s", in->layout);
+        return any ? layout : "-";
+    }
+    bool c_order = true, f_order = true;
+    for (unsigned j = 0; j < d->rank; j++) {
+        c_order &= in->axis_order[j] == j;
+        f_order &= in->axis_order[j] == d->rank - 1 - j;
+    }
+    snprintf(layout, n, "%s", c_order ? "C order" : f_order ? "Fortran order" : "-");
+    return layout;
+}
+
 static void print_text(const struct cli_desc *c, const struct cli_data *data,
-                       const struct tl_problem *p, size_t np, bool padding)
+                       const struct tl_problem *p, size_t np, bool padding, const char *axes)
 {
     const struct tl_desc *d = &c->d;
     const struct tl_info *in = &c->info;
     unsigned es = tl_dtype_size(d->dtype);
     const char *letters = tl_axis_letters(d->rank);
+    char names[TL_MAX_RANK + 1], layout[64];
+    const char *shown = axis_names(c, axes, names, layout, sizeof layout);
 
     if (in_nibbles(d))
         printf(LABEL "%s (4 bits per element, two a byte, the lower offset in the low nibble)\n",
@@ -112,7 +157,7 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
         printf(" (implicit: packed in logical order)");
     else if (d->strides_src == TL_STRIDES_LAYOUT)
         printf(" (computed from the layout)");
-    printf("\n" LABEL "%s (axisOrder ", "layout", letters && in->layout[0] ? in->layout : "-");
+    printf("\n" LABEL "%s (axisOrder ", "layout", shown);
     for (unsigned i = 0; i < d->rank; i++)
         printf("%s%u", i ? "," : "", in->axis_order[i]);
     if (in->broadcast_axes) {
@@ -120,8 +165,8 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
         for (unsigned i = 0, k = 0; i < d->rank; i++) {
             if (!(in->broadcast_axes & (1u << i)))
                 continue;
-            if (letters)
-                printf("%s%c", k++ ? "," : "", letters[i]);
+            if (letters || c->format != TL_FMT_JSON)
+                printf("%s%c", k++ ? "," : "", names[i]);
             else
                 printf("%s%u", k++ ? "," : "", i);
         }
@@ -143,8 +188,7 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
     printf("\n%4s  %-4s  %20s  %20s  %20s\n", "axis", "name", "size", "stride", "strideBytes");
     for (unsigned i = 0; i < d->rank; i++) {
         char name[4] = "-";
-        if (letters)
-            name[0] = letters[i];
+        name[0] = names[i];
         char sb[32];
         stride_bytes(d, d->strides[i], sb, sizeof sb);
         printf("%4u  %-4s  %20" PRIu64 "  %20" PRIu64 "  %20s%s\n", i, name,
@@ -290,7 +334,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         rc = cli_print_json(build_json(&desc, have ? &data : NULL, p, np, padding));
     } else {
         cli_note_overlap(&desc);
-        print_text(&desc, have ? &data : NULL, p, np, padding);
+        print_text(&desc, have ? &data : NULL, p, np, padding, axes);
     }
     cli_close_data(&data);
     cli_desc_release(&desc);
