@@ -83,9 +83,9 @@ $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
 # make test runs two lanes side by side, one a CPU (LANES=1: one after the
-# other): the plain build's tests, the NEON cross-build and half the
-# command-line tests under valgrind; the ASan + UBSan build's tests,
-# ThreadSanitizer's and the other half under valgrind.
+# other): the plain build's tests, the NEON cross-build and three quarters
+# of the command-line tests under valgrind; the ASan + UBSan build's tests
+# (the slowest), ThreadSanitizer's and the last quarter under valgrind.
 # Each lane's output goes to build/lanes/*.log, printed whole when both end;
 # test fails when either lane does.
 LANES ?= 2
@@ -108,12 +108,12 @@ test: ## every test; again under ASan + UBSan; the command-line tests under valg
 lane-plain:
 	$(MAKE) test-once WERROR=1
 	$(MAKE) test-neon
-	$(MAKE) test-valgrind TL_SHARD=0/2
+	$(MAKE) test-valgrind TL_SHARD=0,1,2/4
 
 lane-checked:
 	$(MAKE) test-once WERROR=1 SANITIZE=1
 	$(MAKE) test-tsan
-	$(MAKE) test-valgrind TL_SHARD=1/2
+	$(MAKE) test-valgrind TL_SHARD=3/4
 
 check: test  ## same as test
 
@@ -207,9 +207,10 @@ test-cli: $(BIN) $(INJECT)  ## command-line tests (exact stdout, stderr, exit st
 # it to the tests whose names contain one of its words.
 CLI_FILTER ?=
 TL_SHARD ?=
+comma := ,
 test-valgrind: $(BIN) $(INJECT)  ## command-line tests under valgrind --error-exitcode (TL_SHARD=K/N: a share)
 	@if command -v valgrind >/dev/null 2>&1; then \
-	    TL_SHARD=$(TL_SHARD) TL_LABEL=cli-valgrind$(if $(TL_SHARD),-$(subst /,-of-,$(TL_SHARD))) TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh $(CLI_FILTER); \
+	    TL_SHARD=$(TL_SHARD) TL_LABEL=cli-valgrind$(if $(TL_SHARD),-$(subst /,-of-,$(subst $(comma),+,$(TL_SHARD)))) TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh $(CLI_FILTER); \
 	else echo "skip: valgrind (not installed)"; fi
 
 # Conversions (one tensor, whole files, a sharded model written by several

@@ -15,8 +15,9 @@
 # their own (as user nobody, say) use $TL_BIN, the binary itself, and
 # $TL_EXEC_PREFIX, the wrapper, rather than $TL.
 #
-# TL_SHARD=K/N runs only every Nth test from the Kth (0 <= K < N), so that
-# N runs side by side share the suite (make test's valgrind runs).
+# TL_SHARD=K/N runs only every Nth test from the Kth (0 <= K < N; K may be
+# a list, 0,1,2/4), so that runs side by side share the suite (make test's
+# valgrind runs).
 #
 # Usage: TL=/path/to/tensorlayout sh tests/cli/run.sh [FILTER...]
 set -u
@@ -41,7 +42,7 @@ index=-1
 for t in "$here"/*/*.sh; do
     name=${t#"$here"/}
     index=$((index + 1))
-    [ $((index % shard_n)) -eq "$shard_k" ] || continue
+    case ",$shard_k," in *",$((index % shard_n)),"*) ;; *) continue ;; esac
     if [ $# -gt 0 ]; then
         match=no
         for f in "$@"; do
