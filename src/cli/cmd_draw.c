@@ -27,6 +27,7 @@ static const char about[] =
 
 #define DEFAULT_WIDTH 80
 #define MAX_WIDTH 1000
+#define SVG_WIDTH 240        /* an SVG's columns: the picture's, not a terminal's */
 
 /* The width the terminal has: COLUMNS, else the terminal's, else 80. */
 static unsigned terminal_width(void)
@@ -110,6 +111,10 @@ static int run(const struct options *opt)
         size_t n = strlen(opt->out);
         svg = n >= 4 && strcasecmp(opt->out + n - 4, ".svg") == 0;
     }
+    /* a picture is not a terminal: its width does not follow COLUMNS (SPEC
+     * 19: at 80 columns an SVG put 3 slots a row and left most rows out) */
+    if (svg)
+        o.width = SVG_WIDTH;
     int rc = color_arg(opt->color, &o.color);
     if (rc || (opt->out && (rc = cli_out_not_dir("draw", opt->out))))
         return rc;
