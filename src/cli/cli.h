@@ -110,6 +110,7 @@ struct cli_desc_opts {
     const char *cmd;
     int sides;
     struct arg_str *type, *sizes, *strides, *layout, *byte_offset;
+    struct arg_str *total_size, *file_offset, *alignment;
 };
 
 /* Makes the five argtable entries (arg_nullcheck the table for them). */

@@ -374,7 +374,7 @@ int cmd_compare(int argc, char **argv)
     struct cli_desc_opts dopt;
     cli_desc_opts_init(&dopt, "compare", 2);
     struct arg_end *end = arg_end(5);
-    void *table[] = { sides, dopt.type, dopt.sizes, dopt.strides, dopt.layout, dopt.byte_offset,
+    void *table[] = { sides, dopt.type, dopt.sizes, dopt.strides, dopt.layout, dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment,
                       atol, rtol, equal_nan, show, axes_a, axes_b, threads, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)

@@ -563,7 +563,7 @@ int cmd_convert(int argc, char **argv)
     cli_desc_opts_init(&dopt, "convert", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, out, to, to_strides, to_desc, to_byte_offset, to_type, saturate, fill, out_desc,
+                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, out, to, to_strides, to_desc, to_byte_offset, to_type, saturate, fill, out_desc,
                       axes, format, name, select, exclude, shard, index_only, threads, quiet,
                       json, help, end };
     int rc = CLI_IO;

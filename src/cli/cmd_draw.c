@@ -195,7 +195,7 @@ int cmd_draw(int argc, char **argv)
     cli_desc_opts_init(&dopt, "draw", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, values, color, at, out, format, to, to_strides, to_desc,
+                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, values, color, at, out, format, to, to_strides, to_desc,
                       axes, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)

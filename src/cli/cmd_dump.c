@@ -617,7 +617,7 @@ int cmd_dump(int argc, char **argv)
     cli_desc_opts_init(&dopt, "dump", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, axes, physical, all, json, steps, hex, want_stats, help, end };
+                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, axes, physical, all, json, steps, hex, want_stats, help, end };
     uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)

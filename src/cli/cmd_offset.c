@@ -305,7 +305,7 @@ int cmd_offset(int argc, char **argv)
     cli_desc_opts_init(&dopt, "offset", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, index, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, byte, steps, axes, json, help, end };
+                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, byte, steps, axes, json, help, end };
     uint64_t nsteps = 0;
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)

@@ -40,7 +40,7 @@ int cmd_size(int argc, char **argv)
     cli_desc_opts_init(&dopt, "size", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, axes, json, help, end };
+                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, axes, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args_desc(argc, argv, table, about, &dopt);

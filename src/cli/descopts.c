@@ -1,7 +1,8 @@
 /*
  * descopts.c - a description given by options instead of DESC (SPEC
  * section 13): --type T --sizes LIST [--strides LIST | --layout L]
- * [--byte-offset N], after which the first argument is DATA.
+ * [--byte-offset N] [--total-size N] [--file-offset N] [--alignment N],
+ * after which the first argument is DATA.
  *
  * A command that takes DESC adds the five options to its argtable
  * (cli_desc_opts_init) and parses with cli_parse_args_desc().  When any of
@@ -36,6 +37,12 @@ void cli_desc_opts_init(struct cli_desc_opts *o, const char *cmd, int sides)
                              "order (NHWC, 0,2,3,1); not with --strides");
         o->byte_offset = arg_str0(NULL, "byte-offset", "N", "in place of DESC: where element 0 "
                                   "starts in DATA (default 0)");
+        o->total_size = arg_str0(NULL, "total-size", "N", "in place of DESC: "
+                                 "totalTensorSizeInBytes (default: the minimum implied)");
+        o->file_offset = arg_str0(NULL, "file-offset", "N", "in place of DESC: where the "
+                                  "buffer starts in DATA (a readback of several)");
+        o->alignment = arg_str0(NULL, "alignment", "N", "in place of DESC: "
+                                "guaranteedBaseOffsetAlignment in bytes");
         return;
     }
     o->type = arg_strn(NULL, "type", "T", 0, 2, "instead of DESCs: the data type of both "
@@ -48,12 +55,19 @@ void cli_desc_opts_init(struct cli_desc_opts *o, const char *cmd, int sides)
                          "(NHWC), once for both or twice");
     o->byte_offset = arg_strn(NULL, "byte-offset", "N", 0, 2, "instead of DESCs: where "
                               "element 0 starts, once for both or twice");
+    o->total_size = arg_strn(NULL, "total-size", "N", 0, 2, "instead of DESCs: "
+                             "totalTensorSizeInBytes, once for both or twice");
+    o->file_offset = arg_strn(NULL, "file-offset", "N", 0, 2, "instead of DESCs: where the "
+                              "buffer starts, once for both or twice");
+    o->alignment = arg_strn(NULL, "alignment", "N", 0, 2, "instead of DESCs: "
+                            "guaranteedBaseOffsetAlignment, once for both or twice");
 }
 
 bool cli_desc_opts_given(const struct cli_desc_opts *o)
 {
     return o->type->count || o->sizes->count || o->strides->count || o->layout->count ||
-           o->byte_offset->count;
+           o->byte_offset->count || o->total_size->count || o->file_offset->count ||
+           o->alignment->count;
 }
 
 const char *cli_desc_opts_arg(const struct cli_desc_opts *o, int side)
@@ -125,7 +139,8 @@ int cli_desc_from_opts(const char *arg, struct cli_desc *out)
     int side = arg == marker[1];
     const char *type = value(o->type, side), *sizes = value(o->sizes, side);
     const char *strides = value(o->strides, side), *layout = value(o->layout, side);
-    const char *offset = value(o->byte_offset, side);
+    const char *offset = value(o->byte_offset, side), *total = value(o->total_size, side);
+    const char *foffset = value(o->file_offset, side), *align = value(o->alignment, side);
     struct tl_error err = { 0 };
     uint64_t n[TL_MAX_RANK + 1];
     enum tl_dtype dt;
@@ -176,9 +191,20 @@ int cli_desc_from_opts(const char *arg, struct cli_desc *out)
     }
     if (offset && !cli_parse_bytes(offset, &out->d.byte_offset))
         return opt_error(cmd, "--byte-offset", "is not a number of bytes", offset);
+    if (total && !cli_parse_bytes(total, &out->d.total_bytes))
+        return opt_error(cmd, "--total-size", "is not a number of bytes", total);
+    out->d.total_given = total != NULL;
+    if (foffset && !cli_parse_bytes(foffset, &out->d.file_offset))
+        return opt_error(cmd, "--file-offset", "is not a number of bytes", foffset);
+    if (align && !cli_parse_bytes(align, &out->d.alignment))
+        return opt_error(cmd, "--alignment", "is not a number of bytes", align);
     if (tl_desc_validate(&out->d, &err)) {
-        fprintf(stderr, "tensorlayout: %s: --%s: %s\n", out->name,
-                strcmp(err.key, "byteOffset") == 0 ? "byte-offset" : err.key, err.msg);
+        const char *key = strcmp(err.key, "byteOffset") == 0 ? "byte-offset"
+                        : strcmp(err.key, "totalTensorSizeInBytes") == 0 ? "total-size"
+                        : strcmp(err.key, "fileOffset") == 0 ? "file-offset"
+                        : strcmp(err.key, "guaranteedBaseOffsetAlignment") == 0 ? "alignment"
+                        : err.key;
+        fprintf(stderr, "tensorlayout: %s: --%s: %s\n", out->name, key, err.msg);
         return CLI_INVALID;
     }
     return CLI_OK;
