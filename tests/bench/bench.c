@@ -1132,10 +1132,13 @@ static void bench_model(const char *tool)
         { "FLOAT32 -> BFLOAT16", "--to-type BFLOAT16", 0 },
         { "OIHW -> OHWI + BFLOAT16", "--to OHWI --to-type BFLOAT16", 1 },
     };
+    double first = -1;                  /* the FLOAT32 -> BFLOAT16 conversion's time */
     for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
         snprintf(cmd, sizeof cmd, "'%s' convert '%s' %s -o '%s' --quiet", tool, in, jobs[j].args,
                  outp);
         double tt = time_model(cmd, &rss);
+        if (j == 0)
+            first = tt;
         double tn = -1, nrss = 0;
         if (numpy) {
             snprintf(cmd, sizeof cmd, "%s '%s' '%s' '%s' %d", python, script, in, outp,
@@ -1154,6 +1157,24 @@ static void bench_model(const char *tool)
             fprintf(json, "{\"case\": \"model_%zu\", \"convert_ms\": %.1f, \"cat_ms\": %.1f, "
                     "\"numpy_ms\": %.1f, \"rss_mib\": %.1f}\n", j, tt * 1e3, tc * 1e3,
                     tn * 1e3, rss);
+    }
+    /* whole-file compare (SPEC 19): the model against a copy of itself,
+     * every tensor element by element, against one whole-file conversion
+     * of it (target: within 1.5 x) */
+    snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", in, outp);
+    if (system(cmd) == 0) {
+        double cr;
+        snprintf(cmd, sizeof cmd, "'%s' compare '%s' '%s' > /dev/null", tool, in, outp);
+        double tcmp = time_model(cmd, &cr);
+        if (tcmp > 0 && first > 0) {
+            printf("model: whole-file compare of the model and its copy (%zu tensors): %.0f ms, "
+                   "%.2f x one whole-file conversion to BFLOAT16 (target <= 1.50), peak RSS "
+                   "%.0f MiB\n", n, tcmp * 1e3, tcmp / first, cr);
+            if (json)
+                fprintf(json, "{\"case\": \"model_compare\", \"compare_ms\": %.1f, "
+                        "\"convert_ms\": %.1f, \"rss_mib\": %.1f}\n", tcmp * 1e3, first * 1e3,
+                        cr);
+        }
     }
     bench_sharded(tool, dir, in, e, n, hlen);
     unlink(in);

@@ -1,0 +1,229 @@
+/*
+ * tl_copy.h - copies and conversions (src/copy/): the exact type converter, the instruction sets, copies and their plans, the calibration the planner follows.
+ * Part of the core library's public interface; include tl.h for all of it.
+ */
+#ifndef TL_API_COPY_H
+#define TL_API_COPY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tl_desc.h"
+
+/* ---- copies (src/copy/) -------------------------------------------------- */
+
+/* ---- type conversion (convert.c; SPEC section 7) ----------------------- */
+
+/* Converts one element of type sdt at src into type ddt at dst (any
+ * alignment): floats to nearest, ties to even (+-Inf beyond the range, NaN
+ * stays NaN, subnormals kept); integers to floats to nearest, ties to even;
+ * floats to integers toward zero; integers exactly.  @return true when the
+ * value does not fit ddt (outside its range, or a NaN or an infinity bound
+ * for an integer type): dst then holds it clamped to the range, NaN as 0. */
+bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, void *dst);
+
+/* The first logical index (in logical order) of the tensor src, whose data
+ * file is src_file, whose value does not fit ddt.  @return false when every
+ * value fits. */
+bool tl_convert_find_bad(const struct tl_desc *src, const uint8_t *src_file, enum tl_dtype ddt,
+                         uint64_t *idx);
+
+/* Instruction sets the copy kernels are written for. */
+enum tl_isa { TL_ISA_SCALAR, TL_ISA_SSE2, TL_ISA_AVX2, TL_ISA_AVX512, TL_ISA_NEON, TL_ISA_COUNT };
+
+/* "scalar", "sse2", "avx2", "avx512", "neon"; tl_isa_from_name() returns
+ * 0, or TL_E_VALUE for another name. */
+const char *tl_isa_name(enum tl_isa isa);
+int tl_isa_from_name(const char *name, enum tl_isa *out);
+
+/* Whether this CPU (and its operating system, for the wide registers) can
+ * run an ISA's kernels.  Detected once. */
+bool tl_isa_supported(enum tl_isa isa);
+
+/* The best supported ISA at or below ceiling (TL_ISA_COUNT: no ceiling).
+ * tl_isa_set_ceiling() makes it the one every later copy uses and returns
+ * it; call it before any copy runs (it is not thread-safe). */
+enum tl_isa tl_isa_best(enum tl_isa ceiling);
+enum tl_isa tl_isa_set_ceiling(enum tl_isa ceiling);
+enum tl_isa tl_isa_active(void);
+
+/* What a plan does, for tests and for --verbose diagnostics. */
+enum tl_copy_kind {
+    TL_COPY_CONTIG, TL_COPY_FILL, TL_COPY_INTERLEAVE, TL_COPY_DEINTERLEAVE,
+    TL_COPY_TRANSPOSE, TL_COPY_GENERAL
+};
+const char *tl_copy_kind_name(enum tl_copy_kind kind);
+
+/* A normalized copy, ready to run.  Opaque in spirit: fill it with
+ * tl_copy_plan() and read only `kind`, `src_bytes` and `dst_bytes`. */
+struct tl_copy_plan {
+    enum tl_copy_kind kind;
+    unsigned es, shift;                  /* source element size, log2 of it */
+    enum tl_dtype sdt, ddt;              /* the data types; they differ when converting */
+    unsigned des;                        /* destination element size */
+    bool convert;                        /* sdt != ddt */
+    bool snib, dnib;                     /* a 4-bit side: its strides and offset count
+                                            nibbles, not bytes (plan.c) */
+    unsigned ndim;                       /* normalized axes, outermost first */
+    uint64_t n[TL_MAX_RANK];
+    uint64_t ss[TL_MAX_RANK], ds[TL_MAX_RANK];   /* strides in bytes */
+    unsigned a, b;                       /* the kernel's axes (see plan.c) */
+    unsigned channels;                   /* C for (de)interleave */
+    uint64_t src_offset, dst_offset;     /* element 0's place in each file */
+    uint64_t count;                      /* elements copied */
+    uint64_t src_bytes, dst_bytes;       /* the elements' bytes of each side */
+    enum tl_isa isa;                     /* the ceiling when planned */
+    bool stream;                         /* streaming stores, run on one thread */
+    bool stream_threads;                 /* ... and run on two threads or more */
+    uint64_t threads_from;               /* output bytes from which it runs on several */
+};
+
+/* Plans copying every element of src into dst, converting each to dst's
+ * data type when the two differ.  dst must be neither broadcast nor
+ * overlapping; the sizes must match.  @return 0, or TL_E_MISMATCH /
+ * TL_E_VALUE with err filled (err->key is "sizes" or "strides" of the
+ * destination). */
+int tl_copy_plan(struct tl_copy_plan *plan, const struct tl_desc *src,
+                 const struct tl_desc *dst, struct tl_error *err);
+
+/* The same with the choices a calibration implies (NULL: the built-in
+ * rules) in place of the active one's: store kinds and thread floor are a
+ * function of the shape and the calibration alone. */
+struct tl_calib;
+int tl_copy_plan_for(struct tl_copy_plan *plan, const struct tl_desc *src,
+                     const struct tl_desc *dst, const struct tl_calib *cal,
+                     struct tl_error *err);
+
+/* Copies in slabs, for an output written in order (a pipe): a slab is the
+ * range [i0, i1) of the destination's outermost axis (largest stride), and
+ * its elements lie in the destination's bytes [byteOffset + i0 * stride,
+ * byteOffset + i1 * stride) when the other axes reach less than one
+ * stride.  tl_copy_slab_axis() names that axis: @return 0, or TL_E_VALUE
+ * when the destination cannot be cut so.  tl_copy_slab() writes the slab's
+ * elements into win, whose first byte is byte win_lo of the destination
+ * file: @return 0, TL_E_RANGE when a converted value did not fit (clamped),
+ * or a planning error. */
+int tl_copy_slab_axis(const struct tl_desc *dst, unsigned *axis);
+int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, const struct tl_desc *dst,
+                 unsigned axis, uint64_t i0, uint64_t i1, uint8_t *win, uint64_t win_lo,
+                 unsigned threads, struct tl_error *err);
+
+/* Writes n copies of the element at val (es bytes: 1, 2, 4 or 8) to dst,
+ * with the active ISA's fill kernel. */
+void tl_copy_fill(void *dst, uint64_t n, const void *val, unsigned es);
+
+/* Progress, called from one worker now and then with the elements done so
+ * far; may be NULL. */
+typedef void (*tl_progress_fn)(uint64_t done, uint64_t total, void *ctx);
+
+/* The number of threads a request for `threads` means: itself, or one per
+ * online CPU for 0. */
+unsigned tl_copy_threads(unsigned threads);
+
+/* Runs a plan: reads the file image src_file (holding at least src_bytes)
+ * and writes into dst_file (holding at least dst_bytes).  The buffers must
+ * not overlap.  Splits the work over `threads` threads (0: one per online
+ * CPU) when it is large enough to gain from them; when a thread cannot be
+ * started, the others finish the copy.  @return 0, or 1 when the plan
+ * converts and some value did not fit the destination's type (it was
+ * clamped, NaN to 0, as tl_convert_value() says). */
+int tl_copy_run(const struct tl_copy_plan *plan, const uint8_t *src_file, uint8_t *dst_file,
+                unsigned threads, tl_progress_fn progress, void *ctx);
+
+/* Whether tl_copy_run(plan, ..., threads, ...) writes with streaming
+ * stores: plan->stream or plan->stream_threads, by the number of threads
+ * it runs on for that request (small copies stay on one). */
+bool tl_copy_streams(const struct tl_copy_plan *plan, unsigned threads);
+
+/* How many threads tl_copy_run(plan, ..., threads, ...) runs on. */
+unsigned tl_copy_threads_used(const struct tl_copy_plan *plan, unsigned threads);
+
+/* Whether running plan with ISA ceiling a calls the same kernels as with
+ * ceiling b: the same code, so any difference in their speed is the
+ * machine's (make bench times such ISAs once). */
+bool tl_copy_plan_same_kernels(const struct tl_copy_plan *plan, enum tl_isa a, enum tl_isa b);
+
+/* ---- calibration (src/copy/calib.c) ------------------------------------ */
+
+/* What the copy core chooses by, measured on the machine it runs on
+ * (tl_calib_measure) or built in (tl_calib_default: rules from the L3 size
+ * the system reports and figures measured on one machine).  Per kind of
+ * copy, the sizes from which it streams its output past the caches and
+ * from which a second thread pays; per contested kernel slot, the ISA whose
+ * kernel ran fastest there. */
+enum tl_cal_kind {
+    TL_CAL_FLAT,              /* one contiguous run, converting or not */
+    TL_CAL_ROWS,              /* rows of a padded layout, (de)interleaves */
+    TL_CAL_TRANSPOSE_NARROW,  /* transposes of 1- and 2-byte elements */
+    TL_CAL_TRANSPOSE_WIDE,    /* ... of 4- and 8-byte ones */
+    TL_CAL_GENERAL,           /* the strided element loop */
+    TL_CAL_FILL,              /* broadcast fills */
+    TL_CAL_KINDS
+};
+enum tl_cal_slot {
+    TL_CAL_TRANSPOSE4, TL_CAL_TRANSPOSE8,         /* transpose[w4], [w8] */
+    TL_CAL_TRANSPOSE4_NT, TL_CAL_TRANSPOSE8_NT,   /* transpose_nt[w4], [w8] */
+    TL_CAL_F32_F16,                               /* cvt[FLOAT32][FLOAT16] */
+    TL_CAL_SLOTS
+};
+#define TL_CAL_NEVER UINT64_MAX
+
+struct tl_calib {
+    char cpu[128];                 /* the CPU it describes (tl_calib_cpu) */
+    unsigned cpus;                 /* its online CPUs */
+    bool measured;                 /* false: the built-in rules */
+    double seconds;                /* how long measuring took */
+    double memcpy_gbs[2];          /* memcpy from memory, read + write GB/s, 1 and 2 threads */
+    double stream_gbs[2];          /* the same copy with streaming stores */
+    double wake_us;                /* handing a job to the pool's sleeping thread */
+    /* source + destination bytes above which a kind streams, on one thread
+     * and on several (TL_CAL_NEVER: never) */
+    uint64_t stream_from[TL_CAL_KINDS][2];
+    /* output bytes from which a kind runs on several threads */
+    uint64_t threads_from[TL_CAL_KINDS];
+    /* the ISA whose kernel fills the slot (TL_ISA_COUNT: the best one), and
+     * the other candidate's time over its own (0: not raced) */
+    enum tl_isa slot_isa[TL_CAL_SLOTS];
+    double slot_ratio[TL_CAL_SLOTS];
+};
+
+const char *tl_cal_kind_name(enum tl_cal_kind kind);
+const char *tl_cal_slot_name(enum tl_cal_slot slot);
+
+/* The running CPU, as calibrations name it: vendor, family, model and
+ * brand ("AuthenticAMD 26 2 AMD EPYC") from CPUID on x86-64; elsewhere the
+ * name the caller handed in with tl_calib_cpu_set() before the first call
+ * (the command line's is from /proc/cpuinfo: implementer, part, model
+ * name), or "? ? ?". */
+void tl_calib_cpu(char *out, size_t n);
+void tl_calib_cpu_set(const char *name);
+
+/* The built-in rules for this machine. */
+void tl_calib_default(struct tl_calib *cal);
+
+/* Measures this machine (a few seconds; `quick`: smaller sizes and fewer
+ * runs, a rough answer in a fraction of the time).  note(text, ctx), when
+ * not NULL, hears each step's name; debug(line, ctx), when not NULL, each
+ * size's times.  Runs copies with every thread of the pool: nothing else
+ * may copy meanwhile. */
+void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char *, void *),
+                      void (*debug)(const char *, void *), void *ctx);
+
+/* The text form (lines of "key value", a CRC-32 last): writes at most n
+ * bytes, @return the length it needs, as snprintf. */
+size_t tl_calib_format(const struct tl_calib *cal, char *buf, size_t n);
+
+/* Reads the text form, checking every line and the CRC.  @return 0, or
+ * TL_E_VALUE with err naming the line and what is wrong. */
+int tl_calib_parse(const char *text, size_t len, struct tl_calib *cal, struct tl_error *err);
+
+/* Whether a calibration describes this machine: the same CPU and CPU count. */
+bool tl_calib_fits(const struct tl_calib *cal);
+
+/* Makes cal (NULL: the built-in rules) the one later plans and kernel
+ * tables use; call it before any copy runs (it is not thread-safe). */
+void tl_calib_set(const struct tl_calib *cal);
+const struct tl_calib *tl_calib_active(void);
+
+#endif

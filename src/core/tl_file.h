@@ -1,0 +1,295 @@
+/*
+ * tl_file.h - tensor files: the format table, the tensor table every reader fills, encodings and the one decode call, the writers' headers, sharded models.
+ * Part of the core library's public interface; include tl.h for all of it.
+ */
+#ifndef TL_API_FILE_H
+#define TL_API_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tl_desc.h"
+
+/* ---- tensor files: the format table (format.c) ------------------------- */
+
+/* The formats the tool tells apart.  Each is one file of the core and one
+ * entry (struct tl_format_entry) of the table in format.c: adding a format
+ * is writing its file and adding its entry there. */
+enum tl_format {
+    TL_FMT_JSON, TL_FMT_NPY, TL_FMT_SAFETENSORS, TL_FMT_NPZ, TL_FMT_GGUF, TL_FMT_PYTORCH,
+    TL_FMT_COUNT
+};
+
+struct tl_file;
+
+/* How sure a format is that a file's first bytes are its own: 0 not at
+ * all, TL_BID_FALLBACK for what anything else is taken for (JSON text),
+ * up to TL_BID_CERTAIN for a magic number of its own. */
+#define TL_BID_FALLBACK 1u
+#define TL_BID_CERTAIN 100u
+
+/* The first bytes sniffing looks at (fewer where the file is shorter). */
+#define TL_SNIFF_BYTES 256
+
+struct tl_format_entry {
+    enum tl_format id;
+    const char *name;            /* "npy": list --json's "format", --format's name */
+    const char *label;           /* ".npy", "safetensors": as messages list it */
+    const char *title;           /* what it is, for a format not read: "a GGUF file (llama.cpp)" */
+    const char *endings;         /* the file name endings it claims, space separated */
+    /* its bid on a file's first n bytes (n <= TL_SNIFF_BYTES) */
+    unsigned (*bid)(const uint8_t *head, size_t n);
+    /* reads a whole file of len bytes into f (tl_file_parse has zeroed it);
+     * NULL: recognized, not read yet */
+    int (*read)(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
+    unsigned writes;             /* convert -o writes it: its place in lists of output
+                                  * formats (1 first: npy, safetensors, npz); 0: not */
+    bool many;                   /* it holds several named tensors */
+    enum tl_dtype_spelling spelling;   /* how it spells type names */
+};
+
+/* The table's entries in the order lists show them (i < TL_FMT_COUNT), or
+ * NULL past its end; the entry of a format. */
+const struct tl_format_entry *tl_format_at(size_t i);
+const struct tl_format_entry *tl_format_entry(enum tl_format f);
+
+/* The entry's name ("json", "npy", "safetensors", "npz", "gguf", "pytorch"). */
+const char *tl_format_name(enum tl_format f);
+
+/* The labels of the tensor file formats the tool reads, in table order,
+ * into buf: separated by ", ", the last by last (", " or " or ").
+ * @return buf. */
+const char *tl_format_list(char *buf, size_t n, const char *last);
+
+/* The type table's type of a data type as format f spells it ("F32",
+ * "<f4", "FLOAT32").  @return 0, or TL_E_VALUE for a type the table lacks
+ * (or a spelling the format does not have). */
+int tl_format_dtype(enum tl_format f, const char *spelled, enum tl_dtype *dt);
+
+/* What a file's first n bytes say it is: every format bids, the strongest
+ * bid wins (the first in the table on a tie), so a file is never taken for
+ * another format because a byte of it happens to match; JSON text is the
+ * fallback.  TL_SNIFF_BYTES are enough to tell. */
+enum tl_format tl_file_sniff(const uint8_t *head, size_t n);
+
+/* The encodings a tensor's stored bytes may have (encoding.c), each one
+ * entry of its table: TL_ENC_PLAIN, the bytes as they are; TL_ENC_DEFLATE,
+ * raw deflate (an .npz member of np.savez_compressed). */
+enum tl_encoding { TL_ENC_PLAIN, TL_ENC_DEFLATE, TL_ENC_COUNT };
+
+/* "plain", "deflate". */
+const char *tl_encoding_name(enum tl_encoding e);
+
+/* One row of a file's tensor table.  desc has the file's shape as its
+ * sizes (a 0-d array is sizes {1}), packed strides for the file's order
+ * (C, or Fortran's), and fileOffset = begin; [begin, end) are its bytes in
+ * the file.  A safetensors tensor the tool cannot decode (a dtype the type
+ * table lacks, BOOL, F8_E4M3, C64 or one it does not know, or a 0 in its
+ * shape) is a row all the same, not decodable: its name, dtype as spelled,
+ * shape and bytes, and no desc (its bytes are checked against its shape
+ * where the dtype's size is known). */
+struct tl_file_tensor {
+    char *name;                 /* NULL for a .npy file */
+    char dtype[24];             /* its type as the file spells it ("<f4", "BF16") */
+    bool decodable;             /* desc describes it: the tool can read its values */
+    bool scalar;                /* a 0-d array (shape [] or ()): desc has sizes {1} */
+    unsigned ndim;              /* its shape as the file writes it */
+    uint64_t shape[TL_MAX_RANK];
+    struct tl_desc desc;
+    uint64_t begin, end;
+    size_t order;               /* its place in the header */
+    /* How its bytes are stored (SPEC 15): `stored_bytes` bytes at
+     * stored_at in the file, which decode (tl_file_decode) to
+     * `decoded_bytes` bytes, CRC-32 `decoded_crc` where the file gives one
+     * (has_crc).  TL_ENC_PLAIN: the same bytes, read in place, and desc,
+     * begin and end are in the file.  Any other encoding: decoded first,
+     * desc's fileOffset is then in the decoded bytes, and begin, end are
+     * the stored ones.  `wrapped`: the decoded bytes are a file of their
+     * own (an .npz member's .npy, named NAME.npy: the row is named NAME); a
+     * member that is no .npy file (dtype "") or an .npy the tool does not
+     * read is a row not decodable, carried as it is. */
+    enum tl_encoding encoding;
+    bool wrapped, has_crc;
+    uint64_t stored_at, stored_bytes, decoded_bytes;
+    uint32_t decoded_crc;
+};
+
+struct tl_file_meta {
+    char *key, *value;
+};
+
+/* What lies between a safetensors file's tensors, in file order: bytes of
+ * [from, to) that two tensors share (a, b: their indices), or that no
+ * tensor owns (a: the tensor before them, b: the one after; SIZE_MAX for
+ * the header or the end of the file). */
+enum tl_file_problem_kind { TL_FP_OVERLAP, TL_FP_GAP };
+struct tl_file_problem {
+    enum tl_file_problem_kind kind;
+    size_t a, b;
+    uint64_t from, to;
+};
+
+struct tl_file {
+    enum tl_format format;
+    bool named;                         /* its tensors have names, and it may hold several */
+    bool gaps_ok;                       /* bytes between tensors are not a problem (a map) */
+    unsigned version;                   /* .npy major version */
+    uint64_t data_start;                /* where the header ends */
+    size_t count;
+    struct tl_file_tensor *tensors;     /* in file order: by begin, then header order */
+    size_t nmeta;
+    struct tl_file_meta *meta;          /* safetensors __metadata__, in header order */
+    size_t nproblems;
+    struct tl_file_problem *problems;
+};
+
+/* Parses a whole .npy or safetensors file of len bytes (SPEC section 6):
+ * headers checked strictly, every number before it is used, nothing read
+ * past len; each tensor's bytes lie inside the file.  err->key names the
+ * header key, prefixed with "tensor 'NAME': " for a safetensors tensor.
+ * @return 0 (free with tl_file_free), or a TL_E_* code with err filled and
+ * nothing to free. */
+int tl_file_parse(const uint8_t *bytes, uint64_t len, struct tl_file *f, struct tl_error *err);
+void tl_file_free(struct tl_file *f);
+
+/* The tensor of that name, or NULL. */
+const struct tl_file_tensor *tl_file_find(const struct tl_file *f, const char *name);
+
+/* Whether the tool can read the values of t: @return 0, or TL_E_VALUE with
+ * err saying why not (its type, or a 0 in its shape). */
+int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *err);
+
+/* Puts f's tensors in file order (by begin, then header order) and lists
+ * what lies between them from data_start on (problems): bytes two tensors
+ * share, and bytes no tensor owns, up to len (TL_NO_DATA: up to the last
+ * tensor).  @return 0, or TL_E_NOMEM. */
+int tl_file_order(struct tl_file *f, uint64_t len);
+
+/* Parses a JSON description, or a buffer map {"tensors": [{"name": ...,
+ * description keys ...}, ...]} (SPEC section 14), into a tensor table: a
+ * lone description is one unnamed row (named false), a map one row per
+ * entry, named, in file order.  Each row's [begin, end) is its buffer in
+ * the data file: fileOffset + byteOffset up to the larger of the
+ * elements' bytes and the total.  Overlaps and gaps between the rows are
+ * listed (tl_file_order with TL_NO_DATA); in a map, gaps are what lies
+ * between buffers (alignment), not problems (gaps_ok).  err->key is
+ * prefixed with "tensors[i]." for an entry.  @return 0 (free with
+ * tl_file_free), or a TL_E_* code with err filled. */
+int tl_desc_table_parse_json(const char *text, size_t len, struct tl_file *f,
+                             struct tl_error *err);
+
+/* Says which logical axis each of the description's dimensions is:
+ * dimension i becomes axis axes[i] (its size and stride move there), as
+ * `--axes NHWC` does for a file of shape (N,H,W,C).  @return 0, or
+ * TL_E_VALUE when axes is not a permutation. */
+int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error *err);
+
+/* The one way to a tensor's decoded bytes, whatever its encoding: row t
+ * of a table parsed from the file's len bytes at file, its stored bytes
+ * decoded in pieces put(ctx, bytes, n); a put that returns non-zero stops
+ * it (that value is returned).  Never decodes past decoded_bytes; the
+ * decoded bytes must be exactly that many, with decoded_crc where has_crc.
+ * @return 0, put's value, or TL_E_VALUE / TL_E_RANGE / TL_E_NOMEM with err
+ * filled. */
+typedef int (*tl_put_fn)(void *ctx, const uint8_t *bytes, size_t n);
+int tl_file_decode(const uint8_t *file, uint64_t len, const struct tl_file_tensor *t,
+                   tl_put_fn put, void *ctx, struct tl_error *err);
+
+/* Writing an .npz (SPEC section 10), as np.savez does: stored members, each
+ * a local header (zip64, the sizes known, its CRC-32 in the data
+ * descriptor after it, as the zip format wants: the local header says 0),
+ * its .npy bytes, a data descriptor; then the
+ * central directory with zip64 end records.  tl_zip_local writes a local
+ * header (at most TL_ZIP_LOCAL_MAX bytes: a name of at most
+ * TL_ZIP_NAME_MAX bytes) and tl_zip_descriptor a descriptor
+ * (TL_ZIP_DESCRIPTOR bytes); each returns its length.  tl_zip_directory
+ * makes the directory of entries e[0 .. n), starting at archive offset at.
+ * @return 0 with *out (free it) and *len, or TL_E_NOMEM with err filled. */
+#define TL_ZIP_NAME_MAX 1023
+#define TL_ZIP_LOCAL_MAX (30 + TL_ZIP_NAME_MAX + 20)
+#define TL_ZIP_DESCRIPTOR 24
+struct tl_zip_entry {
+    const char *name;
+    uint64_t bytes, at;                 /* the member's size; its local header's offset */
+    uint32_t crc;
+};
+size_t tl_zip_local(const char *name, uint8_t *buf);
+size_t tl_zip_descriptor(uint32_t crc, uint64_t bytes, uint8_t *buf);
+int tl_zip_directory(const struct tl_zip_entry *e, size_t n, uint64_t at, uint8_t **out,
+                     size_t *len, struct tl_error *err);
+
+/* ---- sharded safetensors models (shards.c) ------------------------------ */
+
+/* A shard index (model.safetensors.index.json, SPEC section 10): the shards'
+ * file names (relative to the index's folder, in order of first mention),
+ * and for each tensor of the weight map its name and its shard. */
+struct tl_shard_index {
+    size_t nshards;
+    char **shards;
+    size_t count;
+    char **names;
+    size_t *shard;
+};
+
+/* Whether JSON text names a "weight_map" (so is taken for a shard index). */
+bool tl_shard_index_looks(const char *text, size_t len);
+
+/* Parses a shard index: a JSON object whose "weight_map" maps each tensor
+ * name to a shard's file name that stays in the index's folder (relative,
+ * no '..'), and whose "metadata", if any, is an object.  @return 0 (free
+ * with tl_shard_index_free), or a TL_E_* code with err filled. */
+int tl_shard_index_parse(const char *text, size_t len, struct tl_shard_index *x,
+                         struct tl_error *err);
+void tl_shard_index_free(struct tl_shard_index *x);
+
+/* The index text again with metadata.total_size set to total_size (other
+ * metadata and the weight map kept).  @return 0 with *out (free it), or
+ * TL_E_JSON / TL_E_NOMEM with err filled. */
+int tl_shard_index_write(const char *text, size_t len, uint64_t total_size, char **out,
+                         struct tl_error *err);
+
+/* Writes the .npy header (version 1.0 unless it needs 2.0; the data starts
+ * at a multiple of 64) for a packed description with byteOffset 0: the
+ * array's shape is the sizes in memory order, outermost first, C order.
+ * With buf NULL, only sets *len to the header's size.  @return 0 with *len
+ * set, or TL_E_VALUE (a type numpy lacks, not packed, byteOffset not 0) or
+ * TL_E_RANGE (cap too small) with err filled. */
+int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len,
+                  struct tl_error *err);
+/* The same, with how: TL_NPY_SCALAR writes a 0-d array (shape ()) of d's
+ * sizes {1}; TL_NPY_FORTRAN writes a d packed in Fortran's order (its axes
+ * reversed) as fortran_order True with its sizes as the shape, as numpy
+ * saves such an array. */
+#define TL_NPY_SCALAR 1u
+#define TL_NPY_FORTRAN 2u
+int tl_npy_header_as(const struct tl_desc *d, unsigned how, uint8_t *buf, size_t cap,
+                     size_t *len, struct tl_error *err);
+
+/* One tensor of a safetensors file to write: its dtype, its shape as the
+ * file gives it (the sizes in memory order), and its bytes. */
+struct tl_st_entry {
+    const char *name;
+    enum tl_dtype dtype;
+    const char *st;                     /* a dtype the table lacks, as spelled; else NULL */
+    unsigned rank;                      /* 0: a 0-d tensor, shape [] */
+    uint64_t shape[TL_MAX_RANK];
+    uint64_t bytes;
+};
+
+/* The bits per element of a safetensors dtype: the type table's, or those
+ * of the dtypes the reference knows and the table lacks (BOOL, F8_*, F6_*,
+ * F4, C64); 0 for a dtype it does not know. */
+unsigned tl_safetensors_bits(const char *name);
+
+/* Writes a safetensors header (SPEC section 9) for tensors t[0 .. n) laid
+ * out contiguously in that order (the caller orders them: the reference
+ * writer sorts by element size, largest first, then by name), with the
+ * __metadata__ entries first: the 8-byte length, then the JSON padded with
+ * spaces to a multiple of 8, so the data starts on 8 bytes.  @return 0
+ * with *out (free it) and *len, or TL_E_VALUE (a type safetensors lacks,
+ * the name __metadata__) / TL_E_NOMEM with err filled. */
+int tl_safetensors_header(const struct tl_st_entry *t, size_t n, const struct tl_file_meta *meta,
+                          size_t nmeta, uint8_t **out, size_t *len, struct tl_error *err);
+
+#endif
