@@ -196,6 +196,10 @@ static int compare_pair(const struct side *a, size_t ka, const struct tl_file_te
     }
     cli_close_data(&ta_tmp);
     cli_close_data(&tb_tmp);
+    /* what was read is handed back: memory stays bounded by one tensor's
+     * pages, not the files' */
+    cli_data_done_with(&a->datas[ka], ta->begin, ta->end);
+    cli_data_done_with(&b->datas[kb], tb->begin, tb->end);
     return rc;
 }
 
