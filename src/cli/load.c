@@ -202,7 +202,8 @@ bool cli_map_whole(const char *arg, struct tl_file *tf)
     const char *text = inline_json ? arg : (const char *)file.bytes;
     size_t len = inline_json ? strlen(arg) : (size_t)file.size;
     struct tl_error err = { 0 };
-    bool map = !tl_shard_index_looks(text, len) && tl_desc_table_parse_json(text, len, tf, &err) == 0;
+    bool map = len > 0 && !tl_shard_index_looks(text, len) &&     /* an empty file: no map */
+               tl_desc_table_parse_json(text, len, tf, &err) == 0;
     cli_close_data(&file);
     if (map && (!tf->named || tf->count < 2)) {
         tl_file_free(tf);
