@@ -245,6 +245,16 @@ static struct cli_whole whole_options(const struct options *o, const char *name)
     };
 }
 
+/* The first option given that names one tensor (a whole file or a sharded
+ * model takes none of them; a sharded model not --format either), or NULL. */
+static const char *one_tensor_option(const struct options *o, bool format)
+{
+    return o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
+         : o->to_byte_offset ? "--to-byte-offset"
+         : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
+         : o->name ? "--name" : format && o->format ? "--format" : NULL;
+}
+
 /* ---- what the input is, told once ------------------------------------------
  * A convert's DESC is one of four: a sharded model's index (converted into
  * a folder, shards_convert.c), a buffer map of several tensors with its
@@ -365,10 +375,7 @@ static int classify_rest(const struct options *o, struct input *in)
         }
         return CLI_OK;
     }
-    const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
-                    : o->to_byte_offset ? "--to-byte-offset"
-                    : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
-                    : o->name ? "--name" : NULL;
+    const char *bad = one_tensor_option(o, false);
     if (bad) {
         cli_usage_error(cmd, "%s names one tensor: with a whole file give --to, --to-type, "
                         "--select or --exclude (or convert FILE:NAME)", bad);
@@ -424,10 +431,7 @@ static int run_whole(const struct options *o, struct input *in)
 static int run_shards(const struct options *o)
 {
     struct stat st;
-    const char *bad = o->to_strides ? "--to-strides" : o->to_desc ? "--to-desc"
-                    : o->to_byte_offset ? "--to-byte-offset"
-                    : o->fill ? "--fill" : o->out_desc ? "--out-desc" : o->axes ? "--axes"
-                    : o->name ? "--name" : o->format ? "--format" : NULL;
+    const char *bad = one_tensor_option(o, true);
     if (bad) {
         cli_usage_error("convert", "%s names one tensor: a sharded model converts into a "
                         "folder with --to, --to-type, --select or --exclude (or convert "
