@@ -14,7 +14,7 @@ INSTALL ?= install
 
 # Project flags, kept apart from the user's CFLAGS.
 TL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes \
-            -Wmissing-prototypes -Wformat=2 -Wundef
+            -Wmissing-prototypes -Wformat=2 -Wundef -ffp-contract=off
 TL_LIBS   = -lcjson -largtable2 -lzip -lz -lm -pthread
 
 ifeq ($(WERROR),1)
@@ -48,7 +48,7 @@ $(BUILD)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
 $(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 
-COPY_SRC = src/copy/calib.c src/copy/calib_measure.c src/copy/calib_text.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c $(ISA_SRC)
+COPY_SRC = src/copy/calib.c src/copy/calib_measure.c src/copy/calib_text.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c src/copy/dequant.c src/copy/decode.c $(ISA_SRC)
 CORE_SRC = $(wildcard src/core/*.c) $(COPY_SRC)
 CLI_SRC  = $(wildcard src/cli/*.c) $(wildcard src/draw/*.c)
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)
@@ -60,7 +60,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: lane-plain lane-checked all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: lane-plain lane-checked all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -117,7 +117,7 @@ lane-checked:
 
 check: test  ## same as test
 
-test-once: test-lib test-unit test-diff test-cli test-interrupt test-interop test-draw test-docs test-man
+test-once: test-lib test-unit test-diff test-cli test-interrupt test-interop test-gguf test-draw test-docs test-man
 
 # SPEC 15: the library prints nothing, reads no environment variable and
 # opens no file (the command line reads the calibration's cache and /proc
@@ -225,6 +225,9 @@ test-interrupt: $(BIN)  ## conversions interrupted at random moments leave nothi
 test-interop: $(BIN)  ## numpy reads what the tool writes and writes what it reads
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/interop/run.sh
 
+test-gguf: $(BIN)  ## GGUF files: ggml writes, quantizes and decodes; the tool must agree bit for bit
+	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/gguf/run.sh
+
 test-docs: $(BIN)  ## the examples of the man page and README, run and compared
 	TL=$(abspath $(BIN)) sh tests/docs.sh
 
@@ -255,12 +258,12 @@ FUZZ_TIMEOUT ?= 10
 FUZZ_MAX_LEN ?= 4096
 FUZZ_ARGS  ?=
 FUZZ_DIR    = build/fuzz
-FUZZ_FLAGS  = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread \
+FUZZ_FLAGS  = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=off \
               -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
               -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
 FUZZ_LIB    = $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_CLI    = $(filter-out $(FUZZ_DIR)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_DIR)/%.o))
-FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz fuzz_calib
+FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz fuzz_calib fuzz_gguf
 
 $(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
@@ -277,6 +280,7 @@ $(FUZZ_DIR)/fuzz_tensorfile: $(FUZZ_DIR)/tests/fuzz/fuzz_tensorfile.o $(FUZZ_LIB
 $(FUZZ_DIR)/fuzz_convert: $(FUZZ_DIR)/tests/fuzz/fuzz_convert.o $(FUZZ_CLI) $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_npz: $(FUZZ_DIR)/tests/fuzz/fuzz_npz.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_calib: $(FUZZ_DIR)/tests/fuzz/fuzz_calib.o $(FUZZ_LIB)
+$(FUZZ_DIR)/fuzz_gguf: $(FUZZ_DIR)/tests/fuzz/fuzz_gguf.o $(FUZZ_LIB)
 $(addprefix $(FUZZ_DIR)/,$(FUZZERS)):
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread $^ -o $@ $(TL_LIBS)
 

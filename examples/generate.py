@@ -149,3 +149,42 @@ with open(os.path.join(here, "uint4.bin"), "wb") as f:
 # A 3 x 5 INT4 weight, row-major: -8..-4, -3..1, 2..5 and 7.
 with open(os.path.join(here, "int4_weight.bin"), "wb") as f:
     f.write(nibbles([-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 7]))
+
+
+# A small llama.cpp model, written and quantized by ggml itself (its library
+# from the npm package @node-llama-cpp/linux-x64, which .ci/install-deps
+# unpacks into build/ggml/lib): a Q4_K and a Q6_K weight, a Q8_0 embedding, an
+# F32 norm, and metadata of several types.  Skipped, keeping the committed
+# file, where that library is not installed.
+def gguf_model():
+    sys.path.insert(0, os.path.join(here, "..", "tests", "gguf"))
+    try:
+        import numpy as np
+        import ggml
+        g = ggml.GGML()
+    except (ImportError, OSError) as e:
+        print("model.gguf kept (ggml not loaded: %s)" % e)
+        return
+
+    def wave(n, k):
+        return np.sin(np.arange(n, dtype=np.float64) * (0.37 + k * 0.11)).astype(np.float32) * 0.1
+
+    tensors = []
+    for name, tname, ne, k in [("token_embd.weight", "Q8_0", [256, 6], 1),
+                               ("blk.0.attn_q.weight", "Q4_K", [256, 4], 2),
+                               ("blk.0.ffn_down.weight", "Q6_K", [256, 2], 3),
+                               ("output_norm.weight", "F32", [256], 4)]:
+        t = g.type_id(tname)
+        vals = wave(int(np.prod(ne)), k)
+        data = vals.tobytes() if tname == "F32" else g.quantize(t, vals, ne[0])
+        tensors.append((name, t, ne, data))
+    meta = [("general.architecture", ggml.STR, "llama"),
+            ("general.name", ggml.STR, "tiny example"),
+            ("llama.context_length", ggml.U32, 128),
+            ("llama.rope.freq_base", ggml.F32, 10000.0),
+            ("tokenizer.ggml.tokens", ("arr", ggml.STR), ["<s>", "</s>"] +
+             ["tok%d" % i for i in range(38)])]
+    g.write(os.path.join(here, "model.gguf"), tensors, meta)
+
+
+gguf_model()

@@ -351,7 +351,8 @@ static int classify_rest(const struct options *o, struct input *in)
     if (o->data && to_st && !o->to_strides && !o->to_desc && !o->fill && !o->out_desc &&
         !o->name)
         return classify_map(in);
-    if (o->data || (in->format != TL_FMT_SAFETENSORS && in->format != TL_FMT_NPZ))
+    const struct tl_format_entry *fe = tl_format_entry(in->format);
+    if (o->data || in->format == TL_FMT_JSON || !fe->many || !fe->read)
         return CLI_OK;
     if (!to_st) {                       /* one tensor: its own path; several: say how */
         if (tl_file_parse(in->file.bytes, in->file.size, &in->tf, &err))

@@ -22,7 +22,10 @@ static const char about[] =
     "safetensors __metadata__.  Tensors whose bytes overlap are problems, and\n"
     "so are bytes of a tensor file between or after them that no tensor owns:\n"
     "exit 1.  A map's gaps (alignment between buffers, and with DATA the bytes\n"
-    "after the last) are listed as gaps.  An index lists each tensor's shard.";
+    "after the last) are listed as gaps.  An index lists each tensor's shard.\n"
+    "A GGUF file's tensors show their ggml type (Q4_K, F16) and block (elements\n"
+    "in bytes), sizes in logical order (GGUF's ne[] reversed), and the number\n"
+    "of metadata keys; --metadata prints them.";
 
 /* One tensor as list shows it. */
 struct entry {
@@ -33,6 +36,7 @@ struct entry {
     const uint64_t *sizes;
     uint64_t begin, end;
     enum tl_encoding encoding;    /* how its bytes are stored (an .npz member: deflated) */
+    const struct tl_ggml_type *ggml;   /* a GGUF tensor's type */
 };
 
 static void problem_text(const struct tl_file *tf, const struct tl_file_problem *p, char *buf,
@@ -72,7 +76,45 @@ static size_t count_problems(const struct tl_file *tf)
     return n;
 }
 
-static void print_text(const struct entry *e, size_t count, const struct tl_file *tf)
+/* A GGUF file's key/value pairs: with --metadata, each key, its type and
+ * its value (an array of more than 16 items by its count and first
+ * TL_META_SHOWN items); else how many there are. */
+static void print_gguf_meta(const struct tl_file *tf, bool show)
+{
+    char q[256];
+    if (!show) {
+        printf("\n%zu metadata key%s (version %u, alignment %" PRIu64 "): list --metadata "
+               "shows them\n", tf->nmeta, tf->nmeta == 1 ? "" : "s", tf->version, tf->alignment);
+        return;
+    }
+    printf("\nmetadata (GGUF version %u, alignment %" PRIu64 ")\n", tf->version, tf->alignment);
+    int w = 3;
+    for (size_t i = 0; i < tf->nmeta; i++) {
+        int len = (int)strlen(tl_quote(tf->meta[i].key, q, sizeof q));
+        w = len > w ? len : w;
+    }
+    for (size_t i = 0; i < tf->nmeta; i++) {
+        const struct tl_file_meta *m = &tf->meta[i];
+        printf("  %-*s  %-9s  ", w, tl_quote(m->key, q, sizeof q), m->type);
+        if (m->count <= 16) {
+            printf("%s\n", m->value);
+            continue;
+        }
+        cJSON *v = cJSON_Parse(m->value);
+        printf("%" PRIu64 " items: [", m->count);
+        int k = 0;
+        for (const cJSON *c = v ? v->child : NULL; c && k < TL_META_SHOWN; c = c->next, k++) {
+            char *text = cJSON_PrintUnformatted(c);
+            printf("%s%s", k ? ", " : "", text ? text : "?");
+            free(text);
+        }
+        printf(", ...]\n");
+        cJSON_Delete(v);
+    }
+}
+
+static void print_text(const struct entry *e, size_t count, const struct tl_file *tf,
+                       bool show_meta)
 {
     int w = 4;
     char q[256];
@@ -81,8 +123,13 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
         if (len > w)
             w = len;
     }
-    printf("%-*s  %-8s  %-16s  %12s  %12s  %12s\n", w, "name", "dataType", "sizes", "begin",
-           "end", "bytes");
+    bool gguf = tf->format == TL_FMT_GGUF;
+    if (gguf)
+        printf("%-*s  %-8s  %-16s  %-12s  %12s  %12s  %12s\n", w, "name", "type", "sizes",
+               "block", "begin", "end", "bytes");
+    else
+        printf("%-*s  %-8s  %-16s  %12s  %12s  %12s\n", w, "name", "dataType", "sizes", "begin",
+               "end", "bytes");
     for (size_t i = 0; i < count; i++) {
         char sizes[TL_MAX_RANK * 21 + 1];
         int n = 0;
@@ -92,12 +139,23 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
         if (e[i].rank == 0)
             snprintf(sizes, sizeof sizes, e[i].dtype[0] ? "0-d" : "-");   /* no tensor: "-" */
         char dt[64];
+        if (gguf) {
+            char block[32] = "-";
+            if (e[i].ggml->block > 1)
+                snprintf(block, sizeof block, "%u in %u B", e[i].ggml->block, e[i].ggml->bytes);
+            printf("%-*s  %-8s  %-16s  %-12s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
+                   tl_quote(e[i].name, q, sizeof q), e[i].ggml->name, sizes, block, e[i].begin,
+                   e[i].end, e[i].end - e[i].begin);
+            continue;
+        }
         printf("%-*s  %-8s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
                e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-",
                e[i].dtype[0] ? tl_quote(e[i].dtype, dt, sizeof dt) : "-", sizes, e[i].begin, e[i].end,
                e[i].end - e[i].begin);
     }
-    if (tf->nmeta) {
+    if (gguf) {
+        print_gguf_meta(tf, show_meta);
+    } else if (tf->nmeta) {
         printf("\nmetadata\n");
         for (size_t i = 0; i < tf->nmeta; i++) {
             char v[256];
@@ -148,14 +206,38 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
              (format != TL_FMT_NPZ ||
               (cJSON_AddBoolToObject(t, "deflated", e[i].encoding == TL_ENC_DEFLATE) &&
                cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e[i].encoding)))) &&
+             (format != TL_FMT_GGUF ||
+              (cJSON_AddStringToObject(t, "ggmlType", e[i].ggml->name) &&
+               cJSON_AddNumberToObject(t, "blockElements", e[i].ggml->block) &&
+               cJSON_AddNumberToObject(t, "blockBytes", e[i].ggml->bytes) &&
+               cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e[i].encoding)))) &&
              cJSON_AddBoolToObject(t, "decodable", e[i].decodable) &&
              tl_json_add_u64_array(t, "sizes", e[i].sizes, e[i].rank) &&
              tl_json_add_u64(t, "byteOffset", e[i].begin) &&
              tl_json_add_u64(t, "bytes", e[i].end - e[i].begin);
     }
     ok = ok && (meta = cJSON_AddObjectToObject(o, "metadata")) != NULL;
-    for (size_t i = 0; ok && i < tf->nmeta; i++)
+    for (size_t i = 0; ok && i < tf->nmeta && format != TL_FMT_GGUF; i++)
         ok = cJSON_AddStringToObject(meta, tf->meta[i].key, tf->meta[i].value) != NULL;
+    for (size_t i = 0; ok && i < tf->nmeta && format == TL_FMT_GGUF; i++) {
+        /* GGUF's pairs: {"type", "value"}, an array's "items" too, and
+         * "cut" when "value" holds only its first items */
+        const struct tl_file_meta *m = &tf->meta[i];
+        cJSON *kv = cJSON_CreateObject(), *v = cJSON_Parse(m->value);
+        ok = kv && v && cJSON_AddItemToObject(meta, m->key, kv) &&
+             cJSON_AddStringToObject(kv, "type", m->type);
+        if (ok)
+            cJSON_AddItemToObject(kv, "value", v);
+        else
+            cJSON_Delete(v);
+        if (ok && strncmp(m->type, "arr", 3) == 0)
+            ok = tl_json_add_u64(kv, "items", m->count) &&
+                 cJSON_AddBoolToObject(kv, "cut", m->cut);
+    }
+    if (ok && format == TL_FMT_GGUF)
+        ok = cJSON_AddNumberToObject(o, "version", tf->version) &&
+             tl_json_add_u64(o, "alignment", tf->alignment) &&
+             tl_json_add_u64(o, "dataOffset", tf->data_start);
     cJSON *gaps = NULL;
     ok = ok && (probs = cJSON_AddArrayToObject(o, "problems")) != NULL &&
          (!tf->gaps_ok || (gaps = cJSON_AddArrayToObject(o, "gaps")) != NULL);
@@ -292,13 +374,17 @@ static bool model_in(const char *dir, char *found, size_t n)
     return true;
 }
 
-static int run(const char *path, const char *data_arg, bool json)
+static int run(const char *path, const char *data_arg, bool json, bool show_meta)
 {
     struct cli_data data;
     enum tl_format format;
     struct tl_error err = { 0 };
     struct stat st;
     char found[4096 + 1024];
+    if (show_meta && json) {
+        cli_usage_error("list", "--json always holds the metadata: give --metadata or --json");
+        return CLI_USAGE;
+    }
     if (!data_arg && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         size_t n = strlen(path);
         char dir[4096];
@@ -389,18 +475,23 @@ static int run(const char *path, const char *data_arg, bool json)
                                      t->decodable, !t->decodable ? t->ndim : t->scalar ? 0
                                                                     : t->desc.rank,
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
-                                     t->encoding };
+                                     t->encoding, tl_ggml_type(t->ggml_type) };
         undecodable += !t->decodable;
         deflated += (t->encoding == TL_ENC_DEFLATE);
     }
     if (json)
         rc = cli_print_json(build_json(format, entries, tf.count, &tf));
     else
-        print_text(entries, tf.count, &tf);
+        print_text(entries, tf.count, &tf, show_meta);
     if (!rc && deflated && !json)
         printf("\n%zu member%s deflated: begin, end and bytes are %s compressed data, inflated "
                "when read\n", deflated, deflated == 1 ? "" : "s", deflated == 1 ? "its" : "their");
-    if (!rc && undecodable && !json)
+    if (!rc && undecodable && !json && format == TL_FMT_GGUF)
+        printf("\n%zu tensor%s of GGUF types the tool does not decode (it decodes %s), or "
+               "with no elements: listed, carried by a GGUF OUT, refused where they must be "
+               "decoded\n", undecodable, undecodable == 1 ? "" : "s",
+               tl_ggml_decoded_list((char[256]){ 0 }, 256));
+    else if (!rc && undecodable && !json)
         printf("\n%zu tensor%s of types the tool does not decode, or with no elements: "
                "listed, and copied as they are by a whole-file convert\n", undecodable,
                undecodable == 1 ? "" : "s");
@@ -417,14 +508,16 @@ int cmd_list(int argc, char **argv)
     struct arg_file *file = arg_file1(NULL, NULL, "FILE", cli_formats_text("a @FORMATS_OR@ file, a sharded model's index, or a JSON description or buffer map ('-' for standard input, or inline JSON starting with '{')", gloss, sizeof gloss));
     struct arg_file *data = arg_file0(NULL, NULL, "DATA", "the data file of a description or buffer map: its gaps are listed too");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
+    struct arg_lit *meta = arg_lit0(NULL, "metadata", "a GGUF file's key/value metadata, each key with its type and value (without it: their count)");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct arg_end *end = arg_end(5);
-    void *table[] = { file, data, json, help, end };
+    void *table[] = { file, data, json, meta, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args(argc, argv, table, about);
     if (rc == CLI_CONTINUE)
-        rc = run(file->filename[0], data->count ? data->filename[0] : NULL, json->count > 0);
+        rc = run(file->filename[0], data->count ? data->filename[0] : NULL, json->count > 0,
+                 meta->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }

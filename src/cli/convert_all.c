@@ -267,6 +267,63 @@ static int whole_progress(const struct cli_whole *w, const struct cli_data *in)
     return !w->quiet && isatty(2) && in->size > (256ull << 20);
 }
 
+/* The __metadata__ a safetensors OUT gets: a safetensors input's as it
+ * is; a GGUF input's keys as gguf.KEY, each value its JSON text, but for
+ * arrays of more than TL_META_WHOLE items, left out and named in a note
+ * (SPEC 16).  *out is f->meta, or an array to free (its keys too). */
+static int out_meta(const struct cli_whole *w, const struct tl_file *f, struct tl_file_meta **out,
+                    size_t *n)
+{
+    *out = f->meta;
+    *n = f->nmeta;
+    if (f->format != TL_FMT_GGUF)
+        return CLI_OK;
+    struct tl_file_meta *m = calloc(f->nmeta ? f->nmeta : 1, sizeof *m);
+    if (!m) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    size_t k = 0, cut = 0;
+    char q[128], names[256] = "";
+    for (size_t i = 0; i < f->nmeta; i++) {
+        if (f->meta[i].cut) {
+            size_t len = strlen(names);
+            if (cut < 3)
+                snprintf(names + len, sizeof names - len, "%s%s (%llu items)", cut ? ", " : "",
+                         tl_quote(f->meta[i].key, q, sizeof q),
+                         (unsigned long long)f->meta[i].count);
+            cut++;
+            continue;
+        }
+        size_t len = strlen(f->meta[i].key) + 6;
+        if (!(m[k].key = malloc(len))) {
+            for (size_t j = 0; j < k; j++)
+                free(m[j].key);
+            free(m);
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            return CLI_IO;
+        }
+        snprintf(m[k].key, len, "gguf.%s", f->meta[i].key);
+        m[k++].value = f->meta[i].value;
+    }
+    if (cut && !w->quiet)
+        fprintf(stderr, "tensorlayout: note: %s: %zu metadata array%s of more than %d items "
+                "left out of __metadata__: %s%s\n", w->name, cut, cut == 1 ? "" : "s",
+                TL_META_WHOLE, names, cut > 3 ? ", ..." : "");
+    *out = m;
+    *n = k;
+    return CLI_OK;
+}
+
+static void out_meta_free(const struct tl_file *f, struct tl_file_meta *m, size_t n)
+{
+    if (m == f->meta)
+        return;
+    for (size_t i = 0; i < n; i++)
+        free(m[i].key);
+    free(m);
+}
+
 /* Writes a safetensors OUT: the header, then every tensor in the order of
  * it[]. */
 static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
@@ -284,6 +341,15 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     }
     uint64_t at = 0;
     for (size_t i = 0; i < n; i++) {
+        if (!it[i].t->decodable && it[i].t->encoding == TL_ENC_GGML) {
+            char list[256];
+            fprintf(stderr, "tensorlayout: %s: tensor '%s' is of GGUF type %s, which this tool "
+                    "does not decode (it decodes %s): safetensors cannot carry it\n", w->name,
+                    tl_quote(it[i].t->name, q, sizeof q), it[i].t->dtype,
+                    tl_ggml_decoded_list(list, sizeof list));
+            free(e);
+            return CLI_INVALID;
+        }
         if (!it[i].t->decodable && f->format == TL_FMT_NPZ) {
             fprintf(stderr, "tensorlayout: %s: member '%s' (%s) has no safetensors form: "
                     "convert the archive into an .npz instead\n", w->name,
@@ -300,7 +366,15 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
         it[i].offset = at;
         at += it[i].bytes;
     }
-    int rc = tl_safetensors_header(e, n, f->meta, f->nmeta, &header, &hlen, &err);
+    struct tl_file_meta *meta;
+    size_t nmeta;
+    int rc = out_meta(w, f, &meta, &nmeta);
+    if (rc) {
+        free(e);
+        return rc;
+    }
+    rc = tl_safetensors_header(e, n, meta, nmeta, &header, &hlen, &err);
+    out_meta_free(f, meta, nmeta);
     free(e);
     if (rc) {
         fprintf(stderr, "tensorlayout: %s: %s: %s\n", tl_quote(w->out, q, sizeof q), err.key,

@@ -110,6 +110,12 @@ typedef void (*tl_nibpair_fn)(const uint8_t *r0, const uint8_t *r1, uint8_t *lo,
 enum { TL_CMP_F32, TL_CMP_F64, TL_CMP_BYTES, TL_NCMP };
 typedef size_t (*tl_cmp_fn)(const uint8_t *a, const uint8_t *b, size_t n);
 
+/* dequant[T]: decodes nb blocks of ggml's type number T (a block type the
+ * tool decodes, ggml.c) at x into FLOAT32 values at y, bit for bit as
+ * ggml's to_float (dequant.c has the scalar twins). */
+#define TL_GGML_SLOTS 43
+typedef void (*tl_dequant_fn)(const uint8_t *x, float *y, size_t nb);
+
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they
  * write whole cache lines without reading them first, and order their
@@ -142,7 +148,8 @@ typedef void (*tl_fence_fn)(void);
     X(tl_cmp_fn, cmp, [TL_NCMP])                             \
     X(tl_unpack4_fn, unpack4, [2])                           \
     X(tl_pack4_fn, pack4, [2])                               \
-    X(tl_nibpair_fn, nibpair, )
+    X(tl_nibpair_fn, nibpair, )                              \
+    X(tl_dequant_fn, dequant, [TL_GGML_SLOTS])
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {

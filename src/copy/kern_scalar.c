@@ -2,6 +2,7 @@
  * kern_scalar.c - the portable kernels: every slot of the table, and the
  * twin that each SIMD kernel is tested against.
  */
+#include "dequant.h"
 #include "kern_drivers.h"
 
 #define WIDTHS(X) X(1, 0) X(2, 1) X(4, 2) X(8, 3)
@@ -178,4 +179,5 @@ const struct tl_kernels tl_kernels_scalar = {
     .unpack4 = { unpack_u4, unpack_s4 },
     .pack4 = { pack_u4, pack_s4 },
     .nibpair = nibpair,
+    .dequant = TL_DEQUANT_SCALAR,
 };

@@ -1,11 +1,32 @@
 /*
- * gguf.c - llama.cpp's GGUF model files (SPEC section 16).  Recognized by
- * their magic number; not read yet.
+ * gguf.c - llama.cpp's GGUF model files (SPEC 16), read: versions 2 and 3,
+ * little-endian.  The file is
+ *
+ *   "GGUF", version u32, tensor count u64, key/value count u64,
+ *   the key/value pairs: key (a string), value type u32, value,
+ *   the tensor table: name, dimension count u32, ne[] u64 (innermost
+ *     first), ggml type u32, offset u64 (from the data section's start),
+ *   padding to general.alignment (32 unless a u32 key says), the data.
+ *
+ * where a string is its length u64 and its bytes, and an array its items'
+ * type u32, their count u64 and the items.  Every count and length is
+ * checked against the bytes left before it is used.  A tensor's logical
+ * sizes are ne[] reversed (numpy's order); its bytes are packed row-major
+ * blocks of its ggml type (ggml.c): a plain type is read in place, a block
+ * type is the encoding TL_ENC_GGML, decoded to FLOAT32.  The metadata's
+ * values become JSON text (struct tl_file_meta).
  */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 #include "tl.h"
+
+#define GGUF_MAX_DIMS 4
+#define GGUF_DEFAULT_ALIGNMENT 32
 
 /* "GGUF", then the version: certain, whatever the bytes after it are (a
  * tensor count whose low byte is '{' does not make it safetensors). */
@@ -14,7 +35,481 @@ static unsigned gguf_bid(const uint8_t *head, size_t n)
     return n >= 4 && memcmp(head, "GGUF", 4) == 0 ? TL_BID_CERTAIN : 0;
 }
 
+/* ---- reading ------------------------------------------------------------ */
+
+struct rd {
+    const uint8_t *b;
+    uint64_t len, at;
+    struct tl_error *err;
+    const char *what;           /* the part being read, for messages */
+};
+
+static int short_file(struct rd *r, uint64_t need)
+{
+    return tl_fail(r->err, TL_E_RANGE, r->what, "needs %" PRIu64 " bytes at offset %" PRIu64
+                   ", but the file ends at %" PRIu64 " (truncated?)", need, r->at, r->len);
+}
+
+static int get(struct rd *r, void *out, uint64_t n)
+{
+    if (n > r->len - r->at)
+        return short_file(r, n);
+    memcpy(out, r->b + r->at, (size_t)n);
+    r->at += n;
+    return 0;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+    return le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+static int get_u32(struct rd *r, uint32_t *v)
+{
+    uint8_t b[4] = { 0 };
+    int rc = get(r, b, 4);
+    *v = rc ? 0 : le32(b);
+    return rc;
+}
+
+static int get_u64(struct rd *r, uint64_t *v)
+{
+    uint8_t b[8] = { 0 };
+    int rc = get(r, b, 8);
+    *v = rc ? 0 : le64(b);
+    return rc;
+}
+
+/* A string: its bytes in place (*s, *n). */
+static int get_str(struct rd *r, const uint8_t **s, uint64_t *n)
+{
+    int rc = get_u64(r, n);
+    if (rc)
+        return rc;
+    if (*n > r->len - r->at)
+        return tl_fail(r->err, TL_E_RANGE, r->what, "a string of %" PRIu64 " bytes at offset %"
+                       PRIu64 " runs past the end of the file (%" PRIu64 " bytes)", *n,
+                       r->at - 8, r->len);
+    *s = r->b + r->at;
+    r->at += *n;
+    return 0;
+}
+
+/* A growing text. */
+struct text {
+    char *p;
+    size_t n, cap;
+    bool nomem;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+    if (t->nomem)
+        return;
+    if (t->n + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 64;
+        while (cap < t->n + n + 1)
+            cap *= 2;
+        char *p = realloc(t->p, cap);
+        if (!p) {
+            t->nomem = true;
+            return;
+        }
+        t->p = p;
+        t->cap = cap;
+    }
+    memcpy(t->p + t->n, s, n);
+    t->n += n;
+    t->p[t->n] = '\0';
+}
+
+static void puts_(struct text *t, const char *s)
+{
+    put(t, s, strlen(s));
+}
+
+/* The length of the UTF-8 sequence at s (n bytes left), 0 if it is not one. */
+static size_t utf8_len(const uint8_t *s, uint64_t n)
+{
+    size_t k = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+             : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+    if (k == 0 || k > n || (k == 2 && s[0] < 0xc2))
+        return 0;
+    for (size_t i = 1; i < k; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    uint32_t c = k == 1 ? s[0] : k == 2 ? (uint32_t)(s[0] & 0x1f) << 6 | (s[1] & 0x3f)
+               : k == 3 ? (uint32_t)(s[0] & 0x0f) << 12 | (uint32_t)(s[1] & 0x3f) << 6 | (s[2] & 0x3f)
+               : (uint32_t)(s[0] & 0x07) << 18 | (uint32_t)(s[1] & 0x3f) << 12 |
+                 (uint32_t)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+    if ((k == 3 && (c < 0x800 || (c >= 0xd800 && c < 0xe000))) || (k == 4 && (c < 0x10000 ||
+                                                                             c > 0x10ffff)))
+        return 0;
+    return k;
+}
+
+/* A GGUF string as a JSON string; bytes that are not UTF-8 become U+FFFD. */
+static void put_json_str(struct text *t, const uint8_t *s, uint64_t n)
+{
+    put(t, "\"", 1);
+    for (uint64_t i = 0; i < n;) {
+        size_t k = utf8_len(s + i, n - i);
+        char esc[8];
+        if (k == 0) {
+            puts_(t, "\\ufffd");
+            i++;
+        } else if (k == 1 && (s[i] == '"' || s[i] == '\\')) {
+            esc[0] = '\\';
+            esc[1] = (char)s[i];
+            put(t, esc, 2);
+            i++;
+        } else if (k == 1 && s[i] < 0x20) {
+            snprintf(esc, sizeof esc, "\\u%04x", s[i]);
+            puts_(t, esc);
+            i++;
+        } else {
+            put(t, (const char *)s + i, k);
+            i += k;
+        }
+    }
+    put(t, "\"", 1);
+}
+
+enum {
+    V_U8, V_I8, V_U16, V_I16, V_U32, V_I32, V_F32, V_BOOL, V_STR, V_ARR, V_U64, V_I64, V_F64,
+    V_COUNT
+};
+static const char *const vnames[V_COUNT] = {
+    "u8", "i8", "u16", "i16", "u32", "i32", "f32", "bool", "str", "arr", "u64", "i64", "f64",
+};
+static const unsigned vsize[V_COUNT] = { 1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8 };
+
+static void put_float(struct text *t, double v, int digits)
+{
+    char buf[40];
+    if (isnan(v))
+        snprintf(buf, sizeof buf, "\"NaN\"");
+    else if (isinf(v))
+        snprintf(buf, sizeof buf, "\"%sInfinity\"", v < 0 ? "-" : "");
+    else
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+    puts_(t, buf);
+}
+
+/* One value of type ty (not an array) as JSON text, or skipped (t NULL). */
+static int get_scalar(struct rd *r, uint32_t ty, struct text *t)
+{
+    uint8_t b[8] = { 0 };
+    char buf[32];
+    if (ty == V_STR) {
+        const uint8_t *s;
+        uint64_t n;
+        int rc = get_str(r, &s, &n);
+        if (!rc && t)
+            put_json_str(t, s, n);
+        return rc;
+    }
+    int rc = get(r, b, vsize[ty]);
+    if (rc || !t)
+        return rc;
+    switch (ty) {
+    case V_U8:   snprintf(buf, sizeof buf, "%u", b[0]); break;
+    case V_I8:   snprintf(buf, sizeof buf, "%d", (int8_t)b[0]); break;
+    case V_U16:  snprintf(buf, sizeof buf, "%u", (unsigned)(b[0] | b[1] << 8)); break;
+    case V_I16:  snprintf(buf, sizeof buf, "%d", (int16_t)(b[0] | b[1] << 8)); break;
+    case V_U32:  snprintf(buf, sizeof buf, "%" PRIu32, le32(b)); break;
+    case V_I32:  snprintf(buf, sizeof buf, "%" PRId32, (int32_t)le32(b)); break;
+    case V_U64:  snprintf(buf, sizeof buf, "%" PRIu64, le64(b)); break;
+    case V_I64:  snprintf(buf, sizeof buf, "%" PRId64, (int64_t)le64(b)); break;
+    case V_BOOL: snprintf(buf, sizeof buf, "%s", b[0] ? "true" : "false"); break;
+    case V_F32: {
+        uint32_t u = le32(b);
+        float f;
+        memcpy(&f, &u, 4);
+        put_float(t, f, 9);
+        return 0;
+    }
+    default: {
+        uint64_t u = le64(b);
+        double d;
+        memcpy(&d, &u, 8);
+        put_float(t, d, 17);
+        return 0;
+    }
+    }
+    puts_(t, buf);
+    return 0;
+}
+
+/* A key's value into m: its type's name, its JSON text, an array's count. */
+static int get_value(struct rd *r, uint32_t ty, struct tl_file_meta *m, struct text *t)
+{
+    if (ty >= V_COUNT)
+        return tl_fail(r->err, TL_E_VALUE, r->what, "value type %" PRIu32 " is not a GGUF "
+                       "type (0 to %d)", ty, V_COUNT - 1);
+    if (ty != V_ARR) {
+        snprintf(m->type, sizeof m->type, "%s", vnames[ty]);
+        return get_scalar(r, ty, t);
+    }
+    uint32_t et;
+    uint64_t n;
+    int rc = get_u32(r, &et);
+    if (!rc)
+        rc = get_u64(r, &n);
+    if (rc)
+        return rc;
+    if (et >= V_COUNT)
+        return tl_fail(r->err, TL_E_VALUE, r->what, "an array of value type %" PRIu32 ", which "
+                       "is not a GGUF type (0 to %d)", et, V_COUNT - 1);
+    if (et == V_ARR)
+        return tl_fail(r->err, TL_E_VALUE, r->what, "an array of arrays, which neither ggml "
+                       "nor this tool reads");
+    /* each item takes at least its size (a string its 8-byte length) */
+    uint64_t least = et == V_STR ? 8 : vsize[et];
+    if (n > (r->len - r->at) / least)
+        return tl_fail(r->err, TL_E_RANGE, r->what, "an array of %" PRIu64 " items at offset %"
+                       PRIu64 " runs past the end of the file (%" PRIu64 " bytes)", n, r->at - 12,
+                       r->len);
+    snprintf(m->type, sizeof m->type, "arr[%s]", vnames[et]);
+    m->count = n;
+    m->cut = n > TL_META_WHOLE;
+    put(t, "[", 1);
+    for (uint64_t i = 0; i < n; i++) {
+        bool shown = !m->cut || i < TL_META_SHOWN;
+        if (shown && i)
+            put(t, ", ", 2);
+        if ((rc = get_scalar(r, et, shown ? t : NULL)))
+            return rc;
+    }
+    put(t, "]", 1);
+    return 0;
+}
+
+static int read_meta(struct rd *r, struct tl_file *f, uint64_t nkv, uint64_t *alignment)
+{
+    char what[96];
+    f->meta = calloc(nkv ? (size_t)nkv : 1, sizeof *f->meta);
+    if (!f->meta)
+        return tl_fail(r->err, TL_E_NOMEM, NULL, "out of memory");
+    for (uint64_t i = 0; i < nkv; i++) {
+        const uint8_t *key;
+        uint64_t klen;
+        uint32_t ty;
+        snprintf(what, sizeof what, "key/value %" PRIu64, i);
+        r->what = what;
+        int rc = get_str(r, &key, &klen);
+        if (rc)
+            return rc;
+        if (klen == 0 || memchr(key, 0, (size_t)klen))
+            return tl_fail(r->err, TL_E_VALUE, what, "its key is %s", klen ? "not text (a NUL "
+                           "byte)" : "empty");
+        struct tl_file_meta *m = &f->meta[f->nmeta++];
+        if (!(m->key = malloc((size_t)klen + 1)))
+            return tl_fail(r->err, TL_E_NOMEM, NULL, "out of memory");
+        memcpy(m->key, key, (size_t)klen);
+        m->key[klen] = '\0';
+        char q[64];
+        snprintf(what, sizeof what, "key '%s'", tl_quote(m->key, q, sizeof q));
+        for (size_t k = 0; k + 1 < f->nmeta; k++)
+            if (strcmp(f->meta[k].key, m->key) == 0)
+                return tl_fail(r->err, TL_E_KEY, what, "appears twice");
+        uint64_t value_at = r->at + 4;
+        if ((rc = get_u32(r, &ty)))
+            return rc;
+        struct text t = { 0 };
+        rc = get_value(r, ty, m, &t);
+        if (!rc && t.nomem)
+            rc = tl_fail(r->err, TL_E_NOMEM, NULL, "out of memory");
+        m->value = t.p;
+        if (rc)
+            return rc;
+        if (strcmp(m->key, "general.alignment") == 0) {
+            if (ty != V_U32)
+                return tl_fail(r->err, TL_E_TYPE, what, "must be a u32 (it is %s)", m->type);
+            uint32_t a = le32(r->b + value_at);
+            if (a == 0 || (a & (a - 1)))
+                return tl_fail(r->err, TL_E_VALUE, what, "%" PRIu32 " is not a power of two", a);
+            *alignment = a;
+        }
+    }
+    return 0;
+}
+
+static int read_tensor(struct rd *r, struct tl_file_tensor *t, uint64_t *offset)
+{
+    const uint8_t *name;
+    uint64_t nlen, ne[GGUF_MAX_DIMS];
+    uint32_t ndim, ty;
+    char q[64], what[128];
+    int rc = get_str(r, &name, &nlen);
+    if (rc)
+        return rc;
+    if (nlen == 0 || memchr(name, 0, (size_t)nlen))
+        return tl_fail(r->err, TL_E_VALUE, r->what, "its name is %s", nlen ? "not text (a NUL "
+                       "byte)" : "empty");
+    if (!(t->name = malloc((size_t)nlen + 1)))
+        return tl_fail(r->err, TL_E_NOMEM, NULL, "out of memory");
+    memcpy(t->name, name, (size_t)nlen);
+    t->name[nlen] = '\0';
+    snprintf(what, sizeof what, "tensor '%s'", tl_quote(t->name, q, sizeof q));
+    r->what = what;
+    if ((rc = get_u32(r, &ndim)))
+        return rc;
+    if (ndim == 0 || ndim > GGUF_MAX_DIMS)
+        return tl_fail(r->err, TL_E_RANGE, what, "has %" PRIu32 " dimensions (GGUF allows 1 to "
+                       "%d)", ndim, GGUF_MAX_DIMS);
+    for (uint32_t k = 0; k < ndim; k++) {
+        if ((rc = get_u64(r, &ne[k])))
+            return rc;
+        if (ne[k] > INT64_MAX)
+            return tl_fail(r->err, TL_E_RANGE, what, "ne[%" PRIu32 "] %" PRIu64 " is negative "
+                           "as ggml reads it", k, ne[k]);
+    }
+    if ((rc = get_u32(r, &ty)) || (rc = get_u64(r, offset)))
+        return rc;
+    const struct tl_ggml_type *gt = tl_ggml_type(ty);
+    if (!gt)
+        return tl_fail(r->err, TL_E_VALUE, what, "ggml type %" PRIu32 " is not one ggml has", ty);
+    t->ggml_type = ty;
+    snprintf(t->dtype, sizeof t->dtype, "%s", gt->name);
+    t->ndim = ndim;
+    uint64_t count = 1;
+    for (uint32_t k = 0; k < ndim; k++) {
+        t->shape[k] = ne[ndim - 1 - k];          /* logical: outermost first */
+        if (!tl_mul_ok(count, ne[k], &count) || count > INT64_MAX)
+            return tl_fail(r->err, TL_E_OVERFLOW, what, "its element count does not fit in 64 "
+                           "bits");
+    }
+    if (ne[0] % gt->block)
+        return tl_fail(r->err, TL_E_VALUE, what, "ne[0] %" PRIu64 " is not a multiple of %s's "
+                       "block of %u elements", ne[0], gt->name, gt->block);
+    uint64_t bytes;
+    if (!tl_mul_ok(count / gt->block, gt->bytes, &bytes))
+        return tl_fail(r->err, TL_E_OVERFLOW, what, "its size in bytes does not fit in 64 bits");
+    t->stored_bytes = bytes;
+    t->encoding = gt->plain >= 0 ? TL_ENC_PLAIN : TL_ENC_GGML;
+    t->decodable = gt->decodes && count > 0;
+    if (gt->plain < 0 && !tl_mul_ok(count, 4, &t->decoded_bytes))
+        return tl_fail(r->err, TL_E_OVERFLOW, what, "its size as FLOAT32 does not fit in 64 bits");
+    if (gt->plain >= 0)
+        t->decoded_bytes = bytes;
+    return 0;
+}
+
+static int gguf_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err)
+{
+    struct rd r = { b, len, 0, err, "header" };
+    uint8_t magic[4];
+    uint32_t version;
+    uint64_t ntensors, nkv, alignment = GGUF_DEFAULT_ALIGNMENT;
+    int rc;
+    if ((rc = get(&r, magic, 4)) || (rc = get_u32(&r, &version)))
+        return rc;
+    if (version != 2 && version != 3) {
+        if ((version & 0xffff) == 0 && (version >> 16) != 0)
+            return tl_fail(err, TL_E_VALUE, "version", "the file is big-endian GGUF (version "
+                           "%" PRIu32 " read backwards); this tool reads little-endian GGUF",
+                           __builtin_bswap32(version));
+        return tl_fail(err, TL_E_VALUE, "version", "%" PRIu32 " is not one this tool reads "
+                       "(GGUF 2 and 3)", version);
+    }
+    if ((rc = get_u64(&r, &ntensors)) || (rc = get_u64(&r, &nkv)))
+        return rc;
+    /* a key/value pair takes at least 12 bytes, a tensor's entry 32 */
+    if (ntensors > (len - r.at) / 32)
+        return tl_fail(err, TL_E_RANGE, "header", "claims %" PRIu64 " tensors, more than its %"
+                       PRIu64 " bytes can hold", ntensors, len);
+    if (nkv > (len - r.at) / 12)
+        return tl_fail(err, TL_E_RANGE, "header", "claims %" PRIu64 " key/value pairs, more "
+                       "than its %" PRIu64 " bytes can hold", nkv, len);
+    f->version = version;
+    f->named = true;
+    f->gaps_ok = true;                  /* the alignment's padding */
+    if ((rc = read_meta(&r, f, nkv, &alignment)))
+        return rc;
+    f->alignment = alignment;
+    f->tensors = calloc(ntensors ? (size_t)ntensors : 1, sizeof *f->tensors);
+    uint64_t *offsets = calloc(ntensors ? (size_t)ntensors : 1, sizeof *offsets);
+    if (!f->tensors || !offsets) {
+        free(offsets);
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    char what[64];
+    for (uint64_t i = 0; i < ntensors && !rc; i++) {
+        snprintf(what, sizeof what, "tensor %" PRIu64, i);
+        r.what = what;
+        f->tensors[i].order = i;
+        f->count++;
+        rc = read_tensor(&r, &f->tensors[i], &offsets[i]);
+    }
+    /* the data section starts at the next multiple of the alignment */
+    uint64_t start = r.at + (alignment - r.at % alignment) % alignment;
+    f->data_start = start;
+    for (size_t i = 0; i < f->count && !rc; i++) {
+        struct tl_file_tensor *t = &f->tensors[i];
+        char key[128], q[64];
+        snprintf(key, sizeof key, "tensor '%s': offset", tl_quote(t->name, q, sizeof q));
+        for (size_t k = 0; k < i && !rc; k++)
+            if (strcmp(f->tensors[k].name, t->name) == 0)
+                rc = tl_fail(err, TL_E_KEY, key, "the name appears twice in the tensor table");
+        if (rc)
+            break;
+        if (offsets[i] % alignment) {
+            rc = tl_fail(err, TL_E_VALUE, key, "%" PRIu64 " is not a multiple of the "
+                         "alignment %" PRIu64, offsets[i], alignment);
+        } else if (start > len || offsets[i] > len - start ||
+                   t->stored_bytes > len - start - offsets[i]) {
+            rc = tl_fail(err, TL_E_RANGE, key, "%" PRIu64 " and its %" PRIu64 " bytes run past "
+                         "the end of the file (%" PRIu64 " bytes, data from %" PRIu64 ")",
+                         offsets[i], t->stored_bytes, len, start);
+        } else {
+            t->begin = t->stored_at = start + offsets[i];
+            t->end = t->begin + t->stored_bytes;
+        }
+        if (rc || !t->decodable)
+            continue;
+        const struct tl_ggml_type *gt = tl_ggml_type(t->ggml_type);
+        uint64_t at = gt->plain >= 0 ? t->begin : 0;
+        if ((rc = tl_desc_from_shape(&t->desc, gt->plain >= 0 ? (enum tl_dtype)gt->plain
+                                                              : TL_DT_FLOAT32,
+                                     t->ndim, t->shape, false, at, err)))
+            tl_error_key(err, key);
+    }
+    free(offsets);
+    if (rc)
+        return rc;
+    if (tl_file_order(f, len))
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    /* the alignment's padding before a tensor is no gap */
+    size_t kept = 0;
+    for (size_t i = 0; i < f->nproblems; i++) {
+        const struct tl_file_problem *p = &f->problems[i];
+        bool padding = p->kind == TL_FP_GAP && p->to - p->from < alignment &&
+                       (p->b == SIZE_MAX ? p->to == len : (p->to - start) % alignment == 0);
+        if (!padding)
+            f->problems[kept++] = *p;
+    }
+    f->nproblems = kept;
+    for (size_t i = 0; i < f->nproblems; i++) {
+        const struct tl_file_problem *p = &f->problems[i];
+        if (p->kind != TL_FP_OVERLAP)
+            continue;
+        char q1[64], q2[64];
+        return tl_fail(err, TL_E_RANGE, "tensor table", "tensors '%s' and '%s' share bytes "
+                       "%" PRIu64 " to %" PRIu64, tl_quote(f->tensors[p->b].name, q1, sizeof q1),
+                       p->a < f->count ? tl_quote(f->tensors[p->a].name, q2, sizeof q2) : "?",
+                       p->from, p->to);
+    }
+    return 0;
+}
+
 const struct tl_format_entry tl_format_gguf = {
     .id = TL_FMT_GGUF, .name = "gguf", .label = ".gguf", .title = "a GGUF file (llama.cpp)",
-    .endings = ".gguf", .bid = gguf_bid, .spelling = TL_SPELL_NAME,
+    .endings = ".gguf", .bid = gguf_bid, .read = gguf_parse, .spelling = TL_SPELL_SAFETENSORS,
+    .many = true,
 };

@@ -61,12 +61,6 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
                          struct tl_error *err);
 int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
 
-/* Inflates t's raw deflate stream (encoding.c): its first `want` decoded
- * bytes, or (whole) all of them, which must be exactly decoded_bytes (with
- * decoded_crc where has_crc); each piece goes to put.  npz.c peeks at a
- * deflated member's .npy header with it. */
-int tl_inflate(const uint8_t *zip, const struct tl_file_tensor *t, uint64_t want, bool whole,
-               tl_put_fn put, void *ctx, struct tl_error *err);
 
 /* Whether a path named inside a file (an .npz member, a shard of an index)
  * would leave the folder it belongs in: absolute, a drive ("C:"), or a

@@ -10,7 +10,7 @@
  * what it finds: names that would leave a folder, names twice, members
  * whose data overlap (the overlapping-member zip bomb), sizes that
  * disagree.  A stored member's .npy is then read in place by npy.c's
- * reader; a deflated one (encoding TL_ENC_DEFLATE, encoding.c) is
+ * reader; a deflated one (encoding TL_ENC_DEFLATE, inflate.c) is
  * inflated as a stream, never past its declared size: only its header
  * while the archive is listed, all of it when its values are wanted
  * (tl_file_decode).

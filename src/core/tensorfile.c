@@ -102,7 +102,7 @@ int tl_file_order(struct tl_file *f, uint64_t len)
 
 int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *err)
 {
-    char key[128], q[64], list[160];
+    char key[128], q[64], list[256];
     if (t->decodable)
         return 0;
     snprintf(key, sizeof key, "tensor '%s'", t->name ? tl_quote(t->name, q, sizeof q) : "");
@@ -112,6 +112,12 @@ int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *er
                            "(list shows it, and a whole-file convert carries it)");
     }
     const char *d = t->dtype;
+    if (t->encoding == TL_ENC_GGML) {
+        snprintf(key + strlen(key), sizeof key - strlen(key), ": type");
+        return tl_fail(err, TL_E_VALUE, key, "GGUF type %s is not one this tool decodes "
+                       "(it decodes %s); list shows it, a GGUF OUT carries it",
+                       d, tl_ggml_decoded_list(list, sizeof list));
+    }
     if (!d[0])
         return tl_fail(err, TL_E_VALUE, key, "is an .npz member that holds no .npy array "
                        "(list shows it, and a whole-file convert into .npz carries it)");

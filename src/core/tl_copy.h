@@ -226,4 +226,10 @@ bool tl_calib_fits(const struct tl_calib *cal);
 void tl_calib_set(const struct tl_calib *cal);
 const struct tl_calib *tl_calib_active(void);
 
+/* Decodes nb blocks of ggml's type number `type` (a block type the tool
+ * decodes: tl_ggml_type(type)->decodes) at x into FLOAT32 values at y,
+ * bit for bit as ggml's dequantization, with the best kernels of the CPU
+ * (decode.c).  @return 0, or TL_E_VALUE for a type it does not decode. */
+int tl_dequant(uint32_t type, const uint8_t *x, float *y, size_t nb);
+
 #endif

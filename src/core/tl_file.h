@@ -73,13 +73,44 @@ int tl_format_dtype(enum tl_format f, const char *spelled, enum tl_dtype *dt);
  * fallback.  TL_SNIFF_BYTES are enough to tell. */
 enum tl_format tl_file_sniff(const uint8_t *head, size_t n);
 
-/* The encodings a tensor's stored bytes may have (encoding.c), each one
- * entry of its table: TL_ENC_PLAIN, the bytes as they are; TL_ENC_DEFLATE,
- * raw deflate (an .npz member of np.savez_compressed). */
-enum tl_encoding { TL_ENC_PLAIN, TL_ENC_DEFLATE, TL_ENC_COUNT };
+/* The encodings a tensor's stored bytes may have, each one entry of the
+ * decoders' table (src/copy/decode.c): TL_ENC_PLAIN, the bytes as they
+ * are; TL_ENC_DEFLATE, raw deflate (an .npz member of
+ * np.savez_compressed); TL_ENC_GGML, blocks of one of ggml's quantized
+ * types (a GGUF tensor, SPEC 16), decoded to FLOAT32 as ggml does. */
+enum tl_encoding { TL_ENC_PLAIN, TL_ENC_DEFLATE, TL_ENC_GGML, TL_ENC_COUNT };
 
-/* "plain", "deflate". */
+/* "plain", "deflate", "ggml". */
 const char *tl_encoding_name(enum tl_encoding e);
+
+/* ---- ggml's types (ggml.c): GGUF's type numbers ------------------------- */
+
+/* One of ggml's tensor types, by the number a GGUF file gives it: its
+ * name as GGUF tools spell it ("Q4_K"), the elements of a block and its
+ * bytes (1 and the element's size for a plain type), the plain type's
+ * place in the type table (plain) or -1, and whether the tool decodes its
+ * blocks (to FLOAT32, bit for bit as ggml's dequantization).  `parts`
+ * says where a block's fields lie, for offset and inspect: "d:0:2:f16
+ * qs:2:16:nibbles" (name:at:bytes:what, space separated). */
+struct tl_ggml_type {
+    const char *name;
+    unsigned block, bytes;
+    int plain;
+    bool decodes;
+    const char *parts;
+};
+
+/* ggml's type of number id, or NULL for a number that is no type (never
+ * one, or one ggml removed). */
+const struct tl_ggml_type *tl_ggml_type(uint32_t id);
+
+/* The type of that name (as tl_ggml_type spells it, any case), its number
+ * in *id; NULL when there is none. */
+const struct tl_ggml_type *tl_ggml_type_named(const char *name, uint32_t *id);
+
+/* The names of the types the tool decodes, ", " between them, into buf.
+ * @return buf. */
+const char *tl_ggml_decoded_list(char *buf, size_t n);
 
 /* One row of a file's tensor table.  desc has the file's shape as its
  * sizes (a 0-d array is sizes {1}), packed strides for the file's order
@@ -111,12 +142,27 @@ struct tl_file_tensor {
      * read is a row not decodable, carried as it is. */
     enum tl_encoding encoding;
     bool wrapped, has_crc;
+    /* A GGUF tensor's ggml type number (tl_ggml_type); its rows are
+     * TL_ENC_GGML for a block type (decoded: FLOAT32 packed, fileOffset 0),
+     * TL_ENC_PLAIN for a plain one. */
+    uint32_t ggml_type;
     uint64_t stored_at, stored_bytes, decoded_bytes;
     uint32_t decoded_crc;
 };
 
+/* One entry of a file's metadata: safetensors' __metadata__ (key, value
+ * as written), or a GGUF key/value pair: value is then the value as JSON
+ * text (strings quoted, arrays in brackets), type GGUF's name of its type
+ * ("u32", "str", "arr[str]"), count an array's items, and cut says value
+ * holds only its first TL_META_SHOWN items (an array of more than
+ * TL_META_WHOLE). */
+#define TL_META_WHOLE 1024
+#define TL_META_SHOWN 8
 struct tl_file_meta {
     char *key, *value;
+    char type[16];
+    uint64_t count;
+    bool cut;
 };
 
 /* What lies between a safetensors file's tensors, in file order: bytes of
@@ -134,7 +180,8 @@ struct tl_file {
     enum tl_format format;
     bool named;                         /* its tensors have names, and it may hold several */
     bool gaps_ok;                       /* bytes between tensors are not a problem (a map) */
-    unsigned version;                   /* .npy major version */
+    unsigned version;                   /* .npy major version, GGUF's version */
+    uint64_t alignment;                 /* GGUF's general.alignment (32 unless it says) */
     uint64_t data_start;                /* where the header ends */
     size_t count;
     struct tl_file_tensor *tensors;     /* in file order: by begin, then header order */
@@ -195,6 +242,13 @@ int tl_desc_assign_axes(struct tl_desc *d, const unsigned *axes, struct tl_error
 typedef int (*tl_put_fn)(void *ctx, const uint8_t *bytes, size_t n);
 int tl_file_decode(const uint8_t *file, uint64_t len, const struct tl_file_tensor *t,
                    tl_put_fn put, void *ctx, struct tl_error *err);
+
+/* Inflates t's raw deflate stream (inflate.c): its first `want` decoded
+ * bytes, or (whole) all of them, which must be exactly decoded_bytes (with
+ * decoded_crc where has_crc); each piece goes to put.  npz.c peeks at a
+ * deflated member's .npy header with it, tl_file_decode inflates it. */
+int tl_inflate(const uint8_t *zip, const struct tl_file_tensor *t, uint64_t want, bool whole,
+               tl_put_fn put, void *ctx, struct tl_error *err);
 
 /* Writing an .npz (SPEC section 10), as np.savez does: stored members, each
  * a local header (zip64, the sizes known, its CRC-32 in the data

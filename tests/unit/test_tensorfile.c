@@ -279,7 +279,7 @@ void safetensors_should_reject_each_malformed_header(void)
 /* SPEC 15: the strongest bid wins.  A GGUF file whose tensor count starts
  * with '{' also matches safetensors' pattern, and loses to the magic
  * number; a zip whose first member is ARCHIVE/data.pkl is PyTorch's, not
- * an .npz; formats recognized but not read are named when parsed. */
+ * an .npz.  Read as GGUF, its 123 tensors cannot fit in its 24 bytes. */
 void sniff_should_take_the_strongest_bid(void)
 {
     static const uint8_t gguf[24] = { 'G', 'G', 'U', 'F', 3, 0, 0, 0, '{', 0, 0, 0, 0, 0, 0, 0,
@@ -288,8 +288,8 @@ void sniff_should_take_the_strongest_bid(void)
     CHECK(tl_format_entry(TL_FMT_SAFETENSORS)->bid(gguf, sizeof gguf) > 0);
     struct tl_file f;
     struct tl_error err;
-    CHECK(tl_file_parse(gguf, sizeof gguf, &f, &err) == TL_E_VALUE &&
-          strstr(err.msg, "GGUF") && strstr(err.msg, "not read yet"));
+    CHECK(tl_file_parse(gguf, sizeof gguf, &f, &err) == TL_E_RANGE &&
+          strstr(err.msg, "claims 123 tensors"));
     uint8_t zip[64] = { 'P', 'K', 3, 4, 20 };
     static const char name[] = "archive/data.pkl";
     zip[26] = sizeof name - 1;
@@ -312,7 +312,7 @@ void sniff_should_take_the_strongest_bid(void)
     CHECK(tl_format_at(TL_FMT_COUNT) == NULL);
     CHECK(tl_file_sniff((const uint8_t *)"", 0) == TL_FMT_JSON);
     char list[128];
-    CHECK_STR(tl_format_list(list, sizeof list, " or "), ".npy, .npz or safetensors");
+    CHECK_STR(tl_format_list(list, sizeof list, " or "), ".npy, .npz, safetensors or .gguf");
 }
 
 void safetensors_should_report_overlaps_and_gaps(void)

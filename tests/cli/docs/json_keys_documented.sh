@@ -18,6 +18,8 @@ man=$(dirname "$(readlink examples)")/man/tensorlayout.1
     $TL list --json examples/model.safetensors
     $TL list --json examples/mixed.safetensors
     $TL list --json examples/weights.npz
+    $TL list --json examples/model.gguf
+    $TL convert --json examples/model.gguf -o x.safetensors
     $TL list --json examples/readback_map.json examples/readback_map.bin
     $TL list --json examples/sharded/model.safetensors.index.json
     $TL compare --json examples/nchw.npy examples/nchw.npy

@@ -1,11 +1,8 @@
 /*
- * encoding.c - how a tensor's bytes may be stored in its file, and the one
- * way to decode them (SPEC 15): a table of encodings, each with its name
- * and its decoder, behind tl_file_decode().  A stored row (TL_ENC_PLAIN)
- * is handed out in place; a deflated one (an .npz member of
- * np.savez_compressed) is inflated with zlib as a stream, never past its
- * declared size.  Adding an encoding: its id in enum tl_encoding, its
- * decoder here (or in its format's file), its row in the table.
+ * inflate.c - a deflated .npz member (np.savez_compressed) inflated with
+ * zlib as a stream, never past its declared size: npz.c peeks at its .npy
+ * header with it, and the decoders' table (src/copy/decode.c) decodes the
+ * whole member with it.
  */
 #include <inttypes.h>
 #include <stdint.h>
@@ -77,48 +74,4 @@ int tl_inflate(const uint8_t *zip, const struct tl_file_tensor *t, uint64_t want
         rc = tl_fail(err, TL_E_VALUE, "crc", "its CRC-32 is %08" PRIx32 ", but the archive "
                      "says %08" PRIx32 " (corrupt)", (uint32_t)crc, t->decoded_crc);
     return rc;
-}
-
-/* The stored bytes as they are, in pieces. */
-static int decode_plain(const uint8_t *file, const struct tl_file_tensor *t, tl_put_fn put,
-                        void *ctx, struct tl_error *err)
-{
-    (void)err;
-    for (uint64_t at = 0; at < t->decoded_bytes; at += PIECE) {
-        uint64_t n = t->decoded_bytes - at < PIECE ? t->decoded_bytes - at : PIECE;
-        int rc = put(ctx, file + t->stored_at + at, (size_t)n);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-static int decode_deflate(const uint8_t *file, const struct tl_file_tensor *t, tl_put_fn put,
-                          void *ctx, struct tl_error *err)
-{
-    return tl_inflate(file, t, 0, true, put, ctx, err);
-}
-
-static const struct {
-    const char *name;
-    int (*decode)(const uint8_t *file, const struct tl_file_tensor *t, tl_put_fn put,
-                  void *ctx, struct tl_error *err);
-} encodings[TL_ENC_COUNT] = {
-    [TL_ENC_PLAIN] = { "plain", decode_plain },
-    [TL_ENC_DEFLATE] = { "deflate", decode_deflate },
-};
-
-const char *tl_encoding_name(enum tl_encoding e)
-{
-    return e < TL_ENC_COUNT ? encodings[e].name : "?";
-}
-
-int tl_file_decode(const uint8_t *file, uint64_t len, const struct tl_file_tensor *t,
-                   tl_put_fn put, void *ctx, struct tl_error *err)
-{
-    if (t->stored_at > len || t->stored_bytes > len - t->stored_at)
-        return tl_fail(err, TL_E_RANGE, "data", "lies outside the archive");
-    if (t->encoding >= TL_ENC_COUNT)
-        return tl_fail(err, TL_E_VALUE, "encoding", "is not one this tool decodes");
-    return encodings[t->encoding].decode(file, t, put, ctx, err);
 }

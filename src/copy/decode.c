@@ -1,0 +1,102 @@
+/*
+ * decode.c - the one way to a tensor's decoded bytes, whatever its
+ * encoding (SPEC 15): a table of encodings, each with its name and its
+ * decoder, behind tl_file_decode().  A stored row (TL_ENC_PLAIN) is handed
+ * out in place; a deflated one (an .npz member of np.savez_compressed) is
+ * inflated with zlib as a stream (inflate.c); a GGUF tensor of a block
+ * type (TL_ENC_GGML) is decoded to FLOAT32 by the kernel table's dequant
+ * slot for its type, a piece at a time.  Adding an encoding: its id in
+ * enum tl_encoding, its decoder, its row in the table.
+ */
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "copy.h"
+
+#define PIECE (256u << 10)
+
+/* The stored bytes as they are, in pieces. */
+static int decode_plain(const uint8_t *file, const struct tl_file_tensor *t, tl_put_fn put,
+                        void *ctx, struct tl_error *err)
+{
+    (void)err;
+    for (uint64_t at = 0; at < t->decoded_bytes; at += PIECE) {
+        uint64_t n = t->decoded_bytes - at < PIECE ? t->decoded_bytes - at : PIECE;
+        int rc = put(ctx, file + t->stored_at + at, (size_t)n);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int decode_deflate(const uint8_t *file, const struct tl_file_tensor *t, tl_put_fn put,
+                          void *ctx, struct tl_error *err)
+{
+    return tl_inflate(file, t, 0, true, put, ctx, err);
+}
+
+int tl_dequant(uint32_t type, const uint8_t *x, float *y, size_t nb)
+{
+    const struct tl_ggml_type *gt = tl_ggml_type(type);
+    const struct tl_kernels *k = tl_kernels_for(tl_isa_active());
+    if (!gt || gt->plain >= 0 || type >= TL_GGML_SLOTS || !k->dequant[type])
+        return TL_E_VALUE;
+    k->dequant[type](x, y, nb);
+    return 0;
+}
+
+/* A GGUF tensor's blocks, decoded to FLOAT32 a piece at a time. */
+static int decode_ggml(const uint8_t *file, const struct tl_file_tensor *t, tl_put_fn put,
+                       void *ctx, struct tl_error *err)
+{
+    const struct tl_ggml_type *gt = tl_ggml_type(t->ggml_type);
+    const struct tl_kernels *k = tl_kernels_for(tl_isa_active());
+    if (!gt || gt->plain >= 0 || t->ggml_type >= TL_GGML_SLOTS || !k->dequant[t->ggml_type])
+        return tl_fail(err, TL_E_VALUE, "type", "%s is not a type this tool decodes",
+                       gt ? gt->name : "?");
+    uint64_t blocks = t->stored_bytes / gt->bytes;
+    if (blocks * gt->block * 4 != t->decoded_bytes)
+        return tl_fail(err, TL_E_VALUE, "size", "its %" PRIu64 " bytes are not the %" PRIu64
+                       " FLOAT32 values it is said to hold", t->stored_bytes,
+                       t->decoded_bytes / 4);
+    size_t per = PIECE / (gt->block * 4);
+    float *buf = malloc((size_t)per * gt->block * 4);
+    if (!buf)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    const uint8_t *x = file + t->stored_at;
+    int rc = 0;
+    for (uint64_t done = 0; done < blocks && !rc; done += per) {
+        size_t nb = blocks - done < per ? (size_t)(blocks - done) : per;
+        k->dequant[t->ggml_type](x + done * gt->bytes, buf, nb);
+        rc = put(ctx, (const uint8_t *)buf, nb * gt->block * 4);
+    }
+    free(buf);
+    return rc;
+}
+
+static const struct {
+    const char *name;
+    int (*decode)(const uint8_t *file, const struct tl_file_tensor *t, tl_put_fn put,
+                  void *ctx, struct tl_error *err);
+} encodings[TL_ENC_COUNT] = {
+    [TL_ENC_PLAIN] = { "plain", decode_plain },
+    [TL_ENC_DEFLATE] = { "deflate", decode_deflate },
+    [TL_ENC_GGML] = { "ggml", decode_ggml },
+};
+
+const char *tl_encoding_name(enum tl_encoding e)
+{
+    return e < TL_ENC_COUNT ? encodings[e].name : "?";
+}
+
+int tl_file_decode(const uint8_t *file, uint64_t len, const struct tl_file_tensor *t,
+                   tl_put_fn put, void *ctx, struct tl_error *err)
+{
+    if (t->stored_at > len || t->stored_bytes > len - t->stored_at)
+        return tl_fail(err, TL_E_RANGE, "data", "lies outside the file (or archive)");
+    if (t->encoding >= TL_ENC_COUNT)
+        return tl_fail(err, TL_E_VALUE, "encoding", "is not one this tool decodes");
+    return encodings[t->encoding].decode(file, t, put, ctx, err);
+}

@@ -1,0 +1,336 @@
+/*
+ * dequant.c - ggml's block types decoded to FLOAT32 (SPEC 16), one block
+ * after another, in the order of ggml's own dequantization, operation for
+ * operation, so that every value comes out bit for bit as ggml's to_float
+ * gives it: the same products in the same order, no fused multiply-add
+ * (the Makefile builds with -ffp-contract=off).  These are the scalar
+ * twins of the SIMD decoders (kern_avx2.c) and the kernel table's scalar
+ * slots (kern_scalar.c).  The block layouts are listed in ggml.c.
+ */
+#include <string.h>
+
+#include "copy.h"
+#include "dequant.h"
+
+/* FP16 to FP32, exactly (a NaN quieted, its payload kept, as ggml does). */
+static inline float h2f(const uint8_t *p)
+{
+    uint32_t h = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+    uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, man = h & 0x3ff, bits;
+    if (exp == 0x1f) {
+        bits = sign | 0x7f800000u | man << 13 | (man ? 0x400000u : 0);
+    } else if (exp) {
+        bits = sign | (exp + 112) << 23 | man << 13;
+    } else if (!man) {
+        bits = sign;
+    } else {
+        uint32_t e = 113;
+        while (!(man & 0x400)) {
+            man <<= 1;
+            e--;
+        }
+        bits = sign | e << 23 | (man & 0x3ff) << 13;
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+static inline uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+const int8_t tl_iq4nl_values[16] = {
+    -127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113,
+};
+
+/* FP4 E2M1's values, doubled (ggml's kvalues_mxfp4): the scale is halved. */
+const int8_t tl_mxfp4_values[16] = {
+    0, 1, 2, 3, 4, 6, 8, 12, 0, -1, -2, -3, -4, -6, -8, -12,
+};
+
+float tl_e8m0_half(uint8_t e)
+{
+    uint32_t bits = e < 2 ? 0x00200000u << e : (uint32_t)(e - 1) << 23;
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+void tl_dq_q4_0(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 18, y += 32) {
+        const float d = h2f(x);
+        for (int j = 0; j < 16; j++) {
+            const int x0 = (x[2 + j] & 0x0f) - 8, x1 = (x[2 + j] >> 4) - 8;
+            y[j] = x0 * d;
+            y[j + 16] = x1 * d;
+        }
+    }
+}
+
+void tl_dq_q4_1(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 20, y += 32) {
+        const float d = h2f(x), m = h2f(x + 2);
+        for (int j = 0; j < 16; j++) {
+            const int x0 = x[4 + j] & 0x0f, x1 = x[4 + j] >> 4;
+            y[j] = x0 * d + m;
+            y[j + 16] = x1 * d + m;
+        }
+    }
+}
+
+void tl_dq_q5_0(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 22, y += 32) {
+        const float d = h2f(x);
+        const uint32_t qh = rd32(x + 2);
+        for (int j = 0; j < 16; j++) {
+            const uint8_t h0 = ((qh >> j) << 4) & 0x10, h1 = (qh >> (j + 12)) & 0x10;
+            const int32_t x0 = ((x[6 + j] & 0x0f) | h0) - 16, x1 = ((x[6 + j] >> 4) | h1) - 16;
+            y[j] = x0 * d;
+            y[j + 16] = x1 * d;
+        }
+    }
+}
+
+void tl_dq_q5_1(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 24, y += 32) {
+        const float d = h2f(x), m = h2f(x + 2);
+        const uint32_t qh = rd32(x + 4);
+        for (int j = 0; j < 16; j++) {
+            const uint8_t h0 = ((qh >> j) << 4) & 0x10, h1 = (qh >> (j + 12)) & 0x10;
+            const int x0 = (x[8 + j] & 0x0f) | h0, x1 = (x[8 + j] >> 4) | h1;
+            y[j] = x0 * d + m;
+            y[j + 16] = x1 * d + m;
+        }
+    }
+}
+
+void tl_dq_q8_0(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 34, y += 32) {
+        const float d = h2f(x);
+        for (int j = 0; j < 32; j++)
+            y[j] = (int8_t)x[2 + j] * d;
+    }
+}
+
+void tl_dq_q2_k(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 84) {
+        const uint8_t *sc = x, *q = x + 16;
+        const float d = h2f(x + 80), min = h2f(x + 82);
+        int is = 0;
+        for (int n = 0; n < 256; n += 128, q += 32) {
+            for (int shift = 0; shift < 8; shift += 2) {
+                for (int half = 0; half < 32; half += 16) {
+                    const uint8_t s = sc[is++];
+                    const float dl = d * (s & 0xf), ml = min * (s >> 4);
+                    for (int l = 0; l < 16; l++)
+                        *y++ = dl * (int8_t)((q[half + l] >> shift) & 3) - ml;
+                }
+            }
+        }
+    }
+}
+
+void tl_dq_q3_k(const uint8_t *x, float *y, size_t nb)
+{
+    const uint32_t m1 = 0x03030303, m2 = 0x0f0f0f0f;
+    for (size_t i = 0; i < nb; i++, x += 110) {
+        const uint8_t *hm = x, *q = x + 32;
+        const float d_all = h2f(x + 108);
+        uint32_t a0 = rd32(x + 96), a1 = rd32(x + 100), tmp = rd32(x + 104), aux[4];
+        aux[0] = (a0 & m2) | ((tmp & m1) << 4);
+        aux[1] = (a1 & m2) | (((tmp >> 2) & m1) << 4);
+        aux[2] = ((a0 >> 4) & m2) | (((tmp >> 4) & m1) << 4);
+        aux[3] = ((a1 >> 4) & m2) | (((tmp >> 6) & m1) << 4);
+        int8_t scales[16];
+        for (int k = 0; k < 16; k++)
+            scales[k] = (int8_t)(aux[k / 4] >> (8 * (k % 4)));
+        int is = 0;
+        uint8_t m = 1;
+        for (int n = 0; n < 256; n += 128, q += 32) {
+            for (int shift = 0; shift < 8; shift += 2, m <<= 1) {
+                for (int half = 0; half < 32; half += 16) {
+                    const float dl = d_all * (scales[is++] - 32);
+                    for (int l = 0; l < 16; l++)
+                        *y++ = dl * ((int8_t)((q[half + l] >> shift) & 3) -
+                                     ((hm[half + l] & m) ? 0 : 4));
+                }
+            }
+        }
+    }
+}
+
+/* The 6-bit scale and min of sub-block j of a Q4_K or Q5_K block. */
+static inline void scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m)
+{
+    if (j < 4) {
+        *d = q[j] & 63;
+        *m = q[j + 4] & 63;
+    } else {
+        *d = (uint8_t)((q[j + 4] & 0xf) | ((q[j - 4] >> 6) << 4));
+        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
+    }
+}
+
+void tl_dq_q4_k(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 144) {
+        const float d = h2f(x), min = h2f(x + 2);
+        const uint8_t *scales = x + 4, *q = x + 16;
+        for (int is = 0; is < 8; is += 2, q += 32) {
+            uint8_t sc, m;
+            scale_min_k4(is, scales, &sc, &m);
+            const float d1 = d * sc, m1 = min * m;
+            scale_min_k4(is + 1, scales, &sc, &m);
+            const float d2 = d * sc, m2 = min * m;
+            for (int l = 0; l < 32; l++)
+                *y++ = d1 * (q[l] & 0xf) - m1;
+            for (int l = 0; l < 32; l++)
+                *y++ = d2 * (q[l] >> 4) - m2;
+        }
+    }
+}
+
+void tl_dq_q5_k(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 176) {
+        const float d = h2f(x), min = h2f(x + 2);
+        const uint8_t *scales = x + 4, *qh = x + 16, *ql = x + 48;
+        uint8_t u1 = 1, u2 = 2;
+        for (int is = 0; is < 8; is += 2, ql += 32, u1 <<= 2, u2 <<= 2) {
+            uint8_t sc, m;
+            scale_min_k4(is, scales, &sc, &m);
+            const float d1 = d * sc, m1 = min * m;
+            scale_min_k4(is + 1, scales, &sc, &m);
+            const float d2 = d * sc, m2 = min * m;
+            for (int l = 0; l < 32; l++)
+                *y++ = d1 * ((ql[l] & 0xf) + (qh[l] & u1 ? 16 : 0)) - m1;
+            for (int l = 0; l < 32; l++)
+                *y++ = d2 * ((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+        }
+    }
+}
+
+void tl_dq_q6_k(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 210) {
+        const float d = h2f(x + 208);
+        const uint8_t *ql = x, *qh = x + 128;
+        const int8_t *sc = (const int8_t *)(x + 192);
+        for (int n = 0; n < 256; n += 128, y += 128, ql += 64, qh += 32, sc += 8) {
+            for (int l = 0; l < 32; l++) {
+                const int is = l / 16;
+                const int8_t q1 = (int8_t)((ql[l] & 0xf) | (((qh[l] >> 0) & 3) << 4)) - 32;
+                const int8_t q2 = (int8_t)((ql[l + 32] & 0xf) | (((qh[l] >> 2) & 3) << 4)) - 32;
+                const int8_t q3 = (int8_t)((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32;
+                const int8_t q4 = (int8_t)((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
+                y[l] = d * sc[is] * q1;
+                y[l + 32] = d * sc[is + 2] * q2;
+                y[l + 64] = d * sc[is + 4] * q3;
+                y[l + 96] = d * sc[is + 6] * q4;
+            }
+        }
+    }
+}
+
+void tl_dq_iq4_nl(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 18, y += 32) {
+        const float d = h2f(x);
+        for (int j = 0; j < 16; j++) {
+            y[j] = d * tl_iq4nl_values[x[2 + j] & 0xf];
+            y[j + 16] = d * tl_iq4nl_values[x[2 + j] >> 4];
+        }
+    }
+}
+
+void tl_dq_iq4_xs(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 136) {
+        const float d = h2f(x);
+        const unsigned sh = (unsigned)x[2] | (unsigned)x[3] << 8;
+        const uint8_t *sl = x + 4, *qs = x + 8;
+        for (int ib = 0; ib < 8; ib++, qs += 16, y += 32) {
+            const int ls = ((sl[ib / 2] >> 4 * (ib % 2)) & 0xf) | (((sh >> 2 * ib) & 3) << 4);
+            const float dl = d * (ls - 32);
+            for (int j = 0; j < 16; j++) {
+                y[j] = dl * tl_iq4nl_values[qs[j] & 0xf];
+                y[j + 16] = dl * tl_iq4nl_values[qs[j] >> 4];
+            }
+        }
+    }
+}
+
+/* A base-3 digit of a TQ1_0 byte: the digits are kept as a fraction of
+ * 243, so that multiplying by 3^n brings digit n to the top. */
+static inline float tq1_digit(uint8_t b, uint8_t pow3, float d)
+{
+    const uint8_t q = (uint8_t)(b * pow3);
+    const int16_t xi = (int16_t)(((uint16_t)q * 3) >> 8);
+    return (float)(xi - 1) * d;
+}
+
+void tl_dq_tq1_0(const uint8_t *x, float *y, size_t nb)
+{
+    static const uint8_t pow3[6] = { 1, 3, 9, 27, 81, 243 };
+    for (size_t i = 0; i < nb; i++, x += 54) {
+        const float d = h2f(x + 52);
+        const uint8_t *qs = x, *qh = x + 48;
+        for (int n = 0; n < 5; n++)
+            for (int m = 0; m < 32; m++)
+                *y++ = tq1_digit(qs[m], pow3[n], d);
+        for (int n = 0; n < 5; n++)
+            for (int m = 0; m < 16; m++)
+                *y++ = tq1_digit(qs[32 + m], pow3[n], d);
+        for (int n = 0; n < 4; n++)
+            for (int j = 0; j < 4; j++)
+                *y++ = tq1_digit(qh[j], pow3[n], d);
+    }
+}
+
+void tl_dq_tq2_0(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 66) {
+        const float d = h2f(x + 64);
+        for (int j = 0; j < 64; j += 32)
+            for (int l = 0; l < 4; l++)
+                for (int m = 0; m < 32; m++)
+                    *y++ = (float)((int8_t)((x[j + m] >> (l * 2)) & 3) - 1) * d;
+    }
+}
+
+void tl_dq_mxfp4(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 17, y += 32) {
+        const float d = tl_e8m0_half(x[0]);
+        for (int j = 0; j < 16; j++) {
+            y[j] = tl_mxfp4_values[x[1 + j] & 0xf] * d;
+            y[j + 16] = tl_mxfp4_values[x[1 + j] >> 4] * d;
+        }
+    }
+}
+
+void tl_dq_q1_0(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 18, y += 128) {
+        const float d = h2f(x), neg = -d;
+        for (int j = 0; j < 128; j++)
+            y[j] = (x[2 + j / 8] >> (j % 8)) & 1 ? d : neg;
+    }
+}
+
+void tl_dq_q2_0(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 18, y += 64) {
+        const float d = h2f(x);
+        for (int j = 0; j < 64; j++)
+            y[j] = ((int)((x[2 + j / 4] >> (j % 4 * 2)) & 3) - 1) * d;
+    }
+}

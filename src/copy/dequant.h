@@ -1,0 +1,34 @@
+/*
+ * dequant.h - the decoders of ggml's block types (dequant.c): each writes
+ * the FLOAT32 values of nb blocks at x to y (nb times the type's block of
+ * elements), as ggml's to_float does.  The kernel table's dequant slots
+ * are indexed by ggml's type number; TL_DEQUANT_SCALAR lists the scalar
+ * ones for kern_scalar.c's table.
+ */
+#ifndef TL_DEQUANT_H
+#define TL_DEQUANT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TL_DQ(name) void tl_dq_##name(const uint8_t *x, float *y, size_t nb);
+#define TL_DQ_TYPES(X)                                                                     \
+    X(q4_0, 2) X(q4_1, 3) X(q5_0, 6) X(q5_1, 7) X(q8_0, 8) X(q2_k, 10)          \
+    X(q3_k, 11) X(q4_k, 12) X(q5_k, 13) X(q6_k, 14) X(iq4_nl, 20)              \
+    X(iq4_xs, 23) X(tq1_0, 34) X(tq2_0, 35) X(mxfp4, 39) X(q1_0, 41) X(q2_0, 42)
+#define TL_DQ_DECLARE(name, id) TL_DQ(name)
+TL_DQ_TYPES(TL_DQ_DECLARE)
+#undef TL_DQ_DECLARE
+
+/* The scalar slots: { [2] = tl_dq_q4_0, ... }. */
+#define TL_DQ_SLOT(name, id) [id] = tl_dq_##name,
+#define TL_DEQUANT_SCALAR { TL_DQ_TYPES(TL_DQ_SLOT) }
+
+/* The tables the decoders share with their SIMD versions. */
+extern const int8_t tl_iq4nl_values[16];
+extern const int8_t tl_mxfp4_values[16];
+
+/* E8M0's scale, halved (ggml's GGML_E8M0_TO_FP32_HALF). */
+float tl_e8m0_half(uint8_t e);
+
+#endif

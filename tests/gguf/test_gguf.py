@@ -1,0 +1,362 @@
+"""The GGUF tests (SPEC 16), with ggml itself as the oracle (ggml.py).
+
+ggml quantizes the values and writes the GGUF files the tool reads; ggml's
+to_float gives the values the tool must decode, bit for bit; numpy reads
+what the tool writes.  No expected value comes from the tool's own code.
+
+Usage: TL=/path/to/tensorlayout python3 tests/gguf/test_gguf.py [FILTER]
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ggml  # noqa: E402
+import hostile  # noqa: E402
+
+TL = os.environ.get("TL", "build/tensorlayout")
+G = None
+TMP = None
+passed = failed = 0
+
+# the block types the tool decodes; the plain ones
+DECODED = ["Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K",
+           "IQ4_NL", "IQ4_XS", "TQ1_0", "TQ2_0", "MXFP4", "Q1_0", "Q2_0"]
+PLAIN = {"F32": np.float32, "F16": np.float16, "F64": np.float64, "I8": np.int8,
+         "I16": np.int16, "I32": np.int32, "I64": np.int64}
+
+
+def tl(*args, check=True):
+    p = subprocess.run([TL] + [str(a) for a in args], capture_output=True)
+    if check and p.returncode != 0:
+        raise AssertionError("tensorlayout %s: exit %d: %s" % (" ".join(map(str, args)),
+                                                              p.returncode, p.stderr.decode()))
+    return p
+
+
+def path(name):
+    return os.path.join(TMP, name)
+
+
+def read_safetensors(p):
+    b = open(p, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    h = json.loads(b[8:8 + n])
+    return h, b[8 + n:]
+
+
+def same_bits(a, b):
+    """Bit for bit, a NaN matching any NaN (which NaN a product of a NaN
+    scale keeps is the compiler's choice of operand order)."""
+    a = np.ascontiguousarray(a, dtype=np.float32).reshape(-1)
+    b = np.ascontiguousarray(b, dtype=np.float32).reshape(-1)
+    if a.shape != b.shape:
+        return False
+    nan = np.isnan(a) & np.isnan(b)
+    return bool(np.all((a.view(np.uint32) == b.view(np.uint32)) | nan))
+
+
+def values(rng, n, kind):
+    if kind == "normal":
+        return rng.standard_normal(n).astype(np.float32)
+    if kind == "wide":
+        return (rng.standard_normal(n) * np.exp(rng.uniform(-20, 20, n))).astype(np.float32)
+    if kind == "zeros":
+        return np.zeros(n, np.float32)
+    return rng.uniform(-1e-3, 1e-3, n).astype(np.float32)
+
+
+def model(name, types, shapes, rng, kind="normal", meta=(), raw=False):
+    """A GGUF written by ggml: for each type and ne, a tensor quantized by
+    ggml (raw: random block bytes, every bit pattern of the scales).
+    Returns [(tensor name, type, ne, bytes)]."""
+    tensors = []
+    for tname in types:
+        t = G.type_id(tname)
+        for k, ne in enumerate(shapes):
+            count = int(np.prod(ne))
+            blck, size = G.block(t)
+            if raw:
+                data = rng.integers(0, 256, count // blck * size, dtype=np.uint8).tobytes()
+            elif tname in PLAIN:
+                data = (values(rng, count, kind) * (100 if tname[0] == "I" else 1)).astype(
+                    PLAIN[tname]).tobytes()
+            elif tname == "BF16":
+                data = (values(rng, count, kind).view(np.uint32) >> 16).astype(np.uint16).tobytes()
+            else:
+                data = G.quantize(t, values(rng, count, kind), ne[0])
+            tensors.append(("blk.%d.%s" % (k, tname.lower()), t, ne, data))
+    G.write(path(name), tensors, meta)
+    return tensors
+
+
+def expected(t, ne, data):
+    """What ggml says the tensor's values are, as float32 (a plain type's
+    values as they are)."""
+    count = int(np.prod(ne))
+    name = [k for k, v in G.names.items() if v == t][0]
+    if name in PLAIN:
+        return np.frombuffer(data, PLAIN[name])
+    if name == "BF16":
+        return (np.frombuffer(data, np.uint16).astype(np.uint32) << 16).view(np.float32)
+    return G.to_float(t, data, count)
+
+
+# ---- the tests --------------------------------------------------------------
+
+def test_decode_every_type_bit_for_bit():
+    """Every decoded type, ggml's quantization of several kinds of values
+    and several shapes, whole-file into safetensors: each tensor's bytes are
+    ggml's to_float's, its shape ne reversed."""
+    rng = np.random.default_rng(7)
+    shapes = [[256], [512, 3], [256, 2, 3], [768, 1, 1, 2]]
+    for kind in ("normal", "wide", "zeros", "tiny"):
+        tensors = model("dec_%s.gguf" % kind, DECODED, shapes, rng, kind)
+        out = path("dec_%s.safetensors" % kind)
+        tl("convert", path("dec_%s.gguf" % kind), "-o", out)
+        h, data = read_safetensors(out)
+        for name, t, ne, raw in tensors:
+            e = h[name]
+            assert e["dtype"] == "F32", (name, e)
+            assert e["shape"] == list(reversed(ne)), (name, e["shape"], ne)
+            got = np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]], np.float32)
+            assert same_bits(got, expected(t, ne, raw)), (kind, name)
+
+
+def test_decode_random_blocks():
+    """Blocks of random bytes (every scale's bit pattern: subnormal, NaN,
+    infinite), decoded as ggml decodes them, through every kernel the CPU
+    has (TENSORLAYOUT_SIMD)."""
+    rng = np.random.default_rng(11)
+    tensors = model("raw.gguf", DECODED, [[256 * 33, 3]], rng, raw=True)
+    isas = tl("--version").stdout.decode()
+    isas = isas.split("supported: ")[-1].strip(" )\n").split()
+    for isa in isas or ["scalar"]:
+        out = path("raw_%s.safetensors" % isa)
+        env = dict(os.environ, TENSORLAYOUT_SIMD=isa)
+        p = subprocess.run([TL, "convert", path("raw.gguf"), "-o", out], env=env,
+                           capture_output=True)
+        assert p.returncode == 0, p.stderr
+        h, data = read_safetensors(out)
+        for name, t, ne, raw in tensors:
+            e = h[name]
+            got = np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]], np.float32)
+            assert same_bits(got, expected(t, ne, raw)), (isa, name)
+
+
+def test_plain_types_kept():
+    """F32, F16, BF16, F64 and the integers are carried as they are, their
+    types kept; into .npz numpy loads them with ggml's values and shapes."""
+    rng = np.random.default_rng(3)
+    tensors = model("plain.gguf", list(PLAIN) + ["BF16"], [[64, 5]], rng)
+    tl("convert", path("plain.gguf"), "-o", path("plain.safetensors"))
+    h, data = read_safetensors(path("plain.safetensors"))
+    spell = {"F32": "F32", "F16": "F16", "F64": "F64", "I8": "I8", "I16": "I16", "I32": "I32",
+             "I64": "I64", "BF16": "BF16"}
+    for name, t, ne, raw in tensors:
+        e = h[name]
+        assert e["dtype"] == spell[name.split(".")[-1].upper()], e
+        assert data[e["data_offsets"][0]:e["data_offsets"][1]] == raw
+    # numpy has no bfloat16: the rest into an .npz, BF16 as FLOAT32
+    tl("convert", path("plain.gguf"), "-o", path("plain.npz"), "--to-type", "float32",
+       "--select", "*bf16")
+    z = np.load(path("plain.npz"))
+    for name, t, ne, raw in tensors:
+        assert z[name].shape == tuple(reversed(ne)), (name, z[name].shape)
+        assert same_bits(z[name].astype(np.float32), expected(t, ne, raw).astype(np.float32))
+
+
+def test_to_type_half_and_bfloat16():
+    """--to-type FLOAT16 and BFLOAT16: the decoded values rounded to
+    nearest even, as numpy rounds to float16 and as the bits of bfloat16
+    are rounded."""
+    rng = np.random.default_rng(5)
+    tensors = model("half.gguf", ["Q4_K", "Q8_0", "MXFP4"], [[256, 4]], rng)
+    tl("convert", path("half.gguf"), "-o", path("half16.npz"), "--to-type", "float16")
+    z = np.load(path("half16.npz"))
+    for name, t, ne, raw in tensors:
+        assert z[name].dtype == np.float16
+        exp = expected(t, ne, raw).astype(np.float16)
+        assert np.array_equal(z[name].reshape(-1).view(np.uint16), exp.view(np.uint16)), name
+    tl("convert", path("half.gguf"), "-o", path("halfbf.safetensors"), "--to-type", "bfloat16")
+    h, data = read_safetensors(path("halfbf.safetensors"))
+    for name, t, ne, raw in tensors:
+        e = h[name]
+        assert e["dtype"] == "BF16"
+        u = expected(t, ne, raw).view(np.uint32).astype(np.uint64)
+        exp = ((u + 0x7fff + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+        got = np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]], np.uint16)
+        assert np.array_equal(got, exp), name
+
+
+def test_metadata_into_safetensors():
+    """Every value type's key as gguf.KEY in __metadata__, its value JSON
+    text equal to what ggml reads; an array of more than 1024 items left
+    out with a note naming it."""
+    rng = np.random.default_rng(9)
+    meta = [("general.architecture", ggml.STR, "llama"), ("general.name", ggml.STR, 'a "q" \\ é'),
+            ("u8", ggml.U8, 200), ("i8", ggml.I8, -100), ("u16", ggml.U16, 60000),
+            ("i16", ggml.I16, -30000), ("u32", ggml.U32, 4000000000),
+            ("i32", ggml.I32, -2000000000), ("f32", ggml.F32, 0.1), ("bool", ggml.BOOL, True),
+            ("u64", ggml.U64, 2 ** 63 + 5), ("i64", ggml.I64, -2 ** 62), ("f64", ggml.F64, 1e-300),
+            ("arr.i32", ("arr", ggml.I32), [1, -2, 3]), ("arr.f32", ("arr", ggml.F32), [0.5, 1.5]),
+            ("arr.str", ("arr", ggml.STR), ["a", "b\nc", ""]),
+            ("tokenizer.ggml.tokens", ("arr", ggml.STR), ["t%d" % i for i in range(2000)])]
+    model("meta.gguf", ["Q8_0"], [[32]], rng, meta=meta)
+    p = tl("convert", path("meta.gguf"), "-o", path("meta.safetensors"))
+    assert b"tokenizer.ggml.tokens" in p.stderr and b"2000 items" in p.stderr, p.stderr
+    h, _ = read_safetensors(path("meta.safetensors"))
+    md = h["__metadata__"]
+    truth = G.read(path("meta.gguf"))["meta"]
+    for key, (kind, value) in truth.items():
+        if key == "tokenizer.ggml.tokens":
+            assert "gguf." + key not in md
+            continue
+        got = json.loads(md["gguf." + key])
+        if kind == ggml.F32:
+            assert np.float32(got) == np.float32(value), (key, got, value)
+        elif isinstance(kind, tuple) and kind[1] == ggml.F32:
+            assert [np.float32(x) for x in got] == [np.float32(x) for x in value], key
+        else:
+            assert got == value, (key, got, value)
+
+
+def test_list_json_against_ggml():
+    """list --json: each tensor's name, ggml type, logical sizes, offset and
+    bytes as ggml reads them; the metadata with types; version, alignment
+    and the data section's offset."""
+    rng = np.random.default_rng(13)
+    model("list.gguf", ["Q4_K", "F16", "IQ4_NL"], [[256, 3], [512]], rng,
+          meta=[("toks", ("arr", ggml.STR), ["x"] * 1500)])
+    doc = json.loads(tl("list", path("list.gguf"), "--json").stdout)
+    truth = G.read(path("list.gguf"))
+    assert doc["format"] == "gguf" and doc["version"] == truth["version"]
+    assert doc["alignment"] == truth["alignment"] == 32
+    assert doc["dataOffset"] == truth["data"]
+    by = {t["name"]: t for t in doc["tensors"]}
+    tensors = model("list_again.gguf", ["Q4_K", "F16", "IQ4_NL"], [[256, 3], [512]],
+                    np.random.default_rng(13))
+    shapes = {n: ne for n, _, ne, _ in tensors}
+    for name, t, off, size in truth["tensors"]:
+        e = by[name]
+        assert e["ggmlType"] == [k for k, v in G.names.items() if v == t][0]
+        assert e["byteOffset"] == truth["data"] + off and e["bytes"] == size, (e, off, size)
+        assert e["sizes"] == list(reversed(shapes[name]))
+        blck, bsize = G.block(t)
+        assert e["blockElements"] == blck and e["blockBytes"] == bsize
+    toks = doc["metadata"]["toks"]
+    assert toks["type"] == "arr[str]" and toks["items"] == 1500 and toks["cut"] is True
+
+
+def test_alignment_and_version_2():
+    """A file of general.alignment 64, and one of GGUF version 2 (made by
+    hostile.py's byte writer, which ggml reads too): offsets and data
+    section as ggml reads them."""
+    f = struct.pack("<8f", *range(8))
+    for name, data in [
+            ("align64.gguf", hostile.gguf([hostile.kv_u32("general.alignment", 64)],
+                                          [hostile.tensor("a", [8], 0, 0),
+                                           hostile.tensor("b", [8], 0, 64)],
+                                          f + bytes(32) + f, align=64)),
+            ("v2.gguf", hostile.gguf([hostile.kv_str("general.name", "two")],
+                                     [hostile.tensor("a", [8], 0, 0)], f, version=2))]:
+        open(path(name), "wb").write(data)
+        truth = G.read(path(name))
+        assert truth is not None, name
+        doc = json.loads(tl("list", path(name), "--json").stdout)
+        assert doc["version"] == truth["version"] and doc["alignment"] == truth["alignment"]
+        assert doc["dataOffset"] == truth["data"]
+        for (tname, t, off, size), e in zip(truth["tensors"], doc["tensors"]):
+            assert e["name"] == tname and e["byteOffset"] == truth["data"] + off
+        got = json.loads(tl("dump", path(name) + ":a", "--json").stdout)
+        vals = got["values"] if isinstance(got, dict) else got
+        assert np.array_equal(np.array(vals, np.float32).reshape(-1), np.arange(8))
+
+
+def test_dump_and_compare():
+    """dump FILE:NAME prints ggml's values; compare of a GGUF tensor with
+    the safetensors it was converted into finds them equal, and against
+    the float values it was quantized from, within a tolerance."""
+    rng = np.random.default_rng(17)
+    x = rng.standard_normal(64).astype(np.float32)
+    t = G.type_id("Q8_0")
+    data = G.quantize(t, x, 64)
+    G.write(path("dump.gguf"), [("w", t, [64], data), ("x", 0, [64], x.tobytes())])
+    out = tl("dump", path("dump.gguf") + ":w", "--json").stdout
+    doc = json.loads(out)
+    vals = doc["values"] if isinstance(doc, dict) else doc
+    got = np.array(vals, dtype=np.float64).reshape(-1)
+    assert np.array_equal(got.astype(np.float32), G.to_float(t, data, 64)), got[:4]
+    tl("convert", path("dump.gguf"), "-o", path("dump.safetensors"))
+    tl("compare", path("dump.gguf") + ":w", path("dump.safetensors") + ":w")
+    p = tl("compare", path("dump.gguf") + ":w", path("dump.gguf") + ":x", check=False)
+    assert p.returncode == 1, p
+    tl("compare", path("dump.gguf") + ":w", path("dump.gguf") + ":x", "--atol", "0.05")
+
+
+def test_undecoded_types_listed_and_refused():
+    """A type the tool does not decode (IQ2_XS) is listed by name and bytes;
+    converting it into safetensors is refused by name (exit 4)."""
+    rng = np.random.default_rng(19)
+    t = G.type_id("IQ3_S")
+    blck, size = G.block(t)
+    data = rng.integers(0, 256, 2 * size, dtype=np.uint8).tobytes()
+    G.write(path("iq.gguf"), [("q", t, [2 * blck], data)])
+    doc = json.loads(tl("list", path("iq.gguf"), "--json").stdout)
+    assert doc["tensors"][0]["ggmlType"] == "IQ3_S" and not doc["tensors"][0]["decodable"]
+    p = tl("convert", path("iq.gguf"), "-o", path("iq.safetensors"), check=False)
+    assert p.returncode == 4 and b"IQ3_S" in p.stderr, p
+    assert not os.path.exists(path("iq.safetensors"))
+    p = tl("dump", path("iq.gguf") + ":q", check=False)
+    assert p.returncode == 4 and b"IQ3_S" in p.stderr, p
+
+
+def test_hostile_files():
+    """Each hostile file of the generator (hostile.py): one line on stderr,
+    exit 4, for list, dump and convert alike."""
+    base = path("host.gguf")
+    rng = np.random.default_rng(23)
+    t = G.type_id("Q4_0")
+    G.write(base, [("a", t, [64, 2], G.quantize(t, values(rng, 128, "normal"), 64)),
+                   ("b", 0, [8], np.arange(8, dtype=np.float32).tobytes())],
+            [("general.architecture", ggml.STR, "x"), ("n", ("arr", ggml.U32), [1, 2])])
+    cases = hostile.cases(open(base, "rb").read())
+    assert len(cases) >= 12
+    for name, data, says in cases:
+        p = path("bad_" + name + ".gguf")
+        open(p, "wb").write(data)
+        for args in (["list", p], ["convert", p, "-o", path("bad.safetensors")]):
+            r = tl(*args, check=False)
+            lines = r.stderr.decode().strip().split("\n")
+            assert r.returncode == 4, (name, args, r.returncode, r.stderr)
+            assert len(lines) == 1 and says in lines[0], (name, lines, says)
+        assert not os.path.exists(path("bad.safetensors"))
+
+
+def main():
+    global G, TMP, passed, failed
+    G = ggml.GGML()
+    with tempfile.TemporaryDirectory() as d:
+        TMP = d
+        want = sys.argv[1:]
+        for name, fn in sorted(globals().items()):
+            if not name.startswith("test_") or (want and not any(w in name for w in want)):
+                continue
+            try:
+                fn()
+                passed += 1
+                print("ok   %s" % name)
+            except Exception as e:  # noqa: BLE001 - every failure is reported
+                failed += 1
+                print("FAIL %s: %r" % (name, e))
+    print("gguf: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
