@@ -39,13 +39,14 @@ endif
 MACHINE := $(shell $(CC) -dumpmachine)
 ISA_SRC  = src/copy/kern_scalar.c
 ifneq ($(findstring x86_64,$(MACHINE)),)
-ISA_SRC += src/copy/kern_sse2.c src/copy/kern_avx2.c src/copy/kern_avx512.c
+ISA_SRC += src/copy/kern_sse2.c src/copy/kern_avx2.c src/copy/kern_avx512.c src/copy/dequant_avx2.c
 endif
 ifneq ($(findstring aarch64,$(MACHINE)),)
 ISA_SRC += src/copy/kern_neon.c
 endif
 $(BUILD)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
+$(BUILD)/src/copy/dequant_avx2.o: ISAFLAGS = -mavx2 -mf16c
 $(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 
 COPY_SRC = src/copy/calib.c src/copy/calib_measure.c src/copy/calib_text.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c src/copy/dequant.c src/copy/decode.c $(ISA_SRC)
@@ -176,7 +177,8 @@ QEMU     ?= qemu-aarch64
 NEON_SRC  = src/core/desc.c src/core/classify.c src/core/find.c src/core/dtype.c src/core/error.c \
             src/core/convert.c src/core/value_text.c \
             src/copy/calib.c src/copy/calib_measure.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c \
-            src/copy/compare.c src/copy/kern_scalar.c src/copy/kern_neon.c tests/diff/copy_diff.c
+            src/copy/compare.c src/copy/kern_scalar.c src/copy/kern_neon.c src/copy/dequant.c \
+            src/core/ggml.c tests/diff/copy_diff.c
 
 test-neon:  ## the NEON kernels, cross-built for AArch64 and run under qemu
 	@if command -v $(CROSS_CC) >/dev/null 2>&1 && command -v $(QEMU) >/dev/null 2>&1; then \
@@ -267,6 +269,7 @@ FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_np
 
 $(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
+$(FUZZ_DIR)/src/copy/dequant_avx2.o: ISAFLAGS = -mavx2 -mf16c
 $(FUZZ_DIR)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 
 $(FUZZ_DIR)/%.o: %.c $(wildcard src/*/*.h) tests/fuzz/coverage-ignore.txt

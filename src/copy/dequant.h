@@ -24,6 +24,16 @@ TL_DQ_TYPES(TL_DQ_DECLARE)
 #define TL_DQ_SLOT(name, id) [id] = tl_dq_##name,
 #define TL_DEQUANT_SCALAR { TL_DQ_TYPES(TL_DQ_SLOT) }
 
+/* The AVX2 decoders (dequant_avx2.c), for the types whose blocks vectorize. */
+#define TL_DQ_AVX2_TYPES(X)                                                                \
+    X(q4_0, 2) X(q4_1, 3) X(q5_0, 6) X(q5_1, 7) X(q8_0, 8) X(q2_k, 10) X(q3_k, 11)         \
+    X(q4_k, 12) X(q5_k, 13) X(q6_k, 14) X(iq4_nl, 20) X(iq4_xs, 23) X(tq2_0, 35) X(mxfp4, 39)
+#define TL_DQ_AVX2_DECLARE(name, id) void tl_dq_avx2_##name(const uint8_t *x, float *y, size_t nb);
+TL_DQ_AVX2_TYPES(TL_DQ_AVX2_DECLARE)
+#undef TL_DQ_AVX2_DECLARE
+#define TL_DQ_AVX2_SLOT(name, id) [id] = tl_dq_avx2_##name,
+#define TL_DEQUANT_AVX2 { TL_DQ_AVX2_TYPES(TL_DQ_AVX2_SLOT) }
+
 /* The tables the decoders share with their SIMD versions. */
 extern const int8_t tl_iq4nl_values[16];
 extern const int8_t tl_mxfp4_values[16];

@@ -8,6 +8,7 @@
 #include <immintrin.h>
 #include <string.h>
 
+#include "dequant.h"
 #include "kern_drivers.h"
 
 #define FROUND (_MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)
@@ -663,4 +664,5 @@ const struct tl_kernels tl_kernels_avx2 = {
     .unpack4 = { unpack_u4, unpack_s4 },
     .pack4 = { pack_u4, pack_s4 },
     .nibpair = nibpair,
+    .dequant = TL_DEQUANT_AVX2,
 };

@@ -44,11 +44,13 @@
  * machine's, measured first (BENCH_CALIBRATION=off: the built-in rules).
  *
  * BENCH_JSON=FILE also writes one JSON object a line per measurement;
- * BENCH_CASE=TEXT runs only the cases whose names contain TEXT;
+ * BENCH_CASE=TEXT runs only the cases whose names contain TEXT
+ * (dequant_TYPE: the decoding of the types whose names contain TYPE);
  * BENCH_STREAM=0 or 1 overrides the planner's choice of streaming stores.
  * Usage: bench [path/to/tensorlayout]
  */
 #define _DEFAULT_SOURCE 1
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -1182,6 +1184,171 @@ static void bench_model(const char *tool)
     unlink(script);
 }
 
+/* ---- ggml's block types decoded (SPEC 16) ---------------------------------
+ *
+ * dequant_TYPE: 64 MiB of FLOAT32 decoded from blocks of TYPE (random
+ * bytes, every FP16 scale set to a finite value), by tl_dequant on 1 and
+ * 2 threads (two halves of the blocks), beside memcpy of the output bytes
+ * on as many threads and, where its library is installed
+ * (build/ggml/lib/libggml-base.so, or BENCH_GGML), ggml's own to_float
+ * called row by row (4096 values) on one thread: a fair C baseline, warm,
+ * in its own block.  GB/s counts the bytes read and written. */
+struct dq_ctx {
+    uint32_t type;
+    const uint8_t *src;
+    float *dst;
+    size_t nb, block, bytes;
+    unsigned threads;
+    struct halves *h;
+    void (*to_float)(const void *x, float *y, int64_t k);
+};
+
+struct dq_half {
+    struct dq_ctx *c;
+    size_t lo, hi;
+};
+
+static void *dq_worker(void *arg)
+{
+    struct dq_half *w = arg;
+    tl_dequant(w->c->type, w->c->src + w->lo * w->c->bytes, w->c->dst + w->lo * w->c->block,
+               w->hi - w->lo);
+    return NULL;
+}
+
+static void run_dequant(void *p)
+{
+    struct dq_ctx *c = p;
+    if (c->threads < 2) {
+        tl_dequant(c->type, c->src, c->dst, c->nb);
+        return;
+    }
+    struct dq_half other = { c, c->nb / 2, c->nb };
+    pthread_t t;
+    if (pthread_create(&t, NULL, dq_worker, &other) != 0) {
+        tl_dequant(c->type, c->src, c->dst, c->nb);
+        return;
+    }
+    tl_dequant(c->type, c->src, c->dst, c->nb / 2);
+    pthread_join(t, NULL);
+}
+
+static void run_to_float(void *p)
+{
+    struct dq_ctx *c = p;
+    size_t row = 4096 / c->block;                   /* blocks a row */
+    for (size_t b = 0; b < c->nb; b += row)
+        c->to_float(c->src + b * c->bytes, c->dst + b * c->block,
+                    (int64_t)((c->nb - b < row ? c->nb - b : row) * c->block));
+}
+
+struct dq_copy {
+    struct halves *h;
+    uint8_t *dst;
+    const uint8_t *src;
+    size_t n;
+    unsigned threads;
+};
+
+static void run_dq_memcpy(void *p)
+{
+    struct dq_copy *c = p;
+    memcpy_threads(c->h, c->dst, c->src, c->n, c->threads);
+}
+
+static void bench_dequant(const char *type_only)
+{
+    static const char *const names[] = { "Q4_0", "Q4_1", "Q5_0", "Q8_0", "Q2_K", "Q3_K", "Q4_K",
+                                         "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS", "MXFP4", "TQ2_0" };
+    const char *lib = getenv("BENCH_GGML");
+    void *dl = dlopen(lib ? lib : "build/ggml/lib/libggml-base.so", RTLD_NOW | RTLD_LOCAL);
+    typedef const struct {
+        const char *name;
+        int64_t blck, interleave;
+        size_t size;
+        bool quantized;
+        void (*to_float)(const void *, float *, int64_t);
+    } *traits_fn(int);
+    traits_fn *traits = dl ? (traits_fn *)dlsym(dl, "ggml_get_type_traits") : NULL;
+    if (!traits)
+        printf("dequant: ggml's library not loaded (%s): its to_float is not timed\n",
+               dl ? "no ggml_get_type_traits" : dlerror());
+    size_t out = 64u << 20;
+    float *dst = big(out);
+    uint8_t *cpy = big(out);
+    struct halves h;
+    memset(&h, 0, sizeof h);
+    pthread_barrier_init(&h.go, NULL, 2);
+    pthread_barrier_init(&h.done, NULL, 2);
+    pthread_t helper;
+    pthread_create(&helper, NULL, half_worker, &h);
+    printf("%-20s %s  %8s  %8s  %6s  %8s  %6s\n", "dequant", "T", "GB/s", "memcpy", "ratio",
+           "ggml", "x ggml");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        uint32_t type;
+        if (type_only && !strstr(names[i], type_only))
+            continue;
+        const struct tl_ggml_type *gt = tl_ggml_type_named(names[i], &type);
+        size_t nb = out / 4 / gt->block, in = nb * gt->bytes;
+        uint8_t *src = big(in);
+        uint64_t r = 88172645463325252ull;
+        for (size_t k = 0; k < in; k++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            src[k] = (uint8_t)r;
+        }
+        /* every FP16 field of each block (its parts, ggml.c) a finite scale */
+        for (const char *p = gt->parts; p && *p;) {
+            char field[16];
+            unsigned at, len;
+            int used = 0;
+            if (sscanf(p, "%15[^:]:%u:%u:f16%n", field, &at, &len, &used) == 3 && used)
+                for (size_t b = 0; b < nb; b++)
+                    for (unsigned k = 0; k < len; k += 2) {
+                        src[b * gt->bytes + at + k] = (uint8_t)(b * 7);
+                        src[b * gt->bytes + at + k + 1] = 0x2c;   /* about 1/16 */
+                    }
+            p = strchr(p, ' ');
+            p = p ? p + 1 : NULL;
+        }
+        if (type == 39)                     /* MXFP4: a moderate exponent */
+            for (size_t b = 0; b < nb; b++)
+                src[b * gt->bytes] = 120 + (uint8_t)(b % 8);
+        struct dq_ctx c = { type, src, dst, nb, gt->block, gt->bytes, 1, &h, NULL };
+        double gg = 0;
+        if (traits && traits((int)type) && traits((int)type)->to_float) {
+            c.to_float = traits((int)type)->to_float;
+            gg = block(run_to_float, &c);
+        }
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            struct dq_copy m = { &h, cpy, (const uint8_t *)dst, out, threads };
+            c.threads = threads;
+            double m1 = block(run_dq_memcpy, &m), t = block(run_dequant, &c),
+                   m2 = block(run_dq_memcpy, &m);
+            double gbps = (double)(in + out) / t / 1e9, mgbps = 2.0 * out / ((m1 + m2) / 2) / 1e9;
+            char gtext[32] = "-", xtext[32] = "-";
+            if (gg > 0 && threads == 1) {
+                snprintf(gtext, sizeof gtext, "%.2f", (double)(in + out) / gg / 1e9);
+                snprintf(xtext, sizeof xtext, "%.2f", gg / t);
+            }
+            printf("dequant_%-12s %u  %8.2f  %8.2f  %6.2f  %8s  %6s\n", names[i], threads, gbps,
+                   mgbps, gbps / mgbps, gtext, xtext);
+            if (json)
+                fprintf(json, "{\"case\": \"dequant_%s\", \"threads\": %u, \"gbps\": %.3f, "
+                        "\"memcpy_gbps\": %.3f, \"ratio\": %.3f, \"ggml_gbps\": %.3f}\n",
+                        names[i], threads, gbps, mgbps, gbps / mgbps,
+                        gg > 0 ? (double)(in + out) / gg / 1e9 : 0.0);
+        }
+        unbig(src, in);
+    }
+    h.quit = true;
+    pthread_barrier_wait(&h.go);
+    pthread_join(helper, NULL);
+    unbig(dst, out);
+    unbig(cpy, out);
+    if (dl)
+        dlclose(dl);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = getenv("BENCH_JSON");
@@ -1202,6 +1369,8 @@ int main(int argc, char **argv)
     }
     if (!only || strstr("compare", only))
         bench_compare();
+    if (!only || strstr("dequant", only) || strncmp(only, "dequant_", 8) == 0)
+        bench_dequant(only && strncmp(only, "dequant_", 8) == 0 ? only + 8 : NULL);
     if (argc > 1 && (!only || strstr("text", only)))
         bench_text(argv[1]);
     if (argc > 1 && (!only || strstr("process", only)))

@@ -443,11 +443,71 @@ static void check_tcvt(const char *isa, tl_tcvt_fn fn, enum tl_dtype sdt, enum t
     tbufs_free(&t);
 }
 
+/* A decoder of ggml's blocks against its scalar twin: nb blocks of random
+ * bytes (every scale's bit pattern: subnormals, infinities, NaNs), from
+ * and into buffers at every misalignment, the source's last byte the last
+ * before an unreadable page; the values bit for bit, a NaN matching any
+ * NaN (which NaN a product keeps is the compiler's choice of operands). */
+static void check_dequant(const char *isa, tl_dequant_fn fn, tl_dequant_fn twin, unsigned type,
+                          size_t nb, unsigned mis)
+{
+    const struct tl_ggml_type *gt = tl_ggml_type(type);
+    struct buf src, out;
+    size_t n = nb * gt->block;
+    buf_alloc(&src, nb * gt->bytes, true, 0);
+    buf_alloc(&out, n * 4, false, mis * 4);         /* floats, off the vectors' alignment */
+    randomize(src.p, src.n);
+    float *want = malloc(n * 4 + 4);
+    twin(src.p, want, nb);
+    fn(src.p, (float *)(void *)out.p, nb);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x, y;
+        float fx;
+        memcpy(&x, out.p + 4 * i, 4);
+        memcpy(&y, &want[i], 4);
+        memcpy(&fx, &x, 4);
+        if (x != y && !(fx != fx && want[i] != want[i])) {
+            char what[160];
+            snprintf(what, sizeof what, "%s dequant %s: %zu blocks, value %zu: %08x, scalar "
+                     "%08x", isa, gt->name, nb, i, (unsigned)x, (unsigned)y);
+            fail(what);
+            break;
+        }
+    }
+    /* nothing written past the last value */
+    for (size_t i = 0; i < 64; i++) {
+        size_t at = (size_t)(out.p - (uint8_t *)out.map) + n * 4 + i;
+        if (((uint8_t *)out.map)[at] != (uint8_t)(at * 131 + 7)) {
+            char what[160];
+            snprintf(what, sizeof what, "%s dequant %s: %zu blocks: wrote past the end", isa,
+                     gt->name, nb);
+            fail(what);
+            break;
+        }
+    }
+    free(want);
+    buf_free(&src);
+    buf_free(&out);
+}
+
 /* Every slot a table fills, against the scalar table's twin. */
 static void check_table(const char *isa, const struct tl_kernels *k)
 {
     const struct tl_kernels *z = &tl_kernels_scalar;
     static const size_t big[] = { 63, 64, 65, 127, 200, 1000 };
+    for (unsigned ty = 0; ty < TL_GGML_SLOTS; ty++) {
+        if (!k->dequant[ty])
+            continue;
+        if (!z->dequant[ty]) {
+            fail("a dequant slot without a scalar twin");
+            continue;
+        }
+        for (size_t nb = 0; nb <= 9; nb++)
+            check_dequant(isa, k->dequant[ty], z->dequant[ty], ty, nb, (unsigned)rnd(16));
+        for (int r = 0; r < 20; r++)
+            check_dequant(isa, k->dequant[ty], z->dequant[ty], ty, 10 + rnd(200),
+                          (unsigned)rnd(16));
+    }
     for (int sdt = 0; sdt < TL_DT_COUNT; sdt++)
         for (int ddt = 0; ddt < TL_DT_COUNT; ddt++)
             if (k->cvt[sdt][ddt])

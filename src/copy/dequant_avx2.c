@@ -1,0 +1,352 @@
+/*
+ * dequant_avx2.c - ggml's block types decoded with AVX2: the same integer
+ * of each element as dequant.c's twin, converted exactly, then the same
+ * products and sums in the same order (a multiply and an add or subtract
+ * are two roundings, never fused: -ffp-contract=off, and no FMA), so every
+ * value is bit for bit the scalar one.  Built with -mavx2 -mf16c.
+ */
+#include <immintrin.h>
+#include <string.h>
+
+#include "dequant.h"
+
+static inline float h2f(const uint8_t *p)
+{
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return _cvtsh_ss(h);     /* exact; a NaN quieted, its payload kept */
+}
+
+/* 8 signed bytes at the bottom of v as 8 floats, times d (then + m). */
+static inline void put8(float *y, __m128i v, __m256 d)
+{
+    _mm256_storeu_ps(y, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)), d));
+}
+
+static inline void put8_add(float *y, __m128i v, __m256 d, __m256 m)
+{
+    _mm256_storeu_ps(y, _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)),
+                                                    d), m));
+}
+
+static inline void put8_sub(float *y, __m128i v, __m256 d, __m256 m)
+{
+    _mm256_storeu_ps(y, _mm256_sub_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)),
+                                                    d), m));
+}
+
+/* 16 signed bytes: y[0..16) = v * d. */
+static inline void put16(float *y, __m128i v, __m256 d)
+{
+    put8(y, v, d);
+    put8(y + 8, _mm_srli_si128(v, 8), d);
+}
+
+static inline void put16_add(float *y, __m128i v, __m256 d, __m256 m)
+{
+    put8_add(y, v, d, m);
+    put8_add(y + 8, _mm_srli_si128(v, 8), d, m);
+}
+
+static inline void put16_sub(float *y, __m128i v, __m256 d, __m256 m)
+{
+    put8_sub(y, v, d, m);
+    put8_sub(y + 8, _mm_srli_si128(v, 8), d, m);
+}
+
+static inline void put32_sub(float *y, __m256i v, __m256 d, __m256 m)
+{
+    put16_sub(y, _mm256_castsi256_si128(v), d, m);
+    put16_sub(y + 16, _mm256_extracti128_si256(v, 1), d, m);
+}
+
+/* The 16 bytes' low nibbles and high nibbles. */
+static inline __m128i lo4(__m128i q)
+{
+    return _mm_and_si128(q, _mm_set1_epi8(0x0f));
+}
+
+static inline __m128i hi4(__m128i q)
+{
+    return _mm_and_si128(_mm_srli_epi16(q, 4), _mm_set1_epi8(0x0f));
+}
+
+void tl_dq_avx2_q4_0(const uint8_t *x, float *y, size_t nb)
+{
+    const __m128i eight = _mm_set1_epi8(8);
+    for (size_t i = 0; i < nb; i++, x += 18, y += 32) {
+        const __m256 d = _mm256_set1_ps(h2f(x));
+        const __m128i q = _mm_loadu_si128((const __m128i *)(x + 2));
+        put16(y, _mm_sub_epi8(lo4(q), eight), d);
+        put16(y + 16, _mm_sub_epi8(hi4(q), eight), d);
+    }
+}
+
+void tl_dq_avx2_q4_1(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 20, y += 32) {
+        const __m256 d = _mm256_set1_ps(h2f(x)), m = _mm256_set1_ps(h2f(x + 2));
+        const __m128i q = _mm_loadu_si128((const __m128i *)(x + 4));
+        put16_add(y, lo4(q), d, m);
+        put16_add(y + 16, hi4(q), d, m);
+    }
+}
+
+/* The fifth bits of Q5_0 and Q5_1: 0x10 in byte e where bit e of qh is set
+ * (e < 32; bytes 0..15 the low nibbles' elements, 16..31 the high ones'). */
+static inline __m256i fifth_bits(const uint8_t *p)
+{
+    uint32_t qh;
+    memcpy(&qh, p, 4);
+    const __m256i spread = _mm256_shuffle_epi8(
+        _mm256_set1_epi32((int)qh),
+        _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,
+                         2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ull);
+    const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit);
+    return _mm256_and_si256(set, _mm256_set1_epi8(0x10));
+}
+
+static inline __m256i nibbles32(const uint8_t *p)
+{
+    const __m128i q = _mm_loadu_si128((const __m128i *)p);
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(lo4(q)), hi4(q), 1);
+}
+
+void tl_dq_avx2_q5_0(const uint8_t *x, float *y, size_t nb)
+{
+    const __m256i sixteen = _mm256_set1_epi8(16);
+    for (size_t i = 0; i < nb; i++, x += 22, y += 32) {
+        const __m256 d = _mm256_set1_ps(h2f(x));
+        __m256i v = _mm256_or_si256(nibbles32(x + 6), fifth_bits(x + 2));
+        v = _mm256_sub_epi8(v, sixteen);
+        put16(y, _mm256_castsi256_si128(v), d);
+        put16(y + 16, _mm256_extracti128_si256(v, 1), d);
+    }
+}
+
+void tl_dq_avx2_q5_1(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 24, y += 32) {
+        const __m256 d = _mm256_set1_ps(h2f(x)), m = _mm256_set1_ps(h2f(x + 2));
+        const __m256i v = _mm256_or_si256(nibbles32(x + 8), fifth_bits(x + 4));
+        put16_add(y, _mm256_castsi256_si128(v), d, m);
+        put16_add(y + 16, _mm256_extracti128_si256(v, 1), d, m);
+    }
+}
+
+void tl_dq_avx2_q8_0(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 34, y += 32) {
+        const __m256 d = _mm256_set1_ps(h2f(x));
+        put16(y, _mm_loadu_si128((const __m128i *)(x + 2)), d);
+        put16(y + 16, _mm_loadu_si128((const __m128i *)(x + 18)), d);
+    }
+}
+
+/* 16-entry int8 tables looked up by nibbles. */
+static inline void lookup32(float *y, const uint8_t *qs, __m128i table, __m256 d)
+{
+    const __m128i q = _mm_loadu_si128((const __m128i *)qs);
+    put16(y, _mm_shuffle_epi8(table, lo4(q)), d);
+    put16(y + 16, _mm_shuffle_epi8(table, hi4(q)), d);
+}
+
+void tl_dq_avx2_iq4_nl(const uint8_t *x, float *y, size_t nb)
+{
+    const __m128i table = _mm_loadu_si128((const __m128i *)tl_iq4nl_values);
+    for (size_t i = 0; i < nb; i++, x += 18, y += 32)
+        lookup32(y, x + 2, table, _mm256_set1_ps(h2f(x)));
+}
+
+void tl_dq_avx2_mxfp4(const uint8_t *x, float *y, size_t nb)
+{
+    const __m128i table = _mm_loadu_si128((const __m128i *)tl_mxfp4_values);
+    for (size_t i = 0; i < nb; i++, x += 17, y += 32)
+        lookup32(y, x + 1, table, _mm256_set1_ps(tl_e8m0_half(x[0])));
+}
+
+void tl_dq_avx2_iq4_xs(const uint8_t *x, float *y, size_t nb)
+{
+    const __m128i table = _mm_loadu_si128((const __m128i *)tl_iq4nl_values);
+    for (size_t i = 0; i < nb; i++, x += 136) {
+        const float d = h2f(x);
+        const unsigned sh = (unsigned)x[2] | (unsigned)x[3] << 8;
+        for (int ib = 0; ib < 8; ib++, y += 32) {
+            const int ls = ((x[4 + ib / 2] >> 4 * (ib % 2)) & 0xf) | (((sh >> 2 * ib) & 3) << 4);
+            lookup32(y, x + 8 + 16 * ib, table, _mm256_set1_ps(d * (ls - 32)));
+        }
+    }
+}
+
+static inline void scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m)
+{
+    if (j < 4) {
+        *d = q[j] & 63;
+        *m = q[j + 4] & 63;
+    } else {
+        *d = (uint8_t)((q[j + 4] & 0xf) | ((q[j - 4] >> 6) << 4));
+        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
+    }
+}
+
+void tl_dq_avx2_q4_k(const uint8_t *x, float *y, size_t nb)
+{
+    const __m256i low = _mm256_set1_epi8(0x0f);
+    for (size_t i = 0; i < nb; i++, x += 144) {
+        const float d = h2f(x), min = h2f(x + 2);
+        const uint8_t *q = x + 16;
+        for (int is = 0; is < 8; is += 2, q += 32, y += 64) {
+            uint8_t sc, m;
+            scale_min_k4(is, x + 4, &sc, &m);
+            const __m256 d1 = _mm256_set1_ps(d * sc), m1 = _mm256_set1_ps(min * m);
+            scale_min_k4(is + 1, x + 4, &sc, &m);
+            const __m256 d2 = _mm256_set1_ps(d * sc), m2 = _mm256_set1_ps(min * m);
+            const __m256i v = _mm256_loadu_si256((const __m256i *)q);
+            put32_sub(y, _mm256_and_si256(v, low), d1, m1);
+            put32_sub(y + 32, _mm256_and_si256(_mm256_srli_epi16(v, 4), low), d2, m2);
+        }
+    }
+}
+
+void tl_dq_avx2_q5_k(const uint8_t *x, float *y, size_t nb)
+{
+    const __m256i low = _mm256_set1_epi8(0x0f), sixteen = _mm256_set1_epi8(16);
+    for (size_t i = 0; i < nb; i++, x += 176) {
+        const float d = h2f(x), min = h2f(x + 2);
+        const __m256i qh = _mm256_loadu_si256((const __m256i *)(x + 16));
+        const uint8_t *ql = x + 48;
+        for (int is = 0; is < 8; is += 2, ql += 32, y += 64) {
+            uint8_t sc, m;
+            scale_min_k4(is, x + 4, &sc, &m);
+            const __m256 d1 = _mm256_set1_ps(d * sc), m1 = _mm256_set1_ps(min * m);
+            scale_min_k4(is + 1, x + 4, &sc, &m);
+            const __m256 d2 = _mm256_set1_ps(d * sc), m2 = _mm256_set1_ps(min * m);
+            const __m256i u1 = _mm256_set1_epi8((char)(1 << is)),
+                          u2 = _mm256_set1_epi8((char)(2 << is));
+            const __m256i h1 = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(qh, u1), u1),
+                                                sixteen);
+            const __m256i h2 = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(qh, u2), u2),
+                                                sixteen);
+            const __m256i v = _mm256_loadu_si256((const __m256i *)ql);
+            put32_sub(y, _mm256_add_epi8(_mm256_and_si256(v, low), h1), d1, m1);
+            put32_sub(y + 32, _mm256_add_epi8(_mm256_and_si256(_mm256_srli_epi16(v, 4), low), h2),
+                      d2, m2);
+        }
+    }
+}
+
+/* 32 signed bytes in two halves of 16, each half with its own scale. */
+static inline void put32_halves(float *y, __m256i v, float s0, float s1)
+{
+    put16(y, _mm256_castsi256_si128(v), _mm256_set1_ps(s0));
+    put16(y + 16, _mm256_extracti128_si256(v, 1), _mm256_set1_ps(s1));
+}
+
+void tl_dq_avx2_q6_k(const uint8_t *x, float *y, size_t nb)
+{
+    const __m256i low = _mm256_set1_epi8(0x0f), three = _mm256_set1_epi8(3),
+                  bias = _mm256_set1_epi8(32);
+    for (size_t i = 0; i < nb; i++, x += 210) {
+        const float d = h2f(x + 208);
+        const uint8_t *ql = x, *qh = x + 128;
+        const int8_t *sc = (const int8_t *)(x + 192);
+        for (int n = 0; n < 2; n++, y += 128, ql += 64, qh += 32, sc += 8) {
+            const __m256i a = _mm256_loadu_si256((const __m256i *)ql),
+                          b = _mm256_loadu_si256((const __m256i *)(ql + 32)),
+                          h = _mm256_loadu_si256((const __m256i *)qh);
+            const __m256i h0 = _mm256_slli_epi16(_mm256_and_si256(h, three), 4),
+                          h2 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 2), three), 4),
+                          h4 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 4), three), 4),
+                          h6 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 6), three), 4);
+            const __m256i q1 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(a, low), h0), bias),
+                          q2 = _mm256_sub_epi8(_mm256_or_si256(_mm256_and_si256(b, low), h2), bias),
+                          q3 = _mm256_sub_epi8(_mm256_or_si256(
+                              _mm256_and_si256(_mm256_srli_epi16(a, 4), low), h4), bias),
+                          q4 = _mm256_sub_epi8(_mm256_or_si256(
+                              _mm256_and_si256(_mm256_srli_epi16(b, 4), low), h6), bias);
+            put32_halves(y, q1, d * sc[0], d * sc[1]);
+            put32_halves(y + 32, q2, d * sc[2], d * sc[3]);
+            put32_halves(y + 64, q3, d * sc[4], d * sc[5]);
+            put32_halves(y + 96, q4, d * sc[6], d * sc[7]);
+        }
+    }
+}
+
+void tl_dq_avx2_q2_k(const uint8_t *x, float *y, size_t nb)
+{
+    const __m128i three = _mm_set1_epi8(3);
+    for (size_t i = 0; i < nb; i++, x += 84) {
+        const float d = h2f(x + 80), min = h2f(x + 82);
+        const uint8_t *q = x + 16;
+        int is = 0;
+        for (int n = 0; n < 2; n++, q += 32) {
+            const __m128i a = _mm_loadu_si128((const __m128i *)q),
+                          b = _mm_loadu_si128((const __m128i *)(q + 16));
+            for (int shift = 0; shift < 8; shift += 2) {
+                const __m128i sh = _mm_cvtsi32_si128(shift);
+                uint8_t s = x[is++];
+                put16_sub(y, _mm_and_si128(_mm_srl_epi16(a, sh), three),
+                          _mm256_set1_ps(d * (s & 0xf)), _mm256_set1_ps(min * (s >> 4)));
+                s = x[is++];
+                put16_sub(y + 16, _mm_and_si128(_mm_srl_epi16(b, sh), three),
+                          _mm256_set1_ps(d * (s & 0xf)), _mm256_set1_ps(min * (s >> 4)));
+                y += 32;
+            }
+        }
+    }
+}
+
+void tl_dq_avx2_q3_k(const uint8_t *x, float *y, size_t nb)
+{
+    const uint32_t k1 = 0x03030303, k2 = 0x0f0f0f0f;
+    const __m128i three = _mm_set1_epi8(3), four = _mm_set1_epi8(4);
+    for (size_t i = 0; i < nb; i++, x += 110) {
+        const float d_all = h2f(x + 108);
+        uint32_t a[3], aux[4];
+        memcpy(a, x + 96, 12);
+        aux[0] = (a[0] & k2) | ((a[2] & k1) << 4);
+        aux[1] = (a[1] & k2) | (((a[2] >> 2) & k1) << 4);
+        aux[2] = ((a[0] >> 4) & k2) | (((a[2] >> 4) & k1) << 4);
+        aux[3] = ((a[1] >> 4) & k2) | (((a[2] >> 6) & k1) << 4);
+        int8_t scales[16];
+        memcpy(scales, aux, 16);
+        const __m128i hm0 = _mm_loadu_si128((const __m128i *)x),
+                      hm1 = _mm_loadu_si128((const __m128i *)(x + 16));
+        const uint8_t *q = x + 32;
+        int is = 0, bit = 0;
+        for (int n = 0; n < 2; n++, q += 32) {
+            const __m128i a0 = _mm_loadu_si128((const __m128i *)q),
+                          a1 = _mm_loadu_si128((const __m128i *)(q + 16));
+            for (int shift = 0; shift < 8; shift += 2, bit++) {
+                const __m128i sh = _mm_cvtsi32_si128(shift), m = _mm_set1_epi8((char)(1 << bit));
+                /* 4 where the high bit is clear */
+                const __m128i c0 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(hm0, m), m), four),
+                              c1 = _mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(hm1, m), m), four);
+                put16(y, _mm_sub_epi8(_mm_and_si128(_mm_srl_epi16(a0, sh), three), c0),
+                      _mm256_set1_ps(d_all * (scales[is] - 32)));
+                put16(y + 16, _mm_sub_epi8(_mm_and_si128(_mm_srl_epi16(a1, sh), three), c1),
+                      _mm256_set1_ps(d_all * (scales[is + 1] - 32)));
+                is += 2;
+                y += 32;
+            }
+        }
+    }
+}
+
+void tl_dq_avx2_tq2_0(const uint8_t *x, float *y, size_t nb)
+{
+    const __m128i three = _mm_set1_epi8(3), one = _mm_set1_epi8(1);
+    for (size_t i = 0; i < nb; i++, x += 66) {
+        const __m256 d = _mm256_set1_ps(h2f(x + 64));
+        for (int j = 0; j < 64; j += 32) {
+            const __m128i a = _mm_loadu_si128((const __m128i *)(x + j)),
+                          b = _mm_loadu_si128((const __m128i *)(x + j + 16));
+            for (int l = 0; l < 4; l++, y += 32) {
+                const __m128i sh = _mm_cvtsi32_si128(2 * l);
+                put16(y, _mm_sub_epi8(_mm_and_si128(_mm_srl_epi16(a, sh), three), one), d);
+                put16(y + 16, _mm_sub_epi8(_mm_and_si128(_mm_srl_epi16(b, sh), three), one), d);
+            }
+        }
+    }
+}
