@@ -544,6 +544,14 @@ int cli_writer_member(struct cli_writer *w, const struct cli_data *zip,
 int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,
                       const struct tl_desc *d, uint64_t end, const uint8_t *fill);
 
+/* Writes an encoded tensor t of the file image in (a GGUF block type:
+ * FLOAT32 once decoded) as d, packed in t's own order from the current
+ * position, of a floating type: decoded a piece at a time (tl_file_decode)
+ * and each piece converted on its way out, never decoded whole.
+ * @return CLI_OK, CLI_IO, or CLI_INVALID after a message. */
+int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
+                       const struct tl_file_tensor *t, const struct tl_desc *d);
+
 /* Puts OUT in place (after `also`), or removes what was written.
  * @return of commit: CLI_OK or CLI_IO. */
 int cli_writer_commit(struct cli_writer *w);

@@ -41,6 +41,9 @@ static const char about[] =
     "name, the rest are copied.  A sharded model's index converts into a\n"
     "folder, OUTDIR/: every shard, in parallel, then a new index; or with\n"
     "--shard FILE one shard (a job of many), and --index-only the index.\n"
+    "GGUF's block types (Q4_K, ...) are decoded to FLOAT32 (or --to-type\n"
+    "FLOAT16, BFLOAT16); into a .gguf OUT they are carried as they are, or\n"
+    "--to-type Q8_0 or Q4_0 quantizes the floating tensors as ggml does.\n"
     "UINT4 and INT4 (two a byte, the lower offset in the low nibble) convert\n"
     "like any type, but .npy and safetensors have no packed 4-bit type: write\n"
     "them raw (--format raw), or unpacked with --to-type INT8.";
@@ -557,7 +560,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_str *select = arg_strn(NULL, "select", "GLOB", 0, CLI_MAX_GLOBS, "whole file: change only the tensors whose names match (repeatable)");
     struct arg_str *exclude = arg_strn(NULL, "exclude", "GLOB", 0, CLI_MAX_GLOBS, "whole file: leave the tensors whose names match as they are (repeatable)");
     struct arg_str *name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
-    struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...)");
+    struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...; into a .gguf OUT also Q8_0, Q4_0)");
     struct arg_lit *saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
     struct arg_str *shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     struct arg_lit *index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");

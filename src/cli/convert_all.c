@@ -29,6 +29,10 @@ struct item {
     bool retyped;                       /* an empty tensor (a 0 in its shape) of a type
                                          * the table has, whose type changes: dst.dtype */
     uint64_t bytes, offset;             /* in OUT's data section */
+    bool chosen;                        /* --select and --exclude let the rules change it */
+    bool quantize;                      /* into a GGUF OUT: quantized (Q8_0, Q4_0) */
+    bool raw;                           /* into a GGUF OUT: its stored bytes as they are */
+    uint32_t gtype;                     /* into a GGUF OUT: its ggml type */
 };
 
 static bool matches(const char *const *globs, int n, const char *name, bool *used)
@@ -80,6 +84,7 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
         bool chosen = (w->nselect == 0 || matches(w->select, w->nselect, t->name, u->sel)) &&
                       !matches(w->exclude, w->nexclude, t->name, u->exc);
         it[i].t = t;
+        it[i].chosen = chosen;
         if (!t->decodable) {            /* carried byte for byte */
             it[i].bytes = t->encoding != TL_ENC_PLAIN ? t->decoded_bytes : t->end - t->begin;
             /* but an empty tensor's type follows --to-type like the others'
@@ -239,6 +244,8 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
         rc = cli_writer_put(wr, in->bytes + x->t->begin, x->bytes);
     else if (!x->t->decodable)
         rc = cli_writer_member(wr, in, x->t);
+    else if (x->t->encoding == TL_ENC_GGML && !x->layout && tl_dtype_is_float(x->dst.dtype))
+        rc = cli_writer_decoded(wr, in, x->t, &x->dst);    /* decoded on the way out */
     else if ((rc = source_bytes(in, x->t, &tmp, &bytes)) == CLI_OK) {
         rc = cli_writer_tensor(wr, &x->t->desc, bytes, &x->dst, end, NULL);
         cli_close_data(&tmp);
@@ -522,6 +529,209 @@ out:
     return rc;
 }
 
+/* ---- a GGUF OUT (SPEC 16) -------------------------------------------------- */
+
+/* The ggml type of a plain type, or UINT32_MAX: GGUF has no unsigned ones. */
+static uint32_t ggml_of(enum tl_dtype dt)
+{
+    switch (dt) {
+    case TL_DT_FLOAT32:  return 0;
+    case TL_DT_FLOAT16:  return 1;
+    case TL_DT_INT8:     return 24;
+    case TL_DT_INT16:    return 25;
+    case TL_DT_INT32:    return 26;
+    case TL_DT_INT64:    return 27;
+    case TL_DT_FLOAT64:  return 28;
+    case TL_DT_BFLOAT16: return 30;
+    default:             return UINT32_MAX;
+    }
+}
+
+/* Quantizing FLOAT32 pieces (whole blocks of 32) into the writer. */
+struct quant {
+    struct cli_writer *wr;
+    uint32_t type;
+    uint8_t *buf;                       /* one piece's blocks */
+    size_t cap;
+};
+
+static int put_quantized(void *ctx, const uint8_t *bytes, size_t n)
+{
+    struct quant *q = ctx;
+    size_t nb = n / 4 / 32, out = nb * tl_ggml_type(q->type)->bytes;
+    if (out > q->cap) {
+        uint8_t *p = realloc(q->buf, out);
+        if (!p)
+            return TL_E_NOMEM;
+        q->buf = p;
+        q->cap = out;
+    }
+    float *x = malloc(n ? n : 1);       /* the piece, aligned for floats */
+    if (!x)
+        return TL_E_NOMEM;
+    memcpy(x, bytes, n);
+    tl_quantize(q->type, x, q->buf, nb);
+    free(x);
+    return cli_writer_put(q->wr, q->buf, out) == CLI_OK ? 0 : -1;
+}
+
+/* Writes tensor x quantized: its values as FLOAT32 in C order, a piece at
+ * a time (decoded, or converted from its type), then into blocks. */
+static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in,
+                                const struct item *x)
+{
+    struct quant q = { wr, x->gtype, NULL, 0 };
+    const struct tl_file_tensor *t = x->t;
+    struct tl_error err = { 0 };
+    char name[64];
+    int rc = 0;
+    if (t->encoding == TL_ENC_GGML) {
+        rc = tl_file_decode(in->bytes, in->size, t, put_quantized, &q, &err);
+    } else {
+        /* the tensor as packed FLOAT32 in C order, a slab of rows at a time */
+        struct tl_info info;
+        tl_desc_classify(&t->desc, &info);
+        uint64_t count = info.element_count;
+        struct cli_data tmp;
+        const uint8_t *bytes;
+        if ((rc = source_bytes(in, t, &tmp, &bytes)) != CLI_OK) {
+            free(q.buf);
+            return rc;
+        }
+        struct tl_desc c = t->desc;
+        unsigned order[TL_MAX_RANK];
+        for (unsigned k = 0; k < c.rank; k++)
+            order[k] = k;
+        tl_strides_for_order(c.rank, c.sizes, order, 0, c.strides, NULL);
+        c.dtype = TL_DT_FLOAT32;
+        c.byte_offset = c.file_offset = 0;
+        tl_desc_validate(&c, NULL);
+        float *all = malloc(count * 4 + 4);
+        struct tl_copy_plan plan;
+        if (!all || tl_copy_plan(&plan, &t->desc, &c, &err)) {
+            free(all);
+            cli_close_data(&tmp);
+            free(q.buf);
+            fprintf(stderr, "tensorlayout: %s: tensor '%s': %s\n", in->name,
+                    tl_quote(t->name, name, sizeof name), all ? err.msg : "out of memory");
+            return all ? CLI_INVALID : CLI_IO;
+        }
+        tl_copy_run(&plan, bytes, (uint8_t *)all, wr->threads, NULL, NULL);
+        cli_close_data(&tmp);
+        for (uint64_t at = 0; rc == 0 && at < count; at += 65536)
+            rc = put_quantized(&q, (const uint8_t *)(all + at),
+                               (size_t)((count - at < 65536 ? count - at : 65536) * 4));
+        free(all);
+    }
+    free(q.buf);
+    if (rc == -1)
+        return CLI_IO;
+    if (rc == TL_E_NOMEM) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    if (rc)
+        fprintf(stderr, "tensorlayout: %s: tensor '%s': %s: %s\n", in->name,
+                tl_quote(t->name, name, sizeof name), err.key, err.msg);
+    return rc ? CLI_INVALID : CLI_OK;
+}
+
+/* Writes a GGUF OUT: the header (a GGUF input's key/value pairs as they
+ * are), then each tensor at its aligned offset, in the input's order:
+ * quantized, carried as stored, decoded, or through the copy core. */
+static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
+                      const struct cli_data *in, struct item *it, uint64_t *written)
+{
+    size_t n = f->count;
+    struct tl_gguf_entry *e = calloc(n ? n : 1, sizeof *e);
+    uint64_t *offs = calloc(n ? n : 1, sizeof *offs), *bytes = calloc(n ? n : 1, sizeof *bytes);
+    uint8_t *header = NULL;
+    size_t hlen = 0;
+    struct tl_error err = { 0 };
+    char q[128];
+    int rc = CLI_OK;
+    if (!e || !offs || !bytes) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        rc = CLI_IO;
+        goto out;
+    }
+    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+        struct item *x = &it[i];
+        const struct tl_file_tensor *t = x->t;
+        tl_quote(t->name, q, sizeof q);
+        x->raw = !x->quantize && t->encoding == TL_ENC_GGML && (!t->decodable || !x->type);
+        x->gtype = x->quantize ? x->gtype : x->raw ? t->ggml_type
+                 : t->decodable ? ggml_of(x->dst.dtype) : UINT32_MAX;
+        if (x->layout) {
+            fprintf(stderr, "tensorlayout: %s: tensor '%s': a GGUF OUT keeps each tensor's "
+                    "layout (row-major): --to is for a safetensors or .npz OUT\n", w->name, q);
+            rc = CLI_USAGE;
+        } else if (x->gtype == UINT32_MAX) {
+            fprintf(stderr, "tensorlayout: %s: tensor '%s' (%s) has no GGUF type (GGUF has "
+                    "F32, F16, BF16, F64, I8, I16, I32, I64 and ggml's blocks)\n", w->name, q,
+                    t->decodable ? tl_dtype_name(x->dst.dtype) : t->dtype);
+            rc = CLI_INVALID;
+        }
+        const uint64_t *sizes = t->decodable && !x->raw ? x->dst.sizes : t->shape;
+        unsigned rank = t->decodable && !x->raw ? (t->scalar ? 0 : x->dst.rank) : t->ndim;
+        if (rc == CLI_OK && rank > 4) {
+            fprintf(stderr, "tensorlayout: %s: tensor '%s' has %u dimensions: a GGUF tensor has "
+                    "at most 4\n", w->name, q, rank);
+            rc = CLI_INVALID;
+        }
+        e[i] = (struct tl_gguf_entry){ t->name, x->gtype, rank ? rank : 1, { 1, 1, 1, 1 } };
+        for (unsigned k = 0; k < rank; k++)
+            e[i].ne[k] = sizes[rank - 1 - k];
+    }
+    bool keep = f->format == TL_FMT_GGUF;
+    if (rc == CLI_OK &&
+        tl_gguf_header(e, n, keep ? in->bytes + f->meta_at : NULL, keep ? (size_t)f->meta_len : 0,
+                       keep ? f->nmeta : 0, keep ? f->alignment : 32, &header, &hlen, offs, bytes,
+                       &err)) {
+        fprintf(stderr, "tensorlayout: %s: %s: %s\n", tl_quote(w->out, q, sizeof q), err.key,
+                err.msg);
+        rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    if (rc)
+        goto out;
+    uint64_t total = hlen + (n ? offs[n - 1] + bytes[n - 1] : 0);
+    struct cli_writer wr;
+    *written = total;
+    if ((rc = cli_writer_open(&wr, w->out, total, w->threads, whole_progress(w, in), NULL)))
+        goto out;
+    if (w->shown)
+        tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
+    rc = cli_writer_put(&wr, header, hlen);
+    static const uint8_t zeros[256];
+    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+        struct item *x = &it[i];
+        uint64_t at = hlen + offs[i];
+        while (rc == CLI_OK && wr.pos < at) {
+            uint64_t gap = at - wr.pos;
+            rc = cli_writer_put(&wr, zeros, gap < sizeof zeros ? gap : sizeof zeros);
+        }
+        x->offset = offs[i];
+        x->bytes = bytes[i];
+        x->dst.file_offset = at;
+        if (rc != CLI_OK)
+            break;
+        if (x->quantize)
+            rc = put_quantized_tensor(&wr, in, x);
+        else if (x->raw)
+            rc = cli_writer_put(&wr, in->bytes + x->t->stored_at, x->t->stored_bytes);
+        else
+            rc = put_tensor(&wr, f, in, x, at + bytes[i]);
+        cli_data_done_with(in, x->t->begin, x->t->end);
+    }
+    rc = finish(w, &wr, rc, 0);
+out:
+    free(e);
+    free(offs);
+    free(bytes);
+    free(header);
+    return rc;
+}
+
 /* --to-type T of a whole file: a floating type (*has false without it). */
 static int whole_to_type(const struct cli_whole *w, enum tl_dtype *to_type, bool *has)
 {
@@ -563,6 +773,23 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
     bool has;
     struct rule_use u;
     memset(&u, 0, sizeof u);
+    bool gguf = strcmp(w->format->name, "gguf") == 0;
+    uint32_t quant = UINT32_MAX;            /* --to-type Q8_0 or Q4_0, into a GGUF OUT */
+    struct cli_whole wq = *w;
+    const struct tl_ggml_type *qt = w->to_type ? tl_ggml_type_named(w->to_type, &quant) : NULL;
+    if (qt && qt->plain < 0) {
+        if (!gguf || (quant != 8 && quant != 2)) {
+            cli_usage_error("convert", "--to-type %s: %s", w->to_type, gguf
+                            ? "a GGUF OUT's tensors are quantized to Q8_0 or Q4_0 (or are "
+                              "F32, F16, BF16)"
+                            : "ggml's block types are written into a GGUF OUT (-o OUT.gguf)");
+            return CLI_USAGE;
+        }
+        wq.to_type = NULL;
+        w = &wq;
+    } else {
+        quant = UINT32_MAX;
+    }
     int rc = whole_to_type(w, &to_type, &has);
     if (rc)
         return rc;
@@ -572,15 +799,36 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
         return CLI_IO;
     }
     plan_items(w, f, it, has ? &to_type : NULL, &u);
-    if (!w->part)                      /* a shard's rules are checked over the model */
+    size_t quantized = 0;
+    for (size_t i = 0; quant != UINT32_MAX && i < f->count; i++) {
+        /* the floating tensors whose rows are whole blocks of 32 */
+        const struct tl_file_tensor *t = it[i].t;
+        it[i].quantize = it[i].chosen && t->decodable && tl_dtype_is_float(t->desc.dtype) &&
+                         !it[i].layout && t->desc.sizes[t->desc.rank - 1] % 32 == 0 &&
+                         !(t->encoding == TL_ENC_GGML && t->ggml_type == quant);
+        it[i].gtype = quant;
+        quantized += it[i].quantize;
+    }
+    if (quant != UINT32_MAX && !quantized && !w->part) {
+        fprintf(stderr, "tensorlayout: %s: --to-type %s changes no tensor: none of the "
+                "floating tensors it applies to has rows of whole blocks of 32 values and "
+                "another type\n", w->name, tl_ggml_type(quant)->name);
+        rc = CLI_INVALID;
+    }
+    if (!w->part && rc == CLI_OK)      /* a shard's rules are checked over the model */
         rc = rules_used(w, &u, has ? &to_type : NULL);
     uint64_t written = 0;
     bool npz = strcmp(w->format->name, "npz") == 0;
     if (rc == CLI_OK) {
-        if (!npz)                      /* the reference writer's order; an .npz keeps the input's */
+        if (!npz && !gguf)             /* the reference writer's order; others keep the input's */
             qsort(it, f->count, sizeof *it, by_size_then_name);
         cli_simd_note();
-        rc = (npz ? write_npz : write_safetensors)(w, f, in, it, &written);
+        rc = (gguf ? write_gguf : npz ? write_npz : write_safetensors)(w, f, in, it, &written);
+        if (rc == CLI_OK && quantized && !w->quiet && quantized < f->count)
+            fprintf(stderr, "tensorlayout: note: %s: %zu of %zu tensors quantized to %s; the "
+                    "others (not floating, rows not whole blocks of 32, or not chosen) are "
+                    "kept as they are\n", w->name, quantized, f->count,
+                    tl_ggml_type(quant)->name);
     }
     if (tensor_bytes) {
         *tensor_bytes = 0;

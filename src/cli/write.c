@@ -106,10 +106,41 @@ static int npz_header(struct tl_desc *d, const char *name, bool scalar, bool for
                    "file's tensors (convert FILE -o OUT.npz); write one tensor as .npy");
 }
 
+/* A GGUF file of one tensor, named name: its header, then the packed
+ * tensor, row-major; ne[] is the sizes in memory order, reversed. */
+static int gguf_header(struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                       uint8_t **bytes, size_t *len, struct tl_error *err)
+{
+    (void)fortran;
+    struct tl_info info;
+    tl_desc_classify(d, &info);
+    if (!info.packed || d->byte_offset || d->file_offset)
+        return tl_fail(err, TL_E_VALUE, "strides", "a GGUF tensor is packed and follows the "
+                       "header: the destination must be packed, with byteOffset 0");
+    static const int ggml[TL_DT_COUNT] = {
+        [TL_DT_FLOAT32] = 0, [TL_DT_FLOAT16] = 1, [TL_DT_INT8] = 24, [TL_DT_INT16] = 25,
+        [TL_DT_INT32] = 26, [TL_DT_INT64] = 27, [TL_DT_FLOAT64] = 28, [TL_DT_BFLOAT16] = 30,
+        [TL_DT_UINT32] = -1, [TL_DT_UINT16] = -1, [TL_DT_UINT8] = -1, [TL_DT_UINT64] = -1,
+        [TL_DT_UINT4] = -1, [TL_DT_INT4] = -1,
+    };
+    if (ggml[d->dtype] < 0)
+        return tl_fail(err, TL_E_VALUE, "dataType", "GGUF has no %s type (it has F32, F16, "
+                       "BF16, F64, I8, I16, I32, I64)", tl_dtype_name(d->dtype));
+    if (d->rank > 4)
+        return tl_fail(err, TL_E_VALUE, "sizes", "a GGUF tensor has at most 4 dimensions");
+    struct tl_gguf_entry e = { name, (uint32_t)ggml[d->dtype], scalar ? 1 : d->rank,
+                               { 1, 1, 1, 1 } };
+    for (unsigned i = 0; !scalar && i < d->rank; i++)
+        e.ne[i] = d->sizes[info.axis_order[d->rank - 1 - i]];
+    uint64_t off, size;
+    return tl_gguf_header(&e, 1, NULL, 0, 0, 32, bytes, len, &off, &size, err);
+}
+
 static const struct cli_format formats[] = {
     { "npy", ".npy", false, npy_header },
     { "safetensors", ".safetensors", true, st_header },
     { "npz", ".npz", true, npz_header },
+    { "gguf", ".gguf", true, gguf_header },
     { "raw", NULL, false, NULL },
 };
 #define NFORMATS (sizeof formats / sizeof formats[0])
@@ -497,6 +528,57 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
     if ((rc = cli_out_region_done(&w->out, lo, len, p, true)) == CLI_OK)
         w->pos = end;
     return rc;
+}
+
+/* Each decoded piece of FLOAT32 values, converted into the destination's
+ * type in the window, then written. */
+struct decoded {
+    struct cli_writer *w;
+    enum tl_dtype dt;
+    uint64_t pieces_n;                  /* the elements the plan was made for */
+    struct tl_copy_plan plan;
+};
+
+static int put_decoded(void *ctx, const uint8_t *bytes, size_t n)
+{
+    struct decoded *x = ctx;
+    struct cli_writer *w = x->w;
+    int rc;
+    if (x->dt == TL_DT_FLOAT32) {
+        rc = cli_writer_put(w, bytes, n);
+    } else {
+        uint64_t count = n / 4;
+        if (count != x->pieces_n) {
+            struct tl_desc s, d;
+            tl_desc_init(&s, TL_DT_FLOAT32, 1, &count, NULL);
+            tl_desc_init(&d, x->dt, 1, &count, NULL);
+            if (tl_copy_plan(&x->plan, &s, &d, NULL))
+                return -1;
+            x->pieces_n = count;
+        }
+        uint64_t out = tl_dtype_bytes(x->dt, count);
+        if (out > WINDOW || (rc = windows(w, WINDOW)) != CLI_OK)
+            return -1;
+        tl_copy_run(&x->plan, bytes, w->win[0], 1, NULL, NULL);
+        rc = cli_writer_put(w, w->win[0], out);
+    }
+    show_progress(w, w->pos);
+    return rc == CLI_OK ? 0 : -1;
+}
+
+int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
+                       const struct tl_file_tensor *t, const struct tl_desc *d)
+{
+    struct decoded x = { w, d->dtype, 0, { 0 } };
+    struct tl_error err = { 0 };
+    char q[64];
+    int rc = tl_file_decode(in->bytes, in->size, t, put_decoded, &x, &err);
+    if (rc == -1)
+        return CLI_IO;              /* cli_out_write said why */
+    if (rc)
+        fprintf(stderr, "tensorlayout: %s: tensor '%s': %s: %s\n", in->name,
+                tl_quote(t->name, q, sizeof q), err.key, err.msg);
+    return rc == 0 ? CLI_OK : rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
 }
 
 int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,

@@ -7,6 +7,7 @@
  * twins of the SIMD decoders (kern_avx2.c) and the kernel table's scalar
  * slots (kern_scalar.c).  The block layouts are listed in ggml.c.
  */
+#include <math.h>
 #include <string.h>
 
 #include "copy.h"
@@ -332,5 +333,69 @@ void tl_dq_q2_0(const uint8_t *x, float *y, size_t nb)
         const float d = h2f(x);
         for (int j = 0; j < 64; j++)
             y[j] = ((int)((x[2 + j / 4] >> (j % 4 * 2)) & 3) - 1) * d;
+    }
+}
+
+/* ---- the reverse: ggml's reference quantizers ------------------------------
+ * Q8_0 and Q4_0 blocks from FLOAT32 values, as ggml's quantize_row_*_ref
+ * makes them (what ggml_quantize_chunk does without an importance
+ * matrix), step for step: the scale's FP16 rounded to nearest even. */
+
+static void put_half(uint8_t *p, float f)
+{
+    uint16_t h = tl_float_to_half(f);
+    p[0] = (uint8_t)h;
+    p[1] = (uint8_t)(h >> 8);
+}
+
+/* A float's conversion to an integer as x86's cvttss2si makes it: a NaN
+ * or a value out of range is INT32_MIN (C leaves it undefined). */
+static inline int32_t trunc_i32(float f)
+{
+    return f == f && f > -2147483648.0f && f < 2147483648.0f ? (int32_t)f : INT32_MIN;
+}
+
+static void q8_0(const float *x, uint8_t *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 32, y += 34) {
+        float amax = 0.0f;
+        for (int j = 0; j < 32; j++) {
+            const float a = fabsf(x[j]);
+            amax = amax > a ? amax : a;
+        }
+        const float d = amax / 127, id = d ? 1.0f / d : 0.0f;
+        put_half(y, d);
+        for (int j = 0; j < 32; j++)
+            y[2 + j] = (uint8_t)(int8_t)trunc_i32(roundf(x[j] * id));
+    }
+}
+
+static void q4_0(const float *x, uint8_t *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 32, y += 18) {
+        float amax = 0.0f, max = 0.0f;
+        for (int j = 0; j < 32; j++) {
+            if (amax < fabsf(x[j])) {
+                amax = fabsf(x[j]);
+                max = x[j];
+            }
+        }
+        const float d = max / -8, id = d ? 1.0f / d : 0.0f;
+        put_half(y, d);
+        for (int j = 0; j < 16; j++) {
+            const int8_t a = (int8_t)trunc_i32(x[j] * id + 8.5f),
+                         b = (int8_t)trunc_i32(x[16 + j] * id + 8.5f);
+            const uint8_t x0 = (uint8_t)(a < 15 ? a : 15), x1 = (uint8_t)(b < 15 ? b : 15);
+            y[2 + j] = (uint8_t)(x0 | x1 << 4);
+        }
+    }
+}
+
+int tl_quantize(uint32_t type, const float *x, uint8_t *y, size_t nb)
+{
+    switch (type) {
+    case 8: q8_0(x, y, nb); return 0;
+    case 2: q4_0(x, y, nb); return 0;
+    default: return TL_E_VALUE;
     }
 }

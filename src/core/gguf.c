@@ -430,8 +430,10 @@ static int gguf_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct 
     f->version = version;
     f->named = true;
     f->gaps_ok = true;                  /* the alignment's padding */
+    f->meta_at = r.at;
     if ((rc = read_meta(&r, f, nkv, &alignment)))
         return rc;
+    f->meta_len = r.at - f->meta_at;
     f->alignment = alignment;
     f->tensors = calloc(ntensors ? (size_t)ntensors : 1, sizeof *f->tensors);
     uint64_t *offsets = calloc(ntensors ? (size_t)ntensors : 1, sizeof *offsets);
@@ -508,8 +510,83 @@ static int gguf_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct 
     return 0;
 }
 
+/* ---- writing ------------------------------------------------------------ */
+
+static void put_u32(struct text *t, uint32_t v)
+{
+    uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+    put(t, (const char *)b, 4);
+}
+
+static void put_u64(struct text *t, uint64_t v)
+{
+    put_u32(t, (uint32_t)v);
+    put_u32(t, (uint32_t)(v >> 32));
+}
+
+int tl_gguf_header(const struct tl_gguf_entry *e, size_t n, const uint8_t *kv, size_t kv_len,
+                   uint64_t nkv, uint64_t alignment, uint8_t **out, size_t *len,
+                   uint64_t *offsets, uint64_t *bytes, struct tl_error *err)
+{
+    struct text t = { 0 };
+    char key[128], q[64];
+    if (alignment == 0 || (alignment & (alignment - 1)))
+        return tl_fail(err, TL_E_VALUE, "alignment", "%" PRIu64 " is not a power of two",
+                       alignment);
+    put(&t, "GGUF", 4);
+    put_u32(&t, 3);
+    put_u64(&t, n);
+    put_u64(&t, nkv);
+    put(&t, (const char *)kv, kv_len);
+    uint64_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_ggml_type *gt = tl_ggml_type(e[i].type);
+        size_t nlen = strlen(e[i].name);
+        snprintf(key, sizeof key, "tensor '%s'", tl_quote(e[i].name, q, sizeof q));
+        if (!gt) {
+            free(t.p);
+            return tl_fail(err, TL_E_VALUE, key, "ggml type %" PRIu32 " is none", e[i].type);
+        }
+        if (nlen == 0 || nlen > TL_GGUF_NAME_MAX) {
+            free(t.p);
+            return tl_fail(err, TL_E_VALUE, key, "a GGUF tensor's name has 1 to %d bytes (ggml "
+                           "reads no longer one); this one has %zu", TL_GGUF_NAME_MAX, nlen);
+        }
+        uint64_t count = 1;
+        bool fits = e[i].ndim >= 1 && e[i].ndim <= GGUF_MAX_DIMS;
+        for (unsigned k = 0; fits && k < e[i].ndim; k++)
+            fits = tl_mul_ok(count, e[i].ne[k], &count);
+        if (!fits || e[i].ne[0] % gt->block || !tl_mul_ok(count / gt->block, gt->bytes, &bytes[i])) {
+            free(t.p);
+            return tl_fail(err, TL_E_VALUE, key, e[i].ndim < 1 || e[i].ndim > GGUF_MAX_DIMS
+                           ? "a GGUF tensor has 1 to 4 dimensions" : "its rows are not whole "
+                           "blocks of %s (%u elements): ne[0] is %" PRIu64, gt->name, gt->block,
+                           e[i].ne[0]);
+        }
+        put_u64(&t, nlen);
+        put(&t, e[i].name, nlen);
+        put_u32(&t, e[i].ndim);
+        for (unsigned k = 0; k < e[i].ndim; k++)
+            put_u64(&t, e[i].ne[k]);
+        put_u32(&t, e[i].type);
+        at = (at + alignment - 1) / alignment * alignment;
+        offsets[i] = at;
+        put_u64(&t, at);
+        at += bytes[i];
+    }
+    while (!t.nomem && t.n % alignment)
+        put(&t, "", 1);
+    if (t.nomem) {
+        free(t.p);
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    *out = (uint8_t *)t.p;
+    *len = t.n;
+    return 0;
+}
+
 const struct tl_format_entry tl_format_gguf = {
     .id = TL_FMT_GGUF, .name = "gguf", .label = ".gguf", .title = "a GGUF file (llama.cpp)",
     .endings = ".gguf", .bid = gguf_bid, .read = gguf_parse, .spelling = TL_SPELL_SAFETENSORS,
-    .many = true,
+    .many = true, .writes = 4,
 };

@@ -232,4 +232,10 @@ const struct tl_calib *tl_calib_active(void);
  * (decode.c).  @return 0, or TL_E_VALUE for a type it does not decode. */
 int tl_dequant(uint32_t type, const uint8_t *x, float *y, size_t nb);
 
+/* Quantizes nb blocks of 32 FLOAT32 values at x into ggml's type `type`
+ * (Q8_0: 8, Q4_0: 2) at y, bit for bit as ggml's reference quantizer
+ * (quantize_row_q8_0_ref, quantize_row_q4_0_ref).  @return 0, or
+ * TL_E_VALUE for another type. */
+int tl_quantize(uint32_t type, const float *x, uint8_t *y, size_t nb);
+
 #endif

@@ -182,6 +182,7 @@ struct tl_file {
     bool gaps_ok;                       /* bytes between tensors are not a problem (a map) */
     unsigned version;                   /* .npy major version, GGUF's version */
     uint64_t alignment;                 /* GGUF's general.alignment (32 unless it says) */
+    uint64_t meta_at, meta_len;         /* GGUF: where its key/value pairs lie, as written */
     uint64_t data_start;                /* where the header ends */
     size_t count;
     struct tl_file_tensor *tensors;     /* in file order: by begin, then header order */
@@ -272,6 +273,30 @@ size_t tl_zip_local(const char *name, uint8_t *buf);
 size_t tl_zip_descriptor(uint32_t crc, uint64_t bytes, uint8_t *buf);
 int tl_zip_directory(const struct tl_zip_entry *e, size_t n, uint64_t at, uint8_t **out,
                      size_t *len, struct tl_error *err);
+
+/* One tensor of a GGUF file to write: its name (at most TL_GGUF_NAME_MAX
+ * bytes, as ggml reads them), ggml type, and dimensions innermost first
+ * (GGUF's ne[], the logical sizes reversed; 1 to 4 of them). */
+#define TL_GGUF_NAME_MAX 63
+struct tl_gguf_entry {
+    const char *name;
+    uint32_t type;
+    unsigned ndim;
+    uint64_t ne[4];
+};
+
+/* Writes a GGUF header (version 3, little-endian) for tensors e[0 .. n)
+ * laid out in that order, each at a multiple of alignment (a power of two,
+ * 32 unless the key/value pairs say otherwise: general.alignment), with
+ * the nkv key/value pairs kv[0 .. kv_len) written as they are (a GGUF
+ * input's own, tl_file's meta_at and meta_len); the header is padded to
+ * the alignment, so the data starts at *len.  offsets[i] gets tensor i's
+ * offset from there, bytes[i] its size (a row must be whole blocks).
+ * @return 0 with *out (free it) and *len, or TL_E_VALUE (a type that is
+ * none, a name too long, a bad shape) / TL_E_NOMEM with err filled. */
+int tl_gguf_header(const struct tl_gguf_entry *e, size_t n, const uint8_t *kv, size_t kv_len,
+                   uint64_t nkv, uint64_t alignment, uint8_t **out, size_t *len,
+                   uint64_t *offsets, uint64_t *bytes, struct tl_error *err);
 
 /* ---- sharded safetensors models (shards.c) ------------------------------ */
 

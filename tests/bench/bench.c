@@ -59,6 +59,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1349,6 +1350,50 @@ static void bench_dequant(const char *type_only)
         dlclose(dl);
 }
 
+/* A GGUF model of quantized tensors (SPEC 16): a 2 GB synthetic model of
+ * Q4_K and Q8_0 matrices, written by ggml (gguf_model.py), converted to
+ * BFLOAT16 safetensors, against cat of the output's bytes (cat OUT > COPY),
+ * medians of MODEL_RUNS, peak RSS.  Skipped where ggml's library or numpy
+ * is missing. */
+static void bench_gguf_model(const char *tool)
+{
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    const char *mb = getenv("BENCH_GGUF_MB");
+    char in[256], outp[256], copy[256], cmd[2048];
+    snprintf(in, sizeof in, "%s/tl-gguf-%d.gguf", dir, (int)getpid());
+    snprintf(outp, sizeof outp, "%s/tl-gguf-%d.safetensors", dir, (int)getpid());
+    snprintf(copy, sizeof copy, "%s/tl-gguf-%d.copy", dir, (int)getpid());
+    snprintf(cmd, sizeof cmd, "%s tests/bench/gguf_model.py '%s' %s 2>&1", python, in,
+             mb ? mb : "2048");
+    if (system(cmd) != 0) {
+        printf("\ngguf model: skipped (ggml's library or numpy missing: .ci/install-deps)\n");
+        unlink(in);
+        return;
+    }
+    double rss, cat_rss;
+    snprintf(cmd, sizeof cmd, "'%s' convert '%s' --to-type BFLOAT16 -o '%s' --quiet", tool, in,
+             outp);
+    double tt = time_model(cmd, &rss);
+    snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", outp, copy);
+    double tc = time_model(cmd, &cat_rss);
+    struct stat a, b;
+    if (tt > 0 && tc > 0 && stat(in, &a) == 0 && stat(outp, &b) == 0) {
+        printf("\ngguf model: %.2f GB of Q4_K and Q8_0 (ggml's) -> %.2f GB BFLOAT16 safetensors "
+               "on %s\n", a.st_size / 1e9, b.st_size / 1e9, dir);
+        printf("gguf model: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time "
+               "(target <= 1.00), peak RSS %.0f MiB (target < 256)\n", tt * 1e3, tc * 1e3,
+               tt / tc, rss);
+        if (json)
+            fprintf(json, "{\"case\": \"gguf_model_bf16\", \"convert_ms\": %.1f, "
+                    "\"cat_ms\": %.1f, \"ratio\": %.3f, \"rss_mib\": %.1f}\n", tt * 1e3,
+                    tc * 1e3, tt / tc, rss);
+    }
+    unlink(in);
+    unlink(outp);
+    unlink(copy);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = getenv("BENCH_JSON");
@@ -1377,6 +1422,8 @@ int main(int argc, char **argv)
         bench_process(argv[1]);
     if (argc > 1 && (!only || strstr("model", only)))
         bench_model(argv[1]);
+    if (argc > 1 && (!only || strstr("gguf_model", only)))
+        bench_gguf_model(argv[1]);
     if (json)
         fclose(json);
     return 0;

@@ -316,6 +316,90 @@ def test_undecoded_types_listed_and_refused():
     assert p.returncode == 4 and b"IQ3_S" in p.stderr, p
 
 
+def write_safetensors(p, tensors):
+    """A safetensors file of float32 arrays, written here from the format's
+    published layout."""
+    header, data = {}, b""
+    for name, a in tensors:
+        b = np.ascontiguousarray(a).tobytes()
+        header[name] = {"dtype": {"float32": "F32", "float16": "F16"}[str(a.dtype)],
+                        "shape": list(a.shape), "data_offsets": [len(data), len(data) + len(b)]}
+        data += b
+    h = json.dumps(header).encode()
+    h += b" " * ((8 - len(h) % 8) % 8)
+    open(p, "wb").write(struct.pack("<Q", len(h)) + h + data)
+
+
+def test_write_gguf_quantized_as_ggml_does():
+    """--to-type Q8_0 and Q4_0 into a GGUF OUT, from safetensors and from an
+    .npz numpy wrote: ggml reads the file, and each tensor's blocks are the
+    bytes ggml's own quantizer makes of the same values; ne is the numpy
+    shape reversed."""
+    rng = np.random.default_rng(29)
+    arrays = [("w.a", (rng.standard_normal((5, 64)) * 3).astype(np.float32)),
+              ("w.b", rng.uniform(-1e-3, 1e-3, (2, 3, 96)).astype(np.float32)),
+              ("w.z", np.zeros((1, 32), np.float32)),
+              ("w.wide", (rng.standard_normal((4, 32)) * np.exp(rng.uniform(-30, 30, (4, 32))))
+               .astype(np.float32))]
+    write_safetensors(path("q.safetensors"), arrays)
+    with np.errstate(over="ignore"):            # the wide values' F16 is infinite
+        np.savez(path("q.npz"), **{n: a.astype(np.float16) for n, a in arrays})
+    for src in ("q.safetensors", "q.npz"):
+        for qname in ("Q8_0", "Q4_0"):
+            out = path("q_%s_%s.gguf" % (src, qname))
+            tl("convert", path(src), "--to-type", qname, "-o", out)
+            truth = G.read(out)
+            assert truth is not None, out
+            raw = open(out, "rb").read()
+            t = G.type_id(qname)
+            by = {n: (ty, off, size) for n, ty, off, size in truth["tensors"]}
+            for name, a in arrays:
+                ty, off, size = by[name]
+                assert ty == t, (name, ty)
+                with np.errstate(over="ignore"):
+                    vals = a.astype(np.float16).astype(np.float32) if src == "q.npz" else a
+                want = G.quantize(t, vals.reshape(-1), a.shape[-1])
+                got = raw[truth["data"] + off:truth["data"] + off + size]
+                assert got == want, (src, qname, name)
+            doc = json.loads(tl("list", out, "--json").stdout)
+            shapes = {e["name"]: e["sizes"] for e in doc["tensors"]}
+            assert all(shapes[n] == list(a.shape) for n, a in arrays), shapes
+
+
+def test_write_gguf_from_gguf_keeps_metadata():
+    """A GGUF into a GGUF OUT (--to-type F16): ggml reads the same keys,
+    types and values, the same names and shapes; F16 of ggml's decoded
+    values; with --select, the other tensors carried as they are."""
+    rng = np.random.default_rng(31)
+    meta = [("general.architecture", ggml.STR, "llama"), ("llama.block_count", ggml.U32, 2),
+            ("f", ggml.F64, 0.25), ("toks", ("arr", ggml.STR), ["a%d" % i for i in range(3000)]),
+            ("ids", ("arr", ggml.I32), list(range(50)))]
+    tensors = model("keep.gguf", ["Q4_K", "Q8_0", "F32", "IQ4_NL"], [[256, 2]], rng, meta=meta)
+    tl("convert", path("keep.gguf"), "--to-type", "F16", "-o", path("keep16.gguf"))
+    a, b = G.read(path("keep.gguf")), G.read(path("keep16.gguf"))
+    assert b is not None and a["meta"] == b["meta"], (a["meta"].keys(), b and b["meta"].keys())
+    raw = open(path("keep16.gguf"), "rb").read()
+    by = {n: (ty, off, size) for n, ty, off, size in b["tensors"]}
+    for name, t, ne, data in tensors:
+        ty, off, size = by[name]
+        assert ty == G.type_id("F16"), (name, ty)
+        got = np.frombuffer(raw[b["data"] + off:b["data"] + off + size], np.float16)
+        assert np.array_equal(got.view(np.uint16),
+                              expected(t, ne, data).astype(np.float16).view(np.uint16)), name
+    tl("convert", path("keep.gguf"), "--to-type", "Q8_0", "--select", "*f32", "-o",
+       path("keep8.gguf"))
+    c = G.read(path("keep8.gguf"))
+    raw_in, raw_out = open(path("keep.gguf"), "rb").read(), open(path("keep8.gguf"), "rb").read()
+    src = {n: (ty, off, size) for n, ty, off, size in a["tensors"]}
+    for name, ty, off, size in c["tensors"]:
+        if name.endswith("f32"):
+            assert ty == G.type_id("Q8_0")
+            continue
+        sty, soff, ssize = src[name]
+        assert ty == sty and raw_out[c["data"] + off:c["data"] + off + size] == \
+            raw_in[a["data"] + soff:a["data"] + soff + ssize], name
+
+
 def test_hostile_files():
     """Each hostile file of the generator (hostile.py): one line on stderr,
     exit 4, for list, dump and convert alike."""
