@@ -161,6 +161,12 @@ struct cli_desc {
     bool fortran;             /* a destination packed in Fortran's order that a .npy writes
                                * as such (fortran_order True, the logical shape) */
     bool options;             /* given by --type, --sizes...: DATA holds it (descopts.c) */
+    /* a GGUF tensor of a block type (SPEC 16): d describes its decoded
+     * FLOAT32 values; its blocks of ggml type ggml_type lie at
+     * blocks_at.. blocks_at + blocks_bytes of the file */
+    bool blocks;
+    uint32_t ggml_type;
+    uint64_t blocks_at, blocks_bytes;
 };
 
 /* Reads and parses DESC; axes (NULL: none) is --axes, which only a tensor

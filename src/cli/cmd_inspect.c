@@ -133,6 +133,52 @@ static const char *axis_names(const struct cli_desc *c, const char *axes, char *
     return layout;
 }
 
+/* A GGUF tensor of blocks (SPEC 16): how its values are stored, each
+ * field of a block (ggml.c's parts: "d:0:2:f16 qs:2:16:nibbles"), as text
+ * or into o. */
+static bool print_blocks(const struct cli_desc *c, cJSON *o)
+{
+    const struct tl_ggml_type *gt = tl_ggml_type(c->ggml_type);
+    uint64_t nb = c->blocks_bytes / gt->bytes;
+    cJSON *st = NULL, *fields = NULL;
+    if (o && (!(st = cJSON_AddObjectToObject(o, "stored")) ||
+              !cJSON_AddStringToObject(st, "ggmlType", gt->name) ||
+              !cJSON_AddNumberToObject(st, "blockElements", gt->block) ||
+              !cJSON_AddNumberToObject(st, "blockBytes", gt->bytes) ||
+              !tl_json_add_u64(st, "blocks", nb) || !tl_json_add_u64(st, "begin", c->blocks_at) ||
+              !tl_json_add_u64(st, "end", c->blocks_at + c->blocks_bytes) ||
+              !(fields = cJSON_AddArrayToObject(st, "fields"))))
+        return false;
+    if (!o) {
+        printf(LABEL "%s, %" PRIu64 " block%s of %u elements in %u bytes, file bytes %" PRIu64
+               "..%" PRIu64 " (decoded to FLOAT32: what follows describes the decoded values)\n",
+               "stored", gt->name, nb, nb == 1 ? "" : "s", gt->block, gt->bytes, c->blocks_at,
+               c->blocks_at + c->blocks_bytes);
+        printf(LABEL, "blockLayout");
+    }
+    int k = 0;
+    for (const char *p = gt->parts; p && *p; k++) {
+        char name[16], what[16];
+        unsigned at, len;
+        if (sscanf(p, "%15[^:]:%u:%u:%15[^ ]", name, &at, &len, what) != 4)
+            break;
+        if (o) {
+            cJSON *f = cJSON_CreateObject();
+            if (!f || !cJSON_AddItemToArray(fields, f) || !cJSON_AddStringToObject(f, "field", name) ||
+                !cJSON_AddNumberToObject(f, "byte", at) || !cJSON_AddNumberToObject(f, "bytes", len) ||
+                !cJSON_AddStringToObject(f, "holds", what))
+                return false;
+        } else {
+            printf("%s%s %u..%u (%s)", k ? ", " : "", name, at, at + len - 1, what);
+        }
+        p = strchr(p, ' ');
+        p = p ? p + 1 : NULL;
+    }
+    if (!o)
+        printf("\n");
+    return true;
+}
+
 static void print_text(const struct cli_desc *c, const struct cli_data *data,
                        const struct tl_problem *p, size_t np, bool padding, const char *axes)
 {
@@ -143,6 +189,8 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
     char names[TL_MAX_RANK + 1], layout[64];
     const char *shown = axis_names(c, axes, names, layout, sizeof layout);
 
+    if (c->blocks)
+        print_blocks(c, NULL);
     if (in_nibbles(d))
         printf(LABEL "%s (4 bits per element, two a byte, the lower offset in the low nibble)\n",
                "dataType", tl_dtype_name(d->dtype));
@@ -256,6 +304,7 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
         tl_json_add_u64(o, "byteOffset", d->byte_offset) &&
         tl_json_add_u64(o, "fileOffset", d->file_offset) &&
         cJSON_AddStringToObject(o, "flags", d->flags ? "OWNED_BY_DML" : "NONE") &&
+        (!c->blocks || print_blocks(c, o)) &&
         cJSON_AddBoolToObject(o, "packed", in->packed) &&
         cJSON_AddBoolToObject(o, "padded", in->padded) &&
         cJSON_AddBoolToObject(o, "broadcast", in->broadcast) &&

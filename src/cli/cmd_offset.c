@@ -23,7 +23,159 @@ static const char about[] =
     "'outside'; for a 4-bit type, each line names the nibble ('0,2 low').\n"
     "The search stops after\n"
     "--search-steps steps: then it prints the owners it found, the first ones,\n"
-    "or 'unknown', and exits 1.";
+    "or 'unknown', and exits 1.  A GGUF tensor of a block type (FILE:NAME):\n"
+    "an INDEX names its block, the block's bytes in the file, and where its\n"
+    "bits and its scales lie; --byte N (a byte of the file) names its block,\n"
+    "its field, and the elements whose values it holds.";
+
+/* ---- a GGUF tensor's blocks (SPEC 16) ------------------------------------ */
+
+static void piece_text(const struct tl_ggml_piece *p, uint64_t at, char *buf, size_t n)
+{
+    if (p->bytes > 1)
+        snprintf(buf, n, "%-8s bytes %" PRIu64 "..%" PRIu64 "%s", p->field, at + p->byte,
+                 at + p->byte + p->bytes, p->scale ? "  (scale)" : "");
+    else if (p->bits == 0)
+        snprintf(buf, n, "%-8s byte %" PRIu64 "  base-3 digit %u%s", p->field, at + p->byte,
+                 p->bit, p->scale ? "  (scale)" : "");
+    else if (p->bits == 8)
+        snprintf(buf, n, "%-8s byte %" PRIu64 "%s", p->field, at + p->byte,
+                 p->scale ? "  (scale)" : "");
+    else
+        snprintf(buf, n, "%-8s byte %" PRIu64 "  bits %u-%u%s", p->field, at + p->byte, p->bit,
+                 p->bit + p->bits - 1, p->scale ? "  (scale)" : "");
+}
+
+static cJSON *piece_json(const struct tl_ggml_piece *p, uint64_t at)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (o && cJSON_AddStringToObject(o, "field", p->field) &&
+        tl_json_add_u64(o, "byte", at + p->byte) && cJSON_AddNumberToObject(o, "bytes", p->bytes) &&
+        cJSON_AddNumberToObject(o, p->bits ? "bit" : "digit", p->bit) &&
+        cJSON_AddNumberToObject(o, "bits", p->bits) && cJSON_AddBoolToObject(o, "scale", p->scale))
+        return o;
+    cJSON_Delete(o);
+    return NULL;
+}
+
+/* Element e (its place in the decoded values) of a GGUF tensor of blocks:
+ * its block, the block's bytes, and where its own bits and its scales lie. */
+static bool block_element(const struct cli_desc *c, const char *index, uint64_t e, cJSON *arr)
+{
+    const struct tl_ggml_type *gt = tl_ggml_type(c->ggml_type);
+    uint64_t k = e / gt->block, at = c->blocks_at + k * gt->bytes;
+    unsigned j = (unsigned)(e % gt->block);
+    struct tl_ggml_where w;
+    tl_ggml_locate(c->ggml_type, j, &w);
+    if (arr) {
+        cJSON *o = cJSON_CreateObject(), *ps = NULL;
+        bool ok = o && cJSON_AddItemToArray(arr, o) && cJSON_AddStringToObject(o, "index", index) &&
+                  tl_json_add_u64(o, "element", e) &&
+                  cJSON_AddStringToObject(o, "ggmlType", gt->name) &&
+                  tl_json_add_u64(o, "block", k) && tl_json_add_u64(o, "blockBegin", at) &&
+                  cJSON_AddNumberToObject(o, "blockBytes", gt->bytes) &&
+                  cJSON_AddNumberToObject(o, "inBlock", j) &&
+                  (ps = cJSON_AddArrayToObject(o, "pieces")) != NULL;
+        for (unsigned i = 0; ok && i < w.n; i++) {
+            cJSON *p = piece_json(&w.p[i], at);
+            ok = p && cJSON_AddItemToArray(ps, p);
+        }
+        return ok;
+    }
+    printf("%s  element %" PRIu64 ": %s block %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 "), "
+           "value %u of %u\n", index, e, gt->name, k, at, at + gt->bytes, j, gt->block);
+    for (unsigned i = 0; i < w.n; i++) {
+        char text[128];
+        piece_text(&w.p[i], at, text, sizeof text);
+        printf("  %s\n", text);
+    }
+    return true;
+}
+
+/* Byte `byte` of the file, in a GGUF tensor of blocks: its block, the
+ * field it is part of, and the elements whose values it holds (bits of
+ * their own, or a scale of theirs). */
+static int block_byte(const struct cli_desc *c, uint64_t byte, bool json)
+{
+    const struct tl_ggml_type *gt = tl_ggml_type(c->ggml_type);
+    cJSON *doc = NULL, *els = NULL;
+    if (byte < c->blocks_at || byte - c->blocks_at >= c->blocks_bytes) {
+        if (json) {
+            doc = cJSON_CreateObject();
+            if (!doc || !tl_json_add_u64(doc, "byte", byte) ||
+                !cJSON_AddStringToObject(doc, "where", "outside")) {
+                cJSON_Delete(doc);
+                doc = NULL;
+            }
+            return cli_print_json(doc);
+        }
+        printf("outside (tensor %s's blocks are bytes %" PRIu64 "..%" PRIu64 ")\n", c->tensor,
+               c->blocks_at, c->blocks_at + c->blocks_bytes);
+        return CLI_OK;
+    }
+    uint64_t k = (byte - c->blocks_at) / gt->bytes, at = c->blocks_at + k * gt->bytes;
+    unsigned o = (unsigned)(byte - at);
+    const char *field = NULL;
+    bool scale = false;
+    if (json && (!(doc = cJSON_CreateObject()) || !tl_json_add_u64(doc, "byte", byte) ||
+                 !cJSON_AddStringToObject(doc, "where", "tensor") ||
+                 !cJSON_AddStringToObject(doc, "ggmlType", gt->name) ||
+                 !tl_json_add_u64(doc, "block", k) || !tl_json_add_u64(doc, "blockBegin", at) ||
+                 !(els = cJSON_AddArrayToObject(doc, "elements")))) {
+        cJSON_Delete(doc);
+        return cli_print_json(NULL);
+    }
+    /* the elements, as runs first..last of the block's values */
+    uint64_t first = UINT64_MAX, last = 0, count = 0;
+    char runs[1024] = "";
+    size_t len = 0;
+    for (unsigned j = 0; j <= gt->block; j++) {
+        bool holds = false;
+        struct tl_ggml_where w;
+        if (j < gt->block && tl_ggml_locate(c->ggml_type, j, &w) == 0) {
+            for (unsigned i = 0; i < w.n; i++) {
+                if (o >= w.p[i].byte && o < w.p[i].byte + w.p[i].bytes) {
+                    holds = true;
+                    field = w.p[i].field;
+                    scale = w.p[i].scale;
+                }
+            }
+        }
+        uint64_t e = k * gt->block + j;
+        if (holds && first != UINT64_MAX && e == last + 1) {
+            last = e;
+        } else {
+            if (first != UINT64_MAX) {
+                cJSON *r = json ? cJSON_CreateArray() : NULL;
+                if (r) {
+                    cJSON_AddItemToArray(r, cJSON_CreateNumber((double)first));
+                    cJSON_AddItemToArray(r, cJSON_CreateNumber((double)last));
+                    cJSON_AddItemToArray(els, r);
+                }
+                if (len < sizeof runs - 40)
+                    len += (size_t)snprintf(runs + len, sizeof runs - len, "%s%" PRIu64 "%s",
+                                            len ? ", " : "", first, "");
+                if (last != first && len < sizeof runs - 40)
+                    len += (size_t)snprintf(runs + len, sizeof runs - len, "..%" PRIu64, last);
+            }
+            first = holds ? e : UINT64_MAX;
+            last = e;
+        }
+        count += holds;
+    }
+    if (json) {
+        if (!cJSON_AddStringToObject(doc, "field", field ? field : "") ||
+            !cJSON_AddBoolToObject(doc, "scale", scale)) {
+            cJSON_Delete(doc);
+            doc = NULL;
+        }
+        return cli_print_json(doc);
+    }
+    printf("%s block %" PRIu64 " (bytes %" PRIu64 "..%" PRIu64 "), its %s%s: %" PRIu64
+           " element%s (row-major numbers %s)\n", gt->name, k, at, at + gt->bytes,
+           field ? field : "?", scale ? " (a scale)" : "", count, count == 1 ? "" : "s", runs);
+    return CLI_OK;
+}
 
 /* Every index is checked before the first is printed: invalid input
  * leaves standard output empty. */
@@ -55,6 +207,15 @@ static int by_index(const struct cli_desc *c, int n, const char **args, bool jso
     }
     cJSON *arr = json ? cJSON_CreateArray() : NULL;
     bool ok = !json || arr;
+    if (c->blocks) {                  /* a GGUF tensor of blocks: where each element lies */
+        for (int i = 0; i < n && ok; i++) {
+            uint64_t eo, bo;
+            tl_desc_offset(d, idx[i], &eo, &bo, NULL);
+            ok = block_element(c, args[i], eo, arr);
+        }
+        free(idx);
+        return json ? cli_print_json(ok ? arr : (cJSON_Delete(arr), NULL)) : CLI_OK;
+    }
     bool nibbles = tl_dtype_bits(d->dtype) == 4;
     for (int i = 0; i < n && ok; i++) {
         uint64_t eo, bo;
@@ -230,6 +391,8 @@ static int by_byte(const struct cli_desc *c, const char *byte_arg, uint64_t step
     uint64_t byte;
     if (!parse_byte(byte_arg, &byte))
         return CLI_USAGE;
+    if (c->blocks)
+        return block_byte(c, byte, json);
     return byte_owners(c, byte, NULL, steps, json, NULL);
 }
 

@@ -267,6 +267,10 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
     *picked = t;
     out->d = t->desc;
     out->scalar = t->scalar;
+    out->blocks = t->encoding == TL_ENC_GGML;
+    out->ggml_type = t->ggml_type;
+    out->blocks_at = t->stored_at;
+    out->blocks_bytes = t->stored_bytes;
     out->shares_file = tf->named && tf->format != TL_FMT_JSON;
     for (size_t i = 0; tf->format == TL_FMT_JSON && tf->named && i < tf->count; i++) {
         if (tf->tensors[i].end > out->map_end)

@@ -91,3 +91,134 @@ const char *tl_ggml_decoded_list(char *buf, size_t n)
     }
     return buf;
 }
+
+static void piece(struct tl_ggml_where *w, const char *field, unsigned byte, unsigned bytes,
+                  unsigned bit, unsigned bits, bool scale)
+{
+    if (w->n < TL_GGML_PIECES)
+        w->p[w->n++] = (struct tl_ggml_piece){ field, byte, bytes, bit, bits, scale };
+}
+
+/* A nibble of qs: element j of 32 (the low nibbles first, then the high). */
+static void nibble32(struct tl_ggml_where *w, unsigned qs, unsigned j)
+{
+    piece(w, "qs", qs + j % 16, 1, j < 16 ? 0 : 4, 4, false);
+}
+
+/* Q4_K's and Q5_K's 6-bit scale and min of sub-block s, in scales[12] at 4. */
+static void scale_min_k4(struct tl_ggml_where *w, unsigned s)
+{
+    if (s < 4) {
+        piece(w, "scales", 4 + s, 1, 0, 6, true);
+        piece(w, "scales", 4 + s + 4, 1, 0, 6, true);
+    } else {
+        piece(w, "scales", 4 + s + 4, 1, 0, 8, true);      /* both low nibbles */
+        piece(w, "scales", 4 + s - 4, 1, 6, 2, true);
+        piece(w, "scales", 4 + s, 1, 6, 2, true);
+    }
+}
+
+int tl_ggml_locate(uint32_t type, unsigned j, struct tl_ggml_where *w)
+{
+    const struct tl_ggml_type *gt = tl_ggml_type(type);
+    w->n = 0;
+    if (!gt || gt->plain >= 0 || !gt->decodes || j >= gt->block)
+        return TL_E_VALUE;
+    unsigned n, r, l, s;
+    switch (type) {
+    case 2:                                     /* Q4_0 */
+    case 20:                                    /* IQ4_NL */
+        nibble32(w, 2, j);
+        piece(w, "d", 0, 2, 0, 0, true);
+        break;
+    case 3:                                     /* Q4_1 */
+        nibble32(w, 4, j);
+        piece(w, "d", 0, 2, 0, 0, true);
+        piece(w, "m", 2, 2, 0, 0, true);
+        break;
+    case 6:                                     /* Q5_0 */
+    case 7:                                     /* Q5_1 */
+        nibble32(w, type == 6 ? 6 : 8, j);
+        piece(w, "qh", (type == 6 ? 2 : 4) + j / 8, 1, j % 8, 1, false);
+        piece(w, "d", 0, 2, 0, 0, true);
+        if (type == 7)
+            piece(w, "m", 2, 2, 0, 0, true);
+        break;
+    case 8:                                     /* Q8_0 */
+        piece(w, "qs", 2 + j, 1, 0, 8, false);
+        piece(w, "d", 0, 2, 0, 0, true);
+        break;
+    case 10:                                    /* Q2_K */
+    case 11:                                    /* Q3_K */
+        n = j / 128, r = j % 128, s = r / 32, l = r % 32;
+        piece(w, "qs", (type == 10 ? 16 : 32) + 32 * n + l, 1, 2 * s, 2, false);
+        if (type == 11)
+            piece(w, "hmask", l, 1, 4 * n + s, 1, false);
+        {
+            unsigned is = 8 * n + 2 * s + l / 16;
+            if (type == 10) {
+                piece(w, "scales", is, 1, 0, 8, true);      /* scale low, min high */
+                piece(w, "d", 80, 2, 0, 0, true);
+                piece(w, "dmin", 82, 2, 0, 0, true);
+            } else {
+                piece(w, "scales", 96 + is % 8, 1, 4 * (is / 8), 4, true);
+                piece(w, "scales", 104 + is % 4, 1, 2 * (is / 4), 2, true);
+                piece(w, "d", 108, 2, 0, 0, true);
+            }
+        }
+        break;
+    case 12:                                    /* Q4_K */
+    case 13:                                    /* Q5_K */
+        n = j / 64, r = j % 64, l = r % 32;
+        piece(w, "qs", (type == 12 ? 16 : 48) + 32 * n + l, 1, r < 32 ? 0 : 4, 4, false);
+        if (type == 13)
+            piece(w, "qh", 16 + l, 1, 2 * n + r / 32, 1, false);
+        piece(w, "d", 0, 2, 0, 0, true);
+        piece(w, "dmin", 2, 2, 0, 0, true);
+        scale_min_k4(w, 2 * n + r / 32);
+        break;
+    case 14:                                    /* Q6_K */
+        n = j / 128, r = j % 128, s = r / 32, l = r % 32;
+        piece(w, "ql", 64 * n + l + 32 * (s & 1), 1, s < 2 ? 0 : 4, 4, false);
+        piece(w, "qh", 128 + 32 * n + l, 1, 2 * s, 2, false);
+        piece(w, "scales", 192 + 8 * n + l / 16 + 2 * s, 1, 0, 8, true);
+        piece(w, "d", 208, 2, 0, 0, true);
+        break;
+    case 23:                                    /* IQ4_XS */
+        n = j / 32, r = j % 32;
+        piece(w, "qs", 8 + 16 * n + r % 16, 1, r < 16 ? 0 : 4, 4, false);
+        piece(w, "scales_l", 4 + n / 2, 1, 4 * (n % 2), 4, true);
+        piece(w, "scales_h", 2 + n / 4, 1, 2 * (n % 4), 2, true);
+        piece(w, "d", 0, 2, 0, 0, true);
+        break;
+    case 34:                                    /* TQ1_0: base-3 digits */
+        if (j < 160)
+            piece(w, "qs", j % 32, 1, j / 32, 0, false);
+        else if (j < 240)
+            piece(w, "qs", 32 + (j - 160) % 16, 1, (j - 160) / 16, 0, false);
+        else
+            piece(w, "qh", 48 + (j - 240) % 4, 1, (j - 240) / 4, 0, false);
+        piece(w, "d", 52, 2, 0, 0, true);
+        break;
+    case 35:                                    /* TQ2_0 */
+        n = j / 128, r = j % 128;
+        piece(w, "qs", 32 * n + r % 32, 1, 2 * (r / 32), 2, false);
+        piece(w, "d", 64, 2, 0, 0, true);
+        break;
+    case 39:                                    /* MXFP4 */
+        piece(w, "qs", 1 + j % 16, 1, j < 16 ? 0 : 4, 4, false);
+        piece(w, "e", 0, 1, 0, 8, true);
+        break;
+    case 41:                                    /* Q1_0 */
+        piece(w, "qs", 2 + j / 8, 1, j % 8, 1, false);
+        piece(w, "d", 0, 2, 0, 0, true);
+        break;
+    case 42:                                    /* Q2_0 */
+        piece(w, "qs", 2 + j / 4, 1, 2 * (j % 4), 2, false);
+        piece(w, "d", 0, 2, 0, 0, true);
+        break;
+    default:
+        return TL_E_VALUE;
+    }
+    return 0;
+}

@@ -108,6 +108,28 @@ const struct tl_ggml_type *tl_ggml_type(uint32_t id);
  * in *id; NULL when there is none. */
 const struct tl_ggml_type *tl_ggml_type_named(const char *name, uint32_t *id);
 
+/* Where element j (< the type's block) of a block lies: each piece is a
+ * field of the block (its name as ggml-common.h calls it: "qs", "qh",
+ * "d", "scales", ...), the byte in the block and the bits in that byte
+ * (bit, bits; 8 and 0 for a whole byte, bytes > 1 for a field of several:
+ * an FP16 scale), and whether it holds the element's own bits or a scale
+ * (or min) its value is multiplied by (or offset by).  TQ1_0's values are
+ * base-3 digits: bit is then the digit, bits 0. */
+#define TL_GGML_PIECES 6
+struct tl_ggml_piece {
+    const char *field;
+    unsigned byte, bytes, bit, bits;
+    bool scale;
+};
+struct tl_ggml_where {
+    unsigned n;
+    struct tl_ggml_piece p[TL_GGML_PIECES];
+};
+
+/* Fills *w for element j of a block of ggml's type number type (a block
+ * type the tool decodes).  @return 0, or TL_E_VALUE. */
+int tl_ggml_locate(uint32_t type, unsigned j, struct tl_ggml_where *w);
+
 /* The names of the types the tool decodes, ", " between them, into buf.
  * @return buf. */
 const char *tl_ggml_decoded_list(char *buf, size_t n);

@@ -299,6 +299,57 @@ def test_dump_and_compare():
     tl("compare", path("dump.gguf") + ":w", path("dump.gguf") + ":x", "--atol", "0.05")
 
 
+def test_offset_names_each_elements_bits():
+    """offset FILE:NAME INDEX names where an element's bits lie: flipping
+    them in the file changes that element, and no other of its block, as
+    ggml decodes it; flipping a byte of a scale it names changes it (its
+    quantized value not 0).  offset --byte names that element among the
+    ones the byte holds."""
+    rng = np.random.default_rng(37)
+    tensors = model("where.gguf", DECODED, [[512, 2]], rng)
+    raw = bytearray(open(path("where.gguf"), "rb").read())
+    for name, t, ne, data in tensors:
+        count = int(np.prod(ne))
+        blck, bsize = G.block(t)
+        base = expected(t, ne, data)
+        for j in rng.integers(0, count, 6):
+            idx = "%d,%d" % (j // ne[0], j % ne[0])
+            doc = json.loads(tl("offset", "--json", path("where.gguf") + ":" + name, idx).stdout)[0]
+            assert doc["element"] == j and doc["blockBytes"] == bsize, doc
+            truth = G.read(path("where.gguf"))
+            off = [o for n, _, o, _ in truth["tensors"] if n == name][0] + truth["data"]
+            assert doc["blockBegin"] == off + (int(j) // blck) * bsize, doc
+            block = int(j) // blck
+
+            def changes(mod):
+                new = G.to_float(t, bytes(mod[off:off + len(data)]), count)
+                return np.nonzero(new.view(np.uint32) != base.view(np.uint32))[0]
+
+            for p in doc["pieces"]:
+                if p["scale"]:
+                    continue
+                if p["bits"]:           # the element's bits flipped: it alone changes
+                    mod = bytearray(raw)
+                    mod[p["byte"]] ^= ((1 << p["bits"]) - 1) << p["bit"]
+                    assert list(changes(mod)) == [j], (name, idx, p, list(changes(mod))[:8])
+                    continue
+                # a base-3 digit (TQ1_0): some value of the byte changes the
+                # element, and none changes an element of another block
+                hit = False
+                for v in range(256):
+                    mod = bytearray(raw)
+                    mod[p["byte"]] = v
+                    ch = changes(mod)
+                    assert all(block * blck <= c < (block + 1) * blck for c in ch), (name, v)
+                    hit = hit or j in ch
+                assert hit, (name, idx, p)
+            # --byte: the element's own byte names it
+            own = [p for p in doc["pieces"] if not p["scale"]][0]
+            r = json.loads(tl("offset", "--json", path("where.gguf") + ":" + name, "--byte",
+                              own["byte"]).stdout)
+            assert any(a <= j <= b for a, b in r["elements"]) and r["field"] == own["field"], r
+
+
 def test_undecoded_types_listed_and_refused():
     """A type the tool does not decode (IQ2_XS) is listed by name and bytes;
     converting it into safetensors is refused by name (exit 4)."""

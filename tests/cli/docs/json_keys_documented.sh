@@ -19,6 +19,9 @@ man=$(dirname "$(readlink examples)")/man/tensorlayout.1
     $TL list --json examples/mixed.safetensors
     $TL list --json examples/weights.npz
     $TL list --json examples/model.gguf
+    $TL inspect --json examples/model.gguf:blk.0.attn_q.weight
+    $TL offset --json examples/model.gguf:blk.0.attn_q.weight 1,5
+    $TL offset --json examples/model.gguf:blk.0.attn_q.weight --byte 2645
     $TL convert --json examples/model.gguf -o x.safetensors
     $TL list --json examples/readback_map.json examples/readback_map.bin
     $TL list --json examples/sharded/model.safetensors.index.json
