@@ -61,7 +61,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: lane-plain lane-checked all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: lane-plain lane-checked all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -118,7 +118,7 @@ lane-checked:
 
 check: test  ## same as test
 
-test-once: test-lib test-unit test-diff test-cli test-interrupt test-interop test-gguf test-draw test-docs test-man
+test-once: test-lib test-unit test-diff test-cli test-interrupt test-interop test-gguf test-pytorch test-draw test-docs test-man
 
 # SPEC 15: the library prints nothing, reads no environment variable and
 # opens no file (the command line reads the calibration's cache and /proc
@@ -230,6 +230,9 @@ test-interop: $(BIN)  ## numpy reads what the tool writes and writes what it rea
 test-gguf: $(BIN)  ## GGUF files: ggml writes, quantizes and decodes; the tool must agree bit for bit
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/gguf/run.sh
 
+test-pytorch: $(BIN)  ## PyTorch checkpoints: torch writes them and reads what the tool writes; hostile pickles run nothing
+	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/pytorch/run.sh
+
 test-docs: $(BIN)  ## the examples of the man page and README, run and compared
 	TL=$(abspath $(BIN)) sh tests/docs.sh
 
@@ -265,7 +268,7 @@ FUZZ_FLAGS  = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=o
               -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
 FUZZ_LIB    = $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_CLI    = $(filter-out $(FUZZ_DIR)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_DIR)/%.o))
-FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz fuzz_calib fuzz_gguf
+FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz fuzz_calib fuzz_gguf fuzz_pickle
 
 $(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
@@ -284,6 +287,7 @@ $(FUZZ_DIR)/fuzz_convert: $(FUZZ_DIR)/tests/fuzz/fuzz_convert.o $(FUZZ_CLI) $(FU
 $(FUZZ_DIR)/fuzz_npz: $(FUZZ_DIR)/tests/fuzz/fuzz_npz.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_calib: $(FUZZ_DIR)/tests/fuzz/fuzz_calib.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_gguf: $(FUZZ_DIR)/tests/fuzz/fuzz_gguf.o $(FUZZ_LIB)
+$(FUZZ_DIR)/fuzz_pickle: $(FUZZ_DIR)/tests/fuzz/fuzz_pickle.o $(FUZZ_LIB)
 $(addprefix $(FUZZ_DIR)/,$(FUZZERS)):
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread $^ -o $@ $(TL_LIBS)
 

@@ -188,3 +188,23 @@ def gguf_model():
 
 
 gguf_model()
+
+
+# A small PyTorch checkpoint, written by torch.save itself (Debian's
+# python3-torch): a state dict with a transposed view and a tied weight,
+# and values that are no tensor.  Skipped, keeping the committed file,
+# where torch is not installed.
+def torch_checkpoint():
+    try:
+        import torch
+    except ImportError as e:
+        print("checkpoint.pt kept (torch not loaded: %s)" % e)
+        return
+    w = torch.arange(12, dtype=torch.float32).reshape(3, 4) / 4
+    sd = {"encoder.weight": w, "encoder.bias": torch.tensor([0.5, -0.5, 0.25]).half(),
+          "decoder.weight": w.t(), "embed.weight": torch.arange(6).reshape(2, 3).to(torch.bfloat16)}
+    sd["lm_head.weight"] = sd["embed.weight"]
+    torch.save({"model": sd, "epoch": 3, "lr": 0.001}, os.path.join(here, "checkpoint.pt"))
+
+
+torch_checkpoint()

@@ -37,6 +37,8 @@ struct entry {
     uint64_t begin, end;
     enum tl_encoding encoding;    /* how its bytes are stored (an .npz member: deflated) */
     const struct tl_ggml_type *ggml;   /* a GGUF tensor's type */
+    const char *storage;          /* a PyTorch view's storage ("" elsewhere) */
+    const char *leaf;             /* a PyTorch value that is no tensor: its text */
 };
 
 static void problem_text(const struct tl_file *tf, const struct tl_file_problem *p, char *buf,
@@ -123,8 +125,11 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
         if (len > w)
             w = len;
     }
-    bool gguf = tf->format == TL_FMT_GGUF;
-    if (gguf)
+    bool gguf = tf->format == TL_FMT_GGUF, torch = tf->format == TL_FMT_PYTORCH;
+    if (torch)
+        printf("%-*s  %-8s  %-16s  %-7s  %12s  %12s  %12s\n", w, "name", "dataType", "sizes",
+               "storage", "begin", "end", "bytes");
+    else if (gguf)
         printf("%-*s  %-8s  %-16s  %-12s  %12s  %12s  %12s\n", w, "name", "type", "sizes",
                "block", "begin", "end", "bytes");
     else
@@ -139,6 +144,14 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
         if (e[i].rank == 0)
             snprintf(sizes, sizeof sizes, e[i].dtype[0] ? "0-d" : "-");   /* no tensor: "-" */
         char dt[64];
+        if (e[i].leaf)
+            continue;                   /* after the tensors, as values */
+        if (torch) {
+            printf("%-*s  %-8s  %-16s  %-7s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
+                   tl_quote(e[i].name, q, sizeof q), tl_quote(e[i].dtype, dt, sizeof dt), sizes,
+                   e[i].storage, e[i].begin, e[i].end, e[i].end - e[i].begin);
+            continue;
+        }
         if (gguf) {
             char block[32] = "-";
             if (e[i].ggml->block > 1)
@@ -153,6 +166,25 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
                e[i].dtype[0] ? tl_quote(e[i].dtype, dt, sizeof dt) : "-", sizes, e[i].begin, e[i].end,
                e[i].end - e[i].begin);
     }
+    for (size_t i = 0, k = 0; i < count; i++) {
+        if (!e[i].leaf)
+            continue;
+        if (k++ == 0)
+            printf("\nvalues (not tensors: listed, not converted)\n");
+        printf("  %-*s  %-6s  %s\n", w, tl_quote(e[i].name, q, sizeof q), e[i].dtype, e[i].leaf);
+    }
+    if (torch) {
+        size_t shared = 0;
+        for (size_t i = 0; i < count; i++)
+            for (size_t k = 0; e[i].storage[0] && k < i; k++)
+                if (strcmp(e[k].storage, e[i].storage) == 0) {
+                    if (shared++ == 0)
+                        printf("\nshared storages (views, tied weights)\n");
+                    printf("  %s shares storage %s with %s\n", tl_quote(e[i].name, q, sizeof q),
+                           e[i].storage, e[k].name);
+                    break;
+                }
+    }
     if (gguf) {
         print_gguf_meta(tf, show_meta);
     } else if (tf->nmeta) {
@@ -163,7 +195,7 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
                    tl_quote(tf->meta[i].value, v, sizeof v));
         }
     }
-    if (tf->gaps_ok && tf->nproblems > count_problems(tf)) {
+    if (tf->gaps_ok && tf->nproblems > count_problems(tf) && !torch) {
         printf("\ngaps\n");
         for (size_t i = 0; i < tf->nproblems; i++) {
             char text[512];
@@ -211,6 +243,9 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
                cJSON_AddNumberToObject(t, "blockElements", e[i].ggml->block) &&
                cJSON_AddNumberToObject(t, "blockBytes", e[i].ggml->bytes) &&
                cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e[i].encoding)))) &&
+             (format != TL_FMT_PYTORCH ||
+              (e[i].leaf ? cJSON_AddStringToObject(t, "value", e[i].leaf) != NULL
+                         : cJSON_AddStringToObject(t, "storage", e[i].storage) != NULL)) &&
              cJSON_AddBoolToObject(t, "decodable", e[i].decodable) &&
              tl_json_add_u64_array(t, "sizes", e[i].sizes, e[i].rank) &&
              tl_json_add_u64(t, "byteOffset", e[i].begin) &&
@@ -475,8 +510,9 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
                                      t->decodable, !t->decodable ? t->ndim : t->scalar ? 0
                                                                     : t->desc.rank,
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
-                                     t->encoding, tl_ggml_type(t->ggml_type) };
-        undecodable += !t->decodable;
+                                     t->encoding, tl_ggml_type(t->ggml_type), t->storage,
+                                     t->leaf };
+        undecodable += !t->decodable && !t->leaf;
         deflated += (t->encoding == TL_ENC_DEFLATE);
     }
     if (json)

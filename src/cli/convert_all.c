@@ -114,8 +114,11 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
         it[i].type = chosen && to_type && tl_dtype_is_float(s->dtype) && s->dtype != *to_type;
         /* the source's memory order, packed, unless --to reorders it; a
          * tensor file's array into safetensors, which has no order flag,
-         * in C order, so that numpy sees the same shape (SPEC 19) */
-        if (!it[i].layout && f->format != TL_FMT_JSON && strcmp(w->format->name, "safetensors") == 0) {
+         * in C order, so that numpy sees the same shape (SPEC 19); and
+         * into an .npz from any tensor file but an .npz (whose Fortran
+         * arrays stay Fortran's): a transposed PyTorch view too */
+        if (!it[i].layout && f->format != TL_FMT_JSON &&
+            (strcmp(w->format->name, "safetensors") == 0 || f->format != TL_FMT_NPZ)) {
             for (unsigned k = 0; k < s->rank; k++)
                 order[k] = k;
         } else if (!it[i].layout) {
@@ -348,6 +351,20 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     }
     uint64_t at = 0;
     for (size_t i = 0; i < n; i++) {
+        if (!it[i].t->decodable && it[i].t->storage[0] && it[i].t->desc.rank) {
+            struct tl_info info;        /* a PyTorch BOOL view: carried only whole */
+            tl_desc_classify(&it[i].t->desc, &info);
+            bool c_order = info.packed;
+            for (unsigned k = 0; c_order && k < it[i].t->desc.rank; k++)
+                c_order = info.axis_order[k] == k;
+            if (!c_order || it[i].t->encoding != TL_ENC_PLAIN) {
+                fprintf(stderr, "tensorlayout: %s: tensor '%s' (%s) is a strided or "
+                        "compressed view, which this tool carries only whole and packed\n",
+                        w->name, tl_quote(it[i].t->name, q, sizeof q), it[i].t->dtype);
+                free(e);
+                return CLI_INVALID;
+            }
+        }
         if (!it[i].t->decodable && it[i].t->encoding == TL_ENC_GGML) {
             char list[256];
             fprintf(stderr, "tensorlayout: %s: tensor '%s' is of GGUF type %s, which this tool "
@@ -766,8 +783,59 @@ int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size
     return rc ? rc : rules_used(w, &u, has ? &to_type : NULL);
 }
 
+static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
+                           const struct cli_data *in, uint64_t *tensor_bytes);
+
+/* A PyTorch checkpoint's rows that are no tensor (a step count, a
+ * learning rate) are not written (SPEC 17): the rest converts, with a
+ * note naming them; and views that share a storage are written as
+ * tensors of their own, with a note. */
 int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
                       const struct cli_data *in, uint64_t *tensor_bytes)
+{
+    size_t leaves = 0, shared = 0;
+    char names[160] = "", q[64];
+    for (size_t i = 0; i < f->count; i++) {
+        const struct tl_file_tensor *t = &f->tensors[i];
+        if (t->leaf) {
+            size_t len = strlen(names);
+            if (leaves < 3)
+                snprintf(names + len, sizeof names - len, "%s%s", leaves ? ", " : "",
+                         tl_quote(t->name, q, sizeof q));
+            leaves++;
+        }
+        for (size_t k = 0; t->storage[0] && k < i && !shared; k++)
+            shared += strcmp(f->tensors[k].storage, t->storage) == 0;
+    }
+    if (!leaves && !shared)
+        return convert_tensors(w, f, in, tensor_bytes);
+    struct tl_file view = *f;
+    struct tl_file_tensor *kept = malloc((f->count ? f->count : 1) * sizeof *kept);
+    if (!kept) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    view.count = 0;
+    for (size_t i = 0; i < f->count; i++)
+        if (!f->tensors[i].leaf)
+            kept[view.count++] = f->tensors[i];
+    view.tensors = kept;
+    view.problems = NULL;
+    view.nproblems = 0;
+    int rc = convert_tensors(w, &view, in, tensor_bytes);
+    free(kept);
+    if (rc == CLI_OK && !w->quiet && leaves)
+        fprintf(stderr, "tensorlayout: note: %s: %zu value%s that %s no tensor not written: "
+                "%s%s\n", w->name, leaves, leaves == 1 ? "" : "s", leaves == 1 ? "is" : "are",
+                names, leaves > 3 ? ", ..." : "");
+    if (rc == CLI_OK && !w->quiet && shared)
+        fprintf(stderr, "tensorlayout: note: %s: tensors that share a storage (tied weights, "
+                "views) are written as tensors of their own\n", w->name);
+    return rc;
+}
+
+static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
+                           const struct cli_data *in, uint64_t *tensor_bytes)
 {
     enum tl_dtype to_type;
     bool has;

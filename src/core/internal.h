@@ -61,6 +61,14 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
                          struct tl_error *err);
 int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
 
+/* A zip archive's members (npz.c), each a row named as the member is
+ * ("ARCHIVE/data/0"; NAME of a member NAME.npy, wrapped), with its stored
+ * bytes and encoding, checked: names that would leave their folder, names
+ * twice, members whose data overlap, sizes that disagree.  The rows are
+ * not decodable yet: the format's reader makes them what they hold.
+ * @return 0, or a TL_E_* code with err filled (f freed by the caller). */
+int tl_zip_members(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
+
 
 /* Whether a path named inside a file (an .npz member, a shard of an index)
  * would leave the folder it belongs in: absolute, a drive ("C:"), or a

@@ -268,14 +268,12 @@ static int npz_read_npy(const uint8_t *b, struct tl_file_tensor *t, struct tl_er
     return rc;
 }
 
-int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err)
+int tl_zip_members(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err)
 {
     struct mem m = { b, len, 0, 0, { 0 } };
     zip_error_t ze;
     zip_error_init(&ze);
     zip_error_init(&m.error);
-    f->named = true;
-    f->gaps_ok = true;                 /* local headers lie between the members */
     zip_source_t *src = zip_source_function_create(mem_source, &m, &ze);
     zip_t *za = src ? zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze) : NULL;
     if (!za) {
@@ -305,6 +303,14 @@ int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
     zip_error_fini(&m.error);
     if (!rc)
         rc = npz_check_all(f, err);
+    return rc;
+}
+
+int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err)
+{
+    f->named = true;
+    f->gaps_ok = true;                 /* local headers lie between the members */
+    int rc = tl_zip_members(b, len, f, err);
     for (size_t i = 0; !rc && i < f->count; i++) {
         if (f->tensors[i].wrapped)
             rc = npz_read_npy(b, &f->tensors[i], err);

@@ -1,31 +1,557 @@
 /*
  * pytorch.c - the zip checkpoints torch.save writes (PyTorch 1.6 and later:
- * ARCHIVE/data.pkl first, then ARCHIVE/data/N; SPEC section 17).
- * Recognized by their first member's name; not read yet.
+ * ARCHIVE/data.pkl, ARCHIVE/data/KEY for each storage; SPEC section 17),
+ * read without running them.
+ *
+ * The archive's members are read as an .npz's are (tl_zip_members); its
+ * data.pkl by pickle.c's reader, with the rules here: the globals
+ * torch.save writes for tensors and containers are allowed, every other
+ * one is refused as it is read.  A persistent id names a storage (its
+ * class, so its type, its key, its element count); _rebuild_tensor_v2
+ * makes a tensor of a storage, an offset, sizes and strides: exactly a
+ * description of the storage's member.  The tree is flattened into rows,
+ * dotted names for nested containers; values that are no tensor are rows
+ * of their own, with no bytes (struct tl_file_tensor's leaf).
  */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "pickle.h"
 #include "tl.h"
 
 /* A zip whose first member is ARCHIVE/data.pkl: surer than a zip of
- * anything (.npz). */
+ * anything (.npz).  A pickle that starts as torch's legacy format does
+ * (protocol 2, its magic number) is named too, to be refused by name. */
+static const uint8_t legacy_magic[] = { 0x80, 0x02, 0x8a, 0x0a, 0x6c, 0xfc, 0x9c, 0x46, 0xf9,
+                                        0x20, 0x6a, 0xa8, 0x50, 0x19 };
+
 static unsigned pytorch_bid(const uint8_t *head, size_t n)
 {
-    static const char pkl[] = "data.pkl";
+    if (n >= sizeof legacy_magic && memcmp(head, legacy_magic, sizeof legacy_magic) == 0)
+        return 90;
     if (n < 30 || !tl_zip_head(head, n) || head[2] != 3)
         return 0;
-    size_t len = (size_t)head[26] | (size_t)head[27] << 8, k = sizeof pkl - 1;
-    if (len < k || 30 + len > n)
+    size_t len = (size_t)head[26] | (size_t)head[27] << 8;
+    if (len == 0 || len > 200 || 30 + len > n)
         return 0;
-    const uint8_t *name = head + 30;
-    if (memcmp(name + len - k, pkl, k) != 0 || (len > k && name[len - k - 1] != '/'))
+    char name[201];
+    memcpy(name, head + 30, len);
+    name[len] = '\0';
+    /* ARCHIVE/data.pkl (torch.save); ARCHIVE/data/N, ARCHIVE/code/...,
+     * ARCHIVE/constants.pkl (TorchScript, named to be refused) */
+    const char *slash = strchr(name, '/');
+    if (!slash || (len > 4 && strcmp(name + len - 4, ".npy") == 0))
         return 0;
-    return 90;
+    const char *rest = slash + 1;
+    if (strcmp(rest, "data.pkl") == 0 || strncmp(rest, "data/", 5) == 0 ||
+        strncmp(rest, "code/", 5) == 0 || strcmp(rest, "constants.pkl") == 0)
+        return 90;
+    return 0;
+}
+
+/* ---- what a checkpoint may name ------------------------------------------ */
+
+/* The storage classes and dtypes, one a type: its names, its safetensors
+ * spelling, its place in the type table (-1: BOOL, which it lacks). */
+static const struct {
+    const char *storage, *dtype, *alias, *st;
+    int dt;
+    unsigned size;
+} types[] = {
+    { "FloatStorage", "float32", "float", "F32", TL_DT_FLOAT32, 4 },
+    { "DoubleStorage", "float64", "double", "F64", TL_DT_FLOAT64, 8 },
+    { "HalfStorage", "float16", "half", "F16", TL_DT_FLOAT16, 2 },
+    { "BFloat16Storage", "bfloat16", NULL, "BF16", TL_DT_BFLOAT16, 2 },
+    { "LongStorage", "int64", "long", "I64", TL_DT_INT64, 8 },
+    { "IntStorage", "int32", "int", "I32", TL_DT_INT32, 4 },
+    { "ShortStorage", "int16", "short", "I16", TL_DT_INT16, 2 },
+    { "CharStorage", "int8", NULL, "I8", TL_DT_INT8, 1 },
+    { "ByteStorage", "uint8", NULL, "U8", TL_DT_UINT8, 1 },
+    { "BoolStorage", "bool", NULL, "BOOL", -1, 1 },
+};
+#define NTYPES (int)(sizeof types / sizeof types[0])
+#define UNTYPED 8                       /* UntypedStorage: bytes, as ByteStorage */
+
+enum { G_ODICT, G_TENSOR, G_PARAM, G_PARAM_STATE, G_DEVICE, G_STORAGE = 100, G_DTYPE = 200 };
+
+static int allowed(const char *module, const char *name)
+{
+    if (strcmp(module, "collections") == 0 && strcmp(name, "OrderedDict") == 0)
+        return G_ODICT;
+    if (strcmp(module, "torch._utils") == 0) {
+        if (strcmp(name, "_rebuild_tensor_v2") == 0)
+            return G_TENSOR;
+        if (strcmp(name, "_rebuild_parameter") == 0)
+            return G_PARAM;
+        if (strcmp(name, "_rebuild_parameter_with_state") == 0)
+            return G_PARAM_STATE;
+        return -1;
+    }
+    if ((strcmp(module, "torch") == 0 || strcmp(module, "torch.storage") == 0) &&
+        strcmp(name, "UntypedStorage") == 0)
+        return G_STORAGE + UNTYPED;
+    if (strcmp(module, "torch") != 0)
+        return -1;
+    if (strcmp(name, "device") == 0)
+        return G_DEVICE;
+    for (int i = 0; i < NTYPES; i++) {
+        if (strcmp(name, types[i].storage) == 0)
+            return G_STORAGE + i;
+        if (strcmp(name, types[i].dtype) == 0 || (types[i].alias && strcmp(name, types[i].alias) == 0))
+            return G_DTYPE + i;
+    }
+    return -1;
+}
+
+/* The objects a checkpoint builds: storages and tensors, and leaves. */
+enum { O_STORAGE, O_TENSOR, O_DEVICE };
+
+struct storage {
+    char key[16];
+    int type;
+    uint64_t numel;
+    const struct tl_file_tensor *member;
+};
+
+struct tensor {
+    const struct storage *s;
+    uint64_t offset;
+    unsigned rank;
+    uint64_t sizes[TL_MAX_RANK], strides[TL_MAX_RANK];
+};
+
+struct ctx {
+    const struct tl_file *zip;          /* the archive's members */
+    const char *dir;                    /* ARCHIVE, the members' folder */
+    size_t dirlen;
+};
+
+static int bad(struct tl_error *err, const char *msg)
+{
+    return tl_fail(err, TL_E_VALUE, "data.pkl", "%s", msg);
+}
+
+static bool is_int(const struct tl_pk *p)
+{
+    return p->kind == TL_PK_INT && p->i >= 0;
+}
+
+static struct tl_pk *object(struct tl_pk_arena *a, int kind, void *obj)
+{
+    struct tl_pk *p = tl_pk_new(a, TL_PK_OBJECT);
+    if (!p) {
+        free(obj);
+        return NULL;
+    }
+    p->i = kind;
+    p->obj = obj;                       /* freed with the arena */
+    return p;
+}
+
+static int int_tuple(const struct tl_pk *t, uint64_t *out, unsigned *n, struct tl_error *err)
+{
+    if (t->kind != TL_PK_TUPLE || t->n > TL_MAX_RANK)
+        return bad(err, "_rebuild_tensor_v2: sizes and strides must be tuples of at most 8 "
+                   "integers");
+    for (size_t i = 0; i < t->n; i++) {
+        if (!is_int(t->items[i]))
+            return bad(err, "_rebuild_tensor_v2: a size or stride that is not an integer >= 0");
+        out[i] = (uint64_t)t->items[i]->i;
+    }
+    *n = (unsigned)t->n;
+    return 0;
+}
+
+static int call(void *vctx, struct tl_pk_arena *a, int id, const struct tl_pk *args,
+                struct tl_pk **out, struct tl_error *err)
+{
+    (void)vctx;
+    if (id == G_ODICT) {
+        if (args->n)
+            return bad(err, "OrderedDict is called with arguments torch.save does not give");
+        *out = tl_pk_new(a, TL_PK_DICT);
+        return *out ? 0 : tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    if (id == G_PARAM || id == G_PARAM_STATE) {
+        if (args->n < 1 || args->items[0]->kind != TL_PK_OBJECT || args->items[0]->i != O_TENSOR)
+            return bad(err, "_rebuild_parameter is called without a tensor");
+        *out = args->items[0];
+        return 0;
+    }
+    if (id == G_DEVICE) {
+        if (args->n < 1 || args->items[0]->kind != TL_PK_STR)
+            return bad(err, "torch.device is called without a device's name");
+        struct tl_pk *p = tl_pk_new(a, TL_PK_STR);
+        if (!p || !(p->s = strdup(args->items[0]->s)))
+            return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+        p->len = strlen(p->s);
+        *out = p;
+        return 0;
+    }
+    if (id != G_TENSOR)
+        return bad(err, "calls a storage class or a dtype, which torch.save does not do");
+    /* (storage, offset, sizes, strides, requires_grad, hooks[, metadata]) */
+    if (args->n < 4 || args->items[0]->kind != TL_PK_OBJECT || args->items[0]->i != O_STORAGE ||
+        !is_int(args->items[1]))
+        return bad(err, "_rebuild_tensor_v2 is called without a storage and an offset");
+    struct tensor *t = calloc(1, sizeof *t);
+    if (!t)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    unsigned ns, nt;
+    int rc = int_tuple(args->items[2], t->sizes, &ns, err);
+    if (!rc)
+        rc = int_tuple(args->items[3], t->strides, &nt, err);
+    if (!rc && ns != nt)
+        rc = bad(err, "_rebuild_tensor_v2: its sizes and strides differ in length");
+    if (rc) {
+        free(t);
+        return rc;
+    }
+    t->s = args->items[0]->obj;
+    t->offset = (uint64_t)args->items[1]->i;
+    t->rank = ns;
+    *out = object(a, O_TENSOR, t);
+    return *out ? 0 : tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+}
+
+/* ('storage', class, key, location, numel): the storage of member
+ * ARCHIVE/data/KEY. */
+static int persistent(void *vctx, struct tl_pk_arena *a, const struct tl_pk *pid,
+                      struct tl_pk **out, struct tl_error *err)
+{
+    struct ctx *c = vctx;
+    if (pid->kind != TL_PK_TUPLE || pid->n != 5 || pid->items[0]->kind != TL_PK_STR ||
+        strcmp(pid->items[0]->s, "storage") != 0 || pid->items[1]->kind != TL_PK_GLOBAL ||
+        pid->items[1]->i < G_STORAGE || pid->items[1]->i >= G_STORAGE + NTYPES ||
+        pid->items[2]->kind != TL_PK_STR || !is_int(pid->items[4]))
+        return bad(err, "a persistent id that is not a storage's ('storage', class, key, "
+                   "location, size)");
+    const char *key = pid->items[2]->s;
+    char name[64], q[40];
+    if (pid->items[2]->len == 0 || pid->items[2]->len >= sizeof ((struct storage *)0)->key ||
+        strchr(key, '/') || strchr(key, '\\') || strcmp(key, "..") == 0)
+        return tl_fail(err, TL_E_VALUE, "data.pkl", "storage key '%s' is not a member's name",
+                       tl_quote(key, q, sizeof q));
+    snprintf(name, sizeof name, "%.*sdata/%s", (int)c->dirlen, c->dir, key);
+    const struct tl_file_tensor *m = tl_file_find(c->zip, name);
+    if (!m)
+        return tl_fail(err, TL_E_VALUE, "data.pkl", "storage '%s' has no member %s in the "
+                       "archive", tl_quote(key, q, sizeof q), name);
+    struct storage *s = calloc(1, sizeof *s);
+    if (!s)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    snprintf(s->key, sizeof s->key, "%s", key);
+    s->type = (int)(pid->items[1]->i - G_STORAGE);
+    s->numel = (uint64_t)pid->items[4]->i;
+    s->member = m;
+    uint64_t bytes;
+    if (!tl_mul_ok(s->numel, types[s->type].size, &bytes) || bytes > m->decoded_bytes) {
+        free(s);
+        return tl_fail(err, TL_E_RANGE, "data.pkl", "storage '%s' claims %" PRIu64 " elements "
+                       "of %u bytes, but its member holds %" PRIu64 " bytes", key,
+                       (uint64_t)pid->items[4]->i, types[pid->items[1]->i - G_STORAGE].size,
+                       m->decoded_bytes);
+    }
+    *out = object(a, O_STORAGE, s);
+    return *out ? 0 : tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+}
+
+/* ---- the tree, flattened into rows ---------------------------------------- */
+
+struct fill {
+    uint8_t *b;
+    size_t n;
+};
+
+static int fill_put(void *ctx, const uint8_t *bytes, size_t n)
+{
+    struct fill *f = ctx;
+    memcpy(f->b + f->n, bytes, n);
+    f->n += n;
+    return 0;
+}
+
+struct rows {
+    struct tl_file_tensor *t;
+    size_t n, cap;
+    uint64_t file_len;
+};
+
+static struct tl_file_tensor *row(struct rows *r, const char *name, struct tl_error *err)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 16;
+        struct tl_file_tensor *t = realloc(r->t, cap * sizeof *t);
+        if (!t)
+            return NULL;
+        r->t = t;
+        r->cap = cap;
+    }
+    (void)err;
+    struct tl_file_tensor *t = &r->t[r->n];
+    memset(t, 0, sizeof *t);
+    if (!(t->name = strdup(name)))
+        return NULL;
+    t->order = r->n++;
+    return t;
+}
+
+static int leaf(struct rows *r, const char *name, const struct tl_pk *p, struct tl_error *err)
+{
+    static const char *const kinds[] = {
+        [TL_PK_NONE] = "None", [TL_PK_BOOL] = "bool", [TL_PK_INT] = "int",
+        [TL_PK_FLOAT] = "float", [TL_PK_STR] = "str", [TL_PK_BYTES] = "bytes",
+        [TL_PK_GLOBAL] = "type", [TL_PK_OBJECT] = "storage",
+    };
+    char text[96], q[80];
+    switch (p->kind) {
+    case TL_PK_NONE:  snprintf(text, sizeof text, "None"); break;
+    case TL_PK_BOOL:  snprintf(text, sizeof text, "%s", p->i ? "True" : "False"); break;
+    case TL_PK_INT:   snprintf(text, sizeof text, "%" PRId64, p->i); break;
+    case TL_PK_FLOAT:                   /* the shortest text that reads back the same */
+        for (int digits = 15; digits <= 17; digits++) {
+            snprintf(text, sizeof text, "%.*g", digits, p->f);
+            if (strtod(text, NULL) == p->f)
+                break;
+        }
+        break;
+    case TL_PK_STR:   snprintf(text, sizeof text, "'%s'", tl_quote(p->s, q, sizeof q)); break;
+    case TL_PK_BYTES: snprintf(text, sizeof text, "%zu bytes", p->len); break;
+    case TL_PK_GLOBAL:
+        snprintf(text, sizeof text, "%s", p->i >= G_DTYPE ? types[p->i - G_DTYPE].dtype
+                                          : "a class");
+        break;
+    default:          snprintf(text, sizeof text, "-"); break;
+    }
+    struct tl_file_tensor *t = row(r, name, err);
+    if (!t || !(t->leaf = strdup(text)))
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    snprintf(t->dtype, sizeof t->dtype, "%s", p->kind == TL_PK_GLOBAL && p->i >= G_DTYPE
+                                              ? "dtype" : kinds[p->kind]);
+    return 0;
+}
+
+static int tensor_row(struct rows *r, const char *name, const struct tensor *x,
+                      struct tl_error *err)
+{
+    const struct storage *s = x->s;
+    const struct tl_file_tensor *m = s->member;
+    char key[160], q[80];
+    snprintf(key, sizeof key, "tensor '%s'", tl_quote(name, q, sizeof q));
+    struct tl_file_tensor *t = row(r, name, err);
+    if (!t)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    snprintf(t->dtype, sizeof t->dtype, "%s", types[s->type].st);
+    snprintf(t->storage, sizeof t->storage, "%s", s->key);
+    t->ndim = x->rank;
+    t->scalar = x->rank == 0;
+    memcpy(t->shape, x->sizes, x->rank * sizeof x->sizes[0]);
+    /* the last element it reaches, inside its storage */
+    uint64_t count = 1, last = x->offset;
+    bool fits = true;
+    for (unsigned k = 0; k < x->rank && fits; k++) {
+        uint64_t step;
+        fits = tl_mul_ok(count, x->sizes[k], &count);
+        if (x->sizes[k])
+            fits = fits && tl_mul_ok(x->sizes[k] - 1, x->strides[k], &step) &&
+                   tl_add_ok(last, step, &last);
+    }
+    if (!fits)
+        return tl_fail(err, TL_E_OVERFLOW, key, "its sizes and strides overflow");
+    if (count && last >= s->numel)
+        return tl_fail(err, TL_E_RANGE, key, "reaches element %" PRIu64 " of storage '%s', "
+                       "which holds %" PRIu64, last, s->key, s->numel);
+    unsigned es = types[s->type].size;
+    uint64_t at = m->encoding == TL_ENC_PLAIN ? m->stored_at : 0;
+    t->encoding = m->encoding;
+    t->stored_at = m->stored_at;
+    t->stored_bytes = m->stored_bytes;
+    t->decoded_bytes = m->decoded_bytes;
+    t->decoded_crc = m->decoded_crc;
+    t->has_crc = m->has_crc;
+    if (m->encoding == TL_ENC_PLAIN) {
+        t->begin = at + x->offset * es;
+        t->end = count ? at + (last + 1) * es : t->begin;
+    } else {
+        t->begin = m->begin;
+        t->end = m->end;
+    }
+    if (count == 0)
+        return 0;                       /* no elements: listed, not decoded */
+    struct tl_desc *d = &t->desc;
+    memset(d, 0, sizeof *d);
+    d->dtype = types[s->type].dt >= 0 ? (enum tl_dtype)types[s->type].dt : TL_DT_UINT8;
+    d->rank = x->rank ? x->rank : 1;
+    for (unsigned k = 0; k < d->rank; k++) {
+        d->sizes[k] = x->rank ? x->sizes[k] : 1;
+        d->strides[k] = x->rank ? x->strides[k] : 1;
+    }
+    d->strides_src = TL_STRIDES_GIVEN;
+    d->file_offset = at;
+    d->byte_offset = x->offset * es;
+    int rc = tl_desc_validate(d, err);
+    if (rc) {
+        tl_error_key(err, key);
+        return rc;
+    }
+    t->decodable = types[s->type].dt >= 0;       /* BOOL: listed and carried */
+    return 0;
+}
+
+static int flatten(struct rows *r, const struct tl_pk *p, char *name, size_t len, int depth,
+                   struct tl_error *err)
+{
+    if (depth > 64)
+        return bad(err, "nests containers deeper than 64 levels");
+    if (p->kind == TL_PK_OBJECT && p->i == O_TENSOR)
+        return tensor_row(r, name, p->obj, err);
+    if (p->kind != TL_PK_DICT && p->kind != TL_PK_LIST && p->kind != TL_PK_TUPLE)
+        return leaf(r, len ? name : "(value)", p, err);
+    bool dict = p->kind == TL_PK_DICT;
+    for (size_t i = 0; i < p->n; i += dict ? 2 : 1) {
+        char part[256];
+        const struct tl_pk *k = dict ? p->items[i] : NULL, *v = p->items[dict ? i + 1 : i];
+        if (!dict)
+            snprintf(part, sizeof part, "%zu", i);
+        else if (k->kind == TL_PK_STR && strlen(k->s) == k->len)
+            snprintf(part, sizeof part, "%s", k->s);
+        else if (k->kind == TL_PK_INT)
+            snprintf(part, sizeof part, "%" PRId64, k->i);
+        else
+            return bad(err, "holds a dict whose key is neither text nor an integer");
+        size_t plen = strlen(part);
+        if (len + 1 + plen >= 1024)
+            return bad(err, "holds a name longer than 1023 bytes");
+        if (len)
+            name[len] = '.';
+        memcpy(name + len + (len ? 1 : 0), part, plen + 1);
+        int rc = flatten(r, v, name, len + (len ? 1 : 0) + plen, depth + 1, err);
+        name[len] = '\0';
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const struct tl_file_tensor *const *x = a, *const *y = b;
+    return strcmp((*x)->name, (*y)->name);
+}
+
+static int pytorch_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
+                         struct tl_error *err)
+{
+    if (len >= sizeof legacy_magic && memcmp(b, legacy_magic, sizeof legacy_magic) == 0)
+        return tl_fail(err, TL_E_VALUE, "format", "is a PyTorch checkpoint of the old format "
+                       "(before 1.6), a bare pickle this tool does not read: load it with "
+                       "torch and torch.save it again (a zip since 1.6)");
+    struct tl_file zip = { 0 };
+    int rc = tl_zip_members(b, len, &zip, err);
+    if (rc) {
+        tl_file_free(&zip);
+        return rc;
+    }
+    /* ARCHIVE/data.pkl, and no TorchScript */
+    const struct tl_file_tensor *pkl = NULL;
+    for (size_t i = 0; i < zip.count; i++) {
+        const char *n = zip.tensors[i].name;
+        size_t nl = strlen(n);
+        if (strstr(n, "/constants.pkl") || strstr(n, "/code/")) {
+            tl_file_free(&zip);
+            return tl_fail(err, TL_E_VALUE, "format", "is a TorchScript archive (torch.jit."
+                           "save), a program, not a checkpoint: torch.save its state_dict() "
+                           "and convert that");
+        }
+        if (nl >= 8 && strcmp(n + nl - 8, "data.pkl") == 0 && (nl == 8 || n[nl - 9] == '/') &&
+            (!pkl || zip.tensors[i].stored_at < pkl->stored_at))
+            pkl = &zip.tensors[i];
+    }
+    if (!pkl) {
+        tl_file_free(&zip);
+        return tl_fail(err, TL_E_VALUE, "data.pkl", "is missing: not a torch.save checkpoint");
+    }
+    const char *slash = strrchr(pkl->name, '/');
+    struct ctx c = { &zip, pkl->name, slash ? (size_t)(slash - pkl->name) + 1 : 0 };
+    /* the pickle's bytes: in place, or inflated */
+    uint8_t *text = NULL;
+    const uint8_t *p = b + pkl->stored_at;
+    if (pkl->decoded_bytes > TL_FILE_HEADER_MAX) {
+        tl_file_free(&zip);
+        return tl_fail(err, TL_E_RANGE, "data.pkl", "holds %" PRIu64 " bytes, above the limit "
+                       "of 100 MiB", pkl->decoded_bytes);
+    }
+    if (pkl->encoding != TL_ENC_PLAIN) {
+        struct fill buf = { malloc((size_t)pkl->decoded_bytes + 1), 0 };
+        text = buf.b;
+        if (!text) {
+            tl_file_free(&zip);
+            return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+        }
+        rc = tl_inflate(b, pkl, 0, true, fill_put, &buf, err);
+        if (rc) {
+            free(text);
+            tl_file_free(&zip);
+            return rc;
+        }
+        p = text;
+    }
+    struct tl_pk_rules rules = { &c, allowed, call, persistent, NULL };
+    struct tl_pk_arena arena = { 0 };
+    struct tl_pk *root;
+    rc = tl_pk_load(p, (size_t)pkl->decoded_bytes, &rules, &arena, &root, err);
+    struct rows r = { NULL, 0, 0, len };
+    char name[1024] = "";
+    if (!rc)
+        rc = flatten(&r, root, name, 0, 0, err);
+    tl_pk_free(&arena);
+    free(text);
+    tl_file_free(&zip);
+    f->tensors = r.t;
+    f->count = r.n;
+    f->named = true;
+    f->gaps_ok = true;                 /* local headers and data.pkl lie between */
+    if (rc)
+        return rc;
+    if (f->count > 1) {                /* names twice: {"a.b": x, "a": {"b": y}} */
+        const struct tl_file_tensor **by = malloc(f->count * sizeof *by);
+        if (!by)
+            return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+        for (size_t i = 0; i < f->count; i++)
+            by[i] = &f->tensors[i];
+        qsort(by, f->count, sizeof *by, by_name);
+        for (size_t i = 1; !rc && i < f->count; i++) {
+            if (strcmp(by[i - 1]->name, by[i]->name) == 0) {
+                char key[128], q[80];
+                snprintf(key, sizeof key, "tensor '%s'", tl_quote(by[i]->name, q, sizeof q));
+                rc = tl_fail(err, TL_E_KEY, key, "its name appears twice once flattened");
+            }
+        }
+        free(by);
+        if (rc)
+            return rc;
+    }
+    if (tl_file_order(f, len))
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    /* views of one storage share its bytes: no problem */
+    size_t kept = 0;
+    for (size_t i = 0; i < f->nproblems; i++) {
+        const struct tl_file_problem *q = &f->problems[i];
+        bool shared = q->kind == TL_FP_OVERLAP && q->a < f->count && q->b < f->count &&
+                      f->tensors[q->a].storage[0] &&
+                      strcmp(f->tensors[q->a].storage, f->tensors[q->b].storage) == 0;
+        if (!shared)
+            f->problems[kept++] = *q;
+    }
+    f->nproblems = kept;
+    return 0;
 }
 
 const struct tl_format_entry tl_format_pytorch = {
     .id = TL_FMT_PYTORCH, .name = "pytorch", .label = "PyTorch",
     .title = "a PyTorch checkpoint (torch.save)", .endings = ".pt .pth .bin",
-    .bid = pytorch_bid, .spelling = TL_SPELL_NAME,
+    .bid = pytorch_bid, .read = pytorch_parse, .many = true, .spelling = TL_SPELL_SAFETENSORS,
 };

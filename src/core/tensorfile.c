@@ -32,8 +32,10 @@ bool tl_path_escapes(const char *path)
 
 void tl_file_free(struct tl_file *f)
 {
-    for (size_t i = 0; i < f->count; i++)
+    for (size_t i = 0; i < f->count; i++) {
         free(f->tensors[i].name);
+        free(f->tensors[i].leaf);
+    }
     for (size_t i = 0; i < f->nmeta; i++) {
         free(f->meta[i].key);
         free(f->meta[i].value);
@@ -76,7 +78,8 @@ static void add_problem(struct tl_file *f, enum tl_file_problem_kind kind, size_
 
 int tl_file_order(struct tl_file *f, uint64_t len)
 {
-    qsort(f->tensors, f->count, sizeof *f->tensors, by_begin);
+    if (f->count > 1)
+        qsort(f->tensors, f->count, sizeof *f->tensors, by_begin);
     free(f->problems);
     f->nproblems = 0;
     f->problems = calloc(f->count + 1, sizeof *f->problems);
@@ -112,6 +115,9 @@ int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *er
                            "(list shows it, and a whole-file convert carries it)");
     }
     const char *d = t->dtype;
+    if (t->leaf)
+        return tl_fail(err, TL_E_VALUE, key, "is no tensor but a value (%s %.60s): list shows "
+                       "it; a conversion leaves it out", d, t->leaf);
     if (t->encoding == TL_ENC_GGML) {
         snprintf(key + strlen(key), sizeof key - strlen(key), ": type");
         return tl_fail(err, TL_E_VALUE, key, "GGUF type %s is not one this tool decodes "

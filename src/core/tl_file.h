@@ -164,6 +164,12 @@ struct tl_file_tensor {
      * read is a row not decodable, carried as it is. */
     enum tl_encoding encoding;
     bool wrapped, has_crc;
+    /* A PyTorch checkpoint's row: the storage it is a view of (its key,
+     * "0", in ARCHIVE/data/; "" elsewhere), and for a value that is no
+     * tensor (a step count, a learning rate), its text: leaf is then not
+     * NULL, dtype its Python type ("int", "str"), and it has no bytes. */
+    char storage[16];
+    char *leaf;
     /* A GGUF tensor's ggml type number (tl_ggml_type); its rows are
      * TL_ENC_GGML for a block type (decoded: FLOAT32 packed, fileOffset 0),
      * TL_ENC_PLAIN for a plain one. */

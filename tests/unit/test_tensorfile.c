@@ -312,7 +312,7 @@ void sniff_should_take_the_strongest_bid(void)
     CHECK(tl_format_at(TL_FMT_COUNT) == NULL);
     CHECK(tl_file_sniff((const uint8_t *)"", 0) == TL_FMT_JSON);
     char list[128];
-    CHECK_STR(tl_format_list(list, sizeof list, " or "), ".npy, .npz, safetensors or .gguf");
+    CHECK_STR(tl_format_list(list, sizeof list, " or "), ".npy, .npz, safetensors, .gguf or PyTorch");
 }
 
 void safetensors_should_report_overlaps_and_gaps(void)

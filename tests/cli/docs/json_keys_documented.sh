@@ -19,6 +19,7 @@ man=$(dirname "$(readlink examples)")/man/tensorlayout.1
     $TL list --json examples/mixed.safetensors
     $TL list --json examples/weights.npz
     $TL list --json examples/model.gguf
+    $TL list --json examples/checkpoint.pt
     $TL inspect --json examples/model.gguf:blk.0.attn_q.weight
     $TL offset --json examples/model.gguf:blk.0.attn_q.weight 1,5
     $TL offset --json examples/model.gguf:blk.0.attn_q.weight --byte 2645

@@ -1,0 +1,262 @@
+"""The PyTorch checkpoint tests (SPEC 17), with PyTorch itself as the
+oracle: torch.save writes the checkpoints, torch.load of the source gives
+the values expected of what the tool writes (read back by numpy, or by the
+safetensors reader here, written from the format's published layout).  The
+hostile pickles are made here byte by byte; none may run: the file their
+payload would create never appears.
+
+Usage: TL=/path/to/tensorlayout python3 tests/pytorch/test_pytorch.py [FILTER]
+"""
+import collections
+import io
+import json
+import os
+import pickle
+import struct
+import subprocess
+import sys
+import tempfile
+import zipfile
+
+import numpy as np
+import torch
+
+TL = os.environ.get("TL", "build/tensorlayout")
+TMP = None
+
+
+def tl(*args, check=True):
+    p = subprocess.run([TL] + [str(a) for a in args], capture_output=True)
+    if check and p.returncode != 0:
+        raise AssertionError("tensorlayout %s: exit %d: %s" % (" ".join(map(str, args)),
+                                                              p.returncode, p.stderr.decode()))
+    return p
+
+
+def path(name):
+    return os.path.join(TMP, name)
+
+
+def read_safetensors(p):
+    b = open(p, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    h = json.loads(b[8:8 + n])
+    out = {}
+    dt = {"F32": np.float32, "F16": np.float16, "F64": np.float64, "I8": np.int8,
+          "I16": np.int16, "I32": np.int32, "I64": np.int64, "U8": np.uint8, "BF16": np.uint16,
+          "BOOL": np.bool_}
+    for k, e in h.items():
+        if k == "__metadata__":
+            continue
+        a, z = e["data_offsets"]
+        out[k] = (e["dtype"], np.frombuffer(b[8 + n + a:8 + n + z], dt[e["dtype"]]).reshape(e["shape"]))
+    return out
+
+
+def as_numpy(t):
+    """A tensor's values as numpy holds them (bfloat16 as its bits)."""
+    t = t.detach().contiguous()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(np.uint16)
+    return t.numpy()
+
+
+def flat(obj, prefix=""):
+    """torch.load's tree as the tool names it: dotted names."""
+    out = {}
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out.update(flat(v, prefix + ("." if prefix else "") + str(k)))
+    elif isinstance(obj, (list, tuple)):
+        for i, v in enumerate(obj):
+            out.update(flat(v, prefix + ("." if prefix else "") + str(i)))
+    else:
+        out[prefix] = obj
+    return out
+
+
+def checkpoint():
+    """Every dtype torch has that the tool reads, views, ties, nesting."""
+    g = torch.Generator().manual_seed(5)
+    base = torch.randn(4, 6, generator=g)
+    sd = collections.OrderedDict()
+    sd["conv.weight"] = torch.randn(3, 2, 3, 3, generator=g)
+    sd["conv.bias"] = torch.randn(3, generator=g).half()
+    sd["lin.weight"] = base
+    sd["lin.weight_t"] = base.t()                       # a transposed view
+    sd["lin.slice"] = base[1:3, 2:5]                    # an offset, strided view
+    sd["lin.every_other"] = base[:, ::2]
+    sd["emb.weight"] = torch.randn(5, 4, generator=g).to(torch.bfloat16)
+    sd["head.weight"] = sd["emb.weight"]                # tied
+    sd["f64"] = torch.randn(2, 2, generator=g).double()
+    for dt in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8):
+        sd["i." + str(dt).split(".")[-1]] = (torch.arange(12) * 37 % 200 - 90).to(dt).reshape(3, 4)
+    sd["mask"] = torch.tensor([[True, False, True], [False, False, True]])
+    sd["scalar"] = torch.tensor(3.5)
+    sd["empty"] = torch.zeros(0, 4)
+    sd["param"] = torch.nn.Parameter(torch.ones(3))
+    return {"model": sd, "optimizer": {"state": {0: {"step": torch.tensor(7.0),
+                                                      "exp_avg": torch.randn(3, generator=g)}},
+                                       "param_groups": [{"lr": 0.001, "betas": (0.9, 0.999)}]},
+            "epoch": 3, "name": "tiny"}
+
+
+def test_convert_to_safetensors_and_npz():
+    """Every tensor of a checkpoint into safetensors and into an .npz: the
+    values torch.load gives, shapes logical (views, transposes, slices),
+    tied weights written apart; values that are no tensor listed, not
+    written."""
+    ck = checkpoint()
+    torch.save(ck, path("ck.pt"))
+    src = {k: v for k, v in flat(torch.load(path("ck.pt"))).items()}
+    p = tl("convert", path("ck.pt"), "-o", path("ck.safetensors"))
+    assert b"not written" in p.stderr and b"share a storage" in p.stderr, p.stderr
+    st = read_safetensors(path("ck.safetensors"))
+    for name, v in src.items():
+        if not torch.is_tensor(v):
+            assert name not in st, name
+            continue
+        if v.numel() == 0:
+            assert st[name][1].size == 0 and list(st[name][1].shape) == list(v.shape), name
+            continue
+        dtype, got = st[name]
+        assert list(got.shape) == list(v.shape), (name, got.shape, v.shape)
+        assert np.array_equal(got, as_numpy(v)), name
+    # numpy has no bfloat16, and the tool writes no bool .npy yet: the .npz
+    # without them
+    torch.save({k: v for k, v in flat(ck).items()
+                if torch.is_tensor(v) and v.dtype not in (torch.bfloat16, torch.bool) and
+                v.numel()},
+               path("nobf.pt"))
+    tl("convert", path("nobf.pt"), "-o", path("nobf.npz"))
+    z = np.load(path("nobf.npz"))
+    want = flat(torch.load(path("nobf.pt")))
+    assert set(z.files) == set(want), (set(z.files) ^ set(want))
+    for name, v in want.items():
+        assert z[name].shape == tuple(v.shape) and np.array_equal(z[name], as_numpy(v)), name
+
+
+def test_list_views_and_values():
+    """list --json: each tensor's storage, the ties and views sharing one;
+    the values that are no tensor with their text; dump of a transposed
+    and a sliced view gives torch's values."""
+    torch.save(checkpoint(), path("l.pt"))
+    doc = json.loads(tl("list", "--json", path("l.pt")).stdout)
+    by = {t["name"]: t for t in doc["tensors"]}
+    assert by["model.head.weight"]["storage"] == by["model.emb.weight"]["storage"]
+    assert by["model.lin.weight_t"]["storage"] == by["model.lin.weight"]["storage"]
+    assert by["epoch"]["value"] == "3" and by["name"]["value"] == "'tiny'"
+    assert by["optimizer.param_groups.0.lr"]["value"] == "0.001"
+    src = flat(torch.load(path("l.pt")))
+    for name in ("model.lin.weight_t", "model.lin.slice", "model.lin.every_other"):
+        out = json.loads(tl("dump", "--json", path("l.pt") + ":" + name).stdout)
+        vals = out["values"] if isinstance(out, dict) else out
+        assert np.array_equal(np.array(vals, np.float32), src[name].numpy()), name
+
+
+def test_legacy_and_torchscript_refused():
+    """A pre-1.6 pickle and a TorchScript archive: refused by name, exit 4."""
+    torch.save({"w": torch.ones(2)}, path("old.pt"), _use_new_zipfile_serialization=False)
+    p = tl("list", path("old.pt"), check=False)
+    assert p.returncode == 4 and b"old format" in p.stderr, p
+    m = torch.jit.script(torch.nn.Linear(2, 2))
+    torch.jit.save(m, path("ts.pt"))
+    p = tl("list", path("ts.pt"), check=False)
+    assert p.returncode == 4 and b"TorchScript" in p.stderr, p
+
+
+class Payload:
+    def __init__(self, func, arg):
+        self.func, self.arg = func, arg
+
+    def __reduce__(self):
+        return (self.func, (self.arg,))
+
+
+def archive(pkl, storages=None, name="archive"):
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        z.writestr(name + "/data.pkl", pkl)
+        for k, data in (storages or {"0": bytes(64)}).items():
+            z.writestr(name + "/data/" + k, data)
+        z.writestr(name + "/version", "3\n")
+    return buf.getvalue()
+
+
+def hostile_cases(marker):
+    """(name, file bytes, phrase of its one-line message)."""
+    touch = "touch " + marker
+    storage = (b"\x80\x02ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storage"
+               b"ctorch\nFloatStorage\nX\x01\x00\x00\x000X\x03\x00\x00\x00cpuK\x64tQK\x00K\x04\x85"
+               b"K\x01\x85\x89ccollections\nOrderedDict\n)RtR.")
+    return [
+        ("os_system", archive(b"cos\nsystem\n(X" + struct.pack("<I", len(touch)) + touch.encode()
+                              + b"tR."), "os.system"),
+        ("posix_system", archive(pickle.dumps(Payload(os.system, touch), protocol=2)), "system"),
+        ("eval", archive(pickle.dumps(Payload(eval, "__import__('os').system('%s')" % touch),
+                                      protocol=4)), "eval"),
+        ("exec_p5", archive(pickle.dumps(Payload(exec, "open('%s','w')" % marker), protocol=5)),
+         "exec"),
+        ("utils_lookalike", archive(b"\x80\x02ctorch._utils\n_rebuild_tensor_v3\n)R."),
+         "_rebuild_tensor_v3"),
+        ("torch_load", archive(b"\x80\x02ctorch\nload\n)R."), "torch.load"),
+        ("odd_module", archive(b"\x80\x02ctorch.nn.modules\nLinear\n)R."), "Linear"),
+        ("stack_global", archive(b"\x80\x04\x8c\x02os\x8c\x06system\x93)R."), "os.system"),
+        ("deep", archive(b"\x80\x02" + b"(" * 5000 + b"."), "deeper"),
+        ("memo_huge", archive(b"\x80\x02Nr\xff\xff\xff\xff."), "memo"),
+        ("memo_unwritten", archive(b"\x80\x02j\x05\x00\x00\x00."), "memo"),
+        ("truncated", archive(storage[:40]), "truncated"),
+        ("string_past_end", archive(b"\x80\x02X\xff\xff\xff\x7f"), "past its end"),
+        ("storage_past_member", archive(storage, {"0": bytes(16)}), "holds 16 bytes"),
+        ("view_past_storage", archive(storage.replace(b"K\x00K\x04\x85", b"K\x62K\x04\x85"),
+                                      {"0": bytes(400)}), "reaches element"),
+        ("no_member", archive(storage, {"7": bytes(400)}), "has no member"),
+        ("protocol_1", archive(b"\x80\x01N."), "protocol 1"),
+        ("newobj", archive(b"\x80\x02ccollections\nOrderedDict\n)\x81."), "opcode 0x81"),
+        ("bad_opcode", archive(b"\x80\x02I1\n."), "opcode"),
+    ]
+
+
+def test_hostile_pickles_run_nothing():
+    """Each hostile checkpoint: one line naming what it refuses, exit 4, for
+    list, dump and convert; the file its payload would create never
+    appears."""
+    marker = path("PWNED")
+    for name, data, says in hostile_cases(marker):
+        f = path("bad_%s.pt" % name)
+        open(f, "wb").write(data)
+        for args in (["list", f], ["convert", f, "-o", path("bad.safetensors")]):
+            r = tl(*args, check=False)
+            lines = r.stderr.decode().strip().split("\n")
+            assert r.returncode == 4, (name, args, r.returncode, r.stderr)
+            assert len(lines) == 1 and says in lines[0], (name, lines, says)
+        assert not os.path.exists(marker), name
+        assert not os.path.exists(path("bad.safetensors")), name
+    # the same payloads through python's own pickle would have run: the
+    # test's marker is real
+    pickle.loads(pickle.dumps(Payload(os.system, "touch " + marker), protocol=2))
+    assert os.path.exists(marker)
+
+
+def main():
+    global TMP
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as d:
+        TMP = d
+        want = sys.argv[1:]
+        for name, fn in sorted(globals().items()):
+            if not name.startswith("test_") or (want and not any(w in name for w in want)):
+                continue
+            try:
+                fn()
+                passed += 1
+                print("ok   %s" % name)
+            except Exception as e:  # noqa: BLE001 - every failure is reported
+                failed += 1
+                print("FAIL %s: %r" % (name, e))
+    print("pytorch: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
