@@ -61,7 +61,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: lane-plain lane-checked all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: lane-plain lane-checked all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -118,7 +118,7 @@ lane-checked:
 
 check: test  ## same as test
 
-test-once: test-lib test-unit test-diff test-cli test-interrupt test-interop test-gguf test-pytorch test-draw test-docs test-man
+test-once: test-lib test-unit test-diff test-cli test-interrupt test-interop test-gguf test-pytorch test-fp8 test-draw test-docs test-man
 
 # SPEC 15: the library prints nothing, reads no environment variable and
 # opens no file (the command line reads the calibration's cache and /proc
@@ -232,6 +232,9 @@ test-gguf: $(BIN)  ## GGUF files: ggml writes, quantizes and decodes; the tool m
 
 test-pytorch: $(BIN)  ## PyTorch checkpoints: torch writes them and reads what the tool writes; hostile pickles run nothing
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/pytorch/run.sh
+
+test-fp8: $(BIN)  ## the 8-bit float types against OCP's formulas: every code, and the nearest code of FLOAT32 values
+	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/fp8/run.sh
 
 test-docs: $(BIN)  ## the examples of the man page and README, run and compared
 	TL=$(abspath $(BIN)) sh tests/docs.sh

@@ -58,7 +58,8 @@ void cli_problem_text(const struct tl_problem *p, char *buf, size_t n)
         snprintf(buf, n, "%s: the file has %llu bytes but DirectML needs %llu", p->key, a, b);
         break;
     case TL_P_DTYPE_NOT_DML:
-        snprintf(buf, n, "%s: BFLOAT16 is not a DirectML data type", p->key);
+        snprintf(buf, n, "%s: %s is not a DirectML data type", p->key,
+                 tl_dtype_name((enum tl_dtype)p->a));
         break;
     default:
         snprintf(buf, n, "%s: unknown problem", p->key);

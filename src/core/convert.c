@@ -54,6 +54,9 @@ static void decode(enum tl_dtype dt, const uint8_t *p, struct value *v)
     case TL_DT_UINT64:   v->i = x.u64; break;
     case TL_DT_UINT4:    v->i = x.u8 & 15; break;
     case TL_DT_INT4:     v->i = tl_int4_value(x.u8); break;
+    case TL_DT_FLOAT8E4M3:
+    case TL_DT_FLOAT8E5M2:
+    case TL_DT_FLOAT8E8M0: v->f = tl_fp8_to_double(dt, x.u8); break;
     default:             v->i = x.i64; break;
     }
 }
@@ -98,6 +101,9 @@ static void put_float(enum tl_dtype dt, double d, uint8_t *p)
     case TL_DT_FLOAT64: memcpy(p, &d, 8); break;
     case TL_DT_FLOAT32: { float f = (float)d; memcpy(p, &f, 4); break; }
     case TL_DT_FLOAT16: { uint16_t h = tl_float_to_half(float_odd(d)); memcpy(p, &h, 2); break; }
+    case TL_DT_FLOAT8E4M3:
+    case TL_DT_FLOAT8E5M2:
+    case TL_DT_FLOAT8E8M0: p[0] = tl_double_to_fp8(dt, d); break;     /* one rounding */
     default:            { uint16_t h = tl_float_to_bfloat(float_odd(d)); memcpy(p, &h, 2); break; }
     }
 }

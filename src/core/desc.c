@@ -380,7 +380,7 @@ size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
     const char *total = d->total_given ? "totalTensorSizeInBytes"
                                        : "the implied totalTensorSizeInBytes";
     if (!tl_dtype_is_dml(d->dtype))
-        ADD(TL_P_DTYPE_NOT_DML, "dataType", 0, 0);
+        ADD(TL_P_DTYPE_NOT_DML, "dataType", d->dtype, 0);
     for (unsigned i = 0; i < d->rank; i++) {
         if (d->sizes[i] > TL_DML_UINT_MAX) {
             snprintf(key, sizeof key, "sizes[%u]", i);

@@ -30,16 +30,19 @@ static const struct tl_dtype_info table[TL_DT_COUNT] = {
     [TL_DT_FLOAT16]  = { "FLOAT16",  16, TL_KIND_FLOAT,    true,  "<f2", "F16",  1 },
     [TL_DT_BFLOAT16] = { "BFLOAT16", 16, TL_KIND_FLOAT,    false, NULL,  "BF16", 2 },
     [TL_DT_FLOAT64]  = { "FLOAT64",  64, TL_KIND_FLOAT,    true,  "<f8", "F64",  3 },
-    [TL_DT_UINT8]    = { "UINT8",     8, TL_KIND_UNSIGNED, true,  "|u1", "U8",   5 },
-    [TL_DT_UINT16]   = { "UINT16",   16, TL_KIND_UNSIGNED, true,  "<u2", "U16",  6 },
-    [TL_DT_UINT32]   = { "UINT32",   32, TL_KIND_UNSIGNED, true,  "<u4", "U32",  7 },
-    [TL_DT_UINT64]   = { "UINT64",   64, TL_KIND_UNSIGNED, true,  "<u8", "U64",  8 },
-    [TL_DT_INT8]     = { "INT8",      8, TL_KIND_SIGNED,   true,  "|i1", "I8",   10 },
-    [TL_DT_INT16]    = { "INT16",    16, TL_KIND_SIGNED,   true,  "<i2", "I16",  11 },
-    [TL_DT_INT32]    = { "INT32",    32, TL_KIND_SIGNED,   true,  "<i4", "I32",  12 },
-    [TL_DT_INT64]    = { "INT64",    64, TL_KIND_SIGNED,   true,  "<i8", "I64",  13 },
-    [TL_DT_UINT4]    = { "UINT4",     4, TL_KIND_UNSIGNED, true,  NULL,  NULL,   4 },
-    [TL_DT_INT4]     = { "INT4",      4, TL_KIND_SIGNED,   true,  NULL,  NULL,   9 },
+    [TL_DT_FLOAT8E4M3] = { "FLOAT8E4M3", 8, TL_KIND_FLOAT, false, NULL,  "F8_E4M3", 4 },
+    [TL_DT_FLOAT8E5M2] = { "FLOAT8E5M2", 8, TL_KIND_FLOAT, false, NULL,  "F8_E5M2", 5 },
+    [TL_DT_FLOAT8E8M0] = { "FLOAT8E8M0", 8, TL_KIND_FLOAT, false, NULL,  "F8_E8M0", 6 },
+    [TL_DT_UINT8]    = { "UINT8",     8, TL_KIND_UNSIGNED, true,  "|u1", "U8",   8 },
+    [TL_DT_UINT16]   = { "UINT16",   16, TL_KIND_UNSIGNED, true,  "<u2", "U16",  9 },
+    [TL_DT_UINT32]   = { "UINT32",   32, TL_KIND_UNSIGNED, true,  "<u4", "U32",  10 },
+    [TL_DT_UINT64]   = { "UINT64",   64, TL_KIND_UNSIGNED, true,  "<u8", "U64",  11 },
+    [TL_DT_INT8]     = { "INT8",      8, TL_KIND_SIGNED,   true,  "|i1", "I8",   13 },
+    [TL_DT_INT16]    = { "INT16",    16, TL_KIND_SIGNED,   true,  "<i2", "I16",  14 },
+    [TL_DT_INT32]    = { "INT32",    32, TL_KIND_SIGNED,   true,  "<i4", "I32",  15 },
+    [TL_DT_INT64]    = { "INT64",    64, TL_KIND_SIGNED,   true,  "<i8", "I64",  16 },
+    [TL_DT_UINT4]    = { "UINT4",     4, TL_KIND_UNSIGNED, true,  NULL,  NULL,   7 },
+    [TL_DT_INT4]     = { "INT4",      4, TL_KIND_SIGNED,   true,  NULL,  NULL,   12 },
 };
 
 const struct tl_dtype_info *tl_dtype_info(enum tl_dtype dt) { return &table[dt]; }
@@ -80,6 +83,9 @@ int tl_dtype_from_any(const char *name, enum tl_dtype *out)
 {
     static const char *const words[][2] = {
         { "half", "FLOAT16" }, { "single", "FLOAT32" }, { "double", "FLOAT64" },
+        { "float8_e4m3fn", "FLOAT8E4M3" }, { "float8_e4m3", "FLOAT8E4M3" },
+        { "e4m3", "FLOAT8E4M3" }, { "float8_e5m2", "FLOAT8E5M2" }, { "e5m2", "FLOAT8E5M2" },
+        { "float8_e8m0fnu", "FLOAT8E8M0" }, { "e8m0", "FLOAT8E8M0" },
     };
     if (tl_dtype_from_name(name, out) == 0)
         return 0;
@@ -90,15 +96,18 @@ int tl_dtype_from_any(const char *name, enum tl_dtype *out)
     const char *code = name[0] && strchr("<|=", name[0]) ? name + 1 : name;
     for (int i = 0; i < TL_DT_COUNT; i++) {
         const struct tl_dtype_info *r = &table[i];
-        char word[16] = "";
-        if (r->kind == TL_KIND_FLOAT && strncmp(r->name, "FLOAT", 5) == 0)
+        char word[16] = "", plain[16];
+        /* float16 and fp16, not float8: two types have 8 bits */
+        snprintf(plain, sizeof plain, "FLOAT%u", r->bits);
+        bool named = strcmp(r->name, plain) == 0;
+        if (r->kind == TL_KIND_FLOAT && named)
             snprintf(word, sizeof word, "float%u", r->bits);
         else if (r->kind == TL_KIND_SIGNED)
             snprintf(word, sizeof word, "int%u", r->bits);
         else if (r->kind == TL_KIND_UNSIGNED)
             snprintf(word, sizeof word, "uint%u", r->bits);
         char fp[16] = "";
-        if (r->kind == TL_KIND_FLOAT && strncmp(r->name, "FLOAT", 5) == 0)
+        if (r->kind == TL_KIND_FLOAT && named)
             snprintf(fp, sizeof fp, "fp%u", r->bits);
         if ((r->st && strcasecmp(name, r->st) == 0) || (word[0] && strcasecmp(name, word) == 0) ||
             (fp[0] && strcasecmp(name, fp) == 0) ||
@@ -223,4 +232,79 @@ uint16_t tl_float_to_bfloat(float f)
         return (uint16_t)((x >> 16) | 0x40);
     x += 0x7fff + ((x >> 16) & 1);              /* to nearest, ties to even; may reach inf */
     return (uint16_t)(x >> 16);
+}
+
+/* ---- OCP's 8-bit floats (SPEC 18) ------------------------------------------ */
+
+/* Exponent and mantissa bits, bias, and the exponent field of NaN-and-inf
+ * (E5M2: IEEE's; E4M3: none, only S.1111.111 is NaN). */
+static void fp8_shape(enum tl_dtype dt, int *eb, int *mb, int *bias)
+{
+    *eb = dt == TL_DT_FLOAT8E5M2 ? 5 : 4;
+    *mb = dt == TL_DT_FLOAT8E5M2 ? 2 : 3;
+    *bias = dt == TL_DT_FLOAT8E5M2 ? 15 : 7;
+}
+
+double tl_fp8_to_double(enum tl_dtype dt, uint8_t code)
+{
+    if (dt == TL_DT_FLOAT8E8M0)
+        return code == 0xff ? NAN : ldexp(1.0, (int)code - 127);
+    int eb, mb, bias;
+    fp8_shape(dt, &eb, &mb, &bias);
+    int e = (code >> mb) & ((1 << eb) - 1), m = code & ((1 << mb) - 1);
+    double s = code & 0x80 ? -1.0 : 1.0;
+    if (dt == TL_DT_FLOAT8E5M2 && e == 31)
+        return m ? NAN : s * INFINITY;
+    if (dt == TL_DT_FLOAT8E4M3 && e == 15 && m == 7)
+        return NAN;
+    if (e == 0)
+        return s * ldexp((double)m, 1 - bias - mb);
+    return s * ldexp((double)((1 << mb) | m), e - bias - mb);
+}
+
+uint8_t tl_double_to_fp8(enum tl_dtype dt, double d)
+{
+    if (dt == TL_DT_FLOAT8E8M0) {
+        if (isnan(d) || d < 0)
+            return 0xff;
+        if (d == 0)
+            return 0;
+        if (isinf(d))
+            return 254;                         /* saturated, as E4M3 */
+        int k;
+        double f = frexp(d, &k);                /* d = f * 2^k, f in [0.5, 1) */
+        int e = k - 1;                          /* d = 2f * 2^e, 2f in [1, 2) */
+        if (2 * f > 1.5 || (2 * f == 1.5 && ((e + 127) & 1)))
+            e++;                                /* nearer 2^(e+1); a tie to the even code */
+        return (uint8_t)(e + 127 < 0 ? 0 : e + 127 > 254 ? 254 : e + 127);
+    }
+    int eb, mb, bias;
+    fp8_shape(dt, &eb, &mb, &bias);
+    uint8_t sign = signbit(d) ? 0x80 : 0;
+    bool e4 = dt == TL_DT_FLOAT8E4M3;
+    if (isnan(d))
+        return sign | (e4 ? 0x7f : 0x7e);
+    double a = fabs(d), max = e4 ? 448.0 : 57344.0;
+    if (isinf(a))
+        return sign | (e4 ? 0x7e : 0x7c);
+    if (a == 0)
+        return sign;
+    /* the quantum of a's binade (of the subnormals below the normals),
+     * and a in quanta rounded to nearest, ties to even: exact in double */
+    int k;
+    frexp(a, &k);
+    int e = k - 1, emin = 1 - bias;
+    if (e < emin)
+        e = emin;
+    double q = ldexp(1.0, e - mb), n = nearbyint(a / q), v = n * q;
+    if (v > max)                                /* E4M3 saturates, E5M2 overflows */
+        return sign | (e4 ? 0x7e : 0x7c);
+    if (v == 0)
+        return sign;
+    if (v < ldexp(1.0, emin))                   /* a subnormal: its quanta */
+        return sign | (uint8_t)(v / ldexp(1.0, emin - mb));
+    frexp(v, &k);
+    e = k - 1;
+    int m = (int)(v / ldexp(1.0, e - mb)) - (1 << mb);
+    return sign | (uint8_t)((e + bias) << mb | m);
 }

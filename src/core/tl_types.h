@@ -26,6 +26,10 @@ enum tl_dtype {
     TL_DT_INT64,
     TL_DT_BFLOAT16,   /* not a DirectML type: the top half of a FLOAT32 */
     TL_DT_UINT4, TL_DT_INT4,   /* two elements a byte, the lower index low (SPEC 12) */
+    /* OCP's 8-bit floats (SPEC 18), not DirectML types: E4M3 (bias 7, no
+     * infinity, S.1111.111 its NaN, largest 448), E5M2 (bias 15, IEEE-like),
+     * E8M0 (an exponent alone, 2^(e - 127), 0xff NaN: microscaling's scale) */
+    TL_DT_FLOAT8E4M3, TL_DT_FLOAT8E5M2, TL_DT_FLOAT8E8M0,
     TL_DT_COUNT
 };
 
@@ -93,6 +97,13 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n);
 
 /* Half-precision helpers: IEEE binary16 bits <-> float. */
 float tl_half_to_float(uint16_t h);
+/* An 8-bit float's code (FLOAT8E4M3, FLOAT8E5M2, FLOAT8E8M0) as a double,
+ * exactly; a double to the nearest code, ties to even (E4M3 saturates to
+ * +-448 and E8M0 to its largest, as OCP's saturating conversion; E5M2
+ * goes to +-inf; a NaN stays NaN; E8M0 of 0 is its smallest, of a negative
+ * NaN). */
+double tl_fp8_to_double(enum tl_dtype dt, uint8_t code);
+uint8_t tl_double_to_fp8(enum tl_dtype dt, double d);
 uint16_t tl_float_to_half(float f);
 
 /* bfloat16 (the top 16 bits of a binary32) <-> float: to nearest, ties to

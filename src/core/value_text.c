@@ -337,6 +337,25 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
     case TL_DT_INT64:   return snprintf(buf, n, "%" PRId64, v.i64);
     case TL_DT_UINT4:   return snprintf(buf, n, "%u", (unsigned)(v.u8 & 15));
     case TL_DT_INT4:    return snprintf(buf, n, "%d", (int)tl_int4_value(v.u8));
+    case TL_DT_FLOAT8E4M3:
+    case TL_DT_FLOAT8E5M2:
+    case TL_DT_FLOAT8E8M0: {
+        /* the fewest digits that read back to the same code */
+        double x = tl_fp8_to_double(dt, v.u8);
+        if (isnan(x))
+            return snprintf(buf, n, "nan");
+        if (isinf(x))
+            return snprintf(buf, n, x < 0 ? "-inf" : "inf");
+        if (x == 0)
+            return snprintf(buf, n, signbit(x) ? "-0" : "0");
+        for (int digits = 1; digits < 17; digits++) {
+            char t[40];
+            snprintf(t, sizeof t, "%.*g", digits, x);
+            if (tl_double_to_fp8(dt, strtod(t, NULL)) == v.u8)
+                return snprintf(buf, n, "%s", t);
+        }
+        return snprintf(buf, n, "%.17g", x);
+    }
     default:            return snprintf(buf, n, "?");
     }
 }

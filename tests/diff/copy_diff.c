@@ -1233,10 +1233,15 @@ static void random_compare(bool large)
     tl_desc_classify(&b, &bi);
     uint8_t *af = calloc(1, ai.elements_bytes + 1), *bf = calloc(1, bi.elements_bytes + 1);
     /* values A holds, and planted ones outside them, that every type
-     * holds: 0..99 and 101..120, or 0..3 and 4..7 with a 4-bit side */
-    bool nib = tl_dtype_bits(a.dtype) == 4 || tl_dtype_bits(b.dtype) == 4;
+     * holds: 0..99 and 101..120, or 0..3 and 4..7 with a 4-bit side or an
+     * 8-bit float (E5M2 holds the integers to 8 exactly), or 1, 2 and 4
+     * with E8M0 (powers of two alone) */
+    bool pow2 = a.dtype == TL_DT_FLOAT8E8M0 || b.dtype == TL_DT_FLOAT8E8M0;
+    bool nib = tl_dtype_bits(a.dtype) == 4 || tl_dtype_bits(b.dtype) == 4 || pow2 ||
+               a.dtype == TL_DT_FLOAT8E4M3 || b.dtype == TL_DT_FLOAT8E4M3 ||
+               a.dtype == TL_DT_FLOAT8E5M2 || b.dtype == TL_DT_FLOAT8E5M2;
     for (uint64_t off = 0; off < ai.span; off++) {
-        double v = (double)rnd(nib ? 4 : 100);
+        double v = pow2 ? (double)(1 << rnd(2)) : (double)rnd(nib ? 4 : 100);
         uint8_t x[8];
         tl_convert_value(TL_DT_FLOAT64, &v, a.dtype, x);
         tl_desc_put(&a, af, off, x);
@@ -1257,7 +1262,7 @@ static void random_compare(bool large)
         uint64_t off = 0;
         for (unsigned i = 0; i < b.rank; i++)
             off += idx[i] * b.strides[i];
-        double v = nib ? 4.0 + (double)rnd(4) : 101.0 + (double)rnd(20);
+        double v = pow2 ? 4.0 : nib ? 4.0 + (double)rnd(4) : 101.0 + (double)rnd(20);
         uint8_t x[8];
         tl_convert_value(TL_DT_FLOAT64, &v, b.dtype, x);
         tl_desc_put(&b, bf, off, x);

@@ -13,7 +13,9 @@ void dtype_should_name_and_size_every_type(void)
         { "FLOAT32", 4 }, { "FLOAT16", 2 }, { "UINT32", 4 }, { "UINT16", 2 }, { "UINT8", 1 },
         { "INT32", 4 }, { "INT16", 2 }, { "INT8", 1 }, { "FLOAT64", 8 }, { "UINT64", 8 },
         { "INT64", 8 }, { "BFLOAT16", 2 }, { "UINT4", 1 }, { "INT4", 1 },
+        { "FLOAT8E4M3", 1 }, { "FLOAT8E5M2", 1 }, { "FLOAT8E8M0", 1 },
     };
+    _Static_assert(sizeof want / sizeof want[0] == TL_DT_COUNT, "a row per type");
     for (int i = 0; i < TL_DT_COUNT; i++) {
         enum tl_dtype dt;
         CHECK_STR(tl_dtype_name((enum tl_dtype)i), want[i].name);
@@ -70,12 +72,12 @@ void dtype_table_should_agree_with_itself(void)
     /* the lists messages show */
     char buf[200];
     CHECK_STR(tl_dtype_list(TL_SPELL_NAME, buf, sizeof buf),
-              "FLOAT32 FLOAT16 BFLOAT16 FLOAT64 UINT4 UINT8 UINT16 UINT32 UINT64 INT4 INT8 INT16 "
-              "INT32 INT64");
+              "FLOAT32 FLOAT16 BFLOAT16 FLOAT64 FLOAT8E4M3 FLOAT8E5M2 FLOAT8E8M0 UINT4 UINT8 "
+              "UINT16 UINT32 UINT64 INT4 INT8 INT16 INT32 INT64");
     CHECK_STR(tl_dtype_list(TL_SPELL_NPY, buf, sizeof buf),
               "<f2 <f4 <f8 |u1 <u2 <u4 <u8 |i1 <i2 <i4 <i8");
     CHECK_STR(tl_dtype_list(TL_SPELL_SAFETENSORS, buf, sizeof buf),
-              "F32 F16 BF16 F64 U8 U16 U32 U64 I8 I16 I32 I64");
+              "F32 F16 BF16 F64 F8_E4M3 F8_E5M2 F8_E8M0 U8 U16 U32 U64 I8 I16 I32 I64");
     CHECK_STR(tl_dtype_list(TL_SPELL_NAME, buf, 12), "FLOAT32 FLO");     /* cut, terminated */
 }
 

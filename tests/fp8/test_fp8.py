@@ -1,0 +1,168 @@
+"""The 8-bit float types (SPEC 18) against OCP's formulas, written here
+from the OCP 8-bit floating point specification, not from the tool's code:
+every code of FLOAT8E4M3, FLOAT8E5M2 and FLOAT8E8M0 decoded, and FLOAT32
+values encoded by brute force (the nearest code, ties to the even one).
+
+Usage: TL=/path/to/tensorlayout python3 tests/fp8/test_fp8.py
+"""
+import json
+import math
+from fractions import Fraction
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+TL = os.environ.get("TL", "build/tensorlayout")
+TMP = None
+
+
+def tl(*args):
+    p = subprocess.run([TL] + [str(a) for a in args], capture_output=True)
+    if p.returncode != 0:
+        raise AssertionError("tensorlayout %s: %s" % (" ".join(map(str, args)), p.stderr))
+    return p
+
+
+def ocp(name, code):
+    """OCP's value of a code: sign, exponent, mantissa; E4M3 has no
+    infinity and S.1111.111 is its NaN; E5M2 follows IEEE 754; E8M0 is
+    2^(e - 127), 0xFF its NaN."""
+    if name == "FLOAT8E8M0":
+        return math.nan if code == 0xFF else 2.0 ** (code - 127)
+    eb, mb, bias = (4, 3, 7) if name == "FLOAT8E4M3" else (5, 2, 15)
+    s = -1.0 if code & 0x80 else 1.0
+    e, m = (code >> mb) & ((1 << eb) - 1), code & ((1 << mb) - 1)
+    if name == "FLOAT8E4M3" and e == 15 and m == 7:
+        return math.nan
+    if name == "FLOAT8E5M2" and e == 31:
+        return math.nan if m else s * math.inf
+    if e == 0:
+        return s * m * 2.0 ** (1 - bias - mb)
+    return s * (1 + m / 2 ** mb) * 2.0 ** (e - bias)
+
+
+def nearest(name, x):
+    """The code OCP's round-to-nearest-even gives x (saturating E4M3 to
+    +-448), by trying every code."""
+    if math.isnan(x):
+        return None
+    if name == "FLOAT8E4M3" and abs(x) > 448:
+        return 0xFE if x < 0 else 0x7E          # OCP's saturation
+    if name == "FLOAT8E5M2" and abs(x) >= 61440.0:
+        return 0xFC if x < 0 else 0x7C          # past the midpoint to 65536: infinity
+    best, bd = None, None
+    neg = math.copysign(1, x) < 0
+    for c in range(256):
+        v = ocp(name, c)
+        if math.isnan(v) or math.isinf(v) or (name != "FLOAT8E8M0" and bool(c & 0x80) != neg):
+            continue
+        d = abs(Fraction(v) - Fraction(x))          # exactly
+        if bd is None or d < bd or (d == bd and c % 2 == 0 and best % 2 == 1):
+            best, bd = c, d
+    return best
+
+
+def test_every_code_decodes_as_ocp_says():
+    raw = bytes(range(256))
+    open(os.path.join(TMP, "codes.bin"), "wb").write(raw)
+    for name in ("FLOAT8E4M3", "FLOAT8E5M2", "FLOAT8E8M0"):
+        out = os.path.join(TMP, name + ".f32")
+        tl("convert", "--type", name, "--sizes", 256, os.path.join(TMP, "codes.bin"),
+           "--to-type", "FLOAT32", "-o", out)
+        got = np.fromfile(out, np.float32)
+        for c in range(256):
+            want = ocp(name, c)
+            assert (math.isnan(want) and math.isnan(got[c])) or got[c] == want, (name, c, got[c], want)
+        # dump prints each code's value, shortest
+        vals = json.loads(tl("dump", "--json", "--type", name, "--sizes", 256,
+                             os.path.join(TMP, "codes.bin")).stdout)
+        vals = vals["values"] if isinstance(vals, dict) else vals
+        for c in range(256):
+            want = ocp(name, c)
+            v = vals[c]
+            if isinstance(v, str):
+                v = float(v)
+            assert (math.isnan(want) and (v is None or math.isnan(v))) or v == want, (name, c, v)
+
+
+def test_float32_encodes_to_the_nearest_code():
+    rng = np.random.default_rng(3)
+    xs = np.concatenate([
+        rng.standard_normal(3000).astype(np.float32) * 100,
+        rng.standard_normal(1000).astype(np.float32) * 1e-3,
+        (rng.standard_normal(500) * np.exp(rng.uniform(-60, 60, 500))).astype(np.float32),
+        np.array([0.0, -0.0, 448, 449, 464, 465, 480, 1e9, -1e9, 57344, 61439, 61440, 65536,
+                  2.0 ** -9, 2.0 ** -10, 1.5 * 2.0 ** -10, 2.0 ** -16, 2.0 ** -17, 3 * 2.0 ** -18,
+                  np.inf, -np.inf, 1.5, 3.0, 0.75, 2.0 ** 127, 2.0 ** -127, 1.5 * 2 ** 20],
+                 np.float32)])
+    src = os.path.join(TMP, "x.f32")
+    xs.tofile(src)
+    for name in ("FLOAT8E4M3", "FLOAT8E5M2", "FLOAT8E8M0"):
+        out = os.path.join(TMP, name + ".codes")
+        tl("convert", "--type", "FLOAT32", "--sizes", len(xs), src, "--to-type", name, "-o", out)
+        got = np.fromfile(out, np.uint8)
+        for x, c in zip(xs.tolist(), got.tolist()):
+            if name == "FLOAT8E8M0" and x <= 0:
+                continue                    # no sign, no zero: the tool's choice (man page)
+            if name == "FLOAT8E8M0" and math.isinf(x):
+                assert c == 0xFE, (name, x, c)      # saturated to 2^127
+                continue
+            if name == "FLOAT8E4M3" and math.isinf(x):
+                assert c == (0xFE if x < 0 else 0x7E), (name, x, c)
+                continue
+            if name == "FLOAT8E5M2" and math.isinf(x):
+                assert c == (0xFC if x < 0 else 0x7C), (name, x, c)
+                continue
+            want = nearest(name, x)
+            if name == "FLOAT8E8M0" and x > 0:
+                # ties in value between two powers of two: either is nearest
+                lo = 2.0 ** math.floor(math.log2(x))
+                if x == 1.5 * lo:
+                    assert c in (want, want ^ 1) or abs(ocp(name, c) - x) == abs(ocp(name, want) - x)
+                    continue
+            assert c == want, (name, x, hex(c), hex(want), ocp(name, c), ocp(name, want))
+
+
+def test_safetensors_fp8_reads_and_converts():
+    """An F8_E4M3 safetensors tensor: listed as FLOAT8E4M3, converted to
+    FLOAT32 by a whole-file --to-type, each value OCP's."""
+    codes = bytes([0x00, 0x38, 0x40, 0x7E, 0xB8, 0x01, 0x7F, 0x80])
+    header = json.dumps({"w": {"dtype": "F8_E4M3", "shape": [2, 4], "data_offsets": [0, 8]}})
+    header += " " * ((8 - len(header) % 8) % 8)
+    p = os.path.join(TMP, "fp8.safetensors")
+    open(p, "wb").write(struct.pack("<Q", len(header)) + header.encode() + codes)
+    doc = json.loads(tl("list", "--json", p).stdout)
+    assert doc["tensors"][0]["dataType"] == "FLOAT8E4M3", doc
+    out = os.path.join(TMP, "fp8.npz")
+    tl("convert", p, "--to-type", "FLOAT32", "-o", out)
+    got = np.load(out)["w"].reshape(-1)
+    for c, g in zip(codes, got):
+        want = ocp("FLOAT8E4M3", c)
+        assert (math.isnan(want) and math.isnan(g)) or g == want, (c, g, want)
+
+
+def main():
+    global TMP
+    passed = failed = 0
+    with tempfile.TemporaryDirectory() as d:
+        TMP = d
+        for name, fn in sorted(globals().items()):
+            if not name.startswith("test_"):
+                continue
+            try:
+                fn()
+                passed += 1
+                print("ok   %s" % name)
+            except Exception as e:  # noqa: BLE001
+                failed += 1
+                print("FAIL %s: %r" % (name, e))
+    print("fp8: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
