@@ -2,6 +2,8 @@
  * kern_scalar.c - the portable kernels: every slot of the table, and the
  * twin that each SIMD kernel is tested against.
  */
+#include <pthread.h>
+
 #include "dequant.h"
 #include "kern_drivers.h"
 
@@ -31,6 +33,54 @@
     { tl_deinterleave_scalar_es(s, d, p, n, 4, W); }
 WIDTHS(DEFINE)
 #undef DEFINE
+
+/* 8-bit floats to FLOAT32, FLOAT16 and BFLOAT16 (SPEC 18): every code's
+ * value looked up in tables the generic converter fills once, so each is
+ * exactly what tl_convert_value() gives (the differential test holds them
+ * to it). */
+static uint8_t fp8_out[3][3][256 * 4];   /* [E4M3, E5M2, E8M0][F32, F16, BF16][code] */
+static pthread_once_t fp8_once = PTHREAD_ONCE_INIT;
+static const enum tl_dtype fp8_src[3] = { TL_DT_FLOAT8E4M3, TL_DT_FLOAT8E5M2, TL_DT_FLOAT8E8M0 };
+static const enum tl_dtype fp8_dst[3] = { TL_DT_FLOAT32, TL_DT_FLOAT16, TL_DT_BFLOAT16 };
+
+static void fp8_init(void)
+{
+    for (int s = 0; s < 3; s++)
+        for (int d = 0; d < 3; d++)
+            for (int c = 0; c < 256; c++) {
+                uint8_t code = (uint8_t)c;
+                tl_convert_value(fp8_src[s], &code, fp8_dst[d],
+                                 fp8_out[s][d] + c * tl_dtype_size(fp8_dst[d]));
+            }
+}
+
+static inline bool fp8_cvt(int s, int d, const uint8_t *src, uint8_t *dst, size_t n)
+{
+    pthread_once(&fp8_once, fp8_init);
+    const uint8_t *t = fp8_out[s][d];
+    if (d == 0) {
+        for (size_t i = 0; i < n; i++)
+            memcpy(dst + 4 * i, t + 4 * src[i], 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            memcpy(dst + 2 * i, t + 2 * src[i], 2);
+    }
+    return false;
+}
+
+#define FP8_CVT(name, s, d)                                                \
+    static bool name(const uint8_t *src, uint8_t *dst, size_t n)          \
+    {                                                                      \
+        return fp8_cvt(s, d, src, dst, n);                                 \
+    }
+FP8_CVT(cvt_e4m3_f32, 0, 0)
+FP8_CVT(cvt_e4m3_f16, 0, 1)
+FP8_CVT(cvt_e4m3_bf16, 0, 2)
+FP8_CVT(cvt_e5m2_f32, 1, 0)
+FP8_CVT(cvt_e5m2_f16, 1, 1)
+FP8_CVT(cvt_e5m2_bf16, 1, 2)
+FP8_CVT(cvt_e8m0_f32, 2, 0)
+FP8_CVT(cvt_e8m0_bf16, 2, 2)
 
 static void copy_plain(const uint8_t *src, uint8_t *dst, size_t bytes)
 {
@@ -174,6 +224,11 @@ const struct tl_kernels tl_kernels_scalar = {
         [TL_DT_FLOAT16] = { [TL_DT_FLOAT32] = cvt_f16_f32 },
         [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
         [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32 },
+        [TL_DT_FLOAT8E4M3] = { [TL_DT_FLOAT32] = cvt_e4m3_f32, [TL_DT_FLOAT16] = cvt_e4m3_f16,
+                               [TL_DT_BFLOAT16] = cvt_e4m3_bf16 },
+        [TL_DT_FLOAT8E5M2] = { [TL_DT_FLOAT32] = cvt_e5m2_f32, [TL_DT_FLOAT16] = cvt_e5m2_f16,
+                               [TL_DT_BFLOAT16] = cvt_e5m2_bf16 },
+        [TL_DT_FLOAT8E8M0] = { [TL_DT_FLOAT32] = cvt_e8m0_f32, [TL_DT_BFLOAT16] = cvt_e8m0_bf16 },
     },
     .cmp = { cmp_f32, cmp_f64, cmp_bytes },
     .unpack4 = { unpack_u4, unpack_s4 },
