@@ -283,7 +283,7 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
     for (size_t k = 0; k < b.nfiles; k++)
         total += b.files[k].count;
     struct row *rows = calloc(total ? total : 1, sizeof *rows);
-    size_t n = 0, count[V_ERROR + 1] = { 0 };
+    size_t n = 0, count[V_ERROR + 1] = { 0 }, values = 0;
     if (!rows) {
         fprintf(stderr, "tensorlayout: out of memory\n");
         rc = CLI_IO;
@@ -293,6 +293,10 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
         for (size_t i = 0; !rc && i < a.files[k].count; i++) {
             const struct tl_file_tensor *ta = &a.files[k].tensors[i], *tb;
             size_t kb;
+            if (ta->leaf) {             /* a checkpoint's value that is no tensor */
+                values++;
+                continue;
+            }
             struct row *r = &rows[n++];
             r->name = ta->name ? ta->name : "";
             if (!(tb = side_find(&b, r->name, &kb)))
@@ -308,6 +312,10 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
         for (size_t i = 0; i < b.files[k].count; i++) {
             const struct tl_file_tensor *tb = &b.files[k].tensors[i];
             size_t ka;
+            if (tb->leaf) {
+                values++;
+                continue;
+            }
             if (side_find(&a, tb->name ? tb->name : "", &ka))
                 continue;
             struct row *r = &rows[n++];
@@ -326,6 +334,9 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
         if (count[V_ONLY_A] || count[V_ONLY_B])
             printf(", %zu only in %s, %zu only in %s", count[V_ONLY_A], a.name, count[V_ONLY_B],
                    b.name);
+        if (values)
+            printf(" (%zu value%s that %s no tensor not compared)", values,
+                   values == 1 ? "" : "s", values == 1 ? "is" : "are");
         printf("\n");
     }
     if (!rc && count[V_EQUAL] != n)

@@ -11,3 +11,4 @@ $TL compare examples/checkpoint.pt:model.decoder.weight c.safetensors:model.deco
 $TL convert examples/checkpoint.pt -o c.npz --to-type FLOAT32; echo exit $?
 $TL dump examples/checkpoint.pt:epoch; echo exit $?
 $TL dump examples/checkpoint.pt:model.nope; echo exit $?
+$TL compare examples/checkpoint.pt c.safetensors; echo exit $?
