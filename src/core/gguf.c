@@ -109,7 +109,7 @@ struct text {
 
 static void put(struct text *t, const char *s, size_t n)
 {
-    if (t->nomem)
+    if (t->nomem || n == 0)
         return;
     if (t->n + n + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 64;
