@@ -367,7 +367,17 @@ struct cli_shards {
     struct tl_file *files;
     char picked[4096 + 256];            /* cli_shards_pick's shard's path */
     bool converted;                     /* --index-only: dir holds the jobs' output */
+    bool renamed;                       /* PyTorch shards, converted into safetensors ones */
 };
+
+/* The name a shard gets converted into safetensors: a PyTorch shard's
+ * (pytorch_model-00001-of-00002.bin) as model-00001-of-00002.safetensors,
+ * any other its own.  @return whether it was renamed. */
+bool cli_shard_out_name(const char *shard, char *out, size_t n);
+
+/* Whether path is a shard index whose shards are PyTorch checkpoints (its
+ * conversion into safetensors shards is then a format change). */
+bool cli_index_of_pytorch(const char *path);
 
 /* Opens the index at path; with all, also every shard (cli_shards_load).
  * Messages are printed; @return a CLI_* status (then nothing to close). */

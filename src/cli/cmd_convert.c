@@ -595,8 +595,9 @@ int cmd_convert(int argc, char **argv)
          * the input's */
         const struct cli_format *of = format->count ? cli_format_find(format->sval[0])
                                                     : cli_format_for(out->filename[0], NULL);
-        bool format_change = of && of->header &&
-                             strcmp(of->name, tl_format_name(cli_sniff_arg(desc->filename[0]))) != 0;
+        bool format_change = (of && of->header &&
+                              strcmp(of->name, tl_format_name(cli_sniff_arg(desc->filename[0]))) != 0) ||
+                             cli_index_of_pytorch(desc->filename[0]);
         if (twice >= 0) {
             char q[64];
             cli_usage_error("convert", "--to %s: a layout of rank %u is given already (--to once "

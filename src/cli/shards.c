@@ -46,6 +46,11 @@ static int open_shard(struct cli_shards *s, size_t k)
     enum tl_format format;
     struct tl_error err = { 0 };
     shard_path(s, k, path, sizeof path);
+    if (s->converted && s->renamed) {   /* --index-only: the shards as converted */
+        char out[256];
+        cli_shard_out_name(s->x.shards[k], out, sizeof out);
+        snprintf(path, sizeof path, "%s/%s", s->dir, out);
+    }
     struct stat st;
     if (stat(path, &st) != 0 && s->converted) {
         char q[128];
@@ -62,9 +67,9 @@ static int open_shard(struct cli_shards *s, size_t k)
     int rc = cli_open_file(path, &s->data[k], &format);
     if (rc)
         return rc;
-    if (format != TL_FMT_SAFETENSORS) {
-        fprintf(stderr, "tensorlayout: %s: shard '%s' is not a safetensors file\n", s->name,
-                s->x.shards[k]);
+    if (format != TL_FMT_SAFETENSORS && format != TL_FMT_PYTORCH) {
+        fprintf(stderr, "tensorlayout: %s: shard '%s' is neither a safetensors file nor a "
+                "PyTorch checkpoint\n", s->name, s->x.shards[k]);
         return CLI_INVALID;
     }
     if (tl_file_parse(s->data[k].bytes, s->data[k].size, &s->files[k], &err)) {
@@ -72,6 +77,57 @@ static int open_shard(struct cli_shards *s, size_t k)
         return CLI_INVALID;
     }
     return cli_file_sound(&s->files[k], s->data[k].name);
+}
+
+bool cli_shard_out_name(const char *shard, char *out, size_t n)
+{
+    /* pytorch_model-00001-of-00002.bin -> model-00001-of-00002.safetensors */
+    const char *slash = strrchr(shard, '/');
+    size_t dir = slash ? (size_t)(slash - shard) + 1 : 0, len = strlen(shard);
+    const char *base = shard + dir;
+    const char *ext = strrchr(base, '.');
+    bool torch = ext && (strcmp(ext, ".bin") == 0 || strcmp(ext, ".pt") == 0 ||
+                         strcmp(ext, ".pth") == 0);
+    if (!torch) {
+        snprintf(out, n, "%s", shard);
+        return false;
+    }
+    if (strncmp(base, "pytorch_", 8) == 0)
+        base += 8;
+    snprintf(out, n, "%.*s%.*s.safetensors", (int)dir, shard,
+             (int)(shard + len - (ext ? strlen(ext) : 0) - base), base);
+    return true;
+}
+
+bool cli_index_of_pytorch(const char *path)
+{
+    struct cli_shards s;
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || cli_sniff_arg(path) != TL_FMT_JSON)
+        return false;
+    struct cli_data d;
+    enum tl_format f;
+    if (cli_open_file(path, &d, &f))
+        return false;
+    bool index = tl_shard_index_looks((const char *)d.bytes, (size_t)d.size);
+    cli_close_data(&d);
+    if (!index)
+        return false;
+    struct tl_error err = { 0 };
+    memset(&s, 0, sizeof s);
+    if (cli_open_file(path, &s.index, &f))
+        return false;
+    bool torch = false;
+    if (tl_shard_index_parse((const char *)s.index.bytes, (size_t)s.index.size, &s.x, &err) == 0 &&
+        s.x.nshards) {
+        char copy[4096], shard[4096 + 256];
+        snprintf(copy, sizeof copy, "%s", path);
+        snprintf(shard, sizeof shard, "%s/%s", dirname(copy), s.x.shards[0]);
+        torch = stat(shard, &st) == 0 && cli_sniff_arg(shard) == TL_FMT_PYTORCH;
+    }
+    tl_shard_index_free(&s.x);
+    cli_close_data(&s.index);
+    return torch;
 }
 
 /* Every shard holds what the index gives it, and nothing else. */
@@ -90,6 +146,8 @@ static int check_shards(const struct cli_shards *s)
     for (size_t k = 0; k < s->x.nshards; k++) {
         for (size_t j = 0; j < s->files[k].count; j++) {
             const char *name = s->files[k].tensors[j].name;
+            if (s->files[k].tensors[j].leaf)
+                continue;                   /* a checkpoint's value, not a tensor */
             size_t i = 0;
             while (i < s->x.count && strcmp(s->x.names[i], name) != 0)
                 i++;

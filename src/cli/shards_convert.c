@@ -70,14 +70,18 @@ static void *shard_worker(void *arg)
             return NULL;
         if (j->only != SIZE_MAX && k != j->only)
             continue;
-        char out[4096 + 256], shown[4096 + 256];
-        snprintf(out, sizeof out, "%s/%s", j->dir, j->s->x.shards[k]);
-        snprintf(shown, sizeof shown, "%s/%s", j->outdir, j->s->x.shards[k]);
+        char out[4096 + 256], shown[4096 + 256], name[256];
+        if (j->s->renamed)
+            cli_shard_out_name(j->s->x.shards[k], name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s", j->s->x.shards[k]);
+        snprintf(out, sizeof out, "%s/%s", j->dir, name);
+        snprintf(shown, sizeof shown, "%s/%s", j->outdir, name);
         struct cli_whole w = j->w;
         w.out = out;
         w.shown = shown;
         w.name = j->s->data[k].name;
-        int rc = make_parents(j->dir, j->s->x.shards[k]);
+        int rc = make_parents(j->dir, name);
         if (rc == CLI_OK)
             rc = cli_convert_whole(&w, &j->s->files[k], &j->s->data[k], &j->bytes[k]);
         if (rc) {
@@ -137,8 +141,16 @@ static int write_index(const struct cli_shards *s, const char *dir, const char *
 {
     char *text = NULL, path[4096 + 256];
     struct tl_error err = { 0 };
-    if (tl_shard_index_write((const char *)s->index.bytes, (size_t)s->index.size, total, &text,
-                             &err)) {
+    char **renamed = s->renamed ? calloc(s->x.nshards ? s->x.nshards : 1, sizeof *renamed) : NULL;
+    for (size_t k = 0; renamed && k < s->x.nshards; k++)
+        if ((renamed[k] = malloc(256)))
+            cli_shard_out_name(s->x.shards[k], renamed[k], 256);
+    int wrc = tl_shard_index_write_renamed((const char *)s->index.bytes, (size_t)s->index.size,
+                                           total, &s->x, renamed, &text, &err);
+    for (size_t k = 0; renamed && k < s->x.nshards; k++)
+        free(renamed[k]);
+    free(renamed);
+    if (wrc) {
         cli_report(s->name, &err);
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
@@ -160,6 +172,20 @@ static const char *index_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
+}
+
+/* The converted index's name: a PyTorch model's (pytorch_model.bin.index.json)
+ * becomes model.safetensors.index.json, any other keeps its own. */
+static const char *out_index_name(const struct cli_shards *s, const char *path, char *buf,
+                                  size_t n)
+{
+    const char *name = index_name(path);
+    const char *bin = strstr(name, ".bin.index.json");
+    if (!s->renamed || !bin)
+        return name;
+    const char *base = strncmp(name, "pytorch_", 8) == 0 ? name + 8 : name;
+    snprintf(buf, n, "%.*s.safetensors.index.json", (int)(bin - base), base);
+    return buf;
 }
 
 /* Whether a file of the model's folder holds weights (a tensor file by
@@ -264,6 +290,11 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     int rc = cli_shards_open(index_path, false, &s);
     if (rc)
         return rc;
+    char oname[256];
+    /* PyTorch shards become safetensors ones, renamed (SPEC 17) */
+    for (size_t k = 0; k < s.x.nshards; k++)
+        s.renamed |= strcmp(w->format->name, "safetensors") == 0 &&
+                     cli_shard_out_name(s.x.shards[k], oname, sizeof oname);
     if (index_only) {                   /* the converted shards, in OUTDIR */
         snprintf(s.dir, sizeof s.dir, "%s", outdir);
         s.converted = true;
@@ -290,7 +321,7 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
             for (size_t i = 0; i < s.files[k].count; i++)
                 total += s.files[k].tensors[i].end - s.files[k].tensors[i].begin;
         }
-        rc = write_index(&s, outdir, index_name(index_path), total);
+        rc = write_index(&s, outdir, out_index_name(&s, index_path, oname, sizeof oname), total);
         if (rc == CLI_OK)
             rc = copy_others(&s, index_path, outdir);
         cli_shards_close(&s);
@@ -331,7 +362,7 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     }
     rc = convert_shards(&s, w, tmp, outdir, SIZE_MAX, &total);
     if (rc == CLI_OK)
-        rc = write_index(&s, tmp, index_name(index_path), total);
+        rc = write_index(&s, tmp, out_index_name(&s, index_path, oname, sizeof oname), total);
     if (rc == CLI_OK)
         rc = copy_others(&s, index_path, tmp);
     if (rc == CLI_OK && rename(tmp, outdir) != 0) {

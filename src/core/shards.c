@@ -108,9 +108,35 @@ bool tl_shard_index_looks(const char *text, size_t len)
 int tl_shard_index_write(const char *text, size_t len, uint64_t total_size, char **out,
                          struct tl_error *err)
 {
+    return tl_shard_index_write_renamed(text, len, total_size, NULL, NULL, out, err);
+}
+
+int tl_shard_index_write_renamed(const char *text, size_t len, uint64_t total_size,
+                                 const struct tl_shard_index *x, char *const *renamed,
+                                 char **out, struct tl_error *err)
+{
     cJSON *doc = cJSON_ParseWithLength(text, len);
     if (!doc)
         return tl_fail(err, TL_E_JSON, NULL, "the index is not JSON");
+    cJSON *map = cJSON_GetObjectItemCaseSensitive(doc, "weight_map");
+    for (cJSON *e = map && x && renamed ? map->child : NULL; e; e = e->next) {
+        for (size_t k = 0; cJSON_IsString(e) && k < x->nshards; k++) {
+            if (strcmp(e->valuestring, x->shards[k]) == 0) {
+                cJSON *v = cJSON_CreateString(renamed[k]);
+                if (v && e->string && !(v->string = strdup(e->string))) {
+                    cJSON_Delete(v);
+                    v = NULL;
+                }
+                if (!v || !cJSON_ReplaceItemViaPointer(map, e, v)) {
+                    cJSON_Delete(v);
+                    cJSON_Delete(doc);
+                    return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+                }
+                e = v;
+                break;
+            }
+        }
+    }
     cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "metadata");
     if (!meta) {
         meta = cJSON_CreateObject();

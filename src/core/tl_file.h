@@ -355,6 +355,11 @@ void tl_shard_index_free(struct tl_shard_index *x);
  * TL_E_JSON / TL_E_NOMEM with err filled. */
 int tl_shard_index_write(const char *text, size_t len, uint64_t total_size, char **out,
                          struct tl_error *err);
+/* The same, with each shard x->shards[k] named renamed[k] in the weight
+ * map (a PyTorch model's .bin shards converted into .safetensors ones). */
+int tl_shard_index_write_renamed(const char *text, size_t len, uint64_t total_size,
+                                 const struct tl_shard_index *x, char *const *renamed,
+                                 char **out, struct tl_error *err);
 
 /* Writes the .npy header (version 1.0 unless it needs 2.0; the data starts
  * at a multiple of 64) for a packed description with byteOffset 0: the

@@ -154,6 +154,40 @@ def test_list_views_and_values():
         assert np.array_equal(np.array(vals, np.float32), src[name].numpy()), name
 
 
+def test_sharded_model_into_safetensors_shards():
+    """pytorch_model.bin.index.json and its shards (torch.save'd) into a
+    folder of safetensors shards and model.safetensors.index.json: the
+    shards renamed, the weight map naming them, every tensor torch's; the
+    model's other files copied."""
+    d = path("sharded")
+    os.makedirs(d)
+    g = torch.Generator().manual_seed(9)
+    a = {"enc.weight": torch.randn(4, 3, generator=g), "enc.bias": torch.randn(4, generator=g)}
+    b = {"dec.weight": torch.randn(3, 4, generator=g).half()}
+    b["dec.weight_t"] = b["dec.weight"].t()
+    names = ["pytorch_model-00001-of-00002.bin", "pytorch_model-00002-of-00002.bin"]
+    torch.save(a, os.path.join(d, names[0]))
+    torch.save(b, os.path.join(d, names[1]))
+    wm = {k: names[0] for k in a}
+    wm.update({k: names[1] for k in b})
+    json.dump({"metadata": {"total_size": 0}, "weight_map": wm},
+              open(os.path.join(d, "pytorch_model.bin.index.json"), "w"))
+    open(os.path.join(d, "config.json"), "w").write('{"model_type": "x"}')
+    out = path("sharded_out")
+    tl("convert", os.path.join(d, "pytorch_model.bin.index.json"), "-o", out + "/")
+    assert sorted(os.listdir(out)) == ["config.json", "model-00001-of-00002.safetensors",
+                                       "model-00002-of-00002.safetensors",
+                                       "model.safetensors.index.json"], os.listdir(out)
+    index = json.load(open(os.path.join(out, "model.safetensors.index.json")))
+    for name, src in list(a.items()) + list(b.items()):
+        shard = index["weight_map"][name]
+        assert shard == wm[name].replace("pytorch_", "").replace(".bin", ".safetensors")
+        got = read_safetensors(os.path.join(out, shard))[name][1]
+        assert np.array_equal(got, as_numpy(src)), name
+    assert index["metadata"]["total_size"] == sum(v.numel() * v.element_size()
+                                                  for v in list(a.values()) + list(b.values()))
+
+
 def test_legacy_and_torchscript_refused():
     """A pre-1.6 pickle and a TorchScript archive: refused by name, exit 4."""
     torch.save({"w": torch.ones(2)}, path("old.pt"), _use_new_zipfile_serialization=False)
