@@ -151,6 +151,20 @@ with open(os.path.join(here, "int4_weight.bin"), "wb") as f:
     f.write(nibbles([-8, -7, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 7]))
 
 
+# Scaled weights (SPEC 18): a DeepSeek-style FP8 E4M3 weight with its
+# 128 x 128 block scales, and a gpt-oss-style MXFP4 pair (blocks of 32 FP4
+# values two a byte, low nibble first, and E8M0 exponents).
+with open(os.path.join(here, "scaled.safetensors"), "wb") as f:
+    e4m3 = bytes([0x38, 0x40, 0x44, 0x48, 0xB8, 0xC0, 0x30, 0x00])    # 1 2 3 4 -1 -2 0.5 0
+    blocks = bytes((i % 16) | ((15 - i % 16) << 4) for i in range(32))
+    f.write(tensorfiles.safetensors([
+        ("attn.q.weight", "F8_E4M3", (2, 4), e4m3),
+        ("attn.q.weight_scale_inv", "F32", (1, 1), struct.pack("<f", 0.25)),
+        ("mlp.down_blocks", "U8", (2, 1, 16), blocks),
+        ("mlp.down_scales", "U8", (2, 1), bytes([127, 128])),
+    ]))
+
+
 # A small llama.cpp model, written and quantized by ggml itself (its library
 # from the npm package @node-llama-cpp/linux-x64, which .ci/install-deps
 # unpacks into build/ggml/lib): a Q4_K and a Q6_K weight, a Q8_0 embedding, an

@@ -340,6 +340,12 @@ struct cli_whole {
     unsigned threads;
     bool quiet, json;
     bool part;                          /* one shard of a model: its rules are checked over all */
+    bool dequantize;                    /* decode scaled weights (SPEC 18) */
+    /* set by cli_convert_whole for convert_all.c's planning: for each row
+     * of the file converted, the scaled pair it decodes (or NULL), and the
+     * file whose rows the pairs index */
+    const struct tl_scaled *const *pair_of;
+    const struct tl_file *paired;
     const char *shown;                  /* OUT as messages name it (a shard's final path), or NULL */
 };
 
@@ -567,6 +573,12 @@ int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uin
  * @return CLI_OK, CLI_IO, or CLI_INVALID after a message. */
 int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
                        const struct tl_file_tensor *t, const struct tl_desc *d);
+
+/* Writes count FLOAT32 values that fill(ctx, first, n, out) makes, a
+ * piece at a time, as type dt (floating), from the current position.
+ * @return CLI_OK, CLI_IO, or CLI_INVALID after a message. */
+int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
+                      int (*fill)(void *ctx, uint64_t first, uint64_t n, float *out), void *ctx);
 
 /* Puts OUT in place (after `also`), or removes what was written.
  * @return of commit: CLI_OK or CLI_IO. */

@@ -55,7 +55,7 @@ struct options {
     const char *to_type, *name, *shard, *to_byte_offset;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
-    bool saturate, index_only;
+    bool saturate, index_only, dequantize;
     int threads;
     bool quiet, json;
 };
@@ -244,7 +244,7 @@ static struct cli_whole whole_options(const struct options *o, const char *name)
         .name = name, .format = cli_format_for(o->out, o->format), .out = o->out, .to = o->tos, .nto = o->nto, .to_type = o->to_type,
         .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
         .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
-        .json = o->json,
+        .json = o->json, .dequantize = o->dequantize,
     };
 }
 
@@ -562,6 +562,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_str *name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
     struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...; into a .gguf OUT also Q8_0, Q4_0)");
     struct arg_lit *saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
+    struct arg_lit *dequantize = arg_lit0(NULL, "dequantize", "whole file: decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales) into W, FLOAT32 or --to-type");
     struct arg_str *shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     struct arg_lit *index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
     struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
@@ -571,7 +572,7 @@ int cmd_convert(int argc, char **argv)
     cli_desc_opts_init(&dopt, "convert", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, out, to, to_strides, to_desc, to_byte_offset, to_type, saturate, fill, out_desc,
+                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, out, to, to_strides, to_desc, to_byte_offset, to_type, saturate, dequantize, fill, out_desc,
                       axes, format, name, select, exclude, shard, index_only, threads, quiet,
                       json, help, end };
     int rc = CLI_IO;
@@ -603,7 +604,8 @@ int cmd_convert(int argc, char **argv)
             cli_usage_error("convert", "--to %s: a layout of rank %u is given already (--to once "
                             "a rank)", tl_quote(to->sval[twice], q, sizeof q), rank_of[twice]);
             rc = CLI_USAGE;
-        } else if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count && !format_change)) {
+        } else if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count &&
+                                 !format_change && !dequantize->count)) {
             cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
                                              : "missing --to, --to-strides, --to-desc or "
                                                "--to-type");
@@ -636,7 +638,7 @@ int cmd_convert(int argc, char **argv)
                 .index_only = index_only->count > 0,
                 .select = select->sval, .nselect = select->count,
                 .exclude = exclude->sval, .nexclude = exclude->count,
-                .saturate = saturate->count > 0,
+                .saturate = saturate->count > 0, .dequantize = dequantize->count > 0,
                 .threads = threads->count ? threads->ival[0] : 0,
                 .quiet = quiet->count > 0, .json = json->count > 0,
             };

@@ -118,12 +118,14 @@ static void print_gguf_meta(const struct tl_file *tf, bool show)
 static void print_text(const struct entry *e, size_t count, const struct tl_file *tf,
                        bool show_meta)
 {
-    int w = 4;
+    int w = 4, tw = 8;
     char q[256];
     for (size_t i = 0; i < count; i++) {
         int len = e[i].name ? (int)strlen(tl_quote(e[i].name, q, sizeof q)) : 1;
         if (len > w)
             w = len;
+        if (!e[i].leaf && (int)strlen(e[i].dtype) > tw)
+            tw = (int)strlen(e[i].dtype);          /* FLOAT8E4M3 */
     }
     bool gguf = tf->format == TL_FMT_GGUF, torch = tf->format == TL_FMT_PYTORCH;
     if (torch)
@@ -133,8 +135,8 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
         printf("%-*s  %-8s  %-16s  %-12s  %12s  %12s  %12s\n", w, "name", "type", "sizes",
                "block", "begin", "end", "bytes");
     else
-        printf("%-*s  %-8s  %-16s  %12s  %12s  %12s\n", w, "name", "dataType", "sizes", "begin",
-               "end", "bytes");
+        printf("%-*s  %-*s  %-16s  %12s  %12s  %12s\n", w, "name", tw, "dataType", "sizes",
+               "begin", "end", "bytes");
     for (size_t i = 0; i < count; i++) {
         char sizes[TL_MAX_RANK * 21 + 1];
         int n = 0;
@@ -161,8 +163,8 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
                    e[i].end, e[i].end - e[i].begin);
             continue;
         }
-        printf("%-*s  %-8s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
-               e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-",
+        printf("%-*s  %-*s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
+               e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tw,
                e[i].dtype[0] ? tl_quote(e[i].dtype, dt, sizeof dt) : "-", sizes, e[i].begin, e[i].end,
                e[i].end - e[i].begin);
     }
@@ -173,6 +175,17 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
             printf("\nvalues (not tensors: listed, not converted)\n");
         printf("  %-*s  %-6s  %s\n", w, tl_quote(e[i].name, q, sizeof q), e[i].dtype, e[i].leaf);
     }
+    struct tl_scaled *pairs = NULL;
+    size_t npairs = 0;
+    if (tf->format != TL_FMT_JSON && tl_scaled_find(tf, &pairs, &npairs, NULL) == 0 && npairs) {
+        printf("\nscaled weights (convert --dequantize decodes them)\n");
+        for (size_t i = 0; i < npairs; i++)
+            printf("  %s = %s x %s (%s)\n", tl_quote(pairs[i].name, q, sizeof q),
+                   tf->tensors[pairs[i].weight].name, tf->tensors[pairs[i].scale].name,
+                   pairs[i].kind == TL_SCALED_MXFP4 ? "MXFP4: 32 FP4 values a block, times "
+                   "2^(scale - 127)" : "FP8 E4M3, 128 x 128 blocks times their scale");
+    }
+    free(pairs);
     if (torch) {
         size_t shared = 0;
         for (size_t i = 0; i < count; i++)
@@ -269,6 +282,21 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
             ok = tl_json_add_u64(kv, "items", m->count) &&
                  cJSON_AddBoolToObject(kv, "cut", m->cut);
     }
+    struct tl_scaled *pairs = NULL;
+    size_t npairs = 0;
+    cJSON *sc = NULL;
+    if (ok && format != TL_FMT_JSON && tl_scaled_find(tf, &pairs, &npairs, NULL) == 0 && npairs)
+        ok = (sc = cJSON_AddArrayToObject(o, "scaled")) != NULL;
+    for (size_t i = 0; ok && i < npairs; i++) {
+        cJSON *pe = cJSON_CreateObject();
+        ok = pe && cJSON_AddItemToArray(sc, pe) &&
+             cJSON_AddStringToObject(pe, "name", pairs[i].name) &&
+             cJSON_AddStringToObject(pe, "kind", pairs[i].kind == TL_SCALED_MXFP4 ? "mxfp4"
+                                                                                 : "fp8-block") &&
+             cJSON_AddStringToObject(pe, "weight", tf->tensors[pairs[i].weight].name) &&
+             cJSON_AddStringToObject(pe, "scale", tf->tensors[pairs[i].scale].name);
+    }
+    free(pairs);
     if (ok && format == TL_FMT_GGUF)
         ok = cJSON_AddNumberToObject(o, "version", tf->version) &&
              tl_json_add_u64(o, "alignment", tf->alignment) &&

@@ -33,6 +33,7 @@ struct item {
     bool quantize;                      /* into a GGUF OUT: quantized (Q8_0, Q4_0) */
     bool raw;                           /* into a GGUF OUT: its stored bytes as they are */
     uint32_t gtype;                     /* into a GGUF OUT: its ggml type */
+    const struct tl_scaled *pair;       /* a scaled weight, decoded (SPEC 18) */
 };
 
 static bool matches(const char *const *globs, int n, const char *name, bool *used)
@@ -85,6 +86,7 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
                       !matches(w->exclude, w->nexclude, t->name, u->exc);
         it[i].t = t;
         it[i].chosen = chosen;
+        it[i].pair = w->pair_of ? w->pair_of[i] : NULL;
         if (!t->decodable) {            /* carried byte for byte */
             it[i].bytes = t->encoding != TL_ENC_PLAIN ? t->decoded_bytes : t->end - t->begin;
             /* but an empty tensor's type follows --to-type like the others'
@@ -112,6 +114,7 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
                 which = k;
         it[i].layout = which >= 0;
         it[i].type = chosen && to_type && tl_dtype_is_float(s->dtype) && s->dtype != *to_type;
+        u->type |= it[i].pair != NULL;     /* a scaled weight decoded: a change */
         /* the source's memory order, packed, unless --to reorders it; a
          * tensor file's array into safetensors, which has no order flag,
          * in C order, so that numpy sees the same shape (SPEC 19); and
@@ -235,6 +238,23 @@ static int source_bytes(const struct cli_data *in, const struct tl_file_tensor *
     return rc;
 }
 
+/* A scaled weight's values, decoded from its two tensors (scaled.c). */
+struct pair_fill {
+    const uint8_t *file;
+    const struct tl_file *f;
+    const struct tl_scaled *p;
+};
+
+static int fill_pair(void *ctx, uint64_t first, uint64_t n, float *out)
+{
+    const struct pair_fill *pf = ctx;
+    return tl_scaled_decode(pf->file, pf->f, pf->p, first, n, out);
+}
+
+/* The file the pairs of the conversion under way index (one conversion a
+ * thread: a sharded model's shards run on threads of their own). */
+static _Thread_local const struct tl_file *w_paired;
+
 /* Writes tensor x's bytes: converted through the copy core into its
  * destination (OUT's bytes up to end), or carried as they are. */
 static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
@@ -243,7 +263,11 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
     struct cli_data tmp;
     const uint8_t *bytes;
     int rc;
-    if (!x->t->decodable && f->format != TL_FMT_NPZ)
+    if (x->pair) {
+        struct pair_fill pf = { in->bytes, w_paired, x->pair };
+        rc = cli_writer_floats(wr, x->dst.dtype, x->bytes / tl_dtype_size(x->dst.dtype),
+                               fill_pair, &pf);
+    } else if (!x->t->decodable && f->format != TL_FMT_NPZ)
         rc = cli_writer_put(wr, in->bytes + x->t->begin, x->bytes);
     else if (!x->t->decodable)
         rc = cli_writer_member(wr, in, x->t);
@@ -793,8 +817,24 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
 int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
                       const struct cli_data *in, uint64_t *tensor_bytes)
 {
-    size_t leaves = 0, shared = 0;
+    size_t leaves = 0, shared = 0, npairs = 0;
     char names[160] = "", q[64];
+    struct tl_scaled *pairs = NULL;
+    struct tl_error err = { 0 };
+    /* scaled weights: decoded by --dequantize, and by a whole file's
+     * --to-type into a floating type (SPEC 18) */
+    bool floating_to = w->to_type && !tl_ggml_type_named(w->to_type, NULL);
+    if ((w->dequantize || floating_to) && f->format != TL_FMT_JSON &&
+        tl_scaled_find(f, &pairs, &npairs, &err)) {
+        cli_report(w->name, &err);
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    if (w->dequantize && !npairs && !w->part) {
+        fprintf(stderr, "tensorlayout: %s: --dequantize: no scaled weights here (a FLOAT8E4M3 "
+                "W beside FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)\n", w->name);
+        free(pairs);
+        return CLI_INVALID;
+    }
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];
         if (t->leaf) {
@@ -807,23 +847,70 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
         for (size_t k = 0; t->storage[0] && k < i && !shared; k++)
             shared += strcmp(f->tensors[k].storage, t->storage) == 0;
     }
-    if (!leaves && !shared)
+    if (!leaves && !shared && !npairs) {
+        free(pairs);
         return convert_tensors(w, f, in, tensor_bytes);
+    }
     struct tl_file view = *f;
     struct tl_file_tensor *kept = malloc((f->count ? f->count : 1) * sizeof *kept);
-    if (!kept) {
+    const struct tl_scaled **pair_of = calloc(f->count ? f->count : 1, sizeof *pair_of);
+    char **made = calloc(npairs ? npairs : 1, sizeof *made);
+    if (!kept || !pair_of || !made) {
+        free(kept);
+        free(pair_of);
+        free(made);
+        free(pairs);
         fprintf(stderr, "tensorlayout: out of memory\n");
         return CLI_IO;
     }
     view.count = 0;
-    for (size_t i = 0; i < f->count; i++)
-        if (!f->tensors[i].leaf)
-            kept[view.count++] = f->tensors[i];
+    size_t nmade = 0;
+    for (size_t i = 0; i < f->count; i++) {
+        const struct tl_file_tensor *t = &f->tensors[i];
+        const struct tl_scaled *p = NULL;
+        bool scale = false;
+        for (size_t k = 0; k < npairs; k++) {
+            p = pairs[k].weight == i ? &pairs[k] : p;
+            scale |= pairs[k].scale == i;
+        }
+        if (t->leaf || scale)
+            continue;                       /* not written: values, and scales decoded */
+        struct tl_file_tensor *r = &kept[view.count];
+        *r = *t;
+        if (p) {                            /* the weight, decoded: FLOAT32 of W's sizes */
+            unsigned rank;
+            uint64_t sizes[TL_MAX_RANK];
+            tl_scaled_shape(f, p, &rank, sizes);
+            made[nmade] = strdup(p->name);
+            r->name = made[nmade++];
+            r->ndim = rank;
+            memcpy(r->shape, sizes, rank * sizeof sizes[0]);
+            r->scalar = false;
+            r->decodable = r->name && tl_desc_init(&r->desc, TL_DT_FLOAT32, rank, sizes, NULL) == 0;
+            r->encoding = TL_ENC_PLAIN;
+        }
+        pair_of[view.count++] = p;
+    }
     view.tensors = kept;
     view.problems = NULL;
     view.nproblems = 0;
-    int rc = convert_tensors(w, &view, in, tensor_bytes);
+    struct cli_whole wp = *w;
+    wp.pair_of = pair_of;
+    wp.paired = f;
+    w_paired = f;
+    int rc = convert_tensors(&wp, &view, in, tensor_bytes);
+    w_paired = NULL;
+    for (size_t k = 0; k < nmade; k++)
+        free(made[k]);
+    free(made);
+    free(pair_of);
     free(kept);
+    if (rc == CLI_OK && !w->quiet && npairs)
+        fprintf(stderr, "tensorlayout: note: %s: %zu scaled weight%s decoded (%s%s), %s scales "
+                "left out\n", w->name, npairs, npairs == 1 ? "" : "s",
+                pairs[0].kind == TL_SCALED_MXFP4 ? "MXFP4: " : "FP8 blocks: ", pairs[0].name,
+                npairs == 1 ? "its" : "their");
+    free(pairs);
     if (rc == CLI_OK && !w->quiet && leaves)
         fprintf(stderr, "tensorlayout: note: %s: %zu value%s that %s no tensor not written: "
                 "%s%s\n", w->name, leaves, leaves == 1 ? "" : "s", leaves == 1 ? "is" : "are",

@@ -566,6 +566,31 @@ static int put_decoded(void *ctx, const uint8_t *bytes, size_t n)
     return rc == CLI_OK ? 0 : -1;
 }
 
+int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
+                      int (*fill)(void *ctx, uint64_t first, uint64_t n, float *out), void *ctx)
+{
+    struct decoded x = { w, dt, 0, { 0 } };
+    enum { PIECE = 65536 };
+    float *buf = malloc(PIECE * sizeof *buf);
+    if (!buf) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    int rc = CLI_OK;
+    for (uint64_t at = 0; rc == CLI_OK && at < count; at += PIECE) {
+        uint64_t n = count - at < PIECE ? count - at : PIECE;
+        if (fill(ctx, at, n, buf)) {
+            fprintf(stderr, "tensorlayout: %s: a scaled tensor cannot be decoded in place\n",
+                    w->out.name);
+            rc = CLI_INVALID;
+        } else if (put_decoded(&x, (const uint8_t *)buf, (size_t)n * 4)) {
+            rc = CLI_IO;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
 int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
                        const struct tl_file_tensor *t, const struct tl_desc *d)
 {

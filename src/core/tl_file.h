@@ -326,6 +326,36 @@ int tl_gguf_header(const struct tl_gguf_entry *e, size_t n, const uint8_t *kv, s
                    uint64_t nkv, uint64_t alignment, uint8_t **out, size_t *len,
                    uint64_t *offsets, uint64_t *bytes, struct tl_error *err);
 
+/* ---- scaled tensors (scaled.c, SPEC 18) ------------------------------- */
+
+/* A weight stored with scales beside it, found by its companion's name:
+ * DeepSeek's block FP8 (W FLOAT8E4M3 [O, I] and W_scale_inv FLOAT32
+ * [ceil(O/128), ceil(I/128)]), gpt-oss's MXFP4 (W_blocks UINT8
+ * [..., G, 16] and W_scales UINT8 [..., G]).  weight and scale are rows of
+ * the table (for MXFP4, weight is W_blocks); name is W. */
+enum tl_scaled_kind { TL_SCALED_FP8_BLOCK, TL_SCALED_MXFP4 };
+struct tl_scaled {
+    enum tl_scaled_kind kind;
+    size_t weight, scale;
+    char name[512];
+};
+
+/* Every pair of f, in table order.  @return 0 with *out (free it) and *n,
+ * or TL_E_VALUE naming a companion of the wrong type or shape, or
+ * TL_E_NOMEM. */
+int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
+                   struct tl_error *err);
+
+/* The decoded tensor's logical sizes (MXFP4: the blocks' with G x 32). */
+void tl_scaled_shape(const struct tl_file *f, const struct tl_scaled *p, unsigned *rank,
+                     uint64_t *sizes);
+
+/* Values first .. first + count (row-major) of the decoded tensor, as
+ * FLOAT32, from the file's bytes (both tensors stored plain).  @return 0,
+ * or TL_E_VALUE. */
+int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                     uint64_t first, uint64_t count, float *out);
+
 /* ---- sharded safetensors models (shards.c) ------------------------------ */
 
 /* A shard index (model.safetensors.index.json, SPEC section 10): the shards'

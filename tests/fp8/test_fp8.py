@@ -145,6 +145,58 @@ def test_safetensors_fp8_reads_and_converts():
         assert (math.isnan(want) and math.isnan(g)) or g == want, (c, g, want)
 
 
+def write_st(p, tensors):
+    header, data = {}, b""
+    for name, dtype, shape, raw in tensors:
+        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(raw)]}
+        data += raw
+    h = json.dumps(header)
+    h += " " * ((8 - len(h) % 8) % 8)
+    open(p, "wb").write(struct.pack("<Q", len(h)) + h.encode() + data)
+
+
+def test_deepseek_block_fp8_dequantized():
+    """A synthetic DeepSeek layer: W FLOAT8E4M3 [300, 200] (codes numpy
+    picks), W_scale_inv FLOAT32 [3, 2]; --dequantize writes W as each code's
+    OCP value times its 128 x 128 block's scale (in FLOAT32), the scales
+    dropped; --to-type BFLOAT16 does the same, rounded; a scale of the
+    wrong shape is one line, exit 4."""
+    rng = np.random.default_rng(12)
+    codes = rng.integers(0, 256, (300, 200), dtype=np.uint8)
+    codes[codes == 0x7F] = 0x7E                 # no NaN codes: values to compare
+    codes[codes == 0xFF] = 0xFE
+    scales = (rng.uniform(0.5, 2, (3, 2)) * 2.0 ** rng.integers(-8, 8, (3, 2))).astype(np.float32)
+    p = os.path.join(TMP, "ds.safetensors")
+    write_st(p, [("layer.w", "F8_E4M3", [300, 200], codes.tobytes()),
+                 ("layer.w_scale_inv", "F32", [3, 2], scales.tobytes()),
+                 ("layer.bias", "F32", [3], np.ones(3, np.float32).tobytes())])
+    value = np.vectorize(lambda c: ocp("FLOAT8E4M3", int(c)))(codes).astype(np.float32)
+    block = np.kron(scales, np.ones((128, 128), np.float32))[:300, :200]
+    want = value * block
+    out = os.path.join(TMP, "ds.npz")
+    tl("convert", p, "--dequantize", "-o", out)
+    z = np.load(out)
+    assert sorted(z.files) == ["layer.bias", "layer.w"], z.files
+    assert z["layer.w"].dtype == np.float32 and np.array_equal(z["layer.w"], want)
+    out = os.path.join(TMP, "ds_bf.safetensors")
+    tl("convert", p, "--to-type", "BFLOAT16", "-o", out)
+    b = open(out, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    h = json.loads(b[8:8 + n])
+    assert "layer.w_scale_inv" not in h and h["layer.w"]["dtype"] == "BF16"
+    a, e = h["layer.w"]["data_offsets"]
+    got = np.frombuffer(b[8 + n + a:8 + n + e], np.uint16).reshape(300, 200)
+    u = want.view(np.uint32).astype(np.uint64)
+    assert np.array_equal(got, ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16))
+    bad = os.path.join(TMP, "ds_bad.safetensors")
+    write_st(bad, [("layer.w", "F8_E4M3", [300, 200], codes.tobytes()),
+                   ("layer.w_scale_inv", "F32", [2, 2], scales[:2].tobytes())])
+    r = subprocess.run([TL, "convert", bad, "--dequantize", "-o", os.path.join(TMP, "x.npz")],
+                       capture_output=True)
+    lines = r.stderr.decode().strip().split("\n")
+    assert r.returncode == 4 and len(lines) == 1 and "layer.w_scale_inv" in lines[0], r
+
+
 def main():
     global TMP
     passed = failed = 0

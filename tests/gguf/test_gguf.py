@@ -451,6 +451,52 @@ def test_write_gguf_from_gguf_keeps_metadata():
             raw_in[a["data"] + soff:a["data"] + soff + ssize], name
 
 
+def test_gpt_oss_mxfp4_pairs_as_ggml_decodes_them():
+    """gpt-oss's MXFP4 in safetensors: W_blocks UINT8 [E, NG, 16] (two FP4
+    values a byte, low nibble first) beside W_scales UINT8 [E, NG]; the tool
+    decodes W [E, G * 32] with --dequantize, and each value is what ggml's
+    own MXFP4 decoding gives the same block (its nibbles reordered into
+    ggml's block: e, then 16 bytes whose low nibbles are values 0..15)."""
+    rng = np.random.default_rng(41)
+    E, NG = 3, 5
+    blocks = rng.integers(0, 256, (E, NG, 16), dtype=np.uint8)
+    scales = rng.integers(100, 150, (E, NG), dtype=np.uint8)
+    write_safetensors_raw(path("oss.safetensors"),
+                          [("mlp.experts.down_proj_blocks", "U8", [E, NG, 16], blocks.tobytes()),
+                           ("mlp.experts.down_proj_scales", "U8", [E, NG], scales.tobytes())])
+    tl("convert", path("oss.safetensors"), "--dequantize", "-o", path("oss.npz"))
+    z = np.load(path("oss.npz"))
+    assert z.files == ["mlp.experts.down_proj"], z.files
+    got = z["mlp.experts.down_proj"]
+    assert got.shape == (E, NG * 32), got.shape
+    # the same blocks as ggml's block_mxfp4
+    vals = np.zeros((E * NG, 32), np.uint8)
+    flat = blocks.reshape(E * NG, 16)
+    vals[:, 0::2] = flat & 15
+    vals[:, 1::2] = flat >> 4
+    ggml_blocks = np.zeros((E * NG, 17), np.uint8)
+    ggml_blocks[:, 0] = scales.reshape(-1)
+    ggml_blocks[:, 1:] = vals[:, :16] | (vals[:, 16:] << 4)
+    want = G.to_float(G.type_id("MXFP4"), ggml_blocks.tobytes(), E * NG * 32)
+    # equal values; the bits differ only where FP4's -0 (code 8) is -0 here
+    # and +0 in ggml's table, which holds no -0
+    assert np.array_equal(got.reshape(-1), want)
+    assert same_bits(np.where(got.reshape(-1) == 0, 0, got.reshape(-1)), want)
+    doc = json.loads(tl("list", "--json", path("oss.safetensors")).stdout)
+    assert len(doc["tensors"]) == 2
+
+
+def write_safetensors_raw(p, tensors):
+    header, data = {}, b""
+    for name, dtype, shape, raw in tensors:
+        header[name] = {"dtype": dtype, "shape": shape,
+                        "data_offsets": [len(data), len(data) + len(raw)]}
+        data += raw
+    h = json.dumps(header).encode()
+    h += b" " * ((8 - len(h) % 8) % 8)
+    open(p, "wb").write(struct.pack("<Q", len(h)) + h + data)
+
+
 def test_hostile_files():
     """Each hostile file of the generator (hostile.py): one line on stderr,
     exit 4, for list, dump and convert alike."""

@@ -20,6 +20,7 @@ man=$(dirname "$(readlink examples)")/man/tensorlayout.1
     $TL list --json examples/weights.npz
     $TL list --json examples/model.gguf
     $TL list --json examples/checkpoint.pt
+    $TL list --json examples/scaled.safetensors
     $TL inspect --json examples/model.gguf:blk.0.attn_q.weight
     $TL offset --json examples/model.gguf:blk.0.attn_q.weight 1,5
     $TL offset --json examples/model.gguf:blk.0.attn_q.weight --byte 2645

@@ -1,0 +1,145 @@
+/*
+ * scaled.c - tensors stored with scales beside them (SPEC 18), found by
+ * their companions' names in a file's tensor table:
+ *
+ *   DeepSeek's block FP8: W, FLOAT8E4M3 [O, I], beside W_scale_inv, FLOAT32
+ *     [ceil(O/128), ceil(I/128)]: each 128 x 128 block of W times its scale.
+ *   gpt-oss's MXFP4: W_blocks, UINT8 [..., G, 16], 32 FP4 E2M1 values a
+ *     block two a byte (low nibble first), beside W_scales, UINT8 [..., G],
+ *     E8M0 exponents: each value times 2^(scale - 127); W is [..., G * 32].
+ *
+ * A pair whose companion has the wrong type or shape is an error naming
+ * it.  The values are decoded here, exactly: FP8 and FP4 values are exact
+ * in FLOAT32, each product one rounding (none for MXFP4's powers of two but
+ * at the edges of FLOAT32's range).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "tl.h"
+
+static const struct tl_file_tensor *named(const struct tl_file *f, const char *base,
+                                          const char *suffix)
+{
+    char name[512];
+    if (snprintf(name, sizeof name, "%s%s", base, suffix) >= (int)sizeof name)
+        return NULL;
+    return tl_file_find(f, name);
+}
+
+static bool ends(const char *s, const char *suffix, size_t *stem)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    *stem = n - k;
+    return n > k && strcmp(s + n - k, suffix) == 0;
+}
+
+int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
+                   struct tl_error *err)
+{
+    *out = NULL;
+    *n = 0;
+    struct tl_scaled *p = calloc(f->count ? f->count : 1, sizeof *p);
+    if (!p)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    char key[600], q[256];
+    for (size_t i = 0; i < f->count; i++) {
+        const struct tl_file_tensor *t = &f->tensors[i];
+        size_t stem;
+        if (!t->name)
+            continue;
+        if (ends(t->name, "_scale_inv", &stem)) {                /* DeepSeek FP8 */
+            char base[512];
+            snprintf(base, sizeof base, "%.*s", (int)stem, t->name);
+            const struct tl_file_tensor *w = named(f, base, "");
+            snprintf(key, sizeof key, "tensor '%s'", tl_quote(t->name, q, sizeof q));
+            if (!w)
+                continue;                   /* a scale of nothing here: left as it is */
+            if (!w->decodable || w->desc.dtype != TL_DT_FLOAT8E4M3 || w->ndim != 2 ||
+                !t->decodable || t->desc.dtype != TL_DT_FLOAT32 || t->ndim != 2 ||
+                t->shape[0] != (w->shape[0] + 127) / 128 || t->shape[1] != (w->shape[1] + 127) / 128) {
+                int rc = tl_fail(err, TL_E_VALUE, key, "is not the block scales of '%s': a "
+                                 "FLOAT8E4M3 [O, I] weight takes FLOAT32 [ceil(O/128), "
+                                 "ceil(I/128)] scales", base);
+                free(p);
+                return rc;
+            }
+            p[*n].kind = TL_SCALED_FP8_BLOCK;
+            p[*n].weight = (size_t)(w - f->tensors);
+            p[*n].scale = i;
+            snprintf(p[*n].name, sizeof p[*n].name, "%s", base);
+            (*n)++;
+        } else if (ends(t->name, "_blocks", &stem)) {           /* gpt-oss MXFP4 */
+            char base[512];
+            snprintf(base, sizeof base, "%.*s", (int)stem, t->name);
+            const struct tl_file_tensor *s = named(f, base, "_scales");
+            snprintf(key, sizeof key, "tensor '%s'", tl_quote(t->name, q, sizeof q));
+            if (!s)
+                continue;
+            bool ok = t->decodable && t->desc.dtype == TL_DT_UINT8 && t->ndim >= 2 &&
+                      t->shape[t->ndim - 1] == 16 && s->decodable &&
+                      s->desc.dtype == TL_DT_UINT8 && s->ndim == t->ndim - 1 &&
+                      t->ndim <= TL_MAX_RANK;
+            for (unsigned k = 0; ok && k + 1 < t->ndim; k++)
+                ok = s->shape[k] == t->shape[k];
+            if (!ok) {
+                int rc = tl_fail(err, TL_E_VALUE, key, "and '%s_scales' are not an MXFP4 pair: "
+                                 "UINT8 [..., G, 16] blocks take UINT8 [..., G] scales", base);
+                free(p);
+                return rc;
+            }
+            p[*n].kind = TL_SCALED_MXFP4;
+            p[*n].weight = i;
+            p[*n].scale = (size_t)(s - f->tensors);
+            snprintf(p[*n].name, sizeof p[*n].name, "%s", base);
+            (*n)++;
+        }
+    }
+    *out = p;
+    return 0;
+}
+
+/* FP4 E2M1's values. */
+static const float e2m1[16] = {
+    0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f,
+    -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f,
+};
+
+void tl_scaled_shape(const struct tl_file *f, const struct tl_scaled *p, unsigned *rank,
+                     uint64_t *sizes)
+{
+    const struct tl_file_tensor *w = &f->tensors[p->weight];
+    *rank = p->kind == TL_SCALED_MXFP4 ? w->ndim - 1 : w->ndim;
+    memcpy(sizes, w->shape, *rank * sizeof sizes[0]);
+    if (p->kind == TL_SCALED_MXFP4)
+        sizes[*rank - 1] *= 32;
+}
+
+int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                     uint64_t first, uint64_t count, float *out)
+{
+    const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
+    if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
+        return TL_E_VALUE;
+    const uint8_t *wb = file + w->begin, *sb = file + s->begin;
+    if (p->kind == TL_SCALED_FP8_BLOCK) {
+        uint64_t cols = w->shape[1], sc = s->shape[1];
+        for (uint64_t k = 0; k < count; k++) {
+            uint64_t e = first + k, r = e / cols, c = e % cols;
+            float scale;
+            memcpy(&scale, sb + 4 * ((r / 128) * sc + c / 128), 4);
+            out[k] = (float)tl_fp8_to_double(TL_DT_FLOAT8E4M3, wb[e]) * scale;
+        }
+        return 0;
+    }
+    for (uint64_t k = 0; k < count; k++) {        /* MXFP4: 32 values a block */
+        uint64_t e = first + k, block = e / 32, j = e % 32;
+        uint8_t byte = wb[block * 16 + j / 2];
+        out[k] = ldexpf(e2m1[j % 2 ? byte >> 4 : byte & 15], (int)sb[block] - 127);
+    }
+    return 0;
+}
