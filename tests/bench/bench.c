@@ -1394,6 +1394,53 @@ static void bench_gguf_model(const char *tool)
     unlink(copy);
 }
 
+/* A PyTorch checkpoint (SPEC 17): torch.save of about 1 GB of FLOAT32
+ * matrices (torch_model.py), converted to safetensors, against cat of the
+ * output (cat OUT > COPY), and against the Python way (torch.load, then
+ * the tensors written as safetensors), medians of MODEL_RUNS, peak RSS.
+ * Skipped where torch is missing. */
+static void bench_torch_model(const char *tool)
+{
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    char in[256], outp[256], copy[256], cmd[2048];
+    snprintf(in, sizeof in, "%s/tl-torch-%d.pt", dir, (int)getpid());
+    snprintf(outp, sizeof outp, "%s/tl-torch-%d.safetensors", dir, (int)getpid());
+    snprintf(copy, sizeof copy, "%s/tl-torch-%d.copy", dir, (int)getpid());
+    snprintf(cmd, sizeof cmd, "%s tests/bench/torch_model.py write '%s' 1024 2>&1", python, in);
+    if (system(cmd) != 0) {
+        printf("\ntorch model: skipped (python3-torch missing: .ci/install-deps)\n");
+        unlink(in);
+        return;
+    }
+    double rss, cat_rss, py_rss;
+    snprintf(cmd, sizeof cmd, "'%s' convert '%s' -o '%s' --quiet", tool, in, outp);
+    double tt = time_model(cmd, &rss);
+    snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", outp, copy);
+    double tc = time_model(cmd, &cat_rss);
+    snprintf(cmd, sizeof cmd, "%s tests/bench/torch_model.py convert '%s' '%s'", python, in, copy);
+    double tp = time_model(cmd, &py_rss);
+    struct stat a;
+    if (tt > 0 && tc > 0 && stat(in, &a) == 0) {
+        printf("\ntorch model: a %.2f GB torch.save checkpoint (FLOAT32) -> safetensors on %s\n",
+               a.st_size / 1e9, dir);
+        printf("torch model: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time "
+               "(target <= 1.10), peak RSS %.0f MiB (target < 256)\n", tt * 1e3, tc * 1e3,
+               tt / tc, rss);
+        if (tp > 0)
+            printf("torch model: torch.load + writing safetensors in Python %.0f ms, peak RSS "
+                   "%.0f MiB: convert %.1f x faster\n", tp * 1e3, py_rss, tp / tt);
+        if (json)
+            fprintf(json, "{\"case\": \"torch_model\", \"convert_ms\": %.1f, \"cat_ms\": "
+                    "%.1f, \"ratio\": %.3f, \"rss_mib\": %.1f, \"python_ms\": %.1f, "
+                    "\"python_rss_mib\": %.1f}\n", tt * 1e3, tc * 1e3, tt / tc, rss, tp * 1e3,
+                    py_rss);
+    }
+    unlink(in);
+    unlink(outp);
+    unlink(copy);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = getenv("BENCH_JSON");
@@ -1424,6 +1471,8 @@ int main(int argc, char **argv)
         bench_model(argv[1]);
     if (argc > 1 && (!only || strstr("gguf_model", only)))
         bench_gguf_model(argv[1]);
+    if (argc > 1 && (!only || strstr("torch_model", only)))
+        bench_torch_model(argv[1]);
     if (json)
         fclose(json);
     return 0;
