@@ -42,7 +42,7 @@ ifneq ($(findstring x86_64,$(MACHINE)),)
 ISA_SRC += src/copy/kern_sse2.c src/copy/kern_avx2.c src/copy/kern_avx512.c src/copy/dequant_avx2.c
 endif
 ifneq ($(findstring aarch64,$(MACHINE)),)
-ISA_SRC += src/copy/kern_neon.c
+ISA_SRC += src/copy/kern_neon.c src/copy/dequant_neon.c
 endif
 $(BUILD)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
@@ -178,6 +178,7 @@ NEON_SRC  = src/core/desc.c src/core/classify.c src/core/find.c src/core/dtype.c
             src/core/convert.c src/core/value_text.c \
             src/copy/calib.c src/copy/calib_measure.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c \
             src/copy/compare.c src/copy/kern_scalar.c src/copy/kern_neon.c src/copy/dequant.c \
+            src/copy/dequant_neon.c \
             src/core/ggml.c tests/diff/copy_diff.c
 
 test-neon:  ## the NEON kernels, cross-built for AArch64 and run under qemu

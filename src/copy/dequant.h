@@ -34,6 +34,15 @@ TL_DQ_AVX2_TYPES(TL_DQ_AVX2_DECLARE)
 #define TL_DQ_AVX2_SLOT(name, id) [id] = tl_dq_avx2_##name,
 #define TL_DEQUANT_AVX2 { TL_DQ_AVX2_TYPES(TL_DQ_AVX2_SLOT) }
 
+/* The NEON decoders (dequant_neon.c). */
+#define TL_DQ_NEON_TYPES(X)                                                                \
+    X(q4_0, 2) X(q8_0, 8) X(q4_k, 12) X(q6_k, 14) X(iq4_nl, 20) X(mxfp4, 39)
+#define TL_DQ_NEON_DECLARE(name, id) void tl_dq_neon_##name(const uint8_t *x, float *y, size_t nb);
+TL_DQ_NEON_TYPES(TL_DQ_NEON_DECLARE)
+#undef TL_DQ_NEON_DECLARE
+#define TL_DQ_NEON_SLOT(name, id) [id] = tl_dq_neon_##name,
+#define TL_DEQUANT_NEON { TL_DQ_NEON_TYPES(TL_DQ_NEON_SLOT) }
+
 /* The tables the decoders share with their SIMD versions. */
 extern const int8_t tl_iq4nl_values[16];
 extern const int8_t tl_mxfp4_values[16];

@@ -9,6 +9,7 @@
  */
 #include <arm_neon.h>
 
+#include "dequant.h"
 #include "kern_drivers.h"
 
 #define LD8(p) vld1q_u8((const uint8_t *)(p))
@@ -291,4 +292,5 @@ const struct tl_kernels tl_kernels_neon = {
         [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
         [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
     },
+    .dequant = TL_DEQUANT_NEON,
 };
