@@ -451,7 +451,7 @@ static int gguf_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct 
     }
     /* the data section starts at the next multiple of the alignment */
     uint64_t start = r.at + (alignment - r.at % alignment) % alignment;
-    f->data_start = start;
+    f->data_start = start <= len ? start : len;     /* a file of no tensor may end unpadded */
     for (size_t i = 0; i < f->count && !rc; i++) {
         struct tl_file_tensor *t = &f->tensors[i];
         char key[128], q[64];
