@@ -168,18 +168,6 @@ void tl_dq_q3_k(const uint8_t *x, float *y, size_t nb)
     }
 }
 
-/* The 6-bit scale and min of sub-block j of a Q4_K or Q5_K block. */
-static inline void scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m)
-{
-    if (j < 4) {
-        *d = q[j] & 63;
-        *m = q[j + 4] & 63;
-    } else {
-        *d = (uint8_t)((q[j + 4] & 0xf) | ((q[j - 4] >> 6) << 4));
-        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
-    }
-}
-
 void tl_dq_q4_k(const uint8_t *x, float *y, size_t nb)
 {
     for (size_t i = 0; i < nb; i++, x += 144) {
@@ -187,9 +175,9 @@ void tl_dq_q4_k(const uint8_t *x, float *y, size_t nb)
         const uint8_t *scales = x + 4, *q = x + 16;
         for (int is = 0; is < 8; is += 2, q += 32) {
             uint8_t sc, m;
-            scale_min_k4(is, scales, &sc, &m);
+            tl_dq_scale_min_k4(is, scales, &sc, &m);
             const float d1 = d * sc, m1 = min * m;
-            scale_min_k4(is + 1, scales, &sc, &m);
+            tl_dq_scale_min_k4(is + 1, scales, &sc, &m);
             const float d2 = d * sc, m2 = min * m;
             for (int l = 0; l < 32; l++)
                 *y++ = d1 * (q[l] & 0xf) - m1;
@@ -207,9 +195,9 @@ void tl_dq_q5_k(const uint8_t *x, float *y, size_t nb)
         uint8_t u1 = 1, u2 = 2;
         for (int is = 0; is < 8; is += 2, ql += 32, u1 <<= 2, u2 <<= 2) {
             uint8_t sc, m;
-            scale_min_k4(is, scales, &sc, &m);
+            tl_dq_scale_min_k4(is, scales, &sc, &m);
             const float d1 = d * sc, m1 = min * m;
-            scale_min_k4(is + 1, scales, &sc, &m);
+            tl_dq_scale_min_k4(is + 1, scales, &sc, &m);
             const float d2 = d * sc, m2 = min * m;
             for (int l = 0; l < 32; l++)
                 *y++ = d1 * ((ql[l] & 0xf) + (qh[l] & u1 ? 16 : 0)) - m1;

@@ -47,6 +47,19 @@ TL_DQ_NEON_TYPES(TL_DQ_NEON_DECLARE)
 extern const int8_t tl_iq4nl_values[16];
 extern const int8_t tl_mxfp4_values[16];
 
+/* The 6-bit scale and min of sub-block j of a Q4_K or Q5_K block, from
+ * its 12 bytes of scales q (every decoder of those types reads them so). */
+static inline void tl_dq_scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m)
+{
+    if (j < 4) {
+        *d = q[j] & 63;
+        *m = q[j + 4] & 63;
+    } else {
+        *d = (uint8_t)((q[j + 4] & 0xf) | ((q[j - 4] >> 6) << 4));
+        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
+    }
+}
+
 /* E8M0's scale, halved (ggml's GGML_E8M0_TO_FP32_HALF). */
 float tl_e8m0_half(uint8_t e);
 

@@ -179,17 +179,6 @@ void tl_dq_avx2_iq4_xs(const uint8_t *x, float *y, size_t nb)
     }
 }
 
-static inline void scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m)
-{
-    if (j < 4) {
-        *d = q[j] & 63;
-        *m = q[j + 4] & 63;
-    } else {
-        *d = (uint8_t)((q[j + 4] & 0xf) | ((q[j - 4] >> 6) << 4));
-        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
-    }
-}
-
 void tl_dq_avx2_q4_k(const uint8_t *x, float *y, size_t nb)
 {
     const __m256i low = _mm256_set1_epi8(0x0f);
@@ -198,9 +187,9 @@ void tl_dq_avx2_q4_k(const uint8_t *x, float *y, size_t nb)
         const uint8_t *q = x + 16;
         for (int is = 0; is < 8; is += 2, q += 32, y += 64) {
             uint8_t sc, m;
-            scale_min_k4(is, x + 4, &sc, &m);
+            tl_dq_scale_min_k4(is, x + 4, &sc, &m);
             const __m256 d1 = _mm256_set1_ps(d * sc), m1 = _mm256_set1_ps(min * m);
-            scale_min_k4(is + 1, x + 4, &sc, &m);
+            tl_dq_scale_min_k4(is + 1, x + 4, &sc, &m);
             const __m256 d2 = _mm256_set1_ps(d * sc), m2 = _mm256_set1_ps(min * m);
             const __m256i v = _mm256_loadu_si256((const __m256i *)q);
             put32_sub(y, _mm256_and_si256(v, low), d1, m1);
@@ -218,9 +207,9 @@ void tl_dq_avx2_q5_k(const uint8_t *x, float *y, size_t nb)
         const uint8_t *ql = x + 48;
         for (int is = 0; is < 8; is += 2, ql += 32, y += 64) {
             uint8_t sc, m;
-            scale_min_k4(is, x + 4, &sc, &m);
+            tl_dq_scale_min_k4(is, x + 4, &sc, &m);
             const __m256 d1 = _mm256_set1_ps(d * sc), m1 = _mm256_set1_ps(min * m);
-            scale_min_k4(is + 1, x + 4, &sc, &m);
+            tl_dq_scale_min_k4(is + 1, x + 4, &sc, &m);
             const __m256 d2 = _mm256_set1_ps(d * sc), m2 = _mm256_set1_ps(min * m);
             const __m256i u1 = _mm256_set1_epi8((char)(1 << is)),
                           u2 = _mm256_set1_epi8((char)(2 << is));

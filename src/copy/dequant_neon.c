@@ -78,17 +78,6 @@ void tl_dq_neon_mxfp4(const uint8_t *x, float *y, size_t nb)
         lookup32(y, x + 1, table, vdupq_n_f32(tl_e8m0_half(x[0])));
 }
 
-static inline void scale_min_k4(int j, const uint8_t *q, uint8_t *d, uint8_t *m)
-{
-    if (j < 4) {
-        *d = q[j] & 63;
-        *m = q[j + 4] & 63;
-    } else {
-        *d = (uint8_t)((q[j + 4] & 0xf) | ((q[j - 4] >> 6) << 4));
-        *m = (uint8_t)((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
-    }
-}
-
 void tl_dq_neon_q4_k(const uint8_t *x, float *y, size_t nb)
 {
     const uint8x16_t low = vdupq_n_u8(0x0f);
@@ -97,9 +86,9 @@ void tl_dq_neon_q4_k(const uint8_t *x, float *y, size_t nb)
         const uint8_t *q = x + 16;
         for (int is = 0; is < 8; is += 2, q += 32, y += 64) {
             uint8_t sc, m;
-            scale_min_k4(is, x + 4, &sc, &m);
+            tl_dq_scale_min_k4(is, x + 4, &sc, &m);
             const float32x4_t d1 = vdupq_n_f32(d * sc), m1 = vdupq_n_f32(min * m);
-            scale_min_k4(is + 1, x + 4, &sc, &m);
+            tl_dq_scale_min_k4(is + 1, x + 4, &sc, &m);
             const float32x4_t d2 = vdupq_n_f32(d * sc), m2 = vdupq_n_f32(min * m);
             const uint8x16_t a = vld1q_u8(q), b = vld1q_u8(q + 16);
             put16_sub(y, vreinterpretq_s8_u8(vandq_u8(a, low)), d1, m1);

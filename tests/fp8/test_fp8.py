@@ -16,6 +16,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tensorfiles"))
+import tensorfiles  # noqa: E402
+
 TL = os.environ.get("TL", "build/tensorlayout")
 TMP = None
 
@@ -146,14 +149,9 @@ def test_safetensors_fp8_reads_and_converts():
 
 
 def write_st(p, tensors):
-    header, data = {}, b""
-    for name, dtype, shape, raw in tensors:
-        header[name] = {"dtype": dtype, "shape": shape, "data_offsets": [len(data), len(data) + len(raw)]}
-        data += raw
-    h = json.dumps(header)
-    h += " " * ((8 - len(h) % 8) % 8)
-    open(p, "wb").write(struct.pack("<Q", len(h)) + h.encode() + data)
-
+    """A safetensors file of (name, dtype, shape, bytes), by the tests'
+    writer of the format (tests/tensorfiles)."""
+    open(p, "wb").write(tensorfiles.safetensors(tensors))
 
 def test_deepseek_block_fp8_dequantized():
     """A synthetic DeepSeek layer: W FLOAT8E4M3 [300, 200] (codes numpy

@@ -15,6 +15,9 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tensorfiles"))
+import tensorfiles  # noqa: E402
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ggml  # noqa: E402
 import hostile  # noqa: E402
@@ -487,15 +490,9 @@ def test_gpt_oss_mxfp4_pairs_as_ggml_decodes_them():
 
 
 def write_safetensors_raw(p, tensors):
-    header, data = {}, b""
-    for name, dtype, shape, raw in tensors:
-        header[name] = {"dtype": dtype, "shape": shape,
-                        "data_offsets": [len(data), len(data) + len(raw)]}
-        data += raw
-    h = json.dumps(header).encode()
-    h += b" " * ((8 - len(h) % 8) % 8)
-    open(p, "wb").write(struct.pack("<Q", len(h)) + h + data)
-
+    """A safetensors file of (name, dtype, shape, bytes), by the tests'
+    writer of the format (tests/tensorfiles)."""
+    open(p, "wb").write(tensorfiles.safetensors(tensors))
 
 def test_hostile_files():
     """Each hostile file of the generator (hostile.py): one line on stderr,
