@@ -144,6 +144,8 @@ struct cli_data {
     void *map;                /* non-NULL when mapped */
     unsigned char *heap;      /* non-NULL when read */
     bool at_least;            /* a stream read only so far: it holds more */
+    bool has_fd;              /* a regular file, mapped: fd stays open, so that */
+    int fd;                   /* its bytes can be copied file to file (write.c) */
 };
 
 /* A description: a JSON file, '-' (standard input), inline JSON, or one
@@ -422,9 +424,6 @@ struct cli_out {
 /* A description larger than this (1 MiB) is refused. */
 #define CLI_DESC_MAX_BYTES (1u << 20)
 
-/* A description larger than this (1 MiB) is refused. */
-#define CLI_DESC_MAX_BYTES (1u << 20)
-
 /* Opens path ('-': standard input, once) into out as `role` ("the data", "a
  * file"): a regular file is mapped whole; a stream is read whole, up to
  * limit bytes when limit is not 0, or CLI_DESC_MAX_BYTES + 1 when its first
@@ -565,6 +564,17 @@ int cli_writer_member(struct cli_writer *w, const struct cli_data *zip,
  * @return CLI_OK, CLI_IO, or CLI_INVALID after a message. */
 int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,
                       const struct tl_desc *d, uint64_t end, const uint8_t *fill);
+
+/* The same, where src_file is the image of the input file `in`: a tensor
+ * whose bytes go out as they are, in one run, is copied file to file. */
+int cli_writer_tensor_of(struct cli_writer *w, const struct cli_data *in,
+                         const struct tl_desc *src, const struct tl_desc *d, uint64_t end,
+                         const uint8_t *fill);
+
+/* Writes bytes [at, at + n) of the input file `in` as they are: inside
+ * the kernel where both are regular files (copy_file_range), else from
+ * in's image.  @return CLI_OK or CLI_IO after a message. */
+int cli_writer_carry(struct cli_writer *w, const struct cli_data *in, uint64_t at, uint64_t n);
 
 /* Writes an encoded tensor t of the file image in (a GGUF block type:
  * FLOAT32 once decoded) as d, packed in t's own order from the current

@@ -508,7 +508,7 @@ static int run_one(const struct options *o, struct input *in)
     if (!rc && (rc = cli_writer_open(&w, o->out, size, (unsigned)o->threads, progress,
                                      o->out_desc ? &out_desc : NULL)) == CLI_OK) {
         if ((rc = cli_writer_put(&w, header, hlen)) == CLI_OK)
-            rc = cli_writer_tensor(&w, &src.d, data.bytes, &dst.d, size, o->fill ? fill : NULL);
+            rc = cli_writer_tensor_of(&w, &data, &src.d, &dst.d, size, o->fill ? fill : NULL);
         if (rc == CLI_OK)
             rc = cli_writer_commit(&w);
         else

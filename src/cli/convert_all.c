@@ -268,13 +268,14 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
         rc = cli_writer_floats(wr, x->dst.dtype, x->bytes / tl_dtype_size(x->dst.dtype),
                                fill_pair, &pf);
     } else if (!x->t->decodable && f->format != TL_FMT_NPZ)
-        rc = cli_writer_put(wr, in->bytes + x->t->begin, x->bytes);
+        rc = cli_writer_carry(wr, in, x->t->begin, x->bytes);
     else if (!x->t->decodable)
         rc = cli_writer_member(wr, in, x->t);
     else if (x->t->encoding == TL_ENC_GGML && !x->layout && tl_dtype_is_float(x->dst.dtype))
         rc = cli_writer_decoded(wr, in, x->t, &x->dst);    /* decoded on the way out */
     else if ((rc = source_bytes(in, x->t, &tmp, &bytes)) == CLI_OK) {
-        rc = cli_writer_tensor(wr, &x->t->desc, bytes, &x->dst, end, NULL);
+        rc = bytes == in->bytes ? cli_writer_tensor_of(wr, in, &x->t->desc, &x->dst, end, NULL)
+                                : cli_writer_tensor(wr, &x->t->desc, bytes, &x->dst, end, NULL);
         cli_close_data(&tmp);
     }
     cli_data_done_with(in, x->t->begin, x->t->end);

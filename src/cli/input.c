@@ -123,6 +123,8 @@ int cli_open_input(const char *path, const char *role, struct cli_data *out,
                 rc = CLI_IO;
             }
             out->bytes = out->map;
+            out->has_fd = out->map != NULL && fd != 0;
+            out->fd = fd;
         }
     } else {
         /* a stream: its first bytes, then as much as they allow */
@@ -154,7 +156,7 @@ int cli_open_input(const char *path, const char *role, struct cli_data *out,
         out->bytes = out->heap;
         out->size = len;
     }
-    if (fd != 0)
+    if (fd != 0 && !out->has_fd)
         close(fd);
     if (rc != CLI_OK) {
         cli_close_data(out);
@@ -234,6 +236,8 @@ void cli_close_data(struct cli_data *data)
 {
     if (data->map)
         munmap(data->map, (size_t)data->size);
+    if (data->has_fd)
+        close(data->fd);
     free(data->heap);
     memset(data, 0, sizeof *data);
 }

@@ -6,8 +6,11 @@
  *   mmap_shared   a shared writable mmap() (the output mapping) fails, ENOMEM
  *   write_after:N write() to standard output fails with EIO once N bytes
  *                 have been written (a write that fails half-way)
- *   write_file_after:N  the same for write() to any file but the standard
- *                 streams (an output file written in order)
+ *   write_file_after:N  the same for write() and copy_file_range() to any
+ *                 file but the standard streams (an output file written
+ *                 in order), counted together
+ *   no_copy_file_range  copy_file_range() fails with EXDEV, as between two
+ *                 file systems on an old kernel
  *   stall         ftruncate() (which sizes the temporary output) sleeps 5 s
  *                 first, so that a signal can arrive while the temporary
  *                 file exists
@@ -52,26 +55,55 @@ void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
     return real(addr, len, prot, flags, fd, off);
 }
 
-ssize_t write(int fd, const void *buf, size_t n)
+/* Bytes written so far under write_after / write_file_after. */
+static size_t written;
+
+/* How many of n bytes to fd may be written under the fault chosen: n, or
+ * fewer, or 0 once its limit is reached (the caller fails with EIO). */
+static size_t allowed(int fd, size_t n)
 {
-    static ssize_t (*real)(int, const void *, size_t);
-    static size_t written;
-    if (!real)
-        real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
     const char *f = fault();
     size_t skip = fd == 1 && strncmp(f, "write_after:", 12) == 0 ? 12
                   : fd > 2 && strncmp(f, "write_file_after:", 17) == 0 ? 17 : 0;
-    if (skip) {
-        size_t limit = strtoul(f + skip, NULL, 10);
-        if (written >= limit) {
-            errno = EIO;
-            return -1;
-        }
-        if (n > limit - written)
-            n = limit - written;
-        written += n;
+    if (!skip)
+        return n;
+    size_t limit = strtoul(f + skip, NULL, 10);
+    if (n > limit - written)
+        n = limit - written;
+    written += n;
+    return n;
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+    static ssize_t (*real)(int, const void *, size_t);
+    if (!real)
+        real = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+    size_t k = allowed(fd, n);
+    if (k == 0 && n > 0) {
+        errno = EIO;
+        return -1;
     }
-    return real(fd, buf, n);
+    return real(fd, buf, k);
+}
+
+ssize_t copy_file_range(int in, off_t *in_off, int out, off_t *out_off, size_t n,
+                        unsigned flags)
+{
+    static ssize_t (*real)(int, off_t *, int, off_t *, size_t, unsigned);
+    if (!real)
+        real = (ssize_t (*)(int, off_t *, int, off_t *, size_t, unsigned))
+               dlsym(RTLD_NEXT, "copy_file_range");
+    if (strcmp(fault(), "no_copy_file_range") == 0) {
+        errno = EXDEV;
+        return -1;
+    }
+    size_t k = allowed(out, n);
+    if (k == 0 && n > 0) {
+        errno = EIO;
+        return -1;
+    }
+    return real(in, in_off, out, out_off, k, flags);
 }
 
 int ftruncate(int fd, off_t len)

@@ -1,0 +1,3 @@
+# Where the kernel cannot copy file to file (EXDEV: two file systems on an
+# old kernel), the bytes go through write() instead: the same file comes out.
+$TL convert examples/checkpoint.pt -o a.safetensors 2>/dev/null && LD_PRELOAD=$TL_INJECT_LIB TL_INJECT=no_copy_file_range $TL convert examples/checkpoint.pt -o b.safetensors 2>/dev/null; echo exit $?; cmp a.safetensors b.safetensors && echo same; $TL convert examples/model.safetensors:conv.weight -o c.npy 2>/dev/null && LD_PRELOAD=$TL_INJECT_LIB TL_INJECT=no_copy_file_range $TL convert examples/model.safetensors:conv.weight -o d.npy; echo exit $?; cmp c.npy d.npy && echo same
