@@ -376,20 +376,6 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     }
     uint64_t at = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!it[i].t->decodable && it[i].t->storage[0] && it[i].t->desc.rank) {
-            struct tl_info info;        /* a PyTorch BOOL view: carried only whole */
-            tl_desc_classify(&it[i].t->desc, &info);
-            bool c_order = info.packed;
-            for (unsigned k = 0; c_order && k < it[i].t->desc.rank; k++)
-                c_order = info.axis_order[k] == k;
-            if (!c_order || it[i].t->encoding != TL_ENC_PLAIN) {
-                fprintf(stderr, "tensorlayout: %s: tensor '%s' (%s) is a strided or "
-                        "compressed view, which this tool carries only whole and packed\n",
-                        w->name, tl_quote(it[i].t->name, q, sizeof q), it[i].t->dtype);
-                free(e);
-                return CLI_INVALID;
-            }
-        }
         if (!it[i].t->decodable && it[i].t->encoding == TL_ENC_GGML) {
             char list[256];
             fprintf(stderr, "tensorlayout: %s: tensor '%s' is of GGUF type %s, which this tool "
@@ -573,22 +559,6 @@ out:
 
 /* ---- a GGUF OUT (SPEC 16) -------------------------------------------------- */
 
-/* The ggml type of a plain type, or UINT32_MAX: GGUF has no unsigned ones. */
-static uint32_t ggml_of(enum tl_dtype dt)
-{
-    switch (dt) {
-    case TL_DT_FLOAT32:  return 0;
-    case TL_DT_FLOAT16:  return 1;
-    case TL_DT_INT8:     return 24;
-    case TL_DT_INT16:    return 25;
-    case TL_DT_INT32:    return 26;
-    case TL_DT_INT64:    return 27;
-    case TL_DT_FLOAT64:  return 28;
-    case TL_DT_BFLOAT16: return 30;
-    default:             return UINT32_MAX;
-    }
-}
-
 /* Quantizing FLOAT32 pieces (whole blocks of 32) into the writer. */
 struct quant {
     struct cli_writer *wr;
@@ -703,7 +673,7 @@ static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
         tl_quote(t->name, q, sizeof q);
         x->raw = !x->quantize && t->encoding == TL_ENC_GGML && (!t->decodable || !x->type);
         x->gtype = x->quantize ? x->gtype : x->raw ? t->ggml_type
-                 : t->decodable ? ggml_of(x->dst.dtype) : UINT32_MAX;
+                 : t->decodable ? tl_ggml_of_dtype(x->dst.dtype) : UINT32_MAX;
         if (x->layout) {
             fprintf(stderr, "tensorlayout: %s: tensor '%s': a GGUF OUT keeps each tensor's "
                     "layout (row-major): --to is for a safetensors or .npz OUT\n", w->name, q);

@@ -119,18 +119,13 @@ static int gguf_header(struct tl_desc *d, const char *name, bool scalar, bool fo
     if (!info.packed || d->byte_offset || d->file_offset)
         return tl_fail(err, TL_E_VALUE, "strides", "a GGUF tensor is packed and follows the "
                        "header: the destination must be packed, with byteOffset 0");
-    static const int ggml[TL_DT_COUNT] = {
-        [TL_DT_FLOAT32] = 0, [TL_DT_FLOAT16] = 1, [TL_DT_INT8] = 24, [TL_DT_INT16] = 25,
-        [TL_DT_INT32] = 26, [TL_DT_INT64] = 27, [TL_DT_FLOAT64] = 28, [TL_DT_BFLOAT16] = 30,
-        [TL_DT_UINT32] = -1, [TL_DT_UINT16] = -1, [TL_DT_UINT8] = -1, [TL_DT_UINT64] = -1,
-        [TL_DT_UINT4] = -1, [TL_DT_INT4] = -1,
-    };
-    if (ggml[d->dtype] < 0)
+    uint32_t type = tl_ggml_of_dtype(d->dtype);
+    if (type == UINT32_MAX)
         return tl_fail(err, TL_E_VALUE, "dataType", "GGUF has no %s type (it has F32, F16, "
                        "BF16, F64, I8, I16, I32, I64)", tl_dtype_name(d->dtype));
     if (d->rank > 4)
         return tl_fail(err, TL_E_VALUE, "sizes", "a GGUF tensor has at most 4 dimensions");
-    struct tl_gguf_entry e = { name, (uint32_t)ggml[d->dtype], scalar ? 1 : d->rank,
+    struct tl_gguf_entry e = { name, type, scalar ? 1 : d->rank,
                                { 1, 1, 1, 1 } };
     for (unsigned i = 0; !scalar && i < d->rank; i++)
         e.ne[i] = d->sizes[info.axis_order[d->rank - 1 - i]];

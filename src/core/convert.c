@@ -53,6 +53,7 @@ static void decode(enum tl_dtype dt, const uint8_t *p, struct value *v)
     case TL_DT_INT32:    v->i = x.i32; break;
     case TL_DT_UINT64:   v->i = x.u64; break;
     case TL_DT_UINT4:    v->i = x.u8 & 15; break;
+    case TL_DT_BOOL:     v->i = x.u8 != 0; break;
     case TL_DT_INT4:     v->i = tl_int4_value(x.u8); break;
     case TL_DT_FLOAT8E4M3:
     case TL_DT_FLOAT8E5M2:
@@ -147,6 +148,10 @@ bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, voi
         } else {
             put_float(ddt, double_odd(v.i), p);
         }
+        return false;
+    }
+    if (ddt == TL_DT_BOOL) {                    /* nonzero is true, NaN too: it fits */
+        p[0] = v.is_float ? v.f != 0 || isnan(v.f) : v.i != 0;
         return false;
     }
     __int128 lo, hi, out;

@@ -43,6 +43,7 @@ static const struct tl_dtype_info table[TL_DT_COUNT] = {
     [TL_DT_INT64]    = { "INT64",    64, TL_KIND_SIGNED,   true,  "<i8", "I64",  16 },
     [TL_DT_UINT4]    = { "UINT4",     4, TL_KIND_UNSIGNED, true,  NULL,  NULL,   7 },
     [TL_DT_INT4]     = { "INT4",      4, TL_KIND_SIGNED,   true,  NULL,  NULL,   12 },
+    [TL_DT_BOOL]     = { "BOOL",      8, TL_KIND_BOOL,     false, "|b1", "BOOL", 17 },
 };
 
 const struct tl_dtype_info *tl_dtype_info(enum tl_dtype dt) { return &table[dt]; }
@@ -146,7 +147,8 @@ static unsigned list_rank(const struct tl_dtype_info *r, enum tl_dtype_spelling 
 {
     if (how != TL_SPELL_NPY)
         return r->order;
-    return (r->kind == TL_KIND_FLOAT ? 0u : r->kind == TL_KIND_UNSIGNED ? 1u : 2u) * 1000 + r->bits;
+    return (r->kind == TL_KIND_FLOAT ? 0u : r->kind == TL_KIND_UNSIGNED ? 1u
+            : r->kind == TL_KIND_SIGNED ? 2u : 3u) * 1000 + r->bits;
 }
 
 const char *tl_dtype_list(enum tl_dtype_spelling how, char *buf, size_t n)

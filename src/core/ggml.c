@@ -67,6 +67,15 @@ const struct tl_ggml_type *tl_ggml_type(uint32_t id)
     return &types[id];
 }
 
+uint32_t tl_ggml_of_dtype(enum tl_dtype dt)
+{
+    for (uint32_t id = 0; id < sizeof types / sizeof types[0]; id++) {
+        if (types[id].name && types[id].plain == (int)dt)
+            return id;
+    }
+    return UINT32_MAX;
+}
+
 const struct tl_ggml_type *tl_ggml_type_named(const char *name, uint32_t *id)
 {
     for (uint32_t i = 0; i < sizeof types / sizeof types[0]; i++) {

@@ -171,8 +171,11 @@ int tl_npy_dtype(const char *descr, enum tl_dtype *dt, struct tl_error *err)
         order = *s++;
     char kind = *s ? *s++ : '\0';
     const char *what = NULL;
+    if (kind == '?' && !*s) {
+        kind = 'b';                     /* numpy's other spelling of its bool */
+        s = "1";
+    }
     switch (kind) {
-    case 'b': case '?': what = "bool"; break;
     case 'c': what = "complex"; break;
     case 'U': case 'S': case 'a': what = "string"; break;
     case 'O': what = "object"; break;

@@ -55,7 +55,7 @@ static unsigned pytorch_bid(const uint8_t *head, size_t n)
 /* ---- what a checkpoint may name ------------------------------------------ */
 
 /* The storage classes and dtypes, one a type: its names, its safetensors
- * spelling, its place in the type table (-1: BOOL, which it lacks). */
+ * spelling, its place in the type table. */
 static const struct {
     const char *storage, *dtype, *alias, *st;
     int dt;
@@ -70,7 +70,7 @@ static const struct {
     { "ShortStorage", "int16", "short", "I16", TL_DT_INT16, 2 },
     { "CharStorage", "int8", NULL, "I8", TL_DT_INT8, 1 },
     { "ByteStorage", "uint8", NULL, "U8", TL_DT_UINT8, 1 },
-    { "BoolStorage", "bool", NULL, "BOOL", -1, 1 },
+    { "BoolStorage", "bool", NULL, "BOOL", TL_DT_BOOL, 1 },
 };
 #define NTYPES (int)(sizeof types / sizeof types[0])
 #define UNTYPED 8                       /* UntypedStorage: bytes, as ByteStorage */
@@ -397,7 +397,7 @@ static int tensor_row(struct rows *r, const char *name, const struct tensor *x,
         tl_error_key(err, key);
         return rc;
     }
-    t->decodable = types[s->type].dt >= 0;       /* BOOL: listed and carried */
+    t->decodable = true;
     return 0;
 }
 

@@ -31,7 +31,6 @@ unsigned tl_safetensors_bits(const char *name)
     if (tl_dtype_from_safetensors(name, &dt) == 0)
         return tl_dtype_bits(dt);
     static const struct { const char *name; unsigned bits; } other[] = {
-        { "BOOL", 8 },    { "F8_E4M3", 8 }, { "F8_E5M2", 8 }, { "F8_E8M0", 8 },
         { "F6_E2M3", 6 }, { "F6_E3M2", 6 }, { "F4", 4 },      { "C64", 64 },
     };
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {

@@ -134,8 +134,7 @@ int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *er
         tl_error_key(err, key);
         return TL_E_VALUE;
     }
-    const char *what = strcmp(d, "BOOL") == 0 ? "bool "
-                     : strncmp(d, "F8", 2) == 0 || strncmp(d, "F4", 2) == 0 ||
+    const char *what = strncmp(d, "F8", 2) == 0 || strncmp(d, "F4", 2) == 0 ||
                        strncmp(d, "F6", 2) == 0 ? "small float "
                      : d[0] == 'C' ? "complex " : "";
     snprintf(key + strlen(key), sizeof key - strlen(key), ": dtype");

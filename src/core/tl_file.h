@@ -104,6 +104,10 @@ struct tl_ggml_type {
  * one, or one ggml removed). */
 const struct tl_ggml_type *tl_ggml_type(uint32_t id);
 
+/* The number of ggml's type that holds the plain type dt as it is, or
+ * UINT32_MAX where ggml has none (unsigned, 4-bit, 8-bit float, bool). */
+uint32_t tl_ggml_of_dtype(enum tl_dtype dt);
+
 /* The type of that name (as tl_ggml_type spells it, any case), its number
  * in *id; NULL when there is none. */
 const struct tl_ggml_type *tl_ggml_type_named(const char *name, uint32_t *id);

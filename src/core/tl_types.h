@@ -30,12 +30,16 @@ enum tl_dtype {
      * infinity, S.1111.111 its NaN, largest 448), E5M2 (bias 15, IEEE-like),
      * E8M0 (an exponent alone, 2^(e - 127), 0xff NaN: microscaling's scale) */
     TL_DT_FLOAT8E4M3, TL_DT_FLOAT8E5M2, TL_DT_FLOAT8E8M0,
+    /* numpy's, torch's and safetensors' bool, not a DirectML type: a byte,
+     * 0 false and any other value true; what is converted into it is
+     * true where it is not zero (NaN included), as numpy's astype(bool) */
+    TL_DT_BOOL,
     TL_DT_COUNT
 };
 
 /* The type table (dtype.c): one row per type, the one place that knows
  * what a type is.  Every check, file format and message reads it. */
-enum tl_dtype_kind { TL_KIND_FLOAT, TL_KIND_SIGNED, TL_KIND_UNSIGNED };
+enum tl_dtype_kind { TL_KIND_FLOAT, TL_KIND_SIGNED, TL_KIND_UNSIGNED, TL_KIND_BOOL };
 
 struct tl_dtype_info {
     const char *name;            /* canonical name, DirectML's without its prefix */

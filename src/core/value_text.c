@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 #include "tl.h"
@@ -336,6 +337,7 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
     case TL_DT_UINT64:  return snprintf(buf, n, "%" PRIu64, v.u64);
     case TL_DT_INT64:   return snprintf(buf, n, "%" PRId64, v.i64);
     case TL_DT_UINT4:   return snprintf(buf, n, "%u", (unsigned)(v.u8 & 15));
+    case TL_DT_BOOL:    return snprintf(buf, n, "%s", v.u8 ? "true" : "false");
     case TL_DT_INT4:    return snprintf(buf, n, "%d", (int)tl_int4_value(v.u8));
     case TL_DT_FLOAT8E4M3:
     case TL_DT_FLOAT8E5M2:
@@ -384,6 +386,14 @@ int tl_dtype_parse_value(enum tl_dtype dt, const char *text, void *out,
     }
     uint64_t bits;
     unsigned width = tl_dtype_bits(dt);
+    if (dt == TL_DT_BOOL) {
+        bool t = strcasecmp(text, "true") == 0 || strcmp(text, "1") == 0;
+        if (!t && strcasecmp(text, "false") != 0 && strcmp(text, "0") != 0)
+            return tl_fail(err, TL_E_VALUE, NULL, "'%s' is not a BOOL value (true, false, 1 "
+                           "or 0)", q);
+        *(uint8_t *)out = t;
+        return 0;
+    }
     if (tl_dtype_is_signed(dt)) {
         long long v = strtoll(text, &end, 0);
         int64_t lim = (int64_t)(UINT64_MAX >> (65 - width));

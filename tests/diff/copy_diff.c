@@ -1235,13 +1235,17 @@ static void random_compare(bool large)
     /* values A holds, and planted ones outside them, that every type
      * holds: 0..99 and 101..120, or 0..3 and 4..7 with a 4-bit side or an
      * 8-bit float (E5M2 holds the integers to 8 exactly), or 1, 2 and 4
-     * with E8M0 (powers of two alone) */
+     * with E8M0 (powers of two alone); with BOOL, 0 and 1, a planted
+     * difference the other of the two */
     bool pow2 = a.dtype == TL_DT_FLOAT8E8M0 || b.dtype == TL_DT_FLOAT8E8M0;
+    bool bin = a.dtype == TL_DT_BOOL || b.dtype == TL_DT_BOOL;
     bool nib = tl_dtype_bits(a.dtype) == 4 || tl_dtype_bits(b.dtype) == 4 || pow2 ||
                a.dtype == TL_DT_FLOAT8E4M3 || b.dtype == TL_DT_FLOAT8E4M3 ||
                a.dtype == TL_DT_FLOAT8E5M2 || b.dtype == TL_DT_FLOAT8E5M2;
     for (uint64_t off = 0; off < ai.span; off++) {
-        double v = pow2 ? (double)(1 << rnd(2)) : (double)rnd(nib ? 4 : 100);
+        double v = pow2 ? (double)(1 << rnd(2)) : (double)rnd(bin ? 2 : nib ? 4 : 100);
+        if (pow2 && bin)
+            v = 1;                        /* E8M0 has no 0: all true */
         uint8_t x[8];
         tl_convert_value(TL_DT_FLOAT64, &v, a.dtype, x);
         tl_desc_put(&a, af, off, x);
@@ -1264,6 +1268,11 @@ static void random_compare(bool large)
             off += idx[i] * b.strides[i];
         double v = pow2 ? 4.0 : nib ? 4.0 + (double)rnd(4) : 101.0 + (double)rnd(20);
         uint8_t x[8];
+        if (bin) {                        /* the other of 0 and 1 */
+            tl_desc_get(&b, bf, off, x);
+            tl_convert_value(b.dtype, x, TL_DT_FLOAT64, &v);
+            v = v != 0 ? 0 : 1;           /* (E8M0 takes 0 to 2^-127: not 1 either) */
+        }
         tl_convert_value(TL_DT_FLOAT64, &v, b.dtype, x);
         tl_desc_put(&b, bf, off, x);
     }

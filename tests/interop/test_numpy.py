@@ -73,7 +73,8 @@ def header_length(path):
 
 
 ST_DTYPES = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "U8": "|u1", "U16": "<u2", "U32": "<u4",
-             "U64": "<u8", "I8": "|i1", "I16": "<i2", "I32": "<i4", "I64": "<i8", "BF16": "<u2"}
+             "U64": "<u8", "I8": "|i1", "I16": "<i2", "I32": "<i4", "I64": "<i8", "BF16": "<u2",
+             "BOOL": "|b1"}
 
 
 def read_safetensors(path):
@@ -505,7 +506,9 @@ with tempfile.TemporaryDirectory() as tmp:
     # 8. .npz archives (SPEC section 10): np.savez and np.savez_compressed
     # files read to numpy's values, member by member; whole-file conversion
     # into .npz read back by np.load against numpy's own transpose and
-    # rounding; a bool member and a text member carried byte for byte; 0-d
+    # rounding; a bool member read and written as numpy's bool (its --to-type
+    # leaves it bool, as numpy's astype of the floats alone would); a text
+    # member carried byte for byte; 0-d
     # arrays stay 0-d, Fortran-order ones Fortran-order; zip64 records (as numpy writes past 4 GiB, forced
     # here on small members) read; safetensors to .npz and back
     import zipfile
@@ -522,10 +525,6 @@ with tempfile.TemporaryDirectory() as tmp:
         names = [t["name"] for t in json.loads(r.stdout)["tensors"]] if r.returncode == 0 else []
         check(names == list(finite), "list of an np.%s file: %s" % (kind, names))
         for name, a in finite.items():
-            if a.dtype == bool:
-                r = tl("dump", src + ":" + name)
-                check(r.returncode == 4 and b"bool" in r.stderr, "%s:%s (bool) refused" % (kind, name))
-                continue
             r = tl("dump", "--json", src + ":" + name)
             check(r.returncode == 0 and same_values(a.reshape(a.shape or (1,)), dumped_values(r.stdout)),
                   "dump %s:%s against numpy" % (kind, name))
@@ -563,6 +562,45 @@ with tempfile.TemporaryDirectory() as tmp:
             ok = z.read("notes.txt") == b"trained 3 epochs\n"
         ok = ok and np.array_equal(np.load(out)["w"], finite["conv1/weight"].astype(np.float64))
     check(ok, "a text member carried, an .npy member converted: %s" % r.stderr)
+    # bool (SPEC 19: it crosses formats): dump prints JSON true/false; an
+    # np.savez file with a bool member into safetensors under --to-type (the
+    # trial's 'has no safetensors form') and back into .npz; a Fortran-order
+    # bool .npy, and a float array cast to bool as numpy's astype(bool) does
+    # (NaN and -0.0 included)
+    src = os.path.join(tmp, "savez.npz")
+    r = tl("dump", "--json", src + ":mask")
+    got = json.loads(r.stdout)["values"] if r.returncode == 0 else None
+    check(got == [True, False, True] and all(type(x) is bool for x in got),
+          "dump --json of a bool member: JSON booleans: %s" % r.stdout[:80])
+    st = os.path.join(tmp, "withbool.safetensors")
+    r = tl("convert", src, "--to-type", "f16", "-o", st)
+    t = read_safetensors(st) if r.returncode == 0 else None
+    ok = t is not None and t["mask"][0] == "BOOL" and \
+        np.array_equal(t["mask"][1], finite["mask"]) and t["half"][0] == "F16"
+    back = os.path.join(tmp, "withbool.npz")
+    ok = ok and tl("convert", st, "-o", back).returncode == 0
+    ok = ok and np.load(back)["mask"].dtype == bool and \
+        np.array_equal(np.load(back)["mask"], finite["mask"])
+    check(ok, "np.savez with a bool member -> safetensors (--to-type f16) -> .npz: %s" % r.stderr)
+    mask = np.asfortranarray(rng.standard_normal((5, 7)) > 0)
+    src = os.path.join(tmp, "mask_f.npy")
+    np.save(src, mask)
+    out = os.path.join(tmp, "mask_c.npy")
+    r = tl("convert", src, "--to-strides", "7,1", "-o", out)
+    check(r.returncode == 0 and np.load(out).dtype == bool and np.array_equal(np.load(out), mask),
+          "a Fortran-order bool .npy rewritten in C order: %s" % r.stderr)
+    x = rng.standard_normal((9, 13)).astype(np.float32)
+    x[0, 0], x[1, 1], x[2, 2], x[3, 3] = np.nan, 0.0, -0.0, np.inf
+    src = os.path.join(tmp, "x.npy")
+    np.save(src, x)
+    out = os.path.join(tmp, "x_bool.npy")
+    r = tl("convert", src, "--to-type", "bool", "-o", out)
+    check(r.returncode == 0 and np.array_equal(np.load(out), x.astype(bool)),
+          "FLOAT32 -> bool as numpy's astype(bool): %s" % r.stderr)
+    out2 = os.path.join(tmp, "x_back.npy")
+    r = tl("convert", out, "--to-type", "float32", "-o", out2)
+    check(r.returncode == 0 and np.array_equal(np.load(out2), x.astype(bool).astype(np.float32)),
+          "bool -> FLOAT32 as numpy's astype: %s" % r.stderr)
     # zip64 central directory records, as numpy writes them for large members
     limit = zipfile.ZIP64_LIMIT
     zipfile.ZIP64_LIMIT = 64

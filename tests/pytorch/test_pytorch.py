@@ -92,6 +92,7 @@ def checkpoint():
     for dt in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8):
         sd["i." + str(dt).split(".")[-1]] = (torch.arange(12) * 37 % 200 - 90).to(dt).reshape(3, 4)
     sd["mask"] = torch.tensor([[True, False, True], [False, False, True]])
+    sd["mask_t"] = sd["mask"].t()                       # a strided bool view
     sd["scalar"] = torch.tensor(3.5)
     sd["empty"] = torch.zeros(0, 4)
     sd["param"] = torch.nn.Parameter(torch.ones(3))
@@ -122,11 +123,10 @@ def test_convert_to_safetensors_and_npz():
         dtype, got = st[name]
         assert list(got.shape) == list(v.shape), (name, got.shape, v.shape)
         assert np.array_equal(got, as_numpy(v)), name
-    # numpy has no bfloat16, and the tool writes no bool .npy yet: the .npz
-    # without them
+    # numpy has no bfloat16: the .npz without it (bool tensors, views of
+    # them included, are numpy's bool)
     torch.save({k: v for k, v in flat(ck).items()
-                if torch.is_tensor(v) and v.dtype not in (torch.bfloat16, torch.bool) and
-                v.numel()},
+                if torch.is_tensor(v) and v.dtype != torch.bfloat16 and v.numel()},
                path("nobf.pt"))
     tl("convert", path("nobf.pt"), "-o", path("nobf.npz"))
     z = np.load(path("nobf.npz"))

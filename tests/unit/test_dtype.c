@@ -13,7 +13,7 @@ void dtype_should_name_and_size_every_type(void)
         { "FLOAT32", 4 }, { "FLOAT16", 2 }, { "UINT32", 4 }, { "UINT16", 2 }, { "UINT8", 1 },
         { "INT32", 4 }, { "INT16", 2 }, { "INT8", 1 }, { "FLOAT64", 8 }, { "UINT64", 8 },
         { "INT64", 8 }, { "BFLOAT16", 2 }, { "UINT4", 1 }, { "INT4", 1 },
-        { "FLOAT8E4M3", 1 }, { "FLOAT8E5M2", 1 }, { "FLOAT8E8M0", 1 },
+        { "FLOAT8E4M3", 1 }, { "FLOAT8E5M2", 1 }, { "FLOAT8E8M0", 1 }, { "BOOL", 1 },
     };
     _Static_assert(sizeof want / sizeof want[0] == TL_DT_COUNT, "a row per type");
     for (int i = 0; i < TL_DT_COUNT; i++) {
@@ -60,24 +60,29 @@ void dtype_table_should_agree_with_itself(void)
         CHECK(tl_dtype_is_float(dt) == (t->kind == TL_KIND_FLOAT));
         CHECK(tl_dtype_is_signed(dt) == (t->kind == TL_KIND_SIGNED));
         if (t->npy) {
-            char kind = t->kind == TL_KIND_FLOAT ? 'f' : t->kind == TL_KIND_SIGNED ? 'i' : 'u';
+            char kind = t->kind == TL_KIND_FLOAT ? 'f' : t->kind == TL_KIND_SIGNED ? 'i'
+                      : t->kind == TL_KIND_BOOL ? 'b' : 'u';
             CHECK(t->npy[1] == kind && (unsigned)atoi(t->npy + 2) * 8 == t->bits);
         }
         CHECK(t->st && tl_dtype_from_safetensors(t->st, &back) == 0 && back == dt);
     }
     enum tl_dtype dt;
     CHECK(tl_dtype_from_safetensors("bf16", &dt) == TL_E_VALUE);   /* exact spelling */
-    CHECK(tl_dtype_from_safetensors("BOOL", &dt) == TL_E_VALUE);
+    CHECK(tl_dtype_from_safetensors("BOOL", &dt) == 0 && dt == TL_DT_BOOL);
+    CHECK(tl_dtype_from_any("bool", &dt) == 0 && dt == TL_DT_BOOL);
+    CHECK(tl_dtype_from_any("|b1", &dt) == 0 && dt == TL_DT_BOOL);
+    CHECK(!tl_dtype_is_dml(TL_DT_BOOL) && !tl_dtype_is_float(TL_DT_BOOL) &&
+          !tl_dtype_is_signed(TL_DT_BOOL));
     CHECK(tl_dtype_info(TL_DT_BFLOAT16)->npy == NULL);
     /* the lists messages show */
     char buf[200];
     CHECK_STR(tl_dtype_list(TL_SPELL_NAME, buf, sizeof buf),
               "FLOAT32 FLOAT16 BFLOAT16 FLOAT64 FLOAT8E4M3 FLOAT8E5M2 FLOAT8E8M0 UINT4 UINT8 "
-              "UINT16 UINT32 UINT64 INT4 INT8 INT16 INT32 INT64");
+              "UINT16 UINT32 UINT64 INT4 INT8 INT16 INT32 INT64 BOOL");
     CHECK_STR(tl_dtype_list(TL_SPELL_NPY, buf, sizeof buf),
-              "<f2 <f4 <f8 |u1 <u2 <u4 <u8 |i1 <i2 <i4 <i8");
+              "<f2 <f4 <f8 |u1 <u2 <u4 <u8 |i1 <i2 <i4 <i8 |b1");
     CHECK_STR(tl_dtype_list(TL_SPELL_SAFETENSORS, buf, sizeof buf),
-              "F32 F16 BF16 F64 F8_E4M3 F8_E5M2 F8_E8M0 U8 U16 U32 U64 I8 I16 I32 I64");
+              "F32 F16 BF16 F64 F8_E4M3 F8_E5M2 F8_E8M0 U8 U16 U32 U64 I8 I16 I32 I64 BOOL");
     CHECK_STR(tl_dtype_list(TL_SPELL_NAME, buf, 12), "FLOAT32 FLO");     /* cut, terminated */
 }
 

@@ -73,7 +73,8 @@ void npy_should_read_numpy_headers(void)
         { "|u1", TL_DT_UINT8 }, { "<u2", TL_DT_UINT16 }, { "<u4", TL_DT_UINT32 },
         { "<u8", TL_DT_UINT64 }, { "|i1", TL_DT_INT8 }, { "<i2", TL_DT_INT16 },
         { "<i4", TL_DT_INT32 }, { "<i8", TL_DT_INT64 }, { "=f4", TL_DT_FLOAT32 },
-        { "<u1", TL_DT_UINT8 }, { "=i8", TL_DT_INT64 },
+        { "<u1", TL_DT_UINT8 }, { "=i8", TL_DT_INT64 }, { "|b1", TL_DT_BOOL },
+        { "?", TL_DT_BOOL },
     };
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         char dict[128];
@@ -96,7 +97,6 @@ void npy_should_reject_each_malformed_header(void)
 {
     static const struct { const char *dict; const char *key; const char *msg; } bad[] = {
         { "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", "descr", "big-endian" },
-        { "{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }", "descr", "bool" },
         { "{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", "descr", "complex" },
         { "{'descr': '<U3', 'fortran_order': False, 'shape': (2,), }", "descr", "string" },
         { "{'descr': '|O', 'fortran_order': False, 'shape': (2,), }", "descr", "object" },
@@ -375,7 +375,7 @@ void safetensors_should_list_tensors_it_cannot_decode(void)
     static const struct { const char *header, *dtype, *why; unsigned ndim; } cases[] = {
         { "{\"t\":{\"dtype\":\"F32\",\"shape\":[2,0],\"data_offsets\":[0,0]}}", "F32", "0 in its shape", 2 },
         { "{\"t\":{\"dtype\":\"F6_E3M2\",\"shape\":[4],\"data_offsets\":[0,3]}}", "F6_E3M2", "small float", 1 },
-        { "{\"t\":{\"dtype\":\"BOOL\",\"shape\":[2],\"data_offsets\":[0,2]}}", "BOOL", "bool", 1 },
+        { "{\"t\":{\"dtype\":\"F4\",\"shape\":[4],\"data_offsets\":[0,2]}}", "F4", "small float", 1 },
         { "{\"t\":{\"dtype\":\"C64\",\"shape\":[1],\"data_offsets\":[0,8]}}", "C64", "complex", 1 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
