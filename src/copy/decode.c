@@ -9,6 +9,7 @@
  * enum tl_encoding, its decoder, its row in the table.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,57 @@ static int decode_ggml(const uint8_t *file, const struct tl_file_tensor *t, tl_p
     }
     free(buf);
     return rc;
+}
+
+/* ---- scaled pairs (SPEC 18; paired by scaled.c) --------------------------- */
+
+/* FP4 E2M1's values (OCP: code 8 is -0), doubled: a value times 2^(e - 127)
+ * is this times 2^(e - 128), a FLOAT32 for every E8M0 exponent e (2^128 is
+ * none), and every product exact but past FLOAT32's range. */
+static const float e2m1_x2[16] = {
+    0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 6.0f, 8.0f, 12.0f,
+    -0.0f, -1.0f, -2.0f, -3.0f, -4.0f, -6.0f, -8.0f, -12.0f,
+};
+
+int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                     uint64_t first, uint64_t count, float *out)
+{
+    const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
+    if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
+        return TL_E_VALUE;
+    const uint8_t *wb = file + w->begin, *sb = file + s->begin;
+    if (p->kind == TL_SCALED_FP8_BLOCK) {
+        /* a run of a row inside one 128-column block: its codes converted
+         * by the kernel, then times the block's scale */
+        tl_cvt_fn cvt = tl_kernels_for(tl_isa_active())->cvt[TL_DT_FLOAT8E4M3][TL_DT_FLOAT32];
+        uint64_t cols = w->shape[1], sc = s->shape[1];
+        for (uint64_t k = 0; k < count;) {
+            uint64_t e = first + k, r = e / cols, c = e % cols;
+            uint64_t run = 128 - c % 128;
+            run = run < cols - c ? run : cols - c;
+            run = run < count - k ? run : count - k;
+            float scale, *o = out + k;
+            memcpy(&scale, sb + 4 * ((r / 128) * sc + c / 128), 4);
+            if (cvt)
+                cvt(wb + e, (uint8_t *)o, (size_t)run);
+            else
+                tl_cvt_scalar(TL_DT_FLOAT8E4M3, TL_DT_FLOAT32, wb + e, (uint8_t *)o, (size_t)run);
+            for (uint64_t i = 0; i < run; i++)
+                o[i] *= scale;
+            k += run;
+        }
+        return 0;
+    }
+    for (uint64_t k = 0; k < count;) {           /* MXFP4: 32 values a block */
+        uint64_t e = first + k, block = e / 32, j = e % 32;
+        uint64_t run = 32 - j < count - k ? 32 - j : count - k;
+        float scale = ldexpf(1.0f, (int)sb[block] - 128);
+        const uint8_t *q = wb + block * 16;
+        for (uint64_t i = j; i < j + run; i++)
+            out[k + i - j] = e2m1_x2[i % 2 ? q[i / 2] >> 4 : q[i / 2] & 15] * scale;
+        k += run;
+    }
+    return 0;
 }
 
 static const struct {

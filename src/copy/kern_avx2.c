@@ -446,6 +446,155 @@ static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)
     return tl_cvt_scalar(TL_DT_BFLOAT16, TL_DT_FLOAT32, src + 2 * i, dst + 4 * i, n - i);
 }
 
+/* ---- 8-bit floats (SPEC 18) ----------------------------------------------
+ * Built from the code's bits, 16 codes a step, exactly as the scalar
+ * converter's tables (fp8_init in kern_scalar.c): E4M3's exponent and
+ * mantissa moved to FLOAT32's and rebiased (its subnormals, m x 2^-9, by a
+ * multiplication of normal numbers: no denormal operand, which some CPUs
+ * take slowly); E5M2 is the top byte of a FLOAT16; E8M0 is FLOAT32's
+ * exponent field alone (0 is 2^-127, a FLOAT32 subnormal).  Every NaN
+ * comes out as the positive quiet NaN, as the scalar converter's. */
+
+static inline __m256i e4m3_f32(__m128i codes)       /* the low 8 codes */
+{
+    __m256i b = _mm256_cvtepu8_epi32(codes);
+    __m256i mag = _mm256_and_si256(b, _mm256_set1_epi32(0x7f));
+    __m256i normal = _mm256_add_epi32(_mm256_slli_epi32(mag, 20), _mm256_set1_epi32(120 << 23));
+    __m256i sub = _mm256_castps_si256(_mm256_mul_ps(_mm256_cvtepi32_ps(mag),
+                                                    _mm256_set1_ps(0x1p-9f)));
+    __m256i x = _mm256_blendv_epi8(normal, sub, _mm256_cmpgt_epi32(_mm256_set1_epi32(8), mag));
+    x = _mm256_or_si256(x, _mm256_slli_epi32(_mm256_and_si256(b, _mm256_set1_epi32(0x80)), 24));
+    return _mm256_blendv_epi8(x, _mm256_set1_epi32(0x7fc00000),
+                              _mm256_cmpeq_epi32(mag, _mm256_set1_epi32(0x7f)));
+}
+
+/* The low 8 codes of E5M2 as FLOAT16 bits (a NaN quieted, positive). */
+static inline __m128i e5m2_f16(__m128i codes)
+{
+    __m128i h = _mm_unpacklo_epi8(_mm_setzero_si128(), codes);
+    __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7fff)),
+                                  _mm_set1_epi16(0x7c00));
+    return _mm_blendv_epi8(h, _mm_set1_epi16(0x7e00), nan);
+}
+
+static inline __m256i e8m0_f32(__m128i codes)
+{
+    __m256i b = _mm256_cvtepu8_epi32(codes);
+    __m256i x = _mm256_slli_epi32(b, 23);
+    x = _mm256_blendv_epi8(x, _mm256_set1_epi32(0x00400000),
+                           _mm256_cmpeq_epi32(b, _mm256_setzero_si256()));
+    return _mm256_blendv_epi8(x, _mm256_set1_epi32(0x7fc00000),
+                              _mm256_cmpeq_epi32(b, _mm256_set1_epi32(0xff)));
+}
+
+static inline __m256i e5m2_f32(__m128i codes)
+{
+    return _mm256_castps_si256(_mm256_cvtph_ps(e5m2_f16(codes)));
+}
+
+#define DEFINE_cvt_fp8_f32(NAME, SDT, WIDE)                                                \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                               \
+{                                                                                          \
+    size_t i = 0;                                                                          \
+    for (; i + 16 <= n; i += 16) {                                                         \
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(src + i));             \
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 4 * i), WIDE(c));                    \
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 4 * i + 32),                         \
+                            WIDE(_mm_srli_si128(c, 8)));                                   \
+    }                                                                                      \
+    return tl_cvt_scalar(SDT, TL_DT_FLOAT32, src + i, dst + 4 * i, n - i);                 \
+}
+DEFINE_cvt_fp8_f32(cvt_e4m3_f32, TL_DT_FLOAT8E4M3, e4m3_f32)
+DEFINE_cvt_fp8_f32(cvt_e5m2_f32, TL_DT_FLOAT8E5M2, e5m2_f32)
+DEFINE_cvt_fp8_f32(cvt_e8m0_f32, TL_DT_FLOAT8E8M0, e8m0_f32)
+
+/* Into a 16-bit float (BFLOAT16, FLOAT16), 16 codes a vector, each in a
+ * 16-bit lane (w): a normal value's exponent and mantissa shifted into
+ * place and rebiased; the few subnormal codes (m < lim) looked up, their
+ * 16-bit results' low bytes at sub[m] and high bytes at sub[m + 8]; then
+ * the sign, the infinities and the NaNs. */
+static inline __m256i fp8_16(__m256i w, int shift, short bias, __m128i sub, short lim)
+{
+    __m256i mag = _mm256_and_si256(w, _mm256_set1_epi16(0x7f));
+    __m256i x = _mm256_add_epi16(_mm256_sll_epi16(mag, _mm_cvtsi32_si128(shift)),
+                                 _mm256_set1_epi16(bias));
+    __m256i idx = _mm256_add_epi16(_mm256_or_si256(mag, _mm256_slli_epi16(mag, 8)),
+                                   _mm256_set1_epi16(0x0800));
+    __m256i tiny = _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(sub), idx);
+    x = _mm256_blendv_epi8(x, tiny, _mm256_cmpgt_epi16(_mm256_set1_epi16(lim), mag));
+    return _mm256_or_si256(x, _mm256_slli_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x80)), 8));
+}
+
+/* E4M3: bias 7, 3 mantissa bits; m x 2^-9 below 8; S.1111.111 its NaN. */
+static inline __m256i e4m3_16(__m256i w, bool bf16)
+{
+    /* m x 2^-9, m = 0..7: BFLOAT16 0, 3b00, 3b80, 3bc0, 3c00, 3c20, 3c40,
+     * 3c60; FLOAT16 0, 1800, 1c00, 1e00, 2000, 2100, 2200, 2300 */
+    const __m128i sub_bf = _mm_setr_epi8(0, 0, -128, -64, 0, 0x20, 0x40, 0x60,
+                                         0, 0x3b, 0x3b, 0x3b, 0x3c, 0x3c, 0x3c, 0x3c);
+    const __m128i sub_h = _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0,
+                                        0, 0x18, 0x1c, 0x1e, 0x20, 0x21, 0x22, 0x23);
+    __m256i x = bf16 ? fp8_16(w, 4, 120 << 7, sub_bf, 8) : fp8_16(w, 7, 8 << 10, sub_h, 8);
+    __m256i nan = _mm256_cmpeq_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x7f)),
+                                     _mm256_set1_epi16(0x7f));
+    return _mm256_blendv_epi8(x, _mm256_set1_epi16(bf16 ? 0x7fc0 : 0x7e00), nan);
+}
+
+/* E5M2 to BFLOAT16: bias 15, 2 mantissa bits; m x 2^-16 below 4 (0,
+ * 3780, 3800, 3840); S.11111.00 infinite, above it NaN. */
+static inline __m256i e5m2_bf16(__m256i w)
+{
+    const __m128i sub = _mm_setr_epi8(0, -128, 0, 0x40, 0, 0, 0, 0,
+                                      0, 0x37, 0x38, 0x38, 0, 0, 0, 0);
+    __m256i x = fp8_16(w, 5, 112 << 7, sub, 4);
+    __m256i mag = _mm256_and_si256(w, _mm256_set1_epi16(0x7f));
+    __m256i inf = _mm256_cmpeq_epi16(mag, _mm256_set1_epi16(0x7c));
+    x = _mm256_blendv_epi8(x, _mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi16(-32768)),
+                                              _mm256_set1_epi16(0x7f80)), inf);
+    return _mm256_blendv_epi8(x, _mm256_set1_epi16(0x7fc0),
+                              _mm256_cmpgt_epi16(mag, _mm256_set1_epi16(0x7c)));
+}
+
+/* E8M0 to BFLOAT16: the exponent field; 0 is 2^-127 (0040), ff NaN. */
+static inline __m256i e8m0_bf16(__m256i w)
+{
+    __m256i x = _mm256_slli_epi16(w, 7);
+    x = _mm256_blendv_epi8(x, _mm256_set1_epi16(0x0040),
+                           _mm256_cmpeq_epi16(w, _mm256_setzero_si256()));
+    return _mm256_blendv_epi8(x, _mm256_set1_epi16(0x7fc0),
+                              _mm256_cmpeq_epi16(w, _mm256_set1_epi16(0xff)));
+}
+
+static inline __m256i e4m3_bf16(__m256i w) { return e4m3_16(w, true); }
+static inline __m256i e4m3_f16(__m256i w) { return e4m3_16(w, false); }
+
+#define DEFINE_cvt_fp8_16(NAME, SDT, DDT, F)                                                \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                               \
+{                                                                                          \
+    size_t i = 0;                                                                          \
+    for (; i + 16 <= n; i += 16) {                                                         \
+        __m256i w = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(src + i))); \
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), F(w));                       \
+    }                                                                                      \
+    return tl_cvt_scalar(SDT, DDT, src + i, dst + 2 * i, n - i);                           \
+}
+DEFINE_cvt_fp8_16(cvt_e4m3_bf16, TL_DT_FLOAT8E4M3, TL_DT_BFLOAT16, e4m3_bf16)
+DEFINE_cvt_fp8_16(cvt_e4m3_f16, TL_DT_FLOAT8E4M3, TL_DT_FLOAT16, e4m3_f16)
+DEFINE_cvt_fp8_16(cvt_e5m2_bf16, TL_DT_FLOAT8E5M2, TL_DT_BFLOAT16, e5m2_bf16)
+DEFINE_cvt_fp8_16(cvt_e8m0_bf16, TL_DT_FLOAT8E8M0, TL_DT_BFLOAT16, e8m0_bf16)
+
+/* E5M2 to FLOAT16 is a shift: 16 codes a step. */
+static bool cvt_e5m2_f16(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), e5m2_f16(c));
+        _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i + 16), e5m2_f16(_mm_srli_si128(c, 8)));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT8E5M2, TL_DT_FLOAT16, src + i, dst + 2 * i, n - i);
+}
+
 /* 8 bytes as 8 floats, unsigned or signed. */
 static inline __m256 bytes_ps(const uint8_t *p, bool sign)
 {
@@ -656,6 +805,11 @@ const struct tl_kernels tl_kernels_avx2 = {
                           [TL_DT_BFLOAT16] = cvt_u8_bf16 },
         [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16,
                          [TL_DT_BFLOAT16] = cvt_i8_bf16 },
+        [TL_DT_FLOAT8E4M3] = { [TL_DT_FLOAT32] = cvt_e4m3_f32, [TL_DT_FLOAT16] = cvt_e4m3_f16,
+                               [TL_DT_BFLOAT16] = cvt_e4m3_bf16 },
+        [TL_DT_FLOAT8E5M2] = { [TL_DT_FLOAT32] = cvt_e5m2_f32, [TL_DT_FLOAT16] = cvt_e5m2_f16,
+                               [TL_DT_BFLOAT16] = cvt_e5m2_bf16 },
+        [TL_DT_FLOAT8E8M0] = { [TL_DT_FLOAT32] = cvt_e8m0_f32, [TL_DT_BFLOAT16] = cvt_e8m0_bf16 },
     },
     .tcvt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16, [TL_DT_BFLOAT16] = tcvt_f32_bf16 } },
     .tcvt_nt = { [TL_DT_FLOAT32] = { [TL_DT_FLOAT16] = tcvt_f32_f16_nt,

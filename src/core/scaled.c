@@ -9,9 +9,8 @@
  *     E8M0 exponents: each value times 2^(scale - 127); W is [..., G * 32].
  *
  * A pair whose companion has the wrong type or shape is an error naming
- * it.  The values are decoded here, exactly: FP8 and FP4 values are exact
- * in FLOAT32, each product one rounding (none for MXFP4's powers of two but
- * at the edges of FLOAT32's range).
+ * it.  The values are decoded by the copy core (tl_scaled_decode in
+ * src/copy/decode.c), with its kernels.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -103,12 +102,6 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
     return 0;
 }
 
-/* FP4 E2M1's values. */
-static const float e2m1[16] = {
-    0.0f, 0.5f, 1.0f, 1.5f, 2.0f, 3.0f, 4.0f, 6.0f,
-    -0.0f, -0.5f, -1.0f, -1.5f, -2.0f, -3.0f, -4.0f, -6.0f,
-};
-
 void tl_scaled_shape(const struct tl_file *f, const struct tl_scaled *p, unsigned *rank,
                      uint64_t *sizes)
 {
@@ -117,29 +110,4 @@ void tl_scaled_shape(const struct tl_file *f, const struct tl_scaled *p, unsigne
     memcpy(sizes, w->shape, *rank * sizeof sizes[0]);
     if (p->kind == TL_SCALED_MXFP4)
         sizes[*rank - 1] *= 32;
-}
-
-int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                     uint64_t first, uint64_t count, float *out)
-{
-    const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
-    if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
-        return TL_E_VALUE;
-    const uint8_t *wb = file + w->begin, *sb = file + s->begin;
-    if (p->kind == TL_SCALED_FP8_BLOCK) {
-        uint64_t cols = w->shape[1], sc = s->shape[1];
-        for (uint64_t k = 0; k < count; k++) {
-            uint64_t e = first + k, r = e / cols, c = e % cols;
-            float scale;
-            memcpy(&scale, sb + 4 * ((r / 128) * sc + c / 128), 4);
-            out[k] = (float)tl_fp8_to_double(TL_DT_FLOAT8E4M3, wb[e]) * scale;
-        }
-        return 0;
-    }
-    for (uint64_t k = 0; k < count; k++) {        /* MXFP4: 32 values a block */
-        uint64_t e = first + k, block = e / 32, j = e % 32;
-        uint8_t byte = wb[block * 16 + j / 2];
-        out[k] = ldexpf(e2m1[j % 2 ? byte >> 4 : byte & 15], (int)sb[block] - 127);
-    }
-    return 0;
 }

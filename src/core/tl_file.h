@@ -355,8 +355,10 @@ void tl_scaled_shape(const struct tl_file *f, const struct tl_scaled *p, unsigne
                      uint64_t *sizes);
 
 /* Values first .. first + count (row-major) of the decoded tensor, as
- * FLOAT32, from the file's bytes (both tensors stored plain).  @return 0,
- * or TL_E_VALUE. */
+ * FLOAT32, from the file's bytes (both tensors stored plain), exactly: FP8
+ * and FP4 values are exact in FLOAT32, each product one rounding (none for
+ * MXFP4's powers of two but at the edges of FLOAT32's range); with the
+ * CPU's kernels (src/copy/decode.c).  @return 0, or TL_E_VALUE. */
 int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                      uint64_t first, uint64_t count, float *out);
 

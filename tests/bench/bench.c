@@ -120,6 +120,15 @@ static const struct bcase cases[] = {
     { "i4_transpose", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "1,0", { 0 }, 0 },
     { "i4_i8_transpose", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "1,0", { 0 }, TO(TL_DT_INT8) },
     { "f32_i4_flat", TL_DT_FLOAT32, 2, { 4096, 4096 }, "0,1", "0,1", { 0 }, TO(TL_DT_INT4) },
+    /* 8-bit floats (SPEC 18): a 1 GiB set of E4M3 weights to BFLOAT16 (its
+     * target: 0.8 of memcpy on one thread), 256 MiB of E5M2 and E4M3 to
+     * FLOAT32 */
+    { "e4m3_bf16_flat", TL_DT_FLOAT8E4M3, 2, { 16384, 65536 }, "0,1", "0,1", { 0 },
+      TO(TL_DT_BFLOAT16) },
+    { "e5m2_bf16_flat", TL_DT_FLOAT8E5M2, 2, { 4096, 65536 }, "0,1", "0,1", { 0 },
+      TO(TL_DT_BFLOAT16) },
+    { "e4m3_f32_flat", TL_DT_FLOAT8E4M3, 2, { 4096, 65536 }, "0,1", "0,1", { 0 },
+      TO(TL_DT_FLOAT32) },
 };
 
 /* A peer's copy, for block(). */
