@@ -588,34 +588,14 @@ static int put_decoded(void *ctx, const uint8_t *bytes, size_t n)
     return rc == CLI_OK ? 0 : -1;
 }
 
-int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
-                      int (*fill)(void *ctx, uint64_t first, uint64_t n, float *out), void *ctx)
-{
-    struct decoded x = { w, dt, 0, { 0 } };
-    enum { PIECE = 65536 };
-    float *buf = malloc(PIECE * sizeof *buf);
-    if (!buf) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
-        return CLI_IO;
-    }
-    int rc = CLI_OK;
-    for (uint64_t at = 0; rc == CLI_OK && at < count; at += PIECE) {
-        uint64_t n = count - at < PIECE ? count - at : PIECE;
-        if (fill(ctx, at, n, buf)) {
-            fprintf(stderr, "tensorlayout: %s: a scaled tensor cannot be decoded in place\n",
-                    w->out.name);
-            rc = CLI_INVALID;
-        } else if (put_decoded(&x, (const uint8_t *)buf, (size_t)n * 4)) {
-            rc = CLI_IO;
-        }
-    }
-    free(buf);
-    return rc;
-}
-
 /* Decoding and writing side by side: a thread decodes (and converts) the
  * pieces into two slots in turn while the caller writes the other, so the
- * write, the one copy cat makes too, is most of the time (SPEC 16). */
+ * write, the one copy cat makes too, is most of the time (SPEC 16, 18).
+ * What the thread runs is a producer: every piece of FLOAT32 values of the
+ * tensor, in order, through put(put_ctx, ...); it returns 0, -1 when put
+ * failed, or a TL_E_* code with err filled. */
+typedef int (*produce_fn)(const void *src, tl_put_fn put, void *put_ctx, struct tl_error *err);
+
 struct pipeline {
     struct decoded x;                   /* the conversion of a piece */
     uint8_t *slot[2];
@@ -624,8 +604,8 @@ struct pipeline {
     int put_next, rc;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    const struct cli_data *in;
-    const struct tl_file_tensor *t;
+    produce_fn produce;
+    const void *src;
     struct tl_error err;
 };
 
@@ -667,7 +647,7 @@ static int put_slot(void *ctx, const uint8_t *bytes, size_t n)
 static void *decoder(void *arg)
 {
     struct pipeline *p = arg;
-    int rc = tl_file_decode(p->in->bytes, p->in->size, p->t, put_slot, p, &p->err);
+    int rc = p->produce(p->src, put_slot, p, &p->err);
     pthread_mutex_lock(&p->mu);
     p->rc = rc;
     p->done = true;
@@ -676,30 +656,22 @@ static void *decoder(void *arg)
     return NULL;
 }
 
-static int decoded_report(const struct cli_data *in, const struct tl_file_tensor *t, int rc,
-                          const struct tl_error *err)
+/* Writes what produce(src) decodes, converted to dt: on a thread of its
+ * own beside the writes, or in turn with them on one thread.  @return the
+ * writes' CLI_OK or CLI_IO (after a message), and the producer's result in
+ * *prc and err. */
+static int pipeline_run(struct cli_writer *w, enum tl_dtype dt, produce_fn produce,
+                        const void *src, int *prc, struct tl_error *err)
 {
-    char q[64];
-    if (rc == -1)
-        return CLI_IO;              /* cli_out_write said why */
-    if (rc)
-        fprintf(stderr, "tensorlayout: %s: tensor '%s': %s: %s\n", in->name,
-                tl_quote(t->name, q, sizeof q), err->key, err->msg);
-    return rc == 0 ? CLI_OK : rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-}
-
-int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
-                       const struct tl_file_tensor *t, const struct tl_desc *d)
-{
-    struct pipeline p = { .x = { w, d->dtype, 0, { 0 } }, .in = in, .t = t };
+    struct pipeline p = { .x = { w, dt, 0, { 0 } }, .produce = produce, .src = src };
     pthread_t tid;
     /* one thread: decoded and written in turn */
     if (w->threads == 1 || !(p.slot[0] = malloc(WINDOW)) || !(p.slot[1] = malloc(WINDOW)) ||
         pthread_mutex_init(&p.mu, NULL) != 0) {
         free(p.slot[0]);
         free(p.slot[1]);
-        int rc = tl_file_decode(in->bytes, in->size, t, put_decoded, &p.x, &p.err);
-        return decoded_report(in, t, rc, &p.err);
+        *prc = produce(src, put_decoded, &p.x, err);
+        return *prc == -1 ? CLI_IO : CLI_OK;
     }
     pthread_cond_init(&p.cv, NULL);
     int rc = CLI_OK, cur = 0;
@@ -730,9 +702,79 @@ int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
     pthread_mutex_destroy(&p.mu);
     free(p.slot[0]);
     free(p.slot[1]);
+    *prc = p.rc;
+    *err = p.err;
+    return rc != CLI_OK || p.rc == -1 ? CLI_IO : CLI_OK;
+}
+
+/* ---- a scaled weight's values (fill) --------------------------------------- */
+
+struct floats {
+    uint64_t count;
+    int (*fill)(void *ctx, uint64_t first, uint64_t n, float *out);
+    void *ctx;
+};
+
+static int produce_floats(const void *src, tl_put_fn put, void *put_ctx, struct tl_error *err)
+{
+    const struct floats *f = src;
+    enum { PIECE = WINDOW / 4 };        /* as FLOAT32, a slot's worth */
+    float *buf = malloc(PIECE * sizeof *buf);
+    if (!buf)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    int rc = 0;
+    for (uint64_t at = 0; rc == 0 && at < f->count; at += PIECE) {
+        uint64_t n = f->count - at < PIECE ? f->count - at : PIECE;
+        if (f->fill(f->ctx, at, n, buf))
+            rc = tl_fail(err, TL_E_VALUE, "", "a scaled tensor cannot be decoded in place");
+        else
+            rc = put(put_ctx, (const uint8_t *)buf, (size_t)n * 4);
+    }
+    free(buf);
+    return rc;
+}
+
+int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
+                      int (*fill)(void *ctx, uint64_t first, uint64_t n, float *out), void *ctx)
+{
+    struct floats f = { count, fill, ctx };
+    struct tl_error err = { 0 };
+    int prc, rc = pipeline_run(w, dt, produce_floats, &f, &prc, &err);
     if (rc != CLI_OK)
         return rc;                  /* the write said why */
-    return decoded_report(in, t, p.rc, &p.err);
+    if (prc == TL_E_NOMEM)
+        fprintf(stderr, "tensorlayout: out of memory\n");
+    else if (prc)
+        fprintf(stderr, "tensorlayout: %s: %s\n", w->out.name, err.msg);
+    return prc == 0 ? CLI_OK : prc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+}
+
+/* ---- a tensor's encoded blocks (tl_file_decode) ---------------------------- */
+
+struct encoded {
+    const struct cli_data *in;
+    const struct tl_file_tensor *t;
+};
+
+static int produce_encoded(const void *src, tl_put_fn put, void *put_ctx, struct tl_error *err)
+{
+    const struct encoded *e = src;
+    return tl_file_decode(e->in->bytes, e->in->size, e->t, put, put_ctx, err);
+}
+
+int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
+                       const struct tl_file_tensor *t, const struct tl_desc *d)
+{
+    struct encoded e = { in, t };
+    struct tl_error err = { 0 };
+    char q[64];
+    int prc, rc = pipeline_run(w, d->dtype, produce_encoded, &e, &prc, &err);
+    if (rc != CLI_OK)
+        return rc;                  /* the write said why */
+    if (prc)
+        fprintf(stderr, "tensorlayout: %s: tensor '%s': %s: %s\n", in->name,
+                tl_quote(t->name, q, sizeof q), err.key, err.msg);
+    return prc == 0 ? CLI_OK : prc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
 }
 
 int cli_writer_tensor_of(struct cli_writer *w, const struct cli_data *in,

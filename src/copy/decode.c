@@ -87,6 +87,22 @@ static const float e2m1_x2[16] = {
     -0.0f, -1.0f, -2.0f, -3.0f, -4.0f, -6.0f, -8.0f, -12.0f,
 };
 
+/* p[0 .. n) times s, four at a time (SSE2's or NEON's multiply, which the
+ * compiler does not choose for this loop by itself at -O2). */
+static void scale_floats(float *p, size_t n, float s)
+{
+    typedef float f4 __attribute__((vector_size(16)));
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        f4 v;
+        memcpy(&v, p + i, sizeof v);
+        v *= s;
+        memcpy(p + i, &v, sizeof v);
+    }
+    for (; i < n; i++)
+        p[i] *= s;
+}
+
 int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                      uint64_t first, uint64_t count, float *out)
 {
@@ -95,23 +111,25 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
         return TL_E_VALUE;
     const uint8_t *wb = file + w->begin, *sb = file + s->begin;
     if (p->kind == TL_SCALED_FP8_BLOCK) {
-        /* a run of a row inside one 128-column block: its codes converted
-         * by the kernel, then times the block's scale */
+        /* the part of a row in the range: its codes converted by the
+         * kernel at once, then each 128-column block's times its scale */
         tl_cvt_fn cvt = tl_kernels_for(tl_isa_active())->cvt[TL_DT_FLOAT8E4M3][TL_DT_FLOAT32];
         uint64_t cols = w->shape[1], sc = s->shape[1];
         for (uint64_t k = 0; k < count;) {
             uint64_t e = first + k, r = e / cols, c = e % cols;
-            uint64_t run = 128 - c % 128;
-            run = run < cols - c ? run : cols - c;
-            run = run < count - k ? run : count - k;
-            float scale, *o = out + k;
-            memcpy(&scale, sb + 4 * ((r / 128) * sc + c / 128), 4);
+            uint64_t run = cols - c < count - k ? cols - c : count - k;
+            float *o = out + k;
             if (cvt)
                 cvt(wb + e, (uint8_t *)o, (size_t)run);
             else
                 tl_cvt_scalar(TL_DT_FLOAT8E4M3, TL_DT_FLOAT32, wb + e, (uint8_t *)o, (size_t)run);
-            for (uint64_t i = 0; i < run; i++)
-                o[i] *= scale;
+            for (uint64_t i = 0; i < run;) {
+                uint64_t len = 128 - (c + i) % 128 < run - i ? 128 - (c + i) % 128 : run - i;
+                float scale;
+                memcpy(&scale, sb + 4 * ((r / 128) * sc + (c + i) / 128), 4);
+                scale_floats(o + i, (size_t)len, scale);
+                i += len;
+            }
             k += run;
         }
         return 0;
@@ -119,10 +137,20 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
     for (uint64_t k = 0; k < count;) {           /* MXFP4: 32 values a block */
         uint64_t e = first + k, block = e / 32, j = e % 32;
         uint64_t run = 32 - j < count - k ? 32 - j : count - k;
-        float scale = ldexpf(1.0f, (int)sb[block] - 128);
+        float scale = ldexpf(1.0f, (int)sb[block] - 128), v[16];
+        for (int c = 0; c < 16; c++)              /* the block's 16 values, scaled */
+            v[c] = e2m1_x2[c] * scale;
         const uint8_t *q = wb + block * 16;
-        for (uint64_t i = j; i < j + run; i++)
-            out[k + i - j] = e2m1_x2[i % 2 ? q[i / 2] >> 4 : q[i / 2] & 15] * scale;
+        float *o = out + k;
+        if (run == 32) {
+            for (int b = 0; b < 16; b++) {
+                o[2 * b] = v[q[b] & 15];
+                o[2 * b + 1] = v[q[b] >> 4];
+            }
+        } else {
+            for (uint64_t i = j; i < j + run; i++)
+                o[i - j] = v[i % 2 ? q[i / 2] >> 4 : q[i / 2] & 15];
+        }
         k += run;
     }
     return 0;

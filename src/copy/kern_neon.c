@@ -269,6 +269,100 @@ static bool cvt_f32_i8(const uint8_t *src, uint8_t *dst, size_t n)
     return f32_bytes(src, dst, n, -128, 127, true, TL_DT_INT8);
 }
 
+/* ---- 8-bit floats (SPEC 18) ----------------------------------------------
+ * As kern_avx2.c's: each code in a 16-bit lane, its exponent and mantissa
+ * shifted into a 16-bit float's and rebiased, the subnormal codes looked
+ * up (low bytes of the results at sub[m], high bytes at sub[m + 8]), then
+ * the sign, infinities and NaNs (every NaN the positive quiet NaN, as the
+ * scalar converter's).  FLOAT32 is the BFLOAT16 widened: every value of
+ * these types is a BFLOAT16. */
+static inline uint16x8_t fp8_16(uint16x8_t w, int16_t shift, uint16_t bias, uint8x16_t sub,
+                                uint16_t lim)
+{
+    uint16x8_t mag = vandq_u16(w, vdupq_n_u16(0x7f));
+    uint16x8_t x = vaddq_u16(vshlq_u16(mag, vdupq_n_s16(shift)), vdupq_n_u16(bias));
+    uint16x8_t idx = vaddq_u16(vorrq_u16(mag, vshlq_n_u16(mag, 8)), vdupq_n_u16(0x0800));
+    uint16x8_t tiny = vreinterpretq_u16_u8(vqtbl1q_u8(sub, vreinterpretq_u8_u16(idx)));
+    x = vbslq_u16(vcltq_u16(mag, vdupq_n_u16(lim)), tiny, x);
+    return vorrq_u16(x, vshlq_n_u16(vandq_u16(w, vdupq_n_u16(0x80)), 8));
+}
+
+static inline uint16x8_t e4m3_16(uint16x8_t w, bool bf16)
+{
+    static const uint8_t sub_bf[16] = { 0, 0, 0x80, 0xc0, 0, 0x20, 0x40, 0x60,
+                                        0, 0x3b, 0x3b, 0x3b, 0x3c, 0x3c, 0x3c, 0x3c };
+    static const uint8_t sub_h[16] = { 0, 0, 0, 0, 0, 0, 0, 0,
+                                       0, 0x18, 0x1c, 0x1e, 0x20, 0x21, 0x22, 0x23 };
+    uint16x8_t x = bf16 ? fp8_16(w, 4, 120 << 7, vld1q_u8(sub_bf), 8)
+                        : fp8_16(w, 7, 8 << 10, vld1q_u8(sub_h), 8);
+    uint16x8_t nan = vceqq_u16(vandq_u16(w, vdupq_n_u16(0x7f)), vdupq_n_u16(0x7f));
+    return vbslq_u16(nan, vdupq_n_u16(bf16 ? 0x7fc0 : 0x7e00), x);
+}
+
+static inline uint16x8_t e4m3_bf16(uint16x8_t w) { return e4m3_16(w, true); }
+static inline uint16x8_t e4m3_f16(uint16x8_t w) { return e4m3_16(w, false); }
+
+static inline uint16x8_t e5m2_bf16(uint16x8_t w)
+{
+    static const uint8_t sub[16] = { 0, 0x80, 0, 0x40, 0, 0, 0, 0,
+                                     0, 0x37, 0x38, 0x38, 0, 0, 0, 0 };
+    uint16x8_t x = fp8_16(w, 5, 112 << 7, vld1q_u8(sub), 4);
+    uint16x8_t mag = vandq_u16(w, vdupq_n_u16(0x7f));
+    x = vbslq_u16(vceqq_u16(mag, vdupq_n_u16(0x7c)),
+                  vorrq_u16(vandq_u16(x, vdupq_n_u16(0x8000)), vdupq_n_u16(0x7f80)), x);
+    return vbslq_u16(vcgtq_u16(mag, vdupq_n_u16(0x7c)), vdupq_n_u16(0x7fc0), x);
+}
+
+static inline uint16x8_t e5m2_f16(uint16x8_t w)
+{
+    uint16x8_t x = vshlq_n_u16(w, 8);
+    uint16x8_t nan = vcgtq_u16(vandq_u16(x, vdupq_n_u16(0x7fff)), vdupq_n_u16(0x7c00));
+    return vbslq_u16(nan, vdupq_n_u16(0x7e00), x);
+}
+
+static inline uint16x8_t e8m0_bf16(uint16x8_t w)
+{
+    uint16x8_t x = vshlq_n_u16(w, 7);
+    x = vbslq_u16(vceqq_u16(w, vdupq_n_u16(0)), vdupq_n_u16(0x0040), x);
+    return vbslq_u16(vceqq_u16(w, vdupq_n_u16(0xff)), vdupq_n_u16(0x7fc0), x);
+}
+
+#define DEFINE_cvt_fp8_16(NAME, SDT, DDT, F)                                                \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                               \
+{                                                                                          \
+    size_t i = 0;                                                                          \
+    for (; i + 16 <= n; i += 16) {                                                         \
+        uint8x16_t c = vld1q_u8(src + i);                                                  \
+        vst1q_u16((uint16_t *)(void *)(dst + 2 * i), F(vmovl_u8(vget_low_u8(c))));         \
+        vst1q_u16((uint16_t *)(void *)(dst + 2 * i + 16), F(vmovl_u8(vget_high_u8(c))));   \
+    }                                                                                      \
+    return tl_cvt_scalar(SDT, DDT, src + i, dst + 2 * i, n - i);                           \
+}
+DEFINE_cvt_fp8_16(cvt_e4m3_bf16, TL_DT_FLOAT8E4M3, TL_DT_BFLOAT16, e4m3_bf16)
+DEFINE_cvt_fp8_16(cvt_e4m3_f16, TL_DT_FLOAT8E4M3, TL_DT_FLOAT16, e4m3_f16)
+DEFINE_cvt_fp8_16(cvt_e5m2_bf16, TL_DT_FLOAT8E5M2, TL_DT_BFLOAT16, e5m2_bf16)
+DEFINE_cvt_fp8_16(cvt_e5m2_f16, TL_DT_FLOAT8E5M2, TL_DT_FLOAT16, e5m2_f16)
+DEFINE_cvt_fp8_16(cvt_e8m0_bf16, TL_DT_FLOAT8E8M0, TL_DT_BFLOAT16, e8m0_bf16)
+
+#define DEFINE_cvt_fp8_f32(NAME, SDT, F)                                                    \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                               \
+{                                                                                          \
+    size_t i = 0;                                                                          \
+    for (; i + 16 <= n; i += 16) {                                                         \
+        uint8x16_t c = vld1q_u8(src + i);                                                  \
+        uint16x8_t b[2] = { F(vmovl_u8(vget_low_u8(c))), F(vmovl_u8(vget_high_u8(c))) };   \
+        uint32_t *d = (uint32_t *)(void *)(dst + 4 * i);                                   \
+        for (int k = 0; k < 2; k++) {                                                      \
+            vst1q_u32(d + 8 * k, vshll_n_u16(vget_low_u16(b[k]), 16));                     \
+            vst1q_u32(d + 8 * k + 4, vshll_n_u16(vget_high_u16(b[k]), 16));                \
+        }                                                                                  \
+    }                                                                                      \
+    return tl_cvt_scalar(SDT, TL_DT_FLOAT32, src + i, dst + 4 * i, n - i);                 \
+}
+DEFINE_cvt_fp8_f32(cvt_e4m3_f32, TL_DT_FLOAT8E4M3, e4m3_bf16)
+DEFINE_cvt_fp8_f32(cvt_e5m2_f32, TL_DT_FLOAT8E5M2, e5m2_bf16)
+DEFINE_cvt_fp8_f32(cvt_e8m0_f32, TL_DT_FLOAT8E8M0, e8m0_bf16)
+
 const struct tl_kernels tl_kernels_neon = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
@@ -291,6 +385,11 @@ const struct tl_kernels tl_kernels_neon = {
         [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
         [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
         [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
+        [TL_DT_FLOAT8E4M3] = { [TL_DT_FLOAT32] = cvt_e4m3_f32, [TL_DT_FLOAT16] = cvt_e4m3_f16,
+                               [TL_DT_BFLOAT16] = cvt_e4m3_bf16 },
+        [TL_DT_FLOAT8E5M2] = { [TL_DT_FLOAT32] = cvt_e5m2_f32, [TL_DT_FLOAT16] = cvt_e5m2_f16,
+                               [TL_DT_BFLOAT16] = cvt_e5m2_bf16 },
+        [TL_DT_FLOAT8E8M0] = { [TL_DT_FLOAT32] = cvt_e8m0_f32, [TL_DT_BFLOAT16] = cvt_e8m0_bf16 },
     },
     .dequant = TL_DEQUANT_NEON,
 };

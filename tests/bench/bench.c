@@ -1403,6 +1403,49 @@ static void bench_gguf_model(const char *tool)
     unlink(copy);
 }
 
+/* Scaled-weight models (SPEC 18): a DeepSeek-style FP8 model and a
+ * gpt-oss-style MXFP4 one (scaled_model.py, numpy), dequantized whole into
+ * BFLOAT16 safetensors, against cat of the output, medians of MODEL_RUNS,
+ * peak RSS.  1 GB of FP8 weights, 2 GB out: with the output's temporary
+ * file and cat's copy, as much as /dev/shm (half the memory) is sure to
+ * hold on a 16 GB machine. */
+static void bench_scaled_model(const char *tool, const char *kind, const char *mb)
+{
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    char in[256], outp[256], copy[256], cmd[2048];
+    snprintf(in, sizeof in, "%s/tl-%s-%d.safetensors", dir, kind, (int)getpid());
+    snprintf(outp, sizeof outp, "%s/tl-%s-%d.out.safetensors", dir, kind, (int)getpid());
+    snprintf(copy, sizeof copy, "%s/tl-%s-%d.copy", dir, kind, (int)getpid());
+    snprintf(cmd, sizeof cmd, "%s tests/bench/scaled_model.py %s '%s' %s 2>&1", python, kind, in,
+             mb);
+    if (system(cmd) != 0) {
+        printf("\n%s model: skipped (numpy missing)\n", kind);
+        unlink(in);
+        return;
+    }
+    double rss, cat_rss;
+    snprintf(cmd, sizeof cmd, "'%s' convert '%s' --to-type BFLOAT16 -o '%s' --quiet", tool, in,
+             outp);
+    double tt = time_model(cmd, &rss);
+    snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", outp, copy);
+    double tc = time_model(cmd, &cat_rss);
+    struct stat a, b;
+    if (tt > 0 && tc > 0 && stat(in, &a) == 0 && stat(outp, &b) == 0) {
+        printf("\n%s model: %.2f GB -> %.2f GB BFLOAT16 safetensors on %s\n", kind,
+               a.st_size / 1e9, b.st_size / 1e9, dir);
+        printf("%s model: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time "
+               "(target <= 1.00), peak RSS %.0f MiB\n", kind, tt * 1e3, tc * 1e3, tt / tc, rss);
+        if (json)
+            fprintf(json, "{\"case\": \"%s_model_bf16\", \"convert_ms\": %.1f, "
+                    "\"cat_ms\": %.1f, \"ratio\": %.3f, \"rss_mib\": %.1f}\n", kind,
+                    tt * 1e3, tc * 1e3, tt / tc, rss);
+    }
+    unlink(in);
+    unlink(outp);
+    unlink(copy);
+}
+
 /* A PyTorch checkpoint (SPEC 17): torch.save of about 1 GB of FLOAT32
  * matrices (torch_model.py), converted to safetensors, against cat of the
  * output (cat OUT > COPY), and against the Python way (torch.load, then
@@ -1482,6 +1525,10 @@ int main(int argc, char **argv)
         bench_gguf_model(argv[1]);
     if (argc > 1 && (!only || strstr("torch_model", only)))
         bench_torch_model(argv[1]);
+    if (argc > 1 && (!only || strstr("fp8_model", only)))
+        bench_scaled_model(argv[1], "fp8", "1024");
+    if (argc > 1 && (!only || strstr("mxfp4_model", only)))
+        bench_scaled_model(argv[1], "mxfp4", "256");
     if (json)
         fclose(json);
     return 0;

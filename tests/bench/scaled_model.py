@@ -1,0 +1,43 @@
+"""Synthetic scaled-weight models for make bench (SPEC 18's speed targets),
+written by numpy as safetensors, about MB megabytes of weights:
+
+  fp8    DeepSeek's layout: W FLOAT8E4M3 [4096, 8192] beside W_scale_inv
+         FLOAT32 [32, 64], codes from normal values (no NaN code)
+  mxfp4  gpt-oss's layout: W_blocks UINT8 [32, 2048, 16] beside W_scales
+         UINT8 [32, 2048], exponents around 2^0
+
+Usage: python3 scaled_model.py fp8|mxfp4 OUT MB
+"""
+import json
+import sys
+
+import numpy as np
+
+kind, out, mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rng = np.random.default_rng(0)
+tensors = []
+if kind == "fp8":
+    w = rng.integers(0, 256, size=(4096, 8192), dtype=np.uint8)
+    w[(w & 0x7f) == 0x7f] ^= 1                         # no NaN code
+    s = (rng.random((32, 64), dtype=np.float32) + 0.5) / 448
+    n = max(1, mb * (1 << 20) // w.size)
+    for i in range(n):
+        tensors.append(("model.layers.%d.mlp.down_proj.weight" % i, "F8_E4M3", w))
+        tensors.append(("model.layers.%d.mlp.down_proj.weight_scale_inv" % i, "F32", s))
+else:
+    b = rng.integers(0, 256, size=(32, 2048, 16), dtype=np.uint8)
+    s = rng.integers(120, 134, size=(32, 2048), dtype=np.uint8)
+    n = max(1, mb * (1 << 20) // b.size)
+    for i in range(n):
+        tensors.append(("model.layers.%d.mlp.experts.down_proj_blocks" % i, "U8", b))
+        tensors.append(("model.layers.%d.mlp.experts.down_proj_scales" % i, "U8", s))
+header, pos = {}, 0
+for name, dt, a in tensors:
+    header[name] = {"dtype": dt, "shape": list(a.shape), "data_offsets": [pos, pos + a.nbytes]}
+    pos += a.nbytes
+h = json.dumps(header).encode()
+h += b" " * (-len(h) % 8)
+with open(out, "wb") as f:
+    f.write(len(h).to_bytes(8, "little") + h)
+    for _, _, a in tensors:
+        f.write(a.tobytes())
