@@ -494,8 +494,8 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
                 tl_npy_header_as(&d, how, npy[i], nlen[i], &nlen[i], &err)) {
                 fprintf(stderr, "tensorlayout: %s: tensor '%s' cannot be an .npy member: %s%s\n",
                         w->name, tl_quote(x->t->name, q, sizeof q), err.msg,
-                        x->dst.dtype == TL_DT_BFLOAT16 ? " (numpy has no BFLOAT16: give "
-                        "--to-type FLOAT32, or write safetensors)" : "");
+                        tl_dtype_is_float(x->dst.dtype) ? ": give --to-type FLOAT32, or write "
+                        "safetensors" : "");
                 rc = CLI_INVALID;
                 break;
             }

@@ -388,7 +388,8 @@ int tl_npy_header_as(const struct tl_desc *d, unsigned how, uint8_t *buf, size_t
     if (!descr)
         return tl_fail(err, TL_E_VALUE, "dataType", "%s has no .npy type (numpy has no %s)",
                        tl_dtype_name(d->dtype),
-                       tl_dtype_bits(d->dtype) == 4 ? "packed 4-bit type" : "bfloat16");
+                       tl_dtype_bits(d->dtype) == 4 ? "packed 4-bit type"
+                       : tl_dtype_bits(d->dtype) == 8 ? "8-bit float" : "bfloat16");
     if (!info.packed)
         return tl_fail(err, TL_E_VALUE, "strides", "a .npy file holds a packed array, and "
                        "this destination is %s", tl_status_name(info.status));
