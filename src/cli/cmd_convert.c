@@ -230,7 +230,9 @@ static int check_values(const struct options *o, const struct cli_desc *src,
                         const struct cli_data *data, enum tl_dtype ddt)
 {
     uint64_t idx[TL_MAX_RANK];
-    if (src->d.dtype == ddt || o->saturate || tl_dtype_is_float(ddt) ||
+    /* a float type holds every value as a float or an infinity, but for
+     * FLOAT4E2M1, which has no NaN */
+    if (src->d.dtype == ddt || o->saturate || (tl_dtype_is_float(ddt) && ddt != TL_DT_FLOAT4E2M1) ||
         !tl_convert_find_bad(&src->d, data->bytes, ddt, idx))
         return CLI_OK;
     report_unfit(src, data, ddt);

@@ -446,9 +446,11 @@ static void work(void *arg, unsigned who)
 static enum common common_type(enum tl_dtype a, enum tl_dtype b, enum tl_dtype *sa,
                                enum tl_dtype *sb)
 {
-    /* a 4-bit side is staged unpacked (INT8, UINT8), never read in place */
-    a = tl_dtype_unpacked(a);
-    b = tl_dtype_unpacked(b);
+    /* a 4-bit side is staged unpacked (INT8, UINT8; FLOAT4E2M1, whose
+     * unpacked code is no value a kernel compares, as the FLOAT32 that
+     * holds its values), never read in place */
+    a = tl_dtype_bits(tl_dtype_unpacked(a)) == 4 ? TL_DT_FLOAT32 : tl_dtype_unpacked(a);
+    b = tl_dtype_bits(tl_dtype_unpacked(b)) == 4 ? TL_DT_FLOAT32 : tl_dtype_unpacked(b);
     bool fa = tl_dtype_is_float(a), fb = tl_dtype_is_float(b);
     unsigned ea = tl_dtype_size(a), eb = tl_dtype_size(b);
     *sa = a;

@@ -58,6 +58,7 @@ static void decode(enum tl_dtype dt, const uint8_t *p, struct value *v)
     case TL_DT_FLOAT8E4M3:
     case TL_DT_FLOAT8E5M2:
     case TL_DT_FLOAT8E8M0: v->f = tl_fp8_to_double(dt, x.u8); break;
+    case TL_DT_FLOAT4E2M1: v->f = tl_fp8_to_double(dt, x.u8 & 15); break;
     default:             v->i = x.i64; break;
     }
 }
@@ -104,7 +105,8 @@ static void put_float(enum tl_dtype dt, double d, uint8_t *p)
     case TL_DT_FLOAT16: { uint16_t h = tl_float_to_half(float_odd(d)); memcpy(p, &h, 2); break; }
     case TL_DT_FLOAT8E4M3:
     case TL_DT_FLOAT8E5M2:
-    case TL_DT_FLOAT8E8M0: p[0] = tl_double_to_fp8(dt, d); break;     /* one rounding */
+    case TL_DT_FLOAT8E8M0:
+    case TL_DT_FLOAT4E2M1: p[0] = tl_double_to_fp8(dt, d); break;     /* one rounding */
     default:            { uint16_t h = tl_float_to_bfloat(float_odd(d)); memcpy(p, &h, 2); break; }
     }
 }
@@ -134,6 +136,11 @@ bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, voi
     struct value v;
     uint8_t *p = dst;
     decode(sdt, src, &v);
+    if (ddt == TL_DT_FLOAT4E2M1) {              /* one rounding from the exact value */
+        double d = v.is_float ? v.f : double_odd(v.i);
+        p[0] = tl_double_to_fp8(ddt, d);
+        return isnan(d);                        /* it has no NaN: 0, reported */
+    }
     if (tl_dtype_is_float(ddt)) {
         if (v.is_float) {
             put_float(ddt, v.f, p);

@@ -33,17 +33,18 @@ static const struct tl_dtype_info table[TL_DT_COUNT] = {
     [TL_DT_FLOAT8E4M3] = { "FLOAT8E4M3", 8, TL_KIND_FLOAT, false, NULL,  "F8_E4M3", 4 },
     [TL_DT_FLOAT8E5M2] = { "FLOAT8E5M2", 8, TL_KIND_FLOAT, false, NULL,  "F8_E5M2", 5 },
     [TL_DT_FLOAT8E8M0] = { "FLOAT8E8M0", 8, TL_KIND_FLOAT, false, NULL,  "F8_E8M0", 6 },
-    [TL_DT_UINT8]    = { "UINT8",     8, TL_KIND_UNSIGNED, true,  "|u1", "U8",   8 },
-    [TL_DT_UINT16]   = { "UINT16",   16, TL_KIND_UNSIGNED, true,  "<u2", "U16",  9 },
-    [TL_DT_UINT32]   = { "UINT32",   32, TL_KIND_UNSIGNED, true,  "<u4", "U32",  10 },
-    [TL_DT_UINT64]   = { "UINT64",   64, TL_KIND_UNSIGNED, true,  "<u8", "U64",  11 },
-    [TL_DT_INT8]     = { "INT8",      8, TL_KIND_SIGNED,   true,  "|i1", "I8",   13 },
-    [TL_DT_INT16]    = { "INT16",    16, TL_KIND_SIGNED,   true,  "<i2", "I16",  14 },
-    [TL_DT_INT32]    = { "INT32",    32, TL_KIND_SIGNED,   true,  "<i4", "I32",  15 },
-    [TL_DT_INT64]    = { "INT64",    64, TL_KIND_SIGNED,   true,  "<i8", "I64",  16 },
-    [TL_DT_UINT4]    = { "UINT4",     4, TL_KIND_UNSIGNED, true,  NULL,  NULL,   7 },
-    [TL_DT_INT4]     = { "INT4",      4, TL_KIND_SIGNED,   true,  NULL,  NULL,   12 },
-    [TL_DT_BOOL]     = { "BOOL",      8, TL_KIND_BOOL,     false, "|b1", "BOOL", 17 },
+    [TL_DT_FLOAT4E2M1] = { "FLOAT4E2M1", 4, TL_KIND_FLOAT, false, NULL,  "F4",    7 },
+    [TL_DT_UINT8]    = { "UINT8",     8, TL_KIND_UNSIGNED, true,  "|u1", "U8",   9 },
+    [TL_DT_UINT16]   = { "UINT16",   16, TL_KIND_UNSIGNED, true,  "<u2", "U16",  10 },
+    [TL_DT_UINT32]   = { "UINT32",   32, TL_KIND_UNSIGNED, true,  "<u4", "U32",  11 },
+    [TL_DT_UINT64]   = { "UINT64",   64, TL_KIND_UNSIGNED, true,  "<u8", "U64",  12 },
+    [TL_DT_INT8]     = { "INT8",      8, TL_KIND_SIGNED,   true,  "|i1", "I8",   14 },
+    [TL_DT_INT16]    = { "INT16",    16, TL_KIND_SIGNED,   true,  "<i2", "I16",  15 },
+    [TL_DT_INT32]    = { "INT32",    32, TL_KIND_SIGNED,   true,  "<i4", "I32",  16 },
+    [TL_DT_INT64]    = { "INT64",    64, TL_KIND_SIGNED,   true,  "<i8", "I64",  17 },
+    [TL_DT_UINT4]    = { "UINT4",     4, TL_KIND_UNSIGNED, true,  NULL,  NULL,   8 },
+    [TL_DT_INT4]     = { "INT4",      4, TL_KIND_SIGNED,   true,  NULL,  NULL,   13 },
+    [TL_DT_BOOL]     = { "BOOL",      8, TL_KIND_BOOL,     false, "|b1", "BOOL", 18 },
 };
 
 const struct tl_dtype_info *tl_dtype_info(enum tl_dtype dt) { return &table[dt]; }
@@ -61,6 +62,8 @@ uint64_t tl_dtype_bytes(enum tl_dtype dt, uint64_t n)
     return bits % 8 ? n / 8 * bits + (n % 8 * bits + 7) / 8 : n * (bits / 8);
 }
 
+/* FLOAT4E2M1 unpacked is its code in a byte, converted by the type's own
+ * rules (convert.c reads a 4-bit type's low nibble). */
 enum tl_dtype tl_dtype_unpacked(enum tl_dtype dt)
 {
     return dt == TL_DT_INT4 ? TL_DT_INT8 : dt == TL_DT_UINT4 ? TL_DT_UINT8 : dt;
@@ -87,6 +90,8 @@ int tl_dtype_from_any(const char *name, enum tl_dtype *out)
         { "float8_e4m3fn", "FLOAT8E4M3" }, { "float8_e4m3", "FLOAT8E4M3" },
         { "e4m3", "FLOAT8E4M3" }, { "float8_e5m2", "FLOAT8E5M2" }, { "e5m2", "FLOAT8E5M2" },
         { "float8_e8m0fnu", "FLOAT8E8M0" }, { "e8m0", "FLOAT8E8M0" },
+        { "float4_e2m1fn", "FLOAT4E2M1" }, { "float4_e2m1", "FLOAT4E2M1" },
+        { "e2m1", "FLOAT4E2M1" }, { "fp4", "FLOAT4E2M1" },
     };
     if (tl_dtype_from_name(name, out) == 0)
         return 0;
@@ -238,13 +243,15 @@ uint16_t tl_float_to_bfloat(float f)
 
 /* ---- OCP's 8-bit floats (SPEC 18) ------------------------------------------ */
 
-/* Exponent and mantissa bits, bias, and the exponent field of NaN-and-inf
- * (E5M2: IEEE's; E4M3: none, only S.1111.111 is NaN). */
-static void fp8_shape(enum tl_dtype dt, int *eb, int *mb, int *bias)
+/* Exponent and mantissa bits, bias, and the sign bit (E5M2: IEEE's shape;
+ * E4M3: only S.1111.111 is NaN; E2M1: 4 bits, no NaN, no infinity). */
+static void fp8_shape(enum tl_dtype dt, int *eb, int *mb, int *bias, unsigned *sign)
 {
-    *eb = dt == TL_DT_FLOAT8E5M2 ? 5 : 4;
-    *mb = dt == TL_DT_FLOAT8E5M2 ? 2 : 3;
-    *bias = dt == TL_DT_FLOAT8E5M2 ? 15 : 7;
+    bool e5 = dt == TL_DT_FLOAT8E5M2, e2 = dt == TL_DT_FLOAT4E2M1;
+    *eb = e5 ? 5 : e2 ? 2 : 4;
+    *mb = e5 ? 2 : e2 ? 1 : 3;
+    *bias = e5 ? 15 : e2 ? 1 : 7;
+    *sign = e2 ? 0x8 : 0x80;
 }
 
 double tl_fp8_to_double(enum tl_dtype dt, uint8_t code)
@@ -252,9 +259,10 @@ double tl_fp8_to_double(enum tl_dtype dt, uint8_t code)
     if (dt == TL_DT_FLOAT8E8M0)
         return code == 0xff ? NAN : ldexp(1.0, (int)code - 127);
     int eb, mb, bias;
-    fp8_shape(dt, &eb, &mb, &bias);
+    unsigned sb;
+    fp8_shape(dt, &eb, &mb, &bias, &sb);
     int e = (code >> mb) & ((1 << eb) - 1), m = code & ((1 << mb) - 1);
-    double s = code & 0x80 ? -1.0 : 1.0;
+    double s = code & sb ? -1.0 : 1.0;
     if (dt == TL_DT_FLOAT8E5M2 && e == 31)
         return m ? NAN : s * INFINITY;
     if (dt == TL_DT_FLOAT8E4M3 && e == 15 && m == 7)
@@ -281,14 +289,17 @@ uint8_t tl_double_to_fp8(enum tl_dtype dt, double d)
         return (uint8_t)(e + 127 < 0 ? 0 : e + 127 > 254 ? 254 : e + 127);
     }
     int eb, mb, bias;
-    fp8_shape(dt, &eb, &mb, &bias);
-    uint8_t sign = signbit(d) ? 0x80 : 0;
-    bool e4 = dt == TL_DT_FLOAT8E4M3;
-    if (isnan(d))
-        return sign | (e4 ? 0x7f : 0x7e);
-    double a = fabs(d), max = e4 ? 448.0 : 57344.0;
+    unsigned sb;
+    fp8_shape(dt, &eb, &mb, &bias, &sb);
+    uint8_t sign = signbit(d) ? (uint8_t)sb : 0;
+    bool e4 = dt == TL_DT_FLOAT8E4M3, e2 = dt == TL_DT_FLOAT4E2M1;
+    if (isnan(d))                               /* E2M1 has none: 0 (the caller says so) */
+        return e2 ? 0 : sign | (e4 ? 0x7f : 0x7e);
+    /* the largest finite code, where E4M3 and E2M1 saturate */
+    uint8_t top = e2 ? 0x7 : e4 ? 0x7e : 0x7c;
+    double a = fabs(d), max = e2 ? 6.0 : e4 ? 448.0 : 57344.0;
     if (isinf(a))
-        return sign | (e4 ? 0x7e : 0x7c);
+        return sign | top;
     if (a == 0)
         return sign;
     /* the quantum of a's binade (of the subnormals below the normals),
@@ -299,8 +310,8 @@ uint8_t tl_double_to_fp8(enum tl_dtype dt, double d)
     if (e < emin)
         e = emin;
     double q = ldexp(1.0, e - mb), n = nearbyint(a / q), v = n * q;
-    if (v > max)                                /* E4M3 saturates, E5M2 overflows */
-        return sign | (e4 ? 0x7e : 0x7c);
+    if (v > max)                        /* E4M3 and E2M1 saturate, E5M2 overflows */
+        return sign | top;
     if (v == 0)
         return sign;
     if (v < ldexp(1.0, emin))                   /* a subnormal: its quanta */

@@ -31,7 +31,7 @@ unsigned tl_safetensors_bits(const char *name)
     if (tl_dtype_from_safetensors(name, &dt) == 0)
         return tl_dtype_bits(dt);
     static const struct { const char *name; unsigned bits; } other[] = {
-        { "F6_E2M3", 6 }, { "F6_E3M2", 6 }, { "F4", 4 },      { "C64", 64 },
+        { "F6_E2M3", 6 }, { "F6_E3M2", 6 }, { "C64", 64 },
     };
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
         if (strcmp(name, other[i].name) == 0)

@@ -30,6 +30,10 @@ enum tl_dtype {
      * infinity, S.1111.111 its NaN, largest 448), E5M2 (bias 15, IEEE-like),
      * E8M0 (an exponent alone, 2^(e - 127), 0xff NaN: microscaling's scale) */
     TL_DT_FLOAT8E4M3, TL_DT_FLOAT8E5M2, TL_DT_FLOAT8E8M0,
+    /* OCP's 4-bit float, E2M1 (safetensors' F4; MXFP4's element): a sign, 2
+     * exponent bits (bias 1), 1 mantissa bit: 0, 0.5, 1, 1.5, 2, 3, 4, 6;
+     * no infinity and no NaN.  Two a byte, the lower index low (SPEC 12) */
+    TL_DT_FLOAT4E2M1,
     /* numpy's, torch's and safetensors' bool, not a DirectML type: a byte,
      * 0 false and any other value true; what is converted into it is
      * true where it is not zero (NaN included), as numpy's astype(bool) */
@@ -101,7 +105,8 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n);
 
 /* Half-precision helpers: IEEE binary16 bits <-> float. */
 float tl_half_to_float(uint16_t h);
-/* An 8-bit float's code (FLOAT8E4M3, FLOAT8E5M2, FLOAT8E8M0) as a double,
+/* An 8-bit float's code (FLOAT8E4M3, FLOAT8E5M2, FLOAT8E8M0), or a 4-bit
+ * one's (FLOAT4E2M1: the low 4 bits of code), as a double,
  * exactly; a double to the nearest code, ties to even (E4M3 saturates to
  * +-448 and E8M0 to its largest, as OCP's saturating conversion; E5M2
  * goes to +-inf; a NaN stays NaN; E8M0 of 0 is its smallest, of a negative

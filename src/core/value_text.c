@@ -341,9 +341,11 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
     case TL_DT_INT4:    return snprintf(buf, n, "%d", (int)tl_int4_value(v.u8));
     case TL_DT_FLOAT8E4M3:
     case TL_DT_FLOAT8E5M2:
-    case TL_DT_FLOAT8E8M0: {
+    case TL_DT_FLOAT8E8M0:
+    case TL_DT_FLOAT4E2M1: {
         /* the fewest digits that read back to the same code */
-        double x = tl_fp8_to_double(dt, v.u8);
+        uint8_t code = dt == TL_DT_FLOAT4E2M1 ? v.u8 & 15 : v.u8;
+        double x = tl_fp8_to_double(dt, code);
         if (isnan(x))
             return snprintf(buf, n, "nan");
         if (isinf(x))
@@ -353,7 +355,7 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
         for (int digits = 1; digits < 17; digits++) {
             char t[40];
             snprintf(t, sizeof t, "%.*g", digits, x);
-            if (tl_double_to_fp8(dt, strtod(t, NULL)) == v.u8)
+            if (tl_double_to_fp8(dt, strtod(t, NULL)) == code)
                 return snprintf(buf, n, "%s", t);
         }
         return snprintf(buf, n, "%.17g", x);

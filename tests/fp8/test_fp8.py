@@ -1,7 +1,8 @@
-"""The 8-bit float types (SPEC 18) against OCP's formulas, written here
-from the OCP 8-bit floating point specification, not from the tool's code:
-every code of FLOAT8E4M3, FLOAT8E5M2 and FLOAT8E8M0 decoded, and FLOAT32
-values encoded by brute force (the nearest code, ties to the even one).
+"""The 8-bit and 4-bit float types (SPEC 18) against OCP's formulas,
+written here from the OCP 8-bit floating point and microscaling
+specifications, not from the tool's code: every code of FLOAT8E4M3,
+FLOAT8E5M2, FLOAT8E8M0 and FLOAT4E2M1 decoded, and FLOAT32 values encoded
+by brute force (the nearest code, ties to the even one).
 
 Usage: TL=/path/to/tensorlayout python3 tests/fp8/test_fp8.py
 """
@@ -146,6 +147,85 @@ def test_safetensors_fp8_reads_and_converts():
     for c, g in zip(codes, got):
         want = ocp("FLOAT8E4M3", c)
         assert (math.isnan(want) and math.isnan(g)) or g == want, (c, g, want)
+
+
+def ocp_fp4(code):
+    """OCP's FP4 E2M1: a sign (bit 3), 2 exponent bits (bias 1), 1 mantissa
+    bit; no infinity, no NaN."""
+    s = -1.0 if code & 8 else 1.0
+    e, m = (code >> 1) & 3, code & 1
+    return s * (m * 0.5 if e == 0 else (1 + m / 2) * 2.0 ** (e - 1))
+
+
+def test_fp4_codes_and_encoding():
+    """FLOAT4E2M1 (two a byte, the lower index low): every code decoded as
+    OCP says; FLOAT32 values encoded by brute force (nearest code, ties to
+    the even one, beyond +-6 saturated); NaN, which it cannot hold, refused
+    (exit 4) and made 0 under --saturate; an F4 safetensors tensor read and
+    written back bit for bit."""
+    src = os.path.join(TMP, "fp4.bin")
+    open(src, "wb").write(bytes([(2 * i + 1) << 4 | 2 * i for i in range(8)]))   # codes 0..15
+    out = os.path.join(TMP, "fp4.f32")
+    tl("convert", "--type", "FLOAT4E2M1", "--sizes", 16, src, "--to-type", "FLOAT32", "-o", out)
+    got = np.fromfile(out, np.float32)
+    for c in range(16):
+        assert got[c] == ocp_fp4(c) and math.copysign(1, got[c]) == math.copysign(1, ocp_fp4(c)), \
+            (c, got[c])
+    rng = np.random.default_rng(4)
+    xs = np.concatenate([rng.standard_normal(2000).astype(np.float32) * 3,
+                         np.array([0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5, 7, 6, -6, 100, -1e30,
+                                   np.inf, -np.inf, -0.0, 0.0, 1e-30], np.float32)])
+    if len(xs) % 2:
+        xs = np.append(xs, np.float32(1))
+    f32 = os.path.join(TMP, "x4.f32")
+    xs.tofile(f32)
+    out = os.path.join(TMP, "x4.codes")
+    tl("convert", "--type", "FLOAT32", "--sizes", len(xs), f32, "--to-type", "fp4", "-o", out)
+    packed = np.fromfile(out, np.uint8)
+    codes = np.stack([packed & 15, packed >> 4], axis=1).reshape(-1)
+    for x, c in zip(xs.tolist(), codes.tolist()):
+        neg = math.copysign(1, x) < 0
+        if abs(x) > 6:
+            want = 0xF if neg else 0x7
+        else:
+            best, bd = None, None
+            for k in range(16):
+                if bool(k & 8) != neg:
+                    continue
+                d = abs(Fraction(ocp_fp4(k)) - Fraction(x))
+                if bd is None or d < bd or (d == bd and k % 2 == 0 and best % 2 == 1):
+                    best, bd = k, d
+            want = best
+        assert c == want, (x, c, want)
+    nan = os.path.join(TMP, "nan.f32")
+    np.array([1.0, np.nan], np.float32).tofile(nan)
+    p = subprocess.run([TL, "convert", "--type", "FLOAT32", "--sizes", "2", nan, "--to-type",
+                        "FLOAT4E2M1", "-o", os.path.join(TMP, "nan.codes")], capture_output=True)
+    assert p.returncode == 4 and b"nan" in p.stderr and b"--saturate" in p.stderr, p
+    assert not os.path.exists(os.path.join(TMP, "nan.codes"))
+    tl("convert", "--type", "FLOAT32", "--sizes", 2, nan, "--to-type", "FLOAT4E2M1",
+       "--saturate", "-o", os.path.join(TMP, "nan.codes"))
+    assert open(os.path.join(TMP, "nan.codes"), "rb").read() == bytes([0x02])
+    st = os.path.join(TMP, "fp4.safetensors")
+    write_st(st, [("w", "F4", [4, 4], open(src, "rb").read())])
+    doc = json.loads(tl("list", "--json", st).stdout)
+    assert doc["tensors"][0]["dataType"] == "FLOAT4E2M1", doc
+    vals = json.loads(tl("dump", "--json", st + ":w").stdout)["values"]
+    flat = [float(v) for row in vals for v in row]
+    assert flat == [ocp_fp4(c) for c in range(16)], flat
+    wide = os.path.join(TMP, "fp4_f32.safetensors")
+    tl("convert", st, "--to-type", "FLOAT32", "-o", wide)
+    back = os.path.join(TMP, "fp4_back.safetensors")
+    tl("convert", wide, "--to-type", "FLOAT4E2M1", "-o", back)
+    assert json.loads(tl("list", "--json", back).stdout)["tensors"][0]["dataType"] == "FLOAT4E2M1"
+    assert tensorfiles_body(back) == open(src, "rb").read()
+
+
+def tensorfiles_body(path):
+    """A one-tensor safetensors file's data bytes."""
+    data = open(path, "rb").read()
+    n = struct.unpack("<Q", data[:8])[0]
+    return data[8 + n:]
 
 
 def write_st(p, tensors):

@@ -13,7 +13,8 @@ void dtype_should_name_and_size_every_type(void)
         { "FLOAT32", 4 }, { "FLOAT16", 2 }, { "UINT32", 4 }, { "UINT16", 2 }, { "UINT8", 1 },
         { "INT32", 4 }, { "INT16", 2 }, { "INT8", 1 }, { "FLOAT64", 8 }, { "UINT64", 8 },
         { "INT64", 8 }, { "BFLOAT16", 2 }, { "UINT4", 1 }, { "INT4", 1 },
-        { "FLOAT8E4M3", 1 }, { "FLOAT8E5M2", 1 }, { "FLOAT8E8M0", 1 }, { "BOOL", 1 },
+        { "FLOAT8E4M3", 1 }, { "FLOAT8E5M2", 1 }, { "FLOAT8E8M0", 1 }, { "FLOAT4E2M1", 1 },
+        { "BOOL", 1 },
     };
     _Static_assert(sizeof want / sizeof want[0] == TL_DT_COUNT, "a row per type");
     for (int i = 0; i < TL_DT_COUNT; i++) {
@@ -52,9 +53,9 @@ void dtype_table_should_agree_with_itself(void)
         if (t->bits >= 8) {
             CHECK_EQ_U64(t->bits, 8 * tl_dtype_size(dt));
             CHECK_EQ_U64(tl_dtype_bytes(dt, 3), 3 * tl_dtype_size(dt));
-        } else {                         /* 4-bit: neither numpy nor safetensors has it */
+        } else {                         /* 4-bit: numpy has none; safetensors its F4 */
             CHECK(t->bits == 4 && tl_dtype_size(dt) == 1 && tl_dtype_bytes(dt, 3) == 2);
-            CHECK(!t->npy && !t->st);
+            CHECK(!t->npy && (!t->st || dt == TL_DT_FLOAT4E2M1));
             continue;
         }
         CHECK(tl_dtype_is_float(dt) == (t->kind == TL_KIND_FLOAT));
@@ -77,12 +78,12 @@ void dtype_table_should_agree_with_itself(void)
     /* the lists messages show */
     char buf[200];
     CHECK_STR(tl_dtype_list(TL_SPELL_NAME, buf, sizeof buf),
-              "FLOAT32 FLOAT16 BFLOAT16 FLOAT64 FLOAT8E4M3 FLOAT8E5M2 FLOAT8E8M0 UINT4 UINT8 "
-              "UINT16 UINT32 UINT64 INT4 INT8 INT16 INT32 INT64 BOOL");
+              "FLOAT32 FLOAT16 BFLOAT16 FLOAT64 FLOAT8E4M3 FLOAT8E5M2 FLOAT8E8M0 FLOAT4E2M1 "
+              "UINT4 UINT8 UINT16 UINT32 UINT64 INT4 INT8 INT16 INT32 INT64 BOOL");
     CHECK_STR(tl_dtype_list(TL_SPELL_NPY, buf, sizeof buf),
               "<f2 <f4 <f8 |u1 <u2 <u4 <u8 |i1 <i2 <i4 <i8 |b1");
     CHECK_STR(tl_dtype_list(TL_SPELL_SAFETENSORS, buf, sizeof buf),
-              "F32 F16 BF16 F64 F8_E4M3 F8_E5M2 F8_E8M0 U8 U16 U32 U64 I8 I16 I32 I64 BOOL");
+              "F32 F16 BF16 F64 F8_E4M3 F8_E5M2 F8_E8M0 F4 U8 U16 U32 U64 I8 I16 I32 I64 BOOL");
     CHECK_STR(tl_dtype_list(TL_SPELL_NAME, buf, 12), "FLOAT32 FLO");     /* cut, terminated */
 }
 
