@@ -1359,24 +1359,22 @@ static void bench_dequant(const char *type_only)
         dlclose(dl);
 }
 
-/* A GGUF model of quantized tensors (SPEC 16): a 2 GB synthetic model of
- * Q4_K and Q8_0 matrices, written by ggml (gguf_model.py), converted to
- * BFLOAT16 safetensors, against cat of the output's bytes (cat OUT > COPY),
- * medians of MODEL_RUNS, peak RSS.  Skipped where ggml's library or numpy
- * is missing. */
-static void bench_gguf_model(const char *tool)
+/* A model file that a script writes (python3 SCRIPT IN ARGS), converted whole into BFLOAT16 safetensors, against cat of the
+ * output (cat OUT > COPY), medians of MODEL_RUNS, peak RSS; what says what
+ * it is, case names its JSON row.  Skipped where the writer fails. */
+static void convert_vs_cat(const char *tool, const char *label, const char *what,
+                           const char *script, const char *args, const char *ending,
+                           const char *missing)
 {
     const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
     const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-    const char *mb = getenv("BENCH_GGUF_MB");
     char in[256], outp[256], copy[256], cmd[2048];
-    snprintf(in, sizeof in, "%s/tl-gguf-%d.gguf", dir, (int)getpid());
-    snprintf(outp, sizeof outp, "%s/tl-gguf-%d.safetensors", dir, (int)getpid());
-    snprintf(copy, sizeof copy, "%s/tl-gguf-%d.copy", dir, (int)getpid());
-    snprintf(cmd, sizeof cmd, "%s tests/bench/gguf_model.py '%s' %s 2>&1", python, in,
-             mb ? mb : "2048");
+    snprintf(in, sizeof in, "%s/tl-%s-%d%s", dir, label, (int)getpid(), ending);
+    snprintf(outp, sizeof outp, "%s/tl-%s-%d.out.safetensors", dir, label, (int)getpid());
+    snprintf(copy, sizeof copy, "%s/tl-%s-%d.copy", dir, label, (int)getpid());
+    snprintf(cmd, sizeof cmd, "%s %s '%s' %s 2>&1", python, script, in, args);
     if (system(cmd) != 0) {
-        printf("\ngguf model: skipped (ggml's library or numpy missing: .ci/install-deps)\n");
+        printf("\n%s model: skipped (%s)\n", label, missing);
         unlink(in);
         return;
     }
@@ -1388,62 +1386,42 @@ static void bench_gguf_model(const char *tool)
     double tc = time_model(cmd, &cat_rss);
     struct stat a, b;
     if (tt > 0 && tc > 0 && stat(in, &a) == 0 && stat(outp, &b) == 0) {
-        printf("\ngguf model: %.2f GB of Q4_K and Q8_0 (ggml's) -> %.2f GB BFLOAT16 safetensors "
-               "on %s\n", a.st_size / 1e9, b.st_size / 1e9, dir);
-        printf("gguf model: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time "
-               "(target <= 1.00), peak RSS %.0f MiB (target < 256)\n", tt * 1e3, tc * 1e3,
-               tt / tc, rss);
+        printf("\n%s model: %.2f GB of %s -> %.2f GB BFLOAT16 safetensors on %s\n", label,
+               a.st_size / 1e9, what, b.st_size / 1e9, dir);
+        printf("%s model: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time "
+               "(target <= 1.00), peak RSS %.0f MiB (target < 256)\n", label, tt * 1e3,
+               tc * 1e3, tt / tc, rss);
         if (json)
-            fprintf(json, "{\"case\": \"gguf_model_bf16\", \"convert_ms\": %.1f, "
-                    "\"cat_ms\": %.1f, \"ratio\": %.3f, \"rss_mib\": %.1f}\n", tt * 1e3,
-                    tc * 1e3, tt / tc, rss);
+            fprintf(json, "{\"case\": \"%s_model_bf16\", \"convert_ms\": %.1f, "
+                    "\"cat_ms\": %.1f, \"ratio\": %.3f, \"rss_mib\": %.1f}\n", label,
+                    tt * 1e3, tc * 1e3, tt / tc, rss);
     }
     unlink(in);
     unlink(outp);
     unlink(copy);
 }
 
+/* A GGUF model (SPEC 16): about BENCH_GGUF_MB (2048) megabytes of Q4_K and
+ * Q8_0 matrices that ggml quantized (gguf_model.py). */
+static void bench_gguf_model(const char *tool)
+{
+    const char *mb = getenv("BENCH_GGUF_MB");
+    convert_vs_cat(tool, "gguf", "Q4_K and Q8_0 (ggml's)", "tests/bench/gguf_model.py",
+                   mb ? mb : "2048", ".gguf", "ggml's library or numpy missing: .ci/install-deps");
+}
+
 /* Scaled-weight models (SPEC 18): a DeepSeek-style FP8 model and a
- * gpt-oss-style MXFP4 one (scaled_model.py, numpy), dequantized whole into
- * BFLOAT16 safetensors, against cat of the output, medians of MODEL_RUNS,
- * peak RSS.  1 GB of FP8 weights, 2 GB out: with the output's temporary
- * file and cat's copy, as much as /dev/shm (half the memory) is sure to
- * hold on a 16 GB machine. */
+ * gpt-oss-style MXFP4 one (scaled_model.py, numpy), dequantized whole.
+ * 1 GB of FP8 weights, 2 GB out: with the output's temporary file and
+ * cat's copy, as much as /dev/shm (half the memory) is sure to hold on a
+ * 16 GB machine. */
 static void bench_scaled_model(const char *tool, const char *kind, const char *mb)
 {
-    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-    char in[256], outp[256], copy[256], cmd[2048];
-    snprintf(in, sizeof in, "%s/tl-%s-%d.safetensors", dir, kind, (int)getpid());
-    snprintf(outp, sizeof outp, "%s/tl-%s-%d.out.safetensors", dir, kind, (int)getpid());
-    snprintf(copy, sizeof copy, "%s/tl-%s-%d.copy", dir, kind, (int)getpid());
-    snprintf(cmd, sizeof cmd, "%s tests/bench/scaled_model.py %s '%s' %s 2>&1", python, kind, in,
-             mb);
-    if (system(cmd) != 0) {
-        printf("\n%s model: skipped (numpy missing)\n", kind);
-        unlink(in);
-        return;
-    }
-    double rss, cat_rss;
-    snprintf(cmd, sizeof cmd, "'%s' convert '%s' --to-type BFLOAT16 -o '%s' --quiet", tool, in,
-             outp);
-    double tt = time_model(cmd, &rss);
-    snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", outp, copy);
-    double tc = time_model(cmd, &cat_rss);
-    struct stat a, b;
-    if (tt > 0 && tc > 0 && stat(in, &a) == 0 && stat(outp, &b) == 0) {
-        printf("\n%s model: %.2f GB -> %.2f GB BFLOAT16 safetensors on %s\n", kind,
-               a.st_size / 1e9, b.st_size / 1e9, dir);
-        printf("%s model: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time "
-               "(target <= 1.00), peak RSS %.0f MiB\n", kind, tt * 1e3, tc * 1e3, tt / tc, rss);
-        if (json)
-            fprintf(json, "{\"case\": \"%s_model_bf16\", \"convert_ms\": %.1f, "
-                    "\"cat_ms\": %.1f, \"ratio\": %.3f, \"rss_mib\": %.1f}\n", kind,
-                    tt * 1e3, tc * 1e3, tt / tc, rss);
-    }
-    unlink(in);
-    unlink(outp);
-    unlink(copy);
+    char args[64];
+    snprintf(args, sizeof args, "%s %s", kind, mb);
+    convert_vs_cat(tool, kind, strcmp(kind, "fp8") == 0 ? "DeepSeek-style block FP8"
+                   : "gpt-oss-style MXFP4", "tests/bench/scaled_model.py", args, ".safetensors",
+                   "numpy missing");
 }
 
 /* A PyTorch checkpoint (SPEC 17): torch.save of about 1 GB of FLOAT32

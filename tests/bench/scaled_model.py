@@ -6,14 +6,14 @@ written by numpy as safetensors, about MB megabytes of weights:
   mxfp4  gpt-oss's layout: W_blocks UINT8 [32, 2048, 16] beside W_scales
          UINT8 [32, 2048], exponents around 2^0
 
-Usage: python3 scaled_model.py fp8|mxfp4 OUT MB
+Usage: python3 scaled_model.py OUT fp8|mxfp4 MB
 """
 import json
 import sys
 
 import numpy as np
 
-kind, out, mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
+out, kind, mb = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rng = np.random.default_rng(0)
 tensors = []
 if kind == "fp8":
