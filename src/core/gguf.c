@@ -452,15 +452,18 @@ static int gguf_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct 
     /* the data section starts at the next multiple of the alignment */
     uint64_t start = r.at + (alignment - r.at % alignment) % alignment;
     f->data_start = start <= len ? start : len;     /* a file of no tensor may end unpadded */
+    bool nomem;
+    const char *twice = rc ? NULL : tl_file_name_twice(f, &nomem);
+    if (!rc && (twice || nomem)) {
+        char key[128], q[64];
+        snprintf(key, sizeof key, "tensor '%s': offset", tl_quote(twice ? twice : "", q, sizeof q));
+        rc = nomem ? tl_fail(err, TL_E_NOMEM, NULL, "out of memory")
+                   : tl_fail(err, TL_E_KEY, key, "the name appears twice in the tensor table");
+    }
     for (size_t i = 0; i < f->count && !rc; i++) {
         struct tl_file_tensor *t = &f->tensors[i];
         char key[128], q[64];
         snprintf(key, sizeof key, "tensor '%s': offset", tl_quote(t->name, q, sizeof q));
-        for (size_t k = 0; k < i && !rc; k++)
-            if (strcmp(f->tensors[k].name, t->name) == 0)
-                rc = tl_fail(err, TL_E_KEY, key, "the name appears twice in the tensor table");
-        if (rc)
-            break;
         if (offsets[i] % alignment) {
             rc = tl_fail(err, TL_E_VALUE, key, "%" PRIu64 " is not a multiple of the "
                          "alignment %" PRIu64, offsets[i], alignment);

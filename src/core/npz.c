@@ -187,15 +187,15 @@ static int npz_check_all(struct tl_file *f, struct tl_error *err)
                          "overlapping-member zip bomb?)", a->name);
         }
     }
-    for (size_t i = 0; !rc && i < f->count; i++) {
-        for (size_t j = i + 1; !rc && j < f->count; j++) {
-            if (strcmp(f->tensors[i].name, f->tensors[j].name) == 0) {
-                snprintf(k, sizeof k, "member '%s'", tl_quote(f->tensors[j].name, q, sizeof q));
-                rc = tl_fail(err, TL_E_KEY, k, "appears twice in the archive");
-            }
-        }
-    }
     free(by);
+    bool nomem;
+    const char *twice = rc ? NULL : tl_file_name_twice(f, &nomem);
+    if (!rc && nomem)
+        rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    if (twice) {
+        snprintf(k, sizeof k, "member '%s'", tl_quote(twice, q, sizeof q));
+        rc = tl_fail(err, TL_E_KEY, k, "appears twice in the archive");
+    }
     return rc;
 }
 

@@ -436,12 +436,6 @@ static int flatten(struct rows *r, const struct tl_pk *p, char *name, size_t len
     return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    const struct tl_file_tensor *const *x = a, *const *y = b;
-    return strcmp((*x)->name, (*y)->name);
-}
-
 static int pytorch_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
                          struct tl_error *err)
 {
@@ -516,23 +510,14 @@ static int pytorch_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
     f->gaps_ok = true;                 /* local headers and data.pkl lie between */
     if (rc)
         return rc;
-    if (f->count > 1) {                /* names twice: {"a.b": x, "a": {"b": y}} */
-        const struct tl_file_tensor **by = malloc(f->count * sizeof *by);
-        if (!by)
-            return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-        for (size_t i = 0; i < f->count; i++)
-            by[i] = &f->tensors[i];
-        qsort(by, f->count, sizeof *by, by_name);
-        for (size_t i = 1; !rc && i < f->count; i++) {
-            if (strcmp(by[i - 1]->name, by[i]->name) == 0) {
-                char key[128], q[80];
-                snprintf(key, sizeof key, "tensor '%s'", tl_quote(by[i]->name, q, sizeof q));
-                rc = tl_fail(err, TL_E_KEY, key, "its name appears twice once flattened");
-            }
-        }
-        free(by);
-        if (rc)
-            return rc;
+    bool nomem;                        /* names twice: {"a.b": x, "a": {"b": y}} */
+    const char *twice = tl_file_name_twice(f, &nomem);
+    if (nomem)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    if (twice) {
+        char key[128], q[80];
+        snprintf(key, sizeof key, "tensor '%s'", tl_quote(twice, q, sizeof q));
+        return tl_fail(err, TL_E_KEY, key, "its name appears twice once flattened");
     }
     if (tl_file_order(f, len))
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");

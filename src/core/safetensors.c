@@ -173,12 +173,6 @@ static int st_tensor(const cJSON *o, uint64_t data_start, uint64_t data_len,
     return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    const struct tl_file_tensor *const *x = a, *const *y = b;
-    return strcmp((*x)->name, (*y)->name);
-}
-
 int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err)
 {
     if (len < 8)
@@ -273,26 +267,14 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, stru
         }
     }
     /* duplicate names: cJSON keeps both */
-    if (f->count > 1) {
-        const struct tl_file_tensor **names = malloc(f->count * sizeof *names);
-        if (!names) {
-            rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-            goto out;
-        }
-        for (size_t i = 0; i < f->count; i++)
-            names[i] = &f->tensors[i];
-        qsort(names, f->count, sizeof *names, by_name);
-        for (size_t i = 1; i < f->count; i++) {
-            if (strcmp(names[i - 1]->name, names[i]->name) == 0) {
-                char key[128];
-                rc = tl_fail(err, TL_E_KEY, st_key(names[i]->name, NULL, key, sizeof key),
+    bool nomem;
+    const char *twice = tl_file_name_twice(f, &nomem);
+    if (nomem || twice) {
+        char key[128];
+        rc = nomem ? tl_fail(err, TL_E_NOMEM, NULL, "out of memory")
+                   : tl_fail(err, TL_E_KEY, st_key(twice, NULL, key, sizeof key),
                              "appears twice in the header");
-                break;
-            }
-        }
-        free(names);
-        if (rc)
-            goto out;
+        goto out;
     }
     /* file order, then what lies between the tensors */
     if (tl_file_order(f, len) != 0)

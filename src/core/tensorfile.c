@@ -76,6 +76,33 @@ static void add_problem(struct tl_file *f, enum tl_file_problem_kind kind, size_
     p->to = to;
 }
 
+static int by_name(const void *a, const void *b)
+{
+    const struct tl_file_tensor *const *x = a, *const *y = b;
+    return strcmp((*x)->name, (*y)->name);
+}
+
+const char *tl_file_name_twice(const struct tl_file *f, bool *nomem)
+{
+    *nomem = false;
+    if (f->count < 2)
+        return NULL;
+    const struct tl_file_tensor **by = malloc(f->count * sizeof *by);
+    if (!by) {
+        *nomem = true;
+        return NULL;
+    }
+    for (size_t i = 0; i < f->count; i++)
+        by[i] = &f->tensors[i];
+    qsort(by, f->count, sizeof *by, by_name);
+    const char *twice = NULL;
+    for (size_t i = 1; !twice && i < f->count; i++)
+        if (strcmp(by[i - 1]->name, by[i]->name) == 0)
+            twice = by[i]->name;
+    free(by);
+    return twice;
+}
+
 int tl_file_order(struct tl_file *f, uint64_t len)
 {
     if (f->count > 1)

@@ -240,6 +240,11 @@ const struct tl_file_tensor *tl_file_find(const struct tl_file *f, const char *n
  * err saying why not (its type, or a 0 in its shape). */
 int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *err);
 
+/* A name two of f's tensors share (the first such in the names' order),
+ * NULL when each is its own; *nomem is set when it could not look.  Each
+ * reader refuses such a file in its own words. */
+const char *tl_file_name_twice(const struct tl_file *f, bool *nomem);
+
 /* Puts f's tensors in file order (by begin, then header order) and lists
  * what lies between them from data_start on (problems): bytes two tensors
  * share, and bytes no tensor owns, up to len (TL_NO_DATA: up to the last
