@@ -171,6 +171,15 @@ struct cli_desc {
     uint64_t blocks_at, blocks_bytes;
 };
 
+/* The names of c's axes, one character each, into names (SPEC 15, 19):
+ * DirectML's letters (N C H W; '-' for a rank it names none) for a
+ * DirectML description, or a file's tensor given --axes by indices; for a
+ * tensor of a model file, the letters given with --axes (OIHW, upper
+ * case), else its positions (0 1 2 ...).  @return CLI_AXES_DML,
+ * CLI_AXES_GIVEN or CLI_AXES_POSITIONS. */
+enum { CLI_AXES_DML, CLI_AXES_GIVEN, CLI_AXES_POSITIONS };
+int cli_axis_names(const struct cli_desc *c, const char *axes, char names[TL_MAX_RANK]);
+
 /* Reads and parses DESC; axes (NULL: none) is --axes, which only a tensor
  * file takes.  On failure prints the message and returns CLI_INVALID,
  * CLI_IO or CLI_USAGE (standard input named twice, --axes with JSON);

@@ -66,7 +66,8 @@ static int color_arg(const char *when, bool *color)
 }
 
 /* --at INDEX: an index of the tensor. */
-static int at_arg(const char *text, const struct cli_desc *d, struct draw_opts *o)
+static int at_arg(const char *text, const struct cli_desc *d, const struct draw_side *s,
+                  struct draw_opts *o)
 {
     char q[64];
     int n = cli_parse_u64_list(text, o->at, TL_MAX_RANK);
@@ -77,10 +78,14 @@ static int at_arg(const char *text, const struct cli_desc *d, struct draw_opts *
     }
     for (unsigned a = 0; a < d->d.rank; a++) {
         if (o->at[a] >= d->d.sizes[a]) {
-            char name[24];
-            draw_axis_name(d->d.rank, a, name, sizeof name);
-            fprintf(stderr, "tensorlayout: --at: index '%s' is out of range: %s (axis %u) has "
-                    "%llu, 0..%llu\n", tl_quote(text, q, sizeof q), name, a,
+            char name[24], label[48];
+            draw_axis_name(s, a, name, sizeof name);
+            if (strncmp(name, "axis ", 5) != 0)
+                snprintf(label, sizeof label, "%s (axis %u)", name, a);
+            else
+                snprintf(label, sizeof label, "%s", name);
+            fprintf(stderr, "tensorlayout: --at: index '%s' is out of range: %s has "
+                    "%llu, 0..%llu\n", tl_quote(text, q, sizeof q), label,
                     (unsigned long long)d->d.sizes[a], (unsigned long long)(d->d.sizes[a] - 1));
             return CLI_INVALID;
         }
@@ -169,8 +174,15 @@ static int run(const struct options *opt)
     } else if (o.values) {
         rc = cli_require_elements(&src, &data);
     }
+    /* a model file's tensor: its axes by position, or by --axes letters;
+     * --to NHWC names them N C H W, as it takes them */
+    char names[TL_MAX_RANK];
+    bool to_letters = opt->dest.to && opt->dest.to[0] >= 'A';
+    const char *axes = cli_axis_names(&src, opt->axes, names) == CLI_AXES_DML || to_letters
+                       ? NULL : names;
+    struct draw_side s = { src.name, &src.d, &src.info, data.bytes, axes };
     if (!rc && opt->at)
-        rc = at_arg(opt->at, &src, &o);
+        rc = at_arg(opt->at, &src, &s, &o);
     bool converted = opt->dest.to || opt->dest.to_strides || opt->dest.to_desc;
     if (!rc && converted)
         rc = cli_destination("draw", &opt->dest, &src, &dst);
@@ -179,8 +191,7 @@ static int run(const struct options *opt)
         cli_desc_release(&src);
         return rc;
     }
-    struct draw_side s = { src.name, &src.d, &src.info, data.bytes };
-    struct draw_side t = { "", &dst.d, &dst.info, NULL };
+    struct draw_side t = { "", &dst.d, &dst.info, NULL, axes };
     char dname[300];
     if (opt->dest.to)
         snprintf(dname, sizeof dname, "--to %s", opt->dest.to);

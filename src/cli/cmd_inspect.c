@@ -102,18 +102,8 @@ static const char *axis_names(const struct cli_desc *c, const char *axes, char *
     const struct tl_desc *d = &c->d;
     const struct tl_info *in = &c->info;
     const char *letters = tl_axis_letters(d->rank);
-    bool file = c->format != TL_FMT_JSON && !c->options;
-    unsigned order[TL_MAX_RANK];
-    bool given = file && axes && strlen(axes) == d->rank &&
-                 tl_layout_parse(d->rank, axes, order, NULL) == 0;
-    for (unsigned i = 0; given && i < d->rank; i++)
-        given = (axes[i] >= 'A' && axes[i] <= 'Z') || (axes[i] >= 'a' && axes[i] <= 'z');
-    if (file && axes && !given)
-        file = false;           /* --axes by indices: DirectML's logical axes, named so */
-    for (unsigned i = 0; i < d->rank; i++)
-        names[i] = !file && letters ? letters[i] : !file ? '-' : (char)('0' + i % 10);
-    for (unsigned k = 0; given && k < d->rank; k++)
-        names[order[k]] = (char)(axes[k] >= 'a' ? axes[k] - 'a' + 'A' : axes[k]);
+    int how = cli_axis_names(c, axes, names);
+    bool file = how != CLI_AXES_DML, given = how == CLI_AXES_GIVEN;
     if (!file || given) {
         bool any = !file ? letters && in->layout[0] : true;
         size_t k = 0;

@@ -182,6 +182,25 @@ bool cli_empty_tensor(const char *arg, unsigned *ndim, uint64_t *shape)
     return empty;
 }
 
+int cli_axis_names(const struct cli_desc *c, const char *axes, char names[TL_MAX_RANK])
+{
+    const struct tl_desc *d = &c->d;
+    const char *letters = tl_axis_letters(d->rank);
+    bool file = c->format != TL_FMT_JSON && !c->options;
+    unsigned order[TL_MAX_RANK];
+    bool given = file && axes && strlen(axes) == d->rank &&
+                 tl_layout_parse(d->rank, axes, order, NULL) == 0;
+    for (unsigned i = 0; given && i < d->rank; i++)
+        given = (axes[i] >= 'A' && axes[i] <= 'Z') || (axes[i] >= 'a' && axes[i] <= 'z');
+    if (file && axes && !given)
+        file = false;           /* --axes by indices: DirectML's logical axes, named so */
+    for (unsigned i = 0; i < d->rank; i++)
+        names[i] = !file && letters ? letters[i] : !file ? '-' : (char)('0' + i % 10);
+    for (unsigned k = 0; given && k < d->rank; k++)
+        names[order[k]] = (char)(axes[k] >= 'a' ? axes[k] - 'a' + 'A' : axes[k]);
+    return !file ? CLI_AXES_DML : given ? CLI_AXES_GIVEN : CLI_AXES_POSITIONS;
+}
+
 bool cli_map_whole(const char *arg, struct tl_file *tf)
 {
     const char *p = arg;

@@ -25,6 +25,8 @@ struct draw_side {
     const struct tl_desc *d;
     const struct tl_info *info;
     const uint8_t *file;
+    const char *axes;               /* a name a character, one per axis (a digit: the axis's
+                                       position), or NULL: DirectML's letters */
 };
 
 struct draw_opts {
@@ -109,8 +111,9 @@ void draw_index_text(const uint64_t *idx, unsigned rank, char *buf, size_t n);
 void draw_outer_index(const struct tl_desc *d, unsigned outer_axes, uint64_t g, uint64_t *idx);
 int draw_digits(uint64_t v);
 
-/* The name of axis a of a rank-r tensor ("H", or "axis 5" past rank 5). */
-void draw_axis_name(unsigned rank, unsigned a, char *buf, size_t n);
+/* The name of axis a of a side's tensor: the side's own ("O"), DirectML's
+ * ("H"), or "axis 2" (by position, and DirectML's past rank 5). */
+void draw_axis_name(const struct draw_side *s, unsigned a, char *buf, size_t n);
 
 /* Writes the picture of src (and of dst, its conversion, when not NULL:
  * the same logical positions, the same colours) as text or as an SVG

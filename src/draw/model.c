@@ -24,10 +24,10 @@ const uint32_t draw_palette[DRAW_COLOURS] = {
 #define OWNER_WORK (UINT64_C(1) << 16)   /* steps of one slot's owner search */
 #define OWNER_LIMIT 1024                  /* owners counted per overlapping slot */
 
-void draw_axis_name(unsigned rank, unsigned a, char *buf, size_t n)
+void draw_axis_name(const struct draw_side *s, unsigned a, char *buf, size_t n)
 {
-    const char *letters = tl_axis_letters(rank);
-    if (letters)
+    const char *letters = s->axes ? s->axes : tl_axis_letters(s->d->rank);
+    if (letters && (letters[a] < '0' || letters[a] > '9'))
         snprintf(buf, n, "%c", letters[a]);
     else
         snprintf(buf, n, "axis %u", a);

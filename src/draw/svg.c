@@ -130,9 +130,9 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
     y += 8;
     /* the logical view */
     char row[24], col[24];
-    draw_axis_name(d->rank, l->col_axis, col, sizeof col);
+    draw_axis_name(m->side, l->col_axis, col, sizeof col);
     if (l->row_axis >= 0) {
-        draw_axis_name(d->rank, (unsigned)l->row_axis, row, sizeof row);
+        draw_axis_name(m->side, (unsigned)l->row_axis, row, sizeof row);
         snprintf(line, sizeof line, "logical view: rows %s, columns %s", row, col);
     } else {
         snprintf(line, sizeof line, "logical view: %s", col);
@@ -232,7 +232,7 @@ static int legend(FILE *f, const struct draw_model *m, int y)
 {
     const struct tl_desc *d = m->side->d;
     char name[24], line[64];
-    draw_axis_name(d->rank, m->logical.colour_axis, name, sizeof name);
+    draw_axis_name(m->side, m->logical.colour_axis, name, sizeof name);
     y += HEAD;
     text(f, MARGIN, y, 12, "bold", "#333333", "start", "legend");
     y += 6;

@@ -62,10 +62,10 @@ static void print_logical(FILE *f, const struct draw_model *m, const struct draw
     const struct draw_logical *l = &m->logical;
     const struct tl_desc *d = m->side->d;
     char row[24], col[24], colour[24];
-    draw_axis_name(d->rank, l->col_axis, col, sizeof col);
-    draw_axis_name(d->rank, l->colour_axis, colour, sizeof colour);
+    draw_axis_name(m->side, l->col_axis, col, sizeof col);
+    draw_axis_name(m->side, l->colour_axis, colour, sizeof colour);
     if (l->row_axis >= 0) {
-        draw_axis_name(d->rank, (unsigned)l->row_axis, row, sizeof row);
+        draw_axis_name(m->side, (unsigned)l->row_axis, row, sizeof row);
         fprintf(f, "logical view: rows %s, columns %s; each cell the element's %s\n", row, col,
                 o->values && m->side->file ? "value" : "offset");
     } else {
@@ -131,7 +131,10 @@ static void print_physical(FILE *f, const struct draw_model *m, const struct dra
     char names[TL_MAX_RANK * 8] = "";
     for (unsigned a = 0; a < d->rank; a++) {
         char n[24];
-        draw_axis_name(d->rank, a, n, sizeof n);
+        if (m->side->axes)                      /* its own letter, or its position */
+            snprintf(n, sizeof n, "%c", m->side->axes[a]);
+        else
+            draw_axis_name(m->side, a, n, sizeof n);
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", a ? "," : "", n);
     }
     fprintf(f, "physical view: slots 0..%llu in buffer order, %llu a row; each slot its "
@@ -214,7 +217,7 @@ static void print_legend(FILE *f, const struct draw_model *m, unsigned kinds,
     }
     if (o->color) {
         char colour[24];
-        draw_axis_name(m->side->d->rank, m->logical.colour_axis, colour, sizeof colour);
+        draw_axis_name(m->side, m->logical.colour_axis, colour, sizeof colour);
         fprintf(f, "%scolour: the %s index (the same in both views; 8 colours, then again)\n",
                 head, colour);
     }
