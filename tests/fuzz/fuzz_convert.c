@@ -19,6 +19,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char in_path[64], out_path[64];
 
+/* The two files every input reuses, removed when the fuzzer ends. */
+static void remove_files(void)
+{
+    unlink(in_path);
+    unlink(out_path);
+}
+
 static uint8_t *slurp(const char *path, size_t *n)
 {
     FILE *f = fopen(path, "rb");
@@ -54,6 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
         snprintf(in_path, sizeof in_path, "%s/tl-fuzz-%d.safetensors", dir, (int)getpid());
         snprintf(out_path, sizeof out_path, "%s/tl-fuzz-%d.out.safetensors", dir, (int)getpid());
+        atexit(remove_files);
         if (!freopen("/dev/null", "w", stdout))   /* run with -close_fd_mask=2 too */
             abort();
     }

@@ -18,6 +18,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char desc_path[64], data_path[64];
 
+/* The two files every input reuses, removed when the fuzzer ends. */
+static void remove_files(void)
+{
+    unlink(desc_path);
+    unlink(data_path);
+}
+
 #define STEPS "4096"
 
 static void write_file(const char *path, const uint8_t *p, size_t n)
@@ -45,6 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
         snprintf(desc_path, sizeof desc_path, "%s/tl-fuzz-%d.json", dir, (int)getpid());
         snprintf(data_path, sizeof data_path, "%s/tl-fuzz-%d.bin", dir, (int)getpid());
+        atexit(remove_files);
         if (!freopen("/dev/null", "w", stdout))   /* run with -close_fd_mask=2 too */
             abort();
         /* the owner finder's tables of a size the fuzzer can afford (its
