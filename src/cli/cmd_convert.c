@@ -44,9 +44,10 @@ static const char about[] =
     "GGUF's block types (Q4_K, ...) are decoded to FLOAT32 (or --to-type\n"
     "FLOAT16, BFLOAT16); into a .gguf OUT they are carried as they are, or\n"
     "--to-type Q8_0 or Q4_0 quantizes the floating tensors as ggml does.\n"
-    "UINT4 and INT4 (two a byte, the lower offset in the low nibble) convert\n"
-    "like any type, but .npy and safetensors have no packed 4-bit type: write\n"
-    "them raw (--format raw), or unpacked with --to-type INT8.";
+    "UINT4, INT4 and FLOAT4E2M1 (two a byte, the lower offset in the low\n"
+    "nibble) convert like any type; .npy has no packed 4-bit type and\n"
+    "safetensors only F4 (FLOAT4E2M1): write the others raw (--format raw),\n"
+    "or unpacked with --to-type INT8 or FLOAT16.";
 
 struct options {
     const char *desc, *data, *out, *to, *to_strides, *to_desc, *fill, *out_desc, *axes, *format;
