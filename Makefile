@@ -128,6 +128,9 @@ test-lib: $(LIB)  ## the library prints nothing, reads no environment, opens no 
 	@bad=$$(nm -u $(LIB) | awk '{ print $$2 }' | grep -E '^($(LIB_FORBIDDEN))$$' | sort -u | tr '\n' ' '); \
 	if [ -n "$$bad" ]; then echo "library: calls $$bad(SPEC 15: it prints nothing, reads no environment, opens no file)"; exit 1; fi; \
 	echo "library: prints nothing, reads no environment variable, opens no file"
+	@bad=$$(grep -lE '^struct tl_(copy_plan|finder|kernels) \{' src/core/tl*.h | tr '\n' ' '); \
+	if [ -n "$$bad" ]; then echo "library: $$bad defines a plan, finder or kernel table (SPEC 15: internals stay private)"; exit 1; fi; \
+	echo "library: its public headers keep the plan, the finder and the kernel tables opaque"
 
 test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 	$(UNIT_BIN)

@@ -214,13 +214,17 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
     dst->scalar = src->scalar;         /* a 0-d array stays 0-d: one element, any layout */
     if ((rc = cli_format_prepare(f, o->out, o->format != NULL, name, dst, header, hlen)))
         return rc;
-    struct tl_copy_plan plan;
-    if (tl_copy_plan(&plan, &src->d, &dst->d, &err)) {
-        fprintf(stderr, "tensorlayout: %s: %s: %s\n", dst->name, err.key, err.msg);
+    struct tl_copy_plan *plan = tl_copy_plan_new(&src->d, &dst->d, &err);
+    if (!plan) {
+        if (err.code == TL_E_NOMEM)
+            fprintf(stderr, "tensorlayout: out of memory\n");
+        else
+            fprintf(stderr, "tensorlayout: %s: %s: %s\n", dst->name, err.key, err.msg);
         free(*header);
         *header = NULL;
-        return CLI_INVALID;
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
+    tl_copy_plan_free(plan);
     return CLI_OK;
 }
 

@@ -35,7 +35,7 @@ static const char about[] =
 
 struct dump {
     const struct tl_desc *d;
-    struct tl_finder finder;       /* for --physical: who owns each slot */
+    struct tl_finder *finder;      /* for --physical: who owns each slot */
     const unsigned char *file;     /* the data file */
     unsigned rank;
     /* the logical view's axes: those of size > 1 (the last axis when none
@@ -315,7 +315,7 @@ static void physical_text(struct dump *s, uint64_t span)
                 continue;
             }
             struct owners own = { .rank = s->rank };
-            tl_finder_find(&s->finder, o, 4, keep_owner, &own);
+            tl_finder_find(s->finder, o, 4, keep_owner, &own);
             unsigned bit;
             uint64_t at = tl_desc_byte(s->d, o, &bit);
             printf("%*" PRIu64 "  %*" PRIu64 "%s  %*s  ", owidth, o, bwidth, at,
@@ -328,14 +328,14 @@ static void physical_text(struct dump *s, uint64_t span)
                     snprintf(hx + 2 * b, sizeof hx - 2 * b, "%02x", s->file[at + b]);
                 printf("%*s  ", (int)hw, hx);
             }
-            if (!s->finder.complete)     /* stopped at its work bound */
+            if (!tl_finder_complete(s->finder))     /* stopped at its work bound */
                 printf("unknown");
             else if (own.n == 0)
                 printf("padding");
             else if (own.n > 1)
                 printf("shared");
             for (uint64_t i = 0; i < own.n && i < 3; i++) {
-                if (own.n > 1 || !s->finder.complete)
+                if (own.n > 1 || !tl_finder_complete(s->finder))
                     putchar(' ');
                 print_index(stdout, own.idx[i], s->rank);
             }
@@ -351,7 +351,7 @@ static void physical_json(struct dump *s, uint64_t span)
     printf("{\"slotCount\": %" PRIu64 ", \"slots\": [", span);
     for (uint64_t o = 0; o < span; o++) {
         struct owners own = { .rank = s->rank };
-        tl_finder_find(&s->finder, o, MAX_LISTED + 1, keep_owner, &own);
+        tl_finder_find(s->finder, o, MAX_LISTED + 1, keep_owner, &own);
         unsigned bit;
         uint64_t at = tl_desc_byte(s->d, o, &bit);
         printf("%s\n{\"offset\": %" PRIu64 ", \"byte\": %" PRIu64 ", ", o ? "," : "", o, at);
@@ -359,7 +359,7 @@ static void physical_json(struct dump *s, uint64_t span)
             printf("\"nibble\": \"%s\", ", bit ? "high" : "low");
         printf("\"value\": ");
         json_value(s, o);
-        bool known = s->finder.complete;
+        bool known = tl_finder_complete(s->finder);
         printf(", \"padding\": %s, \"shared\": %s, \"unknown\": %s, \"indices\": [",
                known && own.n == 0 ? "true" : "false", known && own.n > 1 ? "true" : "false",
                known ? "false" : "true");
@@ -562,13 +562,14 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     s.row = s.nview > 1 ? s.view[s.nview - 2] : s.col;
     uint64_t span = desc.info.span;
     if (physical) {
-        if (tl_finder_init(&s.finder, &desc.d) != 0) {
+        s.finder = tl_finder_new(&desc.d);
+        if (!s.finder) {
             fprintf(stderr, "tensorlayout: out of memory\n");
             cli_close_data(&data);
             cli_desc_release(&desc);
             return CLI_IO;
         }
-        s.finder.work_max = steps;
+        tl_finder_limit(s.finder, steps);
         /* the declared total's trailing slots too, when the file holds them */
         uint64_t slots = tl_dtype_count(desc.d.dtype, desc.d.total_bytes);
         if (desc.d.total_given && slots > span &&
@@ -579,7 +580,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
             physical_json(&s, span);
         else
             physical_text(&s, span);
-        tl_finder_free(&s.finder);
+        tl_finder_free(s.finder);
     } else if (json && desc.scalar) {
         /* a 0-d array, as numpy's tolist() gives it: no sizes, one value */
         printf("{\"sizes\": [], \"values\": ");

@@ -305,16 +305,16 @@ static int byte_owners(const struct cli_desc *c, uint64_t byte, const char *pref
         bool done = true;
         o.nibble = slots == 1 ? NULL : k ? "high" : "low";
         if (elem + k < in->span) {
-            struct tl_finder f;
-            if (tl_finder_init(&f, d) != 0) {
+            struct tl_finder *f = tl_finder_new(d);
+            if (!f) {
                 cJSON_Delete(doc);
                 fprintf(stderr, "tensorlayout: out of memory\n");
                 return CLI_IO;
             }
-            f.work_max = steps;
-            got = tl_finder_find(&f, elem + k, MAX_OWNERS + 1 - found, print_owner, &o);
-            done = f.complete;
-            tl_finder_free(&f);
+            tl_finder_limit(f, steps);
+            got = tl_finder_find(f, elem + k, MAX_OWNERS + 1 - found, print_owner, &o);
+            done = tl_finder_complete(f);
+            tl_finder_free(f);
         }
         found += got;
         complete &= done;

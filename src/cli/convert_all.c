@@ -619,16 +619,18 @@ static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in
         c.byte_offset = c.file_offset = 0;
         tl_desc_validate(&c, NULL);
         float *all = malloc(count * 4 + 4);
-        struct tl_copy_plan plan;
-        if (!all || tl_copy_plan(&plan, &t->desc, &c, &err)) {
+        struct tl_copy_plan *plan = all ? tl_copy_plan_new(&t->desc, &c, &err) : NULL;
+        if (!plan) {
+            bool nomem = !all || err.code == TL_E_NOMEM;
             free(all);
             cli_close_data(&tmp);
             free(q.buf);
             fprintf(stderr, "tensorlayout: %s: tensor '%s': %s\n", in->name,
-                    tl_quote(t->name, name, sizeof name), all ? err.msg : "out of memory");
-            return all ? CLI_INVALID : CLI_IO;
+                    tl_quote(t->name, name, sizeof name), nomem ? "out of memory" : err.msg);
+            return nomem ? CLI_IO : CLI_INVALID;
         }
-        tl_copy_run(&plan, bytes, (uint8_t *)all, wr->threads, NULL, NULL);
+        tl_copy_run(plan, bytes, (uint8_t *)all, wr->threads, NULL, NULL);
+        tl_copy_plan_free(plan);
         cli_close_data(&tmp);
         for (uint64_t at = 0; rc == 0 && at < count; at += 65536)
             rc = put_quantized(&q, (const uint8_t *)(all + at),

@@ -536,15 +536,19 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
         tl_copy_fill(p, len / es, fill, es);
     struct tl_desc at = *d;
     at.byte_offset = at.file_offset = 0;     /* the region starts at element 0's place */
-    struct tl_copy_plan plan;
     struct tl_error err = { 0 };
-    if (tl_copy_plan(&plan, src, &at, &err)) {
-        fprintf(stderr, "tensorlayout: %s: %s: %s\n", w->out.name, err.key, err.msg);
+    struct tl_copy_plan *plan = tl_copy_plan_new(src, &at, &err);
+    if (!plan) {
+        if (err.code == TL_E_NOMEM)
+            fprintf(stderr, "tensorlayout: out of memory\n");
+        else
+            fprintf(stderr, "tensorlayout: %s: %s: %s\n", w->out.name, err.key, err.msg);
         cli_out_region_done(&w->out, lo, len, p, false);
-        return CLI_INVALID;
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
     struct region_progress rp = { w, lo, len };
-    tl_copy_run(&plan, src_file, p, w->threads, region_progress, &rp);
+    tl_copy_run(plan, src_file, p, w->threads, region_progress, &rp);
+    tl_copy_plan_free(plan);
     if (w->crc_on)
         w->crc = (uint32_t)crc32_z(w->crc, p, (size_t)len);
     if ((rc = cli_out_region_done(&w->out, lo, len, p, true)) == CLI_OK)
@@ -553,13 +557,25 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
 }
 
 /* Each decoded piece of FLOAT32 values, converted into the destination's
- * type in the window, then written. */
+ * type (convert_piece), then written. */
 struct decoded {
     struct cli_writer *w;
     enum tl_dtype dt;
-    uint64_t pieces_n;                  /* the elements the plan was made for */
-    struct tl_copy_plan plan;
 };
+
+/* n bytes of FLOAT32 values at bytes, as x->dt into out (room for WINDOW
+ * bytes): @return the bytes, or 0 when they do not fit. */
+static size_t convert_piece(const struct decoded *x, const uint8_t *bytes, size_t n, uint8_t *out)
+{
+    uint64_t count = n / 4, len = tl_dtype_bytes(x->dt, count);
+    if (len > WINDOW)
+        return 0;
+    if (x->dt == TL_DT_FLOAT32)
+        memcpy(out, bytes, n);
+    else
+        tl_copy_convert(TL_DT_FLOAT32, bytes, x->dt, out, count);
+    return (size_t)len;
+}
 
 static int put_decoded(void *ctx, const uint8_t *bytes, size_t n)
 {
@@ -569,19 +585,9 @@ static int put_decoded(void *ctx, const uint8_t *bytes, size_t n)
     if (x->dt == TL_DT_FLOAT32) {
         rc = cli_writer_put(w, bytes, n);
     } else {
-        uint64_t count = n / 4;
-        if (count != x->pieces_n) {
-            struct tl_desc s, d;
-            tl_desc_init(&s, TL_DT_FLOAT32, 1, &count, NULL);
-            tl_desc_init(&d, x->dt, 1, &count, NULL);
-            if (tl_copy_plan(&x->plan, &s, &d, NULL))
-                return -1;
-            x->pieces_n = count;
-        }
-        uint64_t out = tl_dtype_bytes(x->dt, count);
-        if (out > WINDOW || (rc = windows(w, WINDOW)) != CLI_OK)
+        size_t out;
+        if ((rc = windows(w, WINDOW)) != CLI_OK || !(out = convert_piece(x, bytes, n, w->win[0])))
             return -1;
-        tl_copy_run(&x->plan, bytes, w->win[0], 1, NULL, NULL);
         rc = cli_writer_put(w, w->win[0], out);
     }
     show_progress(w, w->pos);
@@ -620,22 +626,8 @@ static int put_slot(void *ctx, const uint8_t *bytes, size_t n)
     pthread_mutex_unlock(&p->mu);
     if (stop)
         return -1;
-    if (p->x.dt == TL_DT_FLOAT32) {
-        memcpy(p->slot[k], bytes, n);
-        p->len[k] = n;
-    } else {
-        uint64_t count = n / 4;
-        if (count != p->x.pieces_n) {
-            struct tl_desc sd, dd;
-            tl_desc_init(&sd, TL_DT_FLOAT32, 1, &count, NULL);
-            tl_desc_init(&dd, p->x.dt, 1, &count, NULL);
-            if (tl_copy_plan(&p->x.plan, &sd, &dd, NULL))
-                return -1;
-            p->x.pieces_n = count;
-        }
-        tl_copy_run(&p->x.plan, bytes, p->slot[k], 1, NULL, NULL);
-        p->len[k] = (size_t)tl_dtype_bytes(p->x.dt, count);
-    }
+    if (!(p->len[k] = convert_piece(&p->x, bytes, n, p->slot[k])))
+        return -1;
     pthread_mutex_lock(&p->mu);
     p->full[k] = true;
     pthread_cond_broadcast(&p->cv);
@@ -663,7 +655,7 @@ static void *decoder(void *arg)
 static int pipeline_run(struct cli_writer *w, enum tl_dtype dt, produce_fn produce,
                         const void *src, int *prc, struct tl_error *err)
 {
-    struct pipeline p = { .x = { w, dt, 0, { 0 } }, .produce = produce, .src = src };
+    struct pipeline p = { .x = { w, dt }, .produce = produce, .src = src };
     pthread_t tid;
     /* one thread: decoded and written in turn */
     if (w->threads == 1 || !(p.slot[0] = malloc(WINDOW)) || !(p.slot[1] = malloc(WINDOW)) ||
@@ -781,17 +773,17 @@ int cli_writer_tensor_of(struct cli_writer *w, const struct cli_data *in,
                          const struct tl_desc *src, const struct tl_desc *d, uint64_t end,
                          const uint8_t *fill)
 {
-    struct tl_copy_plan plan;
-    struct tl_error err = { 0 };
     int rc = zeros_to(w, tl_desc_origin(d));
     if (rc)
         return rc;
     /* one run of unchanged bytes, ending where OUT's part ends */
-    if (!fill && tl_copy_plan(&plan, src, d, &err) == 0 && plan.kind == TL_COPY_CONTIG &&
-        plan.ndim == 1 && !plan.convert && !plan.snib && plan.ss[0] == plan.es &&
-        plan.ds[0] == plan.es && plan.dst_offset == w->pos && plan.dst_bytes == end &&
-        plan.src_bytes <= in->size)            /* src_bytes, dst_bytes: where each run ends */
-        return cli_writer_carry(w, in, plan.src_offset, plan.src_bytes - plan.src_offset);
+    struct tl_copy_plan *plan = fill ? NULL : tl_copy_plan_new(src, d, NULL);
+    uint64_t from, to, len;
+    bool run = plan && tl_copy_plan_is_run(plan, &from, &to, &len) && to == w->pos &&
+               to + len == end && from <= in->size && len <= in->size - from;
+    tl_copy_plan_free(plan);
+    if (run)
+        return cli_writer_carry(w, in, from, len);
     return cli_writer_tensor(w, src, in->bytes, d, end, fill);
 }
 

@@ -45,6 +45,65 @@
 
 #include "../core/tl.h"
 
+/* ---- plans (plan.c) ----------------------------------------------------- */
+
+/* What a plan does, for tests and for --verbose diagnostics. */
+enum tl_copy_kind {
+    TL_COPY_CONTIG, TL_COPY_FILL, TL_COPY_INTERLEAVE, TL_COPY_DEINTERLEAVE,
+    TL_COPY_TRANSPOSE, TL_COPY_GENERAL
+};
+const char *tl_copy_kind_name(enum tl_copy_kind kind);
+
+/* A normalized copy, ready to run (opaque to the library's users, who
+ * hold one from tl_copy_plan_new()): tl_copy_plan() fills one in place. */
+struct tl_copy_plan {
+    enum tl_copy_kind kind;
+    unsigned es, shift;                  /* source element size, log2 of it */
+    enum tl_dtype sdt, ddt;              /* the data types; they differ when converting */
+    unsigned des;                        /* destination element size */
+    bool convert;                        /* sdt != ddt */
+    bool snib, dnib;                     /* a 4-bit side: its strides and offset count
+                                            nibbles, not bytes (plan.c) */
+    unsigned ndim;                       /* normalized axes, outermost first */
+    uint64_t n[TL_MAX_RANK];
+    uint64_t ss[TL_MAX_RANK], ds[TL_MAX_RANK];   /* strides in bytes */
+    unsigned a, b;                       /* the kernel's axes (see plan.c) */
+    unsigned channels;                   /* C for (de)interleave */
+    uint64_t src_offset, dst_offset;     /* element 0's place in each file */
+    uint64_t count;                      /* elements copied */
+    uint64_t src_bytes, dst_bytes;       /* the elements' bytes of each side */
+    enum tl_isa isa;                     /* the ceiling when planned */
+    bool stream;                         /* streaming stores, run on one thread */
+    bool stream_threads;                 /* ... and run on two threads or more */
+    uint64_t threads_from;               /* output bytes from which it runs on several */
+};
+
+/* tl_copy_plan_new()'s planning, into *plan.  @return 0, or TL_E_MISMATCH
+ * / TL_E_VALUE with err filled. */
+int tl_copy_plan(struct tl_copy_plan *plan, const struct tl_desc *src,
+                 const struct tl_desc *dst, struct tl_error *err);
+
+/* The same with the choices a calibration implies (NULL: the built-in
+ * rules) in place of the active one's: store kinds and thread floor are a
+ * function of the shape and the calibration alone. */
+struct tl_calib;
+int tl_copy_plan_for(struct tl_copy_plan *plan, const struct tl_desc *src,
+                     const struct tl_desc *dst, const struct tl_calib *cal,
+                     struct tl_error *err);
+
+/* Whether tl_copy_run(plan, ..., threads, ...) writes with streaming
+ * stores: plan->stream or plan->stream_threads, by the number of threads
+ * it runs on for that request (small copies stay on one). */
+bool tl_copy_streams(const struct tl_copy_plan *plan, unsigned threads);
+
+/* How many threads tl_copy_run(plan, ..., threads, ...) runs on. */
+unsigned tl_copy_threads_used(const struct tl_copy_plan *plan, unsigned threads);
+
+/* Whether running plan with ISA ceiling a calls the same kernels as with
+ * ceiling b: the same code, so any difference in their speed is the
+ * machine's (make bench times such ISAs once). */
+bool tl_copy_plan_same_kernels(const struct tl_copy_plan *plan, enum tl_isa a, enum tl_isa b);
+
 /* Element sizes are indexed by log2: w1, w2, w4, w8. */
 #define TL_NW 4
 

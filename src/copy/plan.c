@@ -17,6 +17,7 @@
  * progress.
  */
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -85,6 +86,50 @@ static void choose_stores(struct tl_copy_plan *p, uint64_t bytes, const struct t
     p->stream = bytes > cal->stream_from[k][0];
     p->stream_threads = bytes > cal->stream_from[k][1];
     p->threads_from = cal->threads_from[k];
+}
+
+struct tl_copy_plan *tl_copy_plan_new(const struct tl_desc *src, const struct tl_desc *dst,
+                                      struct tl_error *err)
+{
+    struct tl_copy_plan *p = malloc(sizeof *p);
+    if (!p) {
+        tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+        return NULL;
+    }
+    if (tl_copy_plan(p, src, dst, err)) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void tl_copy_plan_free(struct tl_copy_plan *plan)
+{
+    free(plan);
+}
+
+bool tl_copy_plan_is_run(const struct tl_copy_plan *p, uint64_t *src_at, uint64_t *dst_at,
+                         uint64_t *len)
+{
+    /* src_bytes and dst_bytes are where each side's run ends */
+    if (p->kind != TL_COPY_CONTIG || p->ndim != 1 || p->convert || p->snib || p->dnib ||
+        p->ss[0] != p->es || p->ds[0] != p->es)
+        return false;
+    *src_at = p->src_offset;
+    *dst_at = p->dst_offset;
+    *len = p->src_bytes - p->src_offset;
+    return true;
+}
+
+int tl_copy_convert(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, void *dst, uint64_t n)
+{
+    struct tl_desc s, d;
+    struct tl_copy_plan p;
+    tl_desc_init(&s, sdt, 1, &n, NULL);
+    tl_desc_init(&d, ddt, 1, &n, NULL);
+    if (n == 0 || tl_copy_plan(&p, &s, &d, NULL))
+        return 0;
+    return tl_copy_run(&p, src, dst, 1, NULL, NULL);
 }
 
 int tl_copy_plan(struct tl_copy_plan *p, const struct tl_desc *src, const struct tl_desc *dst,

@@ -421,7 +421,31 @@ static bool suffix_reaches(const struct tl_suffix *x, uint64_t t, uint64_t *work
     return yes;
 }
 
-int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
+/* A finder's tables (tl_desc.h). */
+struct tl_finder {
+    const struct tl_desc *d;
+    uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
+    uint64_t *runs[TL_MAX_RANK + 1];    /* offsets axes i.. reach, as sorted runs */
+    size_t nruns[TL_MAX_RANK + 1];      /* [lo, hi] pairs; NULL when too many */
+    struct tl_reach *exact[TL_MAX_RANK + 1];   /* which offsets of runs[i] are reached, */
+                                        /* where runs[i] holds more (NULL: all) */
+    struct tl_suffix *oracle[TL_MAX_RANK + 1];  /* axes i.. for a search, where */
+                                        /* runs[i] is NULL */
+    struct tl_suffix *all;               /* all the axes, for the enumeration */
+    uint64_t *solutions;                 /* room for TL_FIND_CAP of them */
+    uint64_t *walked;                    /* the walk's TL_FIND_CAP indices */
+    /* per axis, for stepping through the values that keep the rest solvable:
+     * gcd with the later axes, modulus and inverse (logical order) */
+    uint64_t rd[TL_MAX_RANK], rm[TL_MAX_RANK], rinv[TL_MAX_RANK];
+    /* the steps one tl_finder_find() may take (tl_finder_limit) */
+    uint64_t work_max;
+    /* after tl_finder_find(): false when it stopped at work_max */
+    bool complete;
+};
+
+static void finder_release(struct tl_finder *f);
+
+static int finder_init(struct tl_finder *f, const struct tl_desc *d)
 {
     memset(f, 0, sizeof *f);
     f->d = d;
@@ -432,7 +456,7 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
     /* runs[rank] = {[0, 0]}; runs[i] = what axes i.. reach, while few */
     uint64_t *cur = malloc(2 * sizeof *cur);
     if (!cur) {
-        tl_finder_free(f);
+        finder_release(f);
         return TL_E_NOMEM;
     }
     cur[0] = cur[1] = 0;
@@ -466,7 +490,7 @@ int tl_finder_init(struct tl_finder *f, const struct tl_desc *d)
     return 0;
 }
 
-void tl_finder_free(struct tl_finder *f)
+static void finder_release(struct tl_finder *f)
 {
     free(f->solutions);
     free(f->walked);
@@ -481,6 +505,34 @@ void tl_finder_free(struct tl_finder *f)
         f->exact[i] = NULL;
         free(f->oracle[i]);
         f->oracle[i] = NULL;
+    }
+}
+
+struct tl_finder *tl_finder_new(const struct tl_desc *d)
+{
+    struct tl_finder *f = malloc(sizeof *f);
+    if (f && finder_init(f, d) != 0) {
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
+void tl_finder_limit(struct tl_finder *f, uint64_t steps)
+{
+    f->work_max = steps;
+}
+
+bool tl_finder_complete(const struct tl_finder *f)
+{
+    return f->complete;
+}
+
+void tl_finder_free(struct tl_finder *f)
+{
+    if (f) {
+        finder_release(f);
+        free(f);
     }
 }
 
@@ -877,9 +929,9 @@ uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
                       uint64_t limit, tl_index_fn fn, void *ctx)
 {
     struct tl_finder f;
-    if (tl_finder_init(&f, d) != 0)
+    if (finder_init(&f, d) != 0)
         return 0;
     uint64_t n = tl_finder_find(&f, elem_offset, limit, fn, ctx);
-    tl_finder_free(&f);
+    finder_release(&f);
     return n;
 }

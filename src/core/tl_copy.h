@@ -48,52 +48,28 @@ enum tl_isa tl_isa_best(enum tl_isa ceiling);
 enum tl_isa tl_isa_set_ceiling(enum tl_isa ceiling);
 enum tl_isa tl_isa_active(void);
 
-/* What a plan does, for tests and for --verbose diagnostics. */
-enum tl_copy_kind {
-    TL_COPY_CONTIG, TL_COPY_FILL, TL_COPY_INTERLEAVE, TL_COPY_DEINTERLEAVE,
-    TL_COPY_TRANSPOSE, TL_COPY_GENERAL
-};
-const char *tl_copy_kind_name(enum tl_copy_kind kind);
-
-/* A normalized copy, ready to run.  Opaque in spirit: fill it with
- * tl_copy_plan() and read only `kind`, `src_bytes` and `dst_bytes`. */
-struct tl_copy_plan {
-    enum tl_copy_kind kind;
-    unsigned es, shift;                  /* source element size, log2 of it */
-    enum tl_dtype sdt, ddt;              /* the data types; they differ when converting */
-    unsigned des;                        /* destination element size */
-    bool convert;                        /* sdt != ddt */
-    bool snib, dnib;                     /* a 4-bit side: its strides and offset count
-                                            nibbles, not bytes (plan.c) */
-    unsigned ndim;                       /* normalized axes, outermost first */
-    uint64_t n[TL_MAX_RANK];
-    uint64_t ss[TL_MAX_RANK], ds[TL_MAX_RANK];   /* strides in bytes */
-    unsigned a, b;                       /* the kernel's axes (see plan.c) */
-    unsigned channels;                   /* C for (de)interleave */
-    uint64_t src_offset, dst_offset;     /* element 0's place in each file */
-    uint64_t count;                      /* elements copied */
-    uint64_t src_bytes, dst_bytes;       /* the elements' bytes of each side */
-    enum tl_isa isa;                     /* the ceiling when planned */
-    bool stream;                         /* streaming stores, run on one thread */
-    bool stream_threads;                 /* ... and run on two threads or more */
-    uint64_t threads_from;               /* output bytes from which it runs on several */
-};
-
-/* Plans copying every element of src into dst, converting each to dst's
+/* A copy planned once and run any number of times: tl_copy_plan_new()
+ * plans copying every element of src into dst, converting each to dst's
  * data type when the two differ.  dst must be neither broadcast nor
- * overlapping; the sizes must match.  @return 0, or TL_E_MISMATCH /
- * TL_E_VALUE with err filled (err->key is "sizes" or "strides" of the
- * destination). */
-int tl_copy_plan(struct tl_copy_plan *plan, const struct tl_desc *src,
-                 const struct tl_desc *dst, struct tl_error *err);
+ * overlapping; the sizes must match.  @return the plan, or NULL with err
+ * filled: TL_E_MISMATCH or TL_E_VALUE (err->key is "sizes" or "strides"
+ * of the destination), or TL_E_NOMEM.  tl_copy_plan_free() releases it. */
+struct tl_copy_plan;
+struct tl_copy_plan *tl_copy_plan_new(const struct tl_desc *src, const struct tl_desc *dst,
+                                      struct tl_error *err);
+void tl_copy_plan_free(struct tl_copy_plan *plan);
 
-/* The same with the choices a calibration implies (NULL: the built-in
- * rules) in place of the active one's: store kinds and thread floor are a
- * function of the shape and the calibration alone. */
-struct tl_calib;
-int tl_copy_plan_for(struct tl_copy_plan *plan, const struct tl_desc *src,
-                     const struct tl_desc *dst, const struct tl_calib *cal,
-                     struct tl_error *err);
+/* Whether the plan copies one run of bytes unchanged, from byte *src_at of
+ * the source file to byte *dst_at of the destination's, *len bytes: a copy
+ * the caller may hand to the system (copy_file_range) instead. */
+bool tl_copy_plan_is_run(const struct tl_copy_plan *plan, uint64_t *src_at, uint64_t *dst_at,
+                         uint64_t *len);
+
+/* Converts n contiguous elements of type sdt at src into type ddt at dst
+ * with the active ISA's kernels, on the calling thread.  @return 0, or 1
+ * when some value did not fit ddt (clamped, as tl_convert_value() says). */
+int tl_copy_convert(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, void *dst,
+                    uint64_t n);
 
 /* Copies in slabs, for an output written in order (a pipe): a slab is the
  * range [i0, i1) of the destination's outermost axis (largest stride), and
@@ -121,8 +97,8 @@ typedef void (*tl_progress_fn)(uint64_t done, uint64_t total, void *ctx);
  * online CPU for 0. */
 unsigned tl_copy_threads(unsigned threads);
 
-/* Runs a plan: reads the file image src_file (holding at least src_bytes)
- * and writes into dst_file (holding at least dst_bytes).  The buffers must
+/* Runs a plan: reads the file image src_file (holding every byte of the
+ * source's elements) and writes into dst_file (holding the destination's).  The buffers must
  * not overlap.  Splits the work over `threads` threads (0: one per online
  * CPU) when it is large enough to gain from them; when a thread cannot be
  * started, the others finish the copy.  @return 0, or 1 when the plan
@@ -130,19 +106,6 @@ unsigned tl_copy_threads(unsigned threads);
  * clamped, NaN to 0, as tl_convert_value() says). */
 int tl_copy_run(const struct tl_copy_plan *plan, const uint8_t *src_file, uint8_t *dst_file,
                 unsigned threads, tl_progress_fn progress, void *ctx);
-
-/* Whether tl_copy_run(plan, ..., threads, ...) writes with streaming
- * stores: plan->stream or plan->stream_threads, by the number of threads
- * it runs on for that request (small copies stay on one). */
-bool tl_copy_streams(const struct tl_copy_plan *plan, unsigned threads);
-
-/* How many threads tl_copy_run(plan, ..., threads, ...) runs on. */
-unsigned tl_copy_threads_used(const struct tl_copy_plan *plan, unsigned threads);
-
-/* Whether running plan with ISA ceiling a calls the same kernels as with
- * ceiling b: the same code, so any difference in their speed is the
- * machine's (make bench times such ISAs once). */
-bool tl_copy_plan_same_kernels(const struct tl_copy_plan *plan, enum tl_isa a, enum tl_isa b);
 
 /* ---- calibration (src/copy/calib.c) ------------------------------------ */
 

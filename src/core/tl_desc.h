@@ -216,41 +216,23 @@ typedef int (*tl_index_fn)(const uint64_t *idx, void *ctx);
 uint64_t tl_desc_find(const struct tl_desc *d, uint64_t elem_offset,
                       uint64_t limit, tl_index_fn fn, void *ctx);
 
-/* The same for many offsets of one description: tl_finder_init() prepares
+/* The same for many offsets of one description: tl_finder_new() prepares
  * (and may allocate bounded tables, at most 8 x 4096 runs, 8 bit sets of
- * 128 KiB and 16384 owners, never in proportion to the tensor),
- * tl_finder_find() answers, tl_finder_free() releases.  @return of init: 0,
- * or TL_E_NOMEM. */
-struct tl_reach;
-struct tl_suffix;
-struct tl_finder {
-    const struct tl_desc *d;
-    uint64_t reach[TL_MAX_RANK + 1], g[TL_MAX_RANK + 1];
-    uint64_t *runs[TL_MAX_RANK + 1];    /* offsets axes i.. reach, as sorted runs */
-    size_t nruns[TL_MAX_RANK + 1];      /* [lo, hi] pairs; NULL when too many */
-    struct tl_reach *exact[TL_MAX_RANK + 1];   /* which offsets of runs[i] are reached, */
-                                        /* where runs[i] holds more (NULL: all) */
-    struct tl_suffix *oracle[TL_MAX_RANK + 1];  /* axes i.. for a search, where */
-                                        /* runs[i] is NULL */
-    struct tl_suffix *all;               /* all the axes, for the enumeration */
-    uint64_t *solutions;                 /* room for TL_FIND_CAP of them */
-    uint64_t *walked;                    /* the walk's TL_FIND_CAP indices */
-    /* per axis, for stepping through the values that keep the rest solvable:
-     * gcd with the later axes, modulus and inverse (logical order) */
-    uint64_t rd[TL_MAX_RANK], rm[TL_MAX_RANK], rinv[TL_MAX_RANK];
-    /* the steps one tl_finder_find() may take (init sets TL_FIND_WORK, a
-     * second or so; the caller may change it) */
-    uint64_t work_max;
-    /* after tl_finder_find(): false when it stopped at work_max, so that
-     * the indices it passed are the first ones and there may be more (none
-     * passed: the offset may be owned or not) */
-    bool complete;
-};
+ * 128 KiB and 16384 owners, never in proportion to the tensor) and
+ * @return NULL when out of memory; tl_finder_find() answers;
+ * tl_finder_free() releases.  A finder takes at most TL_FIND_WORK steps
+ * (a second or so) per tl_finder_find(), or the number given to
+ * tl_finder_limit(); tl_finder_complete() says whether the last find ended
+ * within them (false: the indices it passed are the first ones and there
+ * may be more; none passed: the offset may be owned or not). */
+struct tl_finder;
 #define TL_FIND_CAP 16384
 #define TL_FIND_WORK (UINT64_C(1) << 25)
-int tl_finder_init(struct tl_finder *f, const struct tl_desc *d);
+struct tl_finder *tl_finder_new(const struct tl_desc *d);
+void tl_finder_limit(struct tl_finder *f, uint64_t steps);
 uint64_t tl_finder_find(struct tl_finder *f, uint64_t elem_offset, uint64_t limit,
                         tl_index_fn fn, void *ctx);
+bool tl_finder_complete(const struct tl_finder *f);
 void tl_finder_free(struct tl_finder *f);
 
 

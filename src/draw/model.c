@@ -202,9 +202,9 @@ static void slot_cell(struct draw_physical *p, const struct draw_side *s, unsign
     c->colour = -1;
     c->more = false;
     if (n == 0) {
-        c->kind = f->complete ? DRAW_PADDING : DRAW_UNKNOWN;
+        c->kind = tl_finder_complete(f) ? DRAW_PADDING : DRAW_UNKNOWN;
         c->owners = 0;
-        snprintf(c->label, sizeof c->label, "%s", f->complete ? "\xc2\xb7" : "?");
+        snprintf(c->label, sizeof c->label, "%s", tl_finder_complete(f) ? "\xc2\xb7" : "?");
         return;
     }
     char at[48];
@@ -216,7 +216,7 @@ static void slot_cell(struct draw_physical *p, const struct draw_side *s, unsign
         c->kind = p->shared_by > 1 ? DRAW_SHARED : DRAW_ELEMENT;
     } else {
         c->owners = n;
-        c->more = !f->complete || n == OWNER_LIMIT;
+        c->more = !tl_finder_complete(f) || n == OWNER_LIMIT;
         c->kind = n == 1 && !c->more ? DRAW_ELEMENT
                 : n == p->shared_by && !c->more ? DRAW_SHARED : DRAW_OVERLAP;
     }
@@ -266,10 +266,10 @@ static int build_physical(struct draw_physical *p, const struct draw_side *s,
     p->cells = calloc((size_t)p->rows.n * per, sizeof *p->cells);
     if (!p->cells)
         return TL_E_NOMEM;
-    struct tl_finder f;
-    if (tl_finder_init(&f, d) != 0)
+    struct tl_finder *f = tl_finder_new(d);
+    if (!f)
         return TL_E_NOMEM;
-    f.work_max = OWNER_WORK;
+    tl_finder_limit(f, OWNER_WORK);
     int w = 1;
     for (unsigned r = 0; r < p->rows.n; r++) {
         for (uint64_t k = 0; k < per; k++) {
@@ -281,14 +281,14 @@ static int build_physical(struct draw_physical *p, const struct draw_side *s,
                 c->label[0] = '\0';
                 continue;
             }
-            slot_cell(p, s, caxis, &f, e, c);
+            slot_cell(p, s, caxis, f, e, c);
             c->at = o->at_given && e == at_slot;
             int len = (int)strlen(c->label) - (c->kind == DRAW_PADDING);  /* "·" is 2 bytes */
             if (len > w)
                 w = len;
         }
     }
-    tl_finder_free(&f);
+    tl_finder_free(f);
     p->cell_width = w;
     return 0;
 }

@@ -65,7 +65,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../../src/core/tl.h"
+#include "../../src/copy/copy.h"
 #include "peer.h"
 #include "timing.h"
 

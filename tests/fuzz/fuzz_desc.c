@@ -154,24 +154,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tl_find_limits.bits_max = FIND_BITS;
             tl_find_limits.runs_work = FIND_RUNS * 8;
         }
-        struct tl_finder f;
-        if (tl_finder_init(&f, &d) != 0)
+        struct tl_finder *f = tl_finder_new(&d);
+        if (!f)
             continue;
         /* a large tensor's search stops at a work bound of its own, as the
          * command line's --search-steps makes it: so that the fuzzer keeps
          * thousands of inputs a second (each found index is still checked) */
         if (!small)
-            f.work_max = FIND_WORK;
+            tl_finder_limit(f, FIND_WORK);
         for (int i = 0; i < 4; i++) {
             target = probes[i];
-            uint64_t n = tl_finder_find(&f, target, 50, owner, NULL);
+            uint64_t n = tl_finder_find(f, target, 50, owner, NULL);
             CHECK(n <= 50);
             if (small) {
                 uint64_t want = brute_owners(&d, target);
-                CHECK(f.complete && n == (want < 50 ? want : 50));
+                CHECK(tl_finder_complete(f) && n == (want < 50 ? want : 50));
             }
         }
-        tl_finder_free(&f);
+        tl_finder_free(f);
     }
     tl_find_limits = keep;
     return 0;
