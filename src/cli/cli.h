@@ -208,6 +208,13 @@ bool cli_empty_tensor(const char *arg, unsigned *ndim, uint64_t *shape);
  * anything else is left to cli_load_desc() to read, or to say what is
  * wrong. */
 bool cli_map_whole(const char *arg, struct tl_file *tf);
+
+/* Splits a DESC argument into the file and the tensor name (SPEC section
+ * 6) into path (n bytes): the whole argument when it names an existing
+ * file, otherwise the part before the last ':' whose left part does.
+ * *name is NULL when there is none (input.c). */
+void cli_split_name(const char *arg, char *path, size_t n, const char **name);
+
 /* The format arg's file (FILE[:NAME]) has by its first bytes; TL_FMT_JSON
  * for anything else (inline JSON, '-', options, a file that cannot be
  * read: its reader says why). */

@@ -2,7 +2,7 @@
  * input.c - the command line's input files: opened once, memory-mapped (or
  * read whole when they are pipes or standard input, which can be read
  * once), their format sniffed from the first bytes (the core's format
- * table); an .npz member inflated into an unlinked temporary file; a
+ * table), a FILE:NAME argument split; an .npz member inflated into an unlinked temporary file; a
  * tensor file's table judged sound; pages of a mapping handed back once
  * read.  Nothing here knows descriptions, shards or conversions.
  */
@@ -230,6 +230,44 @@ int cli_decode_tensor(const struct cli_data *zip, const struct tl_file_tensor *t
     }
     close(fd);
     return CLI_OK;
+}
+
+void cli_split_name(const char *arg, char *path, size_t n, const char **name)
+{
+    struct stat st;
+    *name = NULL;
+    snprintf(path, n, "%s", arg);
+    if (stat(arg, &st) == 0 || strlen(arg) >= n)
+        return;
+    for (size_t i = strlen(arg); i-- > 0;) {
+        if (arg[i] != ':')
+            continue;
+        path[i] = '\0';
+        if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            *name = arg + i + 1;
+            return;
+        }
+    }
+    snprintf(path, n, "%s", arg);
+}
+
+enum tl_format cli_sniff_arg(const char *arg)
+{
+    char path[4096];
+    const char *name;
+    struct stat st;
+    uint8_t head[TL_SNIFF_BYTES];
+    if (strcmp(arg, "-") == 0 || cli_desc_opts_is(arg))
+        return TL_FMT_JSON;
+    cli_split_name(arg, path, sizeof path, &name);
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return TL_FMT_JSON;
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return TL_FMT_JSON;
+    ssize_t n = read(fd, head, sizeof head);
+    close(fd);
+    return n > 0 ? tl_file_sniff(head, (size_t)n) : TL_FMT_JSON;
 }
 
 void cli_close_data(struct cli_data *data)

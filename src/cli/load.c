@@ -108,48 +108,6 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf, bool as_
     return parse_json(file->bytes, (size_t)file->size, file->name, tf);
 }
 
-/* Splits a DESC argument into the file and the tensor name (SPEC section
- * 6): the whole argument when it names an existing file, otherwise the part
- * before the last ':' whose left part does.  *name is NULL when there is
- * none. */
-static void split_name(const char *arg, char *path, size_t n, const char **name)
-{
-    struct stat st;
-    *name = NULL;
-    snprintf(path, n, "%s", arg);
-    if (stat(arg, &st) == 0 || strlen(arg) >= n)
-        return;
-    for (size_t i = strlen(arg); i-- > 0;) {
-        if (arg[i] != ':')
-            continue;
-        path[i] = '\0';
-        if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
-            *name = arg + i + 1;
-            return;
-        }
-    }
-    snprintf(path, n, "%s", arg);
-}
-
-enum tl_format cli_sniff_arg(const char *arg)
-{
-    char path[4096];
-    const char *name;
-    struct stat st;
-    uint8_t head[TL_SNIFF_BYTES];
-    if (strcmp(arg, "-") == 0 || cli_desc_opts_is(arg))
-        return TL_FMT_JSON;
-    split_name(arg, path, sizeof path, &name);
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return TL_FMT_JSON;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return TL_FMT_JSON;
-    ssize_t n = read(fd, head, sizeof head);
-    close(fd);
-    return n > 0 ? tl_file_sniff(head, (size_t)n) : TL_FMT_JSON;
-}
-
 bool cli_empty_tensor(const char *arg, unsigned *ndim, uint64_t *shape)
 {
     char path[4096];
@@ -157,7 +115,7 @@ bool cli_empty_tensor(const char *arg, unsigned *ndim, uint64_t *shape)
     enum tl_format format = cli_sniff_arg(arg);
     if (format == TL_FMT_JSON)
         return false;
-    split_name(arg, path, sizeof path, &name);
+    cli_split_name(arg, path, sizeof path, &name);
     struct cli_data file;
     struct tl_file tf;
     enum tl_format f;
@@ -384,7 +342,7 @@ static int load_desc(const char *arg, const char *axes, const char *axes_opt,
         char path[4096];
         const char *tname = NULL;
         if (strcmp(arg, "-") != 0)
-            split_name(arg, path, sizeof path, &tname);
+            cli_split_name(arg, path, sizeof path, &tname);
         else
             snprintf(path, sizeof path, "-");
         struct cli_data file;
