@@ -175,6 +175,14 @@ typedef size_t (*tl_cmp_fn)(const uint8_t *a, const uint8_t *b, size_t n);
 #define TL_GGML_SLOTS 43
 typedef void (*tl_dequant_fn)(const uint8_t *x, float *y, size_t nb);
 
+/* mx4: decodes nb blocks of OCP's MXFP4 as a pair of tensors holds them
+ * (SPEC 18, gpt-oss): block b's 16 bytes at q + 16b hold its 32 FP4 E2M1
+ * codes, element 2j in the low nibble of byte j and 2j + 1 in the high
+ * one, and its E8M0 exponent e[b] scales them by 2^(e[b] - 127).  Writes
+ * the 32 nb FLOAT32 products at y: exact (code 8 is -0), infinite only
+ * past FLOAT32's range.  dequant.c has the scalar twin. */
+typedef void (*tl_mx4_fn)(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
+
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they
  * write whole cache lines without reading them first, and order their
@@ -208,7 +216,8 @@ typedef void (*tl_fence_fn)(void);
     X(tl_unpack4_fn, unpack4, [2])                           \
     X(tl_pack4_fn, pack4, [2])                               \
     X(tl_nibpair_fn, nibpair, )                              \
-    X(tl_dequant_fn, dequant, [TL_GGML_SLOTS])
+    X(tl_dequant_fn, dequant, [TL_GGML_SLOTS])              \
+    X(tl_mx4_fn, mx4, )
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {

@@ -9,12 +9,12 @@
  * enum tl_encoding, its decoder, its row in the table.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "copy.h"
+#include "dequant.h"
 
 #define PIECE (256u << 10)
 
@@ -79,14 +79,6 @@ static int decode_ggml(const uint8_t *file, const struct tl_file_tensor *t, tl_p
 
 /* ---- scaled pairs (SPEC 18; paired by scaled.c) --------------------------- */
 
-/* FP4 E2M1's values (OCP: code 8 is -0), doubled: a value times 2^(e - 127)
- * is this times 2^(e - 128), a FLOAT32 for every E8M0 exponent e (2^128 is
- * none), and every product exact but past FLOAT32's range. */
-static const float e2m1_x2[16] = {
-    0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 6.0f, 8.0f, 12.0f,
-    -0.0f, -1.0f, -2.0f, -3.0f, -4.0f, -6.0f, -8.0f, -12.0f,
-};
-
 /* p[0 .. n) times s, four at a time (SSE2's or NEON's multiply, which the
  * compiler does not choose for this loop by itself at -O2). */
 static void scale_floats(float *p, size_t n, float s)
@@ -134,23 +126,21 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
         }
         return 0;
     }
-    for (uint64_t k = 0; k < count;) {           /* MXFP4: 32 values a block */
+    /* MXFP4: whole blocks by the kernel, a part of one at either end
+     * through a block of the scalar twin */
+    tl_mx4_fn mx4 = tl_kernels_for(tl_isa_active())->mx4;
+    for (uint64_t k = 0; k < count;) {
         uint64_t e = first + k, block = e / 32, j = e % 32;
-        uint64_t run = 32 - j < count - k ? 32 - j : count - k;
-        float scale = ldexpf(1.0f, (int)sb[block] - 128), v[16];
-        for (int c = 0; c < 16; c++)              /* the block's 16 values, scaled */
-            v[c] = e2m1_x2[c] * scale;
-        const uint8_t *q = wb + block * 16;
-        float *o = out + k;
-        if (run == 32) {
-            for (int b = 0; b < 16; b++) {
-                o[2 * b] = v[q[b] & 15];
-                o[2 * b + 1] = v[q[b] >> 4];
-            }
-        } else {
-            for (uint64_t i = j; i < j + run; i++)
-                o[i - j] = v[i % 2 ? q[i / 2] >> 4 : q[i / 2] & 15];
+        if (j == 0 && count - k >= 32) {
+            uint64_t nb = (count - k) / 32;
+            mx4(wb + block * 16, sb + block, out + k, (size_t)nb);
+            k += nb * 32;
+            continue;
         }
+        float v[32];
+        uint64_t run = 32 - j < count - k ? 32 - j : count - k;
+        tl_mx4_scalar(wb + block * 16, sb + block, v, 1);
+        memcpy(out + k, v + j, (size_t)run * sizeof *v);
         k += run;
     }
     return 0;

@@ -59,6 +59,24 @@ float tl_e8m0_half(uint8_t e)
     return f;
 }
 
+/* FP4 E2M1's values (OCP: code 8 is -0), doubled, for tl_e8m0_half's
+ * scale 2^(e - 128): a product is exact, or infinite past FLOAT32. */
+static const float e2m1_x2[16] = {
+    0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 6.0f, 8.0f, 12.0f,
+    -0.0f, -1.0f, -2.0f, -3.0f, -4.0f, -6.0f, -8.0f, -12.0f,
+};
+
+void tl_mx4_scalar(const uint8_t *q, const uint8_t *e, float *y, size_t nb)
+{
+    for (size_t b = 0; b < nb; b++, q += 16, y += 32) {
+        const float d = tl_e8m0_half(e[b]);
+        for (int j = 0; j < 16; j++) {
+            y[2 * j] = e2m1_x2[q[j] & 15] * d;
+            y[2 * j + 1] = e2m1_x2[q[j] >> 4] * d;
+        }
+    }
+}
+
 void tl_dq_q4_0(const uint8_t *x, float *y, size_t nb)
 {
     for (size_t i = 0; i < nb; i++, x += 18, y += 32) {

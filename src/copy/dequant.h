@@ -43,6 +43,12 @@ TL_DQ_NEON_TYPES(TL_DQ_NEON_DECLARE)
 #define TL_DQ_NEON_SLOT(name, id) [id] = tl_dq_neon_##name,
 #define TL_DEQUANT_NEON { TL_DQ_NEON_TYPES(TL_DQ_NEON_SLOT) }
 
+/* OCP MXFP4 in gpt-oss's pair of tensors (copy.h, the mx4 slot): the
+ * scalar twin and the SIMD versions. */
+void tl_mx4_scalar(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
+void tl_mx4_avx2(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
+void tl_mx4_neon(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
+
 /* The tables the decoders share with their SIMD versions. */
 extern const int8_t tl_iq4nl_values[16];
 extern const int8_t tl_mxfp4_values[16];

@@ -127,3 +127,36 @@ void tl_dq_neon_q6_k(const uint8_t *x, float *y, size_t nb)
         }
     }
 }
+
+/* 4 magnitudes m and signs s (0 or 1), widened: y[0..4) = +-m * d. */
+static inline void e2m1x4(float *y, uint32x4_t m, uint32x4_t s, float32x4_t d)
+{
+    const float32x4_t v = vmulq_f32(vcvtq_f32_u32(m), d);
+    vst1q_f32(y, vreinterpretq_f32_u32(vorrq_u32(vreinterpretq_u32_f32(v), vshlq_n_u32(s, 31))));
+}
+
+/* 16 codes c as E2M1 values doubled, times d: the magnitude looked up by
+ * the code (the table repeats for the sign half), the sign from bit 3. */
+static inline void e2m1x16(float *y, uint8x16_t c, uint8x16_t mag, float32x4_t d)
+{
+    const uint8x16_t m = vqtbl1q_u8(mag, c), s = vshrq_n_u8(c, 3);
+    const uint16x8_t m0 = vmovl_u8(vget_low_u8(m)), m1 = vmovl_high_u8(m);
+    const uint16x8_t s0 = vmovl_u8(vget_low_u8(s)), s1 = vmovl_high_u8(s);
+    e2m1x4(y, vmovl_u16(vget_low_u16(m0)), vmovl_u16(vget_low_u16(s0)), d);
+    e2m1x4(y + 4, vmovl_high_u16(m0), vmovl_high_u16(s0), d);
+    e2m1x4(y + 8, vmovl_u16(vget_low_u16(m1)), vmovl_u16(vget_low_u16(s1)), d);
+    e2m1x4(y + 12, vmovl_high_u16(m1), vmovl_high_u16(s1), d);
+}
+
+void tl_mx4_neon(const uint8_t *q, const uint8_t *e, float *y, size_t nb)
+{
+    static const uint8_t magnitudes[16] = { 0, 1, 2, 3, 4, 6, 8, 12, 0, 1, 2, 3, 4, 6, 8, 12 };
+    const uint8x16_t mag = vld1q_u8(magnitudes), low = vdupq_n_u8(0x0f);
+    for (size_t b = 0; b < nb; b++, q += 16, y += 32) {
+        const float32x4_t d = vdupq_n_f32(tl_e8m0_half(e[b]));
+        const uint8x16_t v = vld1q_u8(q);
+        const uint8x16_t lo = vandq_u8(v, low), hi = vshrq_n_u8(v, 4);
+        e2m1x16(y, vzip1q_u8(lo, hi), mag, d);
+        e2m1x16(y + 16, vzip2q_u8(lo, hi), mag, d);
+    }
+}

@@ -595,6 +595,61 @@ static bool cvt_e5m2_f16(const uint8_t *src, uint8_t *dst, size_t n)
     return tl_cvt_scalar(TL_DT_FLOAT8E5M2, TL_DT_FLOAT16, src + i, dst + 2 * i, n - i);
 }
 
+/* ---- FLOAT4E2M1, a code a byte (unpacked: plan.c's 4-bit staging) --------
+ * Its 16 values are exact in every wider float, and their 16-bit forms
+ * are looked up a byte at a time: BFLOAT16's high and low bytes, FLOAT16's
+ * high byte (its low one is 0); FLOAT32 is BFLOAT16 shifted up.  A byte's
+ * high nibble is ignored, as the scalar converter ignores it. */
+static const uint8_t fp4_bf16_lo[16] = { 0, 0, 0x80, 0xc0, 0, 0x40, 0x80, 0xc0,
+                                         0, 0, 0x80, 0xc0, 0, 0x40, 0x80, 0xc0 };
+static const uint8_t fp4_bf16_hi[16] = { 0, 0x3f, 0x3f, 0x3f, 0x40, 0x40, 0x40, 0x40,
+                                         0x80, 0xbf, 0xbf, 0xbf, 0xc0, 0xc0, 0xc0, 0xc0 };
+static const uint8_t fp4_f16_hi[16] = { 0, 0x38, 0x3c, 0x3e, 0x40, 0x42, 0x44, 0x46,
+                                        0x80, 0xb8, 0xbc, 0xbe, 0xc0, 0xc2, 0xc4, 0xc6 };
+
+/* 16 codes at p as 16-bit floats: the first 8 in *a, the rest in *b. */
+static inline void fp4_16(const uint8_t *p, __m128i lo_t, __m128i hi_t, __m128i *a, __m128i *b)
+{
+    __m128i c = _mm_and_si128(_mm_loadu_si128((const __m128i *)(const void *)p),
+                              _mm_set1_epi8(0x0f));
+    __m128i lo = _mm_shuffle_epi8(lo_t, c), hi = _mm_shuffle_epi8(hi_t, c);
+    *a = _mm_unpacklo_epi8(lo, hi);
+    *b = _mm_unpackhi_epi8(lo, hi);
+}
+
+#define DEFINE_cvt_fp4_16(NAME, DDT, LO, HI)                                                \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                               \
+{                                                                                          \
+    const __m128i lo_t = LO, hi_t = _mm_loadu_si128((const __m128i *)(const void *)HI);    \
+    size_t i = 0;                                                                          \
+    for (; i + 16 <= n; i += 16) {                                                         \
+        __m128i a, b;                                                                      \
+        fp4_16(src + i, lo_t, hi_t, &a, &b);                                               \
+        _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i), a);                             \
+        _mm_storeu_si128((__m128i *)(void *)(dst + 2 * i + 16), b);                        \
+    }                                                                                      \
+    return tl_cvt_scalar(TL_DT_FLOAT4E2M1, DDT, src + i, dst + 2 * i, n - i);              \
+}
+DEFINE_cvt_fp4_16(cvt_fp4_bf16, TL_DT_BFLOAT16,
+                  _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_lo), fp4_bf16_hi)
+DEFINE_cvt_fp4_16(cvt_fp4_f16, TL_DT_FLOAT16, _mm_setzero_si128(), fp4_f16_hi)
+
+static bool cvt_fp4_f32(const uint8_t *src, uint8_t *dst, size_t n)
+{
+    const __m128i lo_t = _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_lo),
+                  hi_t = _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_hi);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i a, b;
+        fp4_16(src + i, lo_t, hi_t, &a, &b);
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 4 * i),
+                            _mm256_slli_epi32(_mm256_cvtepu16_epi32(a), 16));
+        _mm256_storeu_si256((__m256i *)(void *)(dst + 4 * i + 32),
+                            _mm256_slli_epi32(_mm256_cvtepu16_epi32(b), 16));
+    }
+    return tl_cvt_scalar(TL_DT_FLOAT4E2M1, TL_DT_FLOAT32, src + i, dst + 4 * i, n - i);
+}
+
 /* 8 bytes as 8 floats, unsigned or signed. */
 static inline __m256 bytes_ps(const uint8_t *p, bool sign)
 {
@@ -805,6 +860,8 @@ const struct tl_kernels tl_kernels_avx2 = {
                           [TL_DT_BFLOAT16] = cvt_u8_bf16 },
         [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16,
                          [TL_DT_BFLOAT16] = cvt_i8_bf16 },
+        [TL_DT_FLOAT4E2M1] = { [TL_DT_FLOAT32] = cvt_fp4_f32, [TL_DT_FLOAT16] = cvt_fp4_f16,
+                               [TL_DT_BFLOAT16] = cvt_fp4_bf16 },
         [TL_DT_FLOAT8E4M3] = { [TL_DT_FLOAT32] = cvt_e4m3_f32, [TL_DT_FLOAT16] = cvt_e4m3_f16,
                                [TL_DT_BFLOAT16] = cvt_e4m3_bf16 },
         [TL_DT_FLOAT8E5M2] = { [TL_DT_FLOAT32] = cvt_e5m2_f32, [TL_DT_FLOAT16] = cvt_e5m2_f16,
@@ -819,4 +876,5 @@ const struct tl_kernels tl_kernels_avx2 = {
     .pack4 = { pack_u4, pack_s4 },
     .nibpair = nibpair,
     .dequant = TL_DEQUANT_AVX2,
+    .mx4 = tl_mx4_avx2,
 };

@@ -363,6 +363,35 @@ DEFINE_cvt_fp8_f32(cvt_e4m3_f32, TL_DT_FLOAT8E4M3, e4m3_bf16)
 DEFINE_cvt_fp8_f32(cvt_e5m2_f32, TL_DT_FLOAT8E5M2, e5m2_bf16)
 DEFINE_cvt_fp8_f32(cvt_e8m0_f32, TL_DT_FLOAT8E8M0, e8m0_bf16)
 
+/* FLOAT4E2M1, a code a byte (plan.c's 4-bit staging): its 16 values are
+ * exact in every wider float; their 16-bit forms looked up a byte at a
+ * time (BFLOAT16's low and high bytes, FLOAT16's high one), FLOAT32 as
+ * BFLOAT16 shifted up.  A byte's high nibble is ignored, as the scalar
+ * converter ignores it. */
+static const uint8_t fp4_bf16_lo[16] = { 0, 0, 0x80, 0xc0, 0, 0x40, 0x80, 0xc0,
+                                         0, 0, 0x80, 0xc0, 0, 0x40, 0x80, 0xc0 };
+static const uint8_t fp4_bf16_hi[16] = { 0, 0x3f, 0x3f, 0x3f, 0x40, 0x40, 0x40, 0x40,
+                                         0x80, 0xbf, 0xbf, 0xbf, 0xc0, 0xc0, 0xc0, 0xc0 };
+static const uint8_t fp4_f16_hi[16] = { 0, 0x38, 0x3c, 0x3e, 0x40, 0x42, 0x44, 0x46,
+                                        0x80, 0xb8, 0xbc, 0xbe, 0xc0, 0xc2, 0xc4, 0xc6 };
+
+static inline uint16x8_t fp4_bf16(uint16x8_t w)
+{
+    uint8x8_t c = vand_u8(vmovn_u16(w), vdup_n_u8(0x0f));
+    return vorrq_u16(vmovl_u8(vqtbl1_u8(vld1q_u8(fp4_bf16_lo), c)),
+                     vshll_n_u8(vqtbl1_u8(vld1q_u8(fp4_bf16_hi), c), 8));
+}
+
+static inline uint16x8_t fp4_f16(uint16x8_t w)
+{
+    uint8x8_t c = vand_u8(vmovn_u16(w), vdup_n_u8(0x0f));
+    return vshll_n_u8(vqtbl1_u8(vld1q_u8(fp4_f16_hi), c), 8);
+}
+
+DEFINE_cvt_fp8_16(cvt_fp4_bf16, TL_DT_FLOAT4E2M1, TL_DT_BFLOAT16, fp4_bf16)
+DEFINE_cvt_fp8_16(cvt_fp4_f16, TL_DT_FLOAT4E2M1, TL_DT_FLOAT16, fp4_f16)
+DEFINE_cvt_fp8_f32(cvt_fp4_f32, TL_DT_FLOAT4E2M1, fp4_bf16)
+
 const struct tl_kernels tl_kernels_neon = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
@@ -385,6 +414,8 @@ const struct tl_kernels tl_kernels_neon = {
         [TL_DT_BFLOAT16] = { [TL_DT_FLOAT32] = cvt_bf16_f32 },
         [TL_DT_UINT8] = { [TL_DT_FLOAT32] = cvt_u8_f32, [TL_DT_FLOAT16] = cvt_u8_f16 },
         [TL_DT_INT8] = { [TL_DT_FLOAT32] = cvt_i8_f32, [TL_DT_FLOAT16] = cvt_i8_f16 },
+        [TL_DT_FLOAT4E2M1] = { [TL_DT_FLOAT32] = cvt_fp4_f32, [TL_DT_FLOAT16] = cvt_fp4_f16,
+                               [TL_DT_BFLOAT16] = cvt_fp4_bf16 },
         [TL_DT_FLOAT8E4M3] = { [TL_DT_FLOAT32] = cvt_e4m3_f32, [TL_DT_FLOAT16] = cvt_e4m3_f16,
                                [TL_DT_BFLOAT16] = cvt_e4m3_bf16 },
         [TL_DT_FLOAT8E5M2] = { [TL_DT_FLOAT32] = cvt_e5m2_f32, [TL_DT_FLOAT16] = cvt_e5m2_f16,
@@ -392,4 +423,5 @@ const struct tl_kernels tl_kernels_neon = {
         [TL_DT_FLOAT8E8M0] = { [TL_DT_FLOAT32] = cvt_e8m0_f32, [TL_DT_BFLOAT16] = cvt_e8m0_bf16 },
     },
     .dequant = TL_DEQUANT_NEON,
+    .mx4 = tl_mx4_neon,
 };

@@ -235,4 +235,5 @@ const struct tl_kernels tl_kernels_scalar = {
     .pack4 = { pack_u4, pack_s4 },
     .nibpair = nibpair,
     .dequant = TL_DEQUANT_SCALAR,
+    .mx4 = tl_mx4_scalar,
 };

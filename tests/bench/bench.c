@@ -1359,6 +1359,109 @@ static void bench_dequant(const char *type_only)
         dlclose(dl);
 }
 
+/* ---- scaled weight sets decoded (SPEC 18) --------------------------------
+ *
+ * scaled_fp8_bf16: a 1 GiB DeepSeek-style FP8 E4M3 weight (16384 x 65536,
+ * a FLOAT32 scale per 128 x 128 block) to BFLOAT16; scaled_mxfp4_bf16: a
+ * 1 GiB gpt-oss-style MXFP4 weight (2^26 blocks of 32 codes, an E8M0
+ * exponent each) to BFLOAT16.  Both decoded as a whole file's conversion
+ * decodes them, on one thread: 512 KiB of FLOAT32 values at a time by
+ * tl_scaled_decode, each piece converted into the output by
+ * tl_copy_convert.  Against memcpy of the output bytes on one thread, in
+ * blocks of its own before and after, from the decoded output itself into
+ * a buffer allocated the same way.  GB/s counts the weight's and scales'
+ * bytes read and the output written. */
+struct scaled_ctx {
+    const uint8_t *file;
+    struct tl_file f;
+    struct tl_scaled p;
+    uint64_t count;
+    float *piece;
+    uint8_t *out;
+};
+
+static void run_scaled(void *arg)
+{
+    struct scaled_ctx *c = arg;
+    enum { PIECE = 128 << 10 };
+    for (uint64_t at = 0; at < c->count; at += PIECE) {
+        uint64_t n = c->count - at < PIECE ? c->count - at : PIECE;
+        tl_scaled_decode(c->file, &c->f, &c->p, at, n, c->piece);
+        tl_copy_convert(TL_DT_FLOAT32, c->piece, TL_DT_BFLOAT16, c->out + 2 * at, n);
+    }
+}
+
+static void bench_scaled(const char *only)
+{
+    static const char *const names[] = { "scaled_fp8_bf16", "scaled_mxfp4_bf16" };
+    struct halves h;
+    memset(&h, 0, sizeof h);
+    pthread_barrier_init(&h.go, NULL, 2);
+    pthread_barrier_init(&h.done, NULL, 2);
+    pthread_t helper;
+    pthread_create(&helper, NULL, half_worker, &h);
+    for (int kind = 0; kind < 2; kind++) {
+        if (only && !strstr(names[kind], only))
+            continue;
+        struct tl_file_tensor t[2];
+        memset(t, 0, sizeof t);
+        uint64_t wbytes = 1ull << 30, sbytes, count;
+        t[0].ndim = t[1].ndim = 2;
+        if (kind == 0) {
+            t[0].shape[0] = 16384, t[0].shape[1] = 65536;
+            t[1].shape[0] = 128, t[1].shape[1] = 512;
+            sbytes = 128 * 512 * 4;
+            count = wbytes;
+        } else {
+            t[0].shape[0] = wbytes / 16, t[0].shape[1] = 16;
+            t[1].ndim = 1, t[1].shape[0] = wbytes / 16;
+            sbytes = wbytes / 16;
+            count = wbytes * 2;
+        }
+        t[0].begin = 0, t[0].end = wbytes;
+        t[1].begin = wbytes, t[1].end = wbytes + sbytes;
+        uint8_t *file = big(wbytes + sbytes);
+        uint64_t r = 88172645463325252ull;
+        for (uint64_t k = 0; k < wbytes; k += 8) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            memcpy(file + k, &r, 8);
+        }
+        for (uint64_t k = 0; k < sbytes; k++) {
+            if (kind == 0 && k % 4 == 0) {
+                float s = 1.0f / (float)(100 + k % 400);
+                memcpy(file + wbytes + k, &s, 4);
+            } else if (kind == 1) {
+                file[wbytes + k] = (uint8_t)(120 + k % 8);
+            }
+        }
+        uint64_t out = 2 * count;
+        struct scaled_ctx c = { file, { 0 }, { 0 }, count, malloc(512 << 10), big(out) };
+        c.f.count = 2;
+        c.f.tensors = t;
+        c.p.kind = kind == 0 ? TL_SCALED_FP8_BLOCK : TL_SCALED_MXFP4;
+        c.p.weight = 0, c.p.scale = 1;
+        uint8_t *copy = big(out);
+        run_scaled(&c);                     /* touches the output: warm */
+        struct mc_ctx m = { &h, copy, c.out, out, 1 };
+        double m1 = block(run_memcpy, &m), t1 = block(run_scaled, &c), m2 = block(run_memcpy, &m);
+        double gbps = (double)(wbytes + sbytes + out) / t1 / 1e9;
+        double mgbps = 2.0 * out / ((m1 + m2) / 2) / 1e9;
+        printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f\n", names[kind], tl_isa_name(tl_isa_active()),
+               1u, gbps, mgbps, gbps / mgbps);
+        if (json)
+            fprintf(json, "{\"case\": \"%s\", \"threads\": 1, \"gbps\": %.3f, "
+                    "\"memcpy_gbps\": %.3f, \"ratio\": %.3f}\n", names[kind], gbps, mgbps,
+                    gbps / mgbps);
+        free(c.piece);
+        unbig(c.out, out);
+        unbig(copy, out);
+        unbig(file, wbytes + sbytes);
+    }
+    h.quit = true;
+    pthread_barrier_wait(&h.go);
+    pthread_join(helper, NULL);
+}
+
 /* A model file that a script writes (python3 SCRIPT IN ARGS), converted whole into BFLOAT16 safetensors, against cat of the
  * output (cat OUT > COPY), medians of MODEL_RUNS, peak RSS; what says what
  * it is, case names its JSON row.  Skipped where the writer fails. */
@@ -1493,6 +1596,8 @@ int main(int argc, char **argv)
         bench_compare();
     if (!only || strstr("dequant", only) || strncmp(only, "dequant_", 8) == 0)
         bench_dequant(only && strncmp(only, "dequant_", 8) == 0 ? only + 8 : NULL);
+    if (!only || strstr("scaled", only) || strncmp(only, "scaled_", 7) == 0)
+        bench_scaled(only && strncmp(only, "scaled_", 7) == 0 ? only : NULL);
     if (argc > 1 && (!only || strstr("text", only)))
         bench_text(argv[1]);
     if (argc > 1 && (!only || strstr("process", only)))

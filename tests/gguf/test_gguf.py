@@ -461,9 +461,12 @@ def test_gpt_oss_mxfp4_pairs_as_ggml_decodes_them():
     own MXFP4 decoding gives the same block (its nibbles reordered into
     ggml's block: e, then 16 bytes whose low nibbles are values 0..15)."""
     rng = np.random.default_rng(41)
-    E, NG = 3, 5
+    # every E8M0 exponent once: 0 and 1 give subnormal scales, 255 turns
+    # the larger values infinite, in ggml's decoding as in ours
+    E, NG = 4, 67
     blocks = rng.integers(0, 256, (E, NG, 16), dtype=np.uint8)
-    scales = rng.integers(100, 150, (E, NG), dtype=np.uint8)
+    scales = np.concatenate([rng.permutation(256), rng.integers(0, 256, E * NG - 256)])
+    scales = scales.astype(np.uint8).reshape(E, NG)
     write_safetensors_raw(path("oss.safetensors"),
                           [("mlp.experts.down_proj_blocks", "U8", [E, NG, 16], blocks.tobytes()),
                            ("mlp.experts.down_proj_scales", "U8", [E, NG], scales.tobytes())])
