@@ -26,7 +26,7 @@ static const char about[] =
     "-o FILE.svg (or --format svg) writes the picture as an SVG file.  A GGUF\n"
     "tensor of a block type (FILE:NAME) is drawn as its decoded values, then\n"
     "its blocks: each block's bytes in the file, the elements it holds, and\n"
-    "the fields of a block.";
+    "the fields of a block (in an SVG, a box a block and a bar of the fields).";
 
 #define DEFAULT_WIDTH 80
 #define MAX_WIDTH 1000
@@ -100,43 +100,6 @@ struct options {
     bool values;
 };
 
-/* A GGUF tensor of blocks (SPEC 16): its blocks in file order, each with
- * its bytes and the elements it holds, and one block's fields. */
-static void draw_blocks(FILE *fp, const struct cli_desc *c)
-{
-    const struct tl_ggml_type *gt = tl_ggml_type(c->ggml_type);
-    uint64_t nb = c->blocks_bytes / gt->bytes;
-    fprintf(fp, "\nstored view: %s, %llu block%s of %u elements in %u bytes, file bytes "
-            "%llu..%llu\n", gt->name, (unsigned long long)nb, nb == 1 ? "" : "s", gt->block,
-            gt->bytes, (unsigned long long)c->blocks_at,
-            (unsigned long long)(c->blocks_at + c->blocks_bytes));
-    fprintf(fp, "  %6s  %-22s  %s\n", "block", "bytes", "elements (row-major numbers)");
-    for (uint64_t k = 0; k < nb; k++) {
-        if (nb > 8 && k == 4) {
-            fprintf(fp, "  %6s\n", "\u2026");
-            k = nb - 4;
-        }
-        char bytes[48];
-        snprintf(bytes, sizeof bytes, "%llu..%llu",
-                 (unsigned long long)(c->blocks_at + k * gt->bytes),
-                 (unsigned long long)(c->blocks_at + (k + 1) * gt->bytes));
-        fprintf(fp, "  %6llu  %-22s  %llu..%llu\n", (unsigned long long)k, bytes,
-                (unsigned long long)(k * gt->block),
-                (unsigned long long)((k + 1) * gt->block - 1));
-    }
-    fprintf(fp, "  a block's bytes: |");
-    for (const char *p = gt->parts; p && *p;) {
-        char name[16], what[16];
-        unsigned at, len;
-        if (sscanf(p, "%15[^:]:%u:%u:%15[^ ]", name, &at, &len, what) != 4)
-            break;
-        fprintf(fp, " %s %u..%u %s |", name, at, at + len - 1, what);
-        p = strchr(p, ' ');
-        p = p ? p + 1 : NULL;
-    }
-    fprintf(fp, "\n");
-}
-
 static int run(const struct options *opt)
 {
     struct cli_desc src, dst;
@@ -180,7 +143,14 @@ static int run(const struct options *opt)
     bool to_letters = opt->dest.to && opt->dest.to[0] >= 'A';
     const char *axes = cli_axis_names(&src, opt->axes, names) == CLI_AXES_DML || to_letters
                        ? NULL : names;
-    struct draw_side s = { src.name, &src.d, &src.info, data.bytes, axes };
+    struct draw_side s = { src.name, &src.d, &src.info, data.bytes, axes, NULL };
+    struct draw_blocks blocks;
+    if (src.blocks) {         /* a GGUF tensor of blocks (SPEC 16): its stored view too */
+        const struct tl_ggml_type *gt = tl_ggml_type(src.ggml_type);
+        blocks = (struct draw_blocks){ gt->name, gt->block, gt->bytes,
+                                       src.blocks_bytes / gt->bytes, src.blocks_at, gt->parts };
+        s.blocks = &blocks;
+    }
     if (!rc && opt->at)
         rc = at_arg(opt->at, &src, &s, &o);
     bool converted = opt->dest.to || opt->dest.to_strides || opt->dest.to_desc;
@@ -191,7 +161,7 @@ static int run(const struct options *opt)
         cli_desc_release(&src);
         return rc;
     }
-    struct draw_side t = { "", &dst.d, &dst.info, NULL, axes };
+    struct draw_side t = { "", &dst.d, &dst.info, NULL, axes, NULL };
     char dname[300];
     if (opt->dest.to)
         snprintf(dname, sizeof dname, "--to %s", opt->dest.to);
@@ -208,8 +178,6 @@ static int run(const struct options *opt)
         size_t len = 0;
         FILE *mem = open_memstream(&text, &len);
         int dr = !mem ? TL_E_NOMEM : svg ? draw_svg(mem, &s, dp, &o) : draw_text(mem, &s, dp, &o);
-        if (mem && !dr && !svg && src.blocks)
-            draw_blocks(mem, &src);
         if (mem)
             fclose(mem);
         if (dr || !text) {
@@ -223,8 +191,6 @@ static int run(const struct options *opt)
     } else if (svg ? draw_svg(stdout, &s, dp, &o) : draw_text(stdout, &s, dp, &o)) {
         fprintf(stderr, "tensorlayout: out of memory\n");
         rc = CLI_IO;
-    } else if (!svg && src.blocks) {
-        draw_blocks(stdout, &src);
     }
     cli_close_data(&data);
     cli_desc_release(&src);

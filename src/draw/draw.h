@@ -18,6 +18,16 @@
 
 #include "../core/tl.h"
 
+/* A tensor stored in blocks (a GGUF block type, SPEC 16), drawn after
+ * its views: its blocks in file order, each one's bytes in the file and
+ * the elements it holds, then the fields of a block. */
+struct draw_blocks {
+    const char *type;               /* ggml's name: "Q8_0" */
+    unsigned block, bytes;          /* elements and bytes a block */
+    uint64_t count, at;             /* blocks; where the first one starts in the file */
+    const char *parts;              /* its fields, "name:at:len:what ..." (ggml.c) */
+};
+
 /* One tensor to draw: its description, its terms, and its data file's
  * bytes (the values, with --values; NULL: offsets are drawn). */
 struct draw_side {
@@ -27,7 +37,14 @@ struct draw_side {
     const uint8_t *file;
     const char *axes;               /* a name a character, one per axis (a digit: the axis's
                                        position), or NULL: DirectML's letters */
+    const struct draw_blocks *blocks;   /* its stored blocks, or NULL */
 };
+
+/* The fields of a block, one at a time: reads the next one of *parts
+ * ("name:at:len:what ...") into name, at, len and what and advances;
+ * @return false after the last. */
+bool draw_next_field(const char **parts, char *name, size_t nn, unsigned *at, unsigned *len,
+                     char *what, size_t wn);
 
 struct draw_opts {
     unsigned width;                 /* characters a line may hold */

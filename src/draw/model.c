@@ -33,6 +33,43 @@ void draw_axis_name(const struct draw_side *s, unsigned a, char *buf, size_t n)
         snprintf(buf, n, "axis %u", a);
 }
 
+/* One word of *p up to stop (or a space or the end) into buf. */
+static const char *word(const char *p, char stop, char *buf, size_t n)
+{
+    size_t k = 0;
+    for (; *p && *p != stop && *p != ' '; p++)
+        if (k + 1 < n)
+            buf[k++] = *p;
+    buf[k] = '\0';
+    return p;
+}
+
+bool draw_next_field(const char **parts, char *name, size_t nn, unsigned *at, unsigned *len,
+                     char *what, size_t wn)
+{
+    const char *p = *parts;
+    char num[2][16];
+    if (!p)
+        return false;
+    while (*p == ' ')
+        p++;
+    if (!*p)
+        return false;
+    p = word(p, ':', name, nn);
+    for (int i = 0; i < 2; i++) {
+        if (*p != ':')
+            return false;
+        p = word(p + 1, ':', num[i], sizeof num[i]);
+    }
+    if (*p != ':')
+        return false;
+    p = word(p + 1, ' ', what, wn);
+    *at = (unsigned)strtoul(num[0], NULL, 10);
+    *len = (unsigned)strtoul(num[1], NULL, 10);
+    *parts = p;
+    return *len > 0;
+}
+
 int draw_digits(uint64_t v)
 {
     int n = 1;

@@ -268,11 +268,78 @@ static int legend(FILE *f, const struct draw_model *m, int y)
     return y - GAP + MARGIN;
 }
 
+/* A tensor's blocks (draw.h): the first four and the last four in file
+ * order, each a box naming its bytes in the file and the elements it
+ * holds, then one block's bytes as a bar of its fields, each as wide as
+ * its bytes (class "block" with data-block, class "field" with
+ * data-field).  @return the y below it; *width grows to hold it. */
+#define BLOCK_W 168
+static int svg_blocks(FILE *f, const struct draw_blocks *b, int y, int *width)
+{
+    char line[160];
+    y += HEAD;
+    snprintf(line, sizeof line, "stored view: %s, %llu block%s of %u elements in %u bytes, file "
+             "bytes %llu..%llu", b->type, (unsigned long long)b->count, b->count == 1 ? "" : "s",
+             b->block, b->bytes, (unsigned long long)b->at,
+             (unsigned long long)(b->at + b->count * b->bytes));
+    text(f, MARGIN, y, 13, "bold", "#000000", "start", line);
+    y += 8;
+    int x = MARGIN, h = 3 * HEAD + 6;
+    for (uint64_t k = 0; k < b->count; k++) {
+        if (b->count > 8 && k == 4) {
+            text(f, x + 12, y + h / 2 + 5, 16, NULL, "#333333", "middle", "\u2026");
+            x += 24 + GAP;
+            k = b->count - 4;
+        }
+        uint32_t rgb = draw_palette[k % DRAW_COLOURS];
+        fprintf(f, "<rect class=\"block\" data-block=\"%llu\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                "height=\"%d\" fill=\"#%06x\"/>\n", (unsigned long long)k, x, y, BLOCK_W, h,
+                (unsigned)rgb);
+        snprintf(line, sizeof line, "block %llu", (unsigned long long)k);
+        text(f, x + 8, y + HEAD, 12, "bold", ink(rgb), "start", line);
+        snprintf(line, sizeof line, "bytes %llu..%llu", (unsigned long long)(b->at + k * b->bytes),
+                 (unsigned long long)(b->at + (k + 1) * b->bytes));
+        text(f, x + 8, y + 2 * HEAD, 12, NULL, ink(rgb), "start", line);
+        snprintf(line, sizeof line, "elements %llu..%llu", (unsigned long long)(k * b->block),
+                 (unsigned long long)((k + 1) * b->block - 1));
+        text(f, x + 8, y + 3 * HEAD, 12, NULL, ink(rgb), "start", line);
+        x += BLOCK_W + GAP;
+    }
+    if (x + MARGIN > *width)
+        *width = x + MARGIN;
+    y += h + HEAD;
+    text(f, MARGIN, y, 12, NULL, "#333333", "start", "a block's bytes, by field:");
+    y += 6;
+    /* a byte's width: the whole block in about 900 px, 3 to 24 px a byte */
+    int px = 900 / (int)b->bytes;
+    px = px < 3 ? 3 : px > 24 ? 24 : px;
+    x = MARGIN;
+    const char *p = b->parts;
+    char name[16], what[16];
+    unsigned at, len, i = 0;
+    while (draw_next_field(&p, name, sizeof name, &at, &len, what, sizeof what)) {
+        snprintf(line, sizeof line, "%s %u..%u %s", name, at, at + len - 1, what);
+        int w = (int)len * px, need = (int)strlen(line) * CHAR_W + 10;
+        if (w < need)
+            w = need;
+        uint32_t rgb = draw_palette[i++ % DRAW_COLOURS];
+        fputs("<rect class=\"field\" data-field=\"", f);
+        xml_text(f, name);
+        fprintf(f, "\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#%06x\"/>\n", x, y,
+                w, CELL_H, (unsigned)rgb);
+        text(f, x + w / 2, y + 15, 12, NULL, ink(rgb), "middle", line);
+        x += w + GAP;
+    }
+    if (x + MARGIN > *width)
+        *width = x + MARGIN;
+    return y + CELL_H + 12;
+}
+
 int draw_svg(FILE *f, const struct draw_side *src, const struct draw_side *dst,
              const struct draw_opts *o)
 {
     struct draw_model m[2];
-    int n = dst ? 2 : 1, width = 0;
+    int n = dst ? 2 : 1, width = 0, blocks_width = 0;
     const struct draw_side *sides[2] = { src, dst };
     for (int i = 0; i < n; i++) {
         int rc = draw_model_build(&m[i], sides[i], o);
@@ -294,6 +361,8 @@ int draw_svg(FILE *f, const struct draw_side *src, const struct draw_side *dst,
         for (int i = 0; i < n; i++)
             y = draw_side(b, &m[i], y, dst ? (i ? "destination " : "source ") : "");
         y = legend(b, &m[0], y);
+        if (src->blocks)
+            y = svg_blocks(b, src->blocks, y, &blocks_width);
         fclose(b);
     }
     for (int i = 0; i < n; i++)
@@ -303,6 +372,8 @@ int draw_svg(FILE *f, const struct draw_side *src, const struct draw_side *dst,
         return TL_E_NOMEM;
     }
     width += 2 * MARGIN;
+    if (blocks_width > width)
+        width = blocks_width;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\">\n<title>", width, y, width, y);

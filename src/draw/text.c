@@ -223,6 +223,35 @@ static void print_legend(FILE *f, const struct draw_model *m, unsigned kinds,
     }
 }
 
+/* A tensor's blocks: the first four and the last four in file order, each
+ * with its bytes and elements, then one block's fields. */
+static void print_blocks(FILE *f, const struct draw_blocks *b)
+{
+    fprintf(f, "\nstored view: %s, %llu block%s of %u elements in %u bytes, file bytes "
+            "%llu..%llu\n", b->type, (unsigned long long)b->count, b->count == 1 ? "" : "s",
+            b->block, b->bytes, (unsigned long long)b->at,
+            (unsigned long long)(b->at + b->count * b->bytes));
+    fprintf(f, "  %6s  %-22s  %s\n", "block", "bytes", "elements (row-major numbers)");
+    for (uint64_t k = 0; k < b->count; k++) {
+        if (b->count > 8 && k == 4) {
+            fprintf(f, "  %6s\n", "\u2026");
+            k = b->count - 4;
+        }
+        char bytes[48];
+        snprintf(bytes, sizeof bytes, "%llu..%llu", (unsigned long long)(b->at + k * b->bytes),
+                 (unsigned long long)(b->at + (k + 1) * b->bytes));
+        fprintf(f, "  %6llu  %-22s  %llu..%llu\n", (unsigned long long)k, bytes,
+                (unsigned long long)(k * b->block), (unsigned long long)((k + 1) * b->block - 1));
+    }
+    fprintf(f, "  a block's bytes: |");
+    const char *p = b->parts;
+    char name[16], what[16];
+    unsigned at, len;
+    while (draw_next_field(&p, name, sizeof name, &at, &len, what, sizeof what))
+        fprintf(f, " %s %u..%u %s |", name, at, at + len - 1, what);
+    fprintf(f, "\n");
+}
+
 int draw_text(FILE *f, const struct draw_side *src, const struct draw_side *dst,
               const struct draw_opts *o)
 {
@@ -246,5 +275,7 @@ int draw_text(FILE *f, const struct draw_side *src, const struct draw_side *dst,
         }
         draw_model_free(&m);
     }
+    if (src->blocks)
+        print_blocks(f, src->blocks);
     return 0;
 }

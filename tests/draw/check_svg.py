@@ -37,6 +37,7 @@ CASES = [
     ["--type", "f32", "--sizes", "2,3,2,2,1,1,2,3"],
     ["--type", "f16", "--sizes", "1,16,20,30", "--layout", "NHWC"],
     ["--type", "f32", "--sizes", "1,3,4,4", "--strides", "0,1,24,3"],
+    ["examples/model.gguf:blk.0.attn_q.weight"],
 ]
 
 
@@ -149,6 +150,23 @@ def main():
                     failures.append("%s: %s cell %s renders #%06x at %d,%d, not #%06x" %
                                     (args, kind, rect.get("data-index"), got, px, py, want))
                     break
+        # a GGUF tensor of blocks: its stored view, each block's box and each
+        # field's bar filled as the file says
+        stored = [r for r in doc.iter(SVG + "rect") if r.get("class") in ("block", "field")]
+        if ".gguf:" in args[0]:
+            if not any(r.get("class") == "block" for r in stored) or \
+                    not any(r.get("class") == "field" for r in stored):
+                failures.append("%s: no block or no field drawn" % args)
+            for rect in stored:
+                want = int(rect.get("fill")[1:], 16)
+                px, py = int(rect.get("x")) + 3, int(rect.get("y")) + 3
+                p = rows[py][px * bpp:px * bpp + 3]
+                got = (p[0] << 16) | (p[1] << 8) | p[2]
+                cells += 1
+                if any(abs(((got >> s) & 255) - ((want >> s) & 255)) > 2 for s in (0, 8, 16)):
+                    failures.append("%s: %s %s renders #%06x, not #%06x" %
+                                    (args, rect.get("class"), rect.get("data-block") or
+                                     rect.get("data-field"), got, want))
         if args[0] == "examples/padded.json" and "padding" not in kinds:
             failures.append("padded.json: no padding cell drawn")
     shutil.rmtree(tmp)
