@@ -116,6 +116,10 @@ int draw_model_build(struct draw_model *m, const struct draw_side *side,
                      const struct draw_opts *o);
 void draw_model_free(struct draw_model *m);
 
+/* The kinds of the slots a model's physical view draws, a bit each (1 <<
+ * DRAW_PADDING, ...): the marks its legend explains. */
+unsigned draw_kinds(const struct draw_model *m);
+
 /* The palette: 8 colours told apart by colour-blind readers (Okabe and
  * Ito), as 0xRRGGBB; a logical position's colour is palette[i % 8]. */
 #define DRAW_COLOURS 8

@@ -70,6 +70,17 @@ bool draw_next_field(const char **parts, char *name, size_t nn, unsigned *at, un
     return *len > 0;
 }
 
+unsigned draw_kinds(const struct draw_model *m)
+{
+    const struct draw_physical *p = &m->physical;
+    unsigned k = 0;
+    for (size_t i = 0; i < (size_t)p->rows.n * p->per; i++) {
+        if (p->cells[i].label[0])
+            k |= 1u << p->cells[i].kind;
+    }
+    return k;
+}
+
 int draw_digits(uint64_t v)
 {
     int n = 1;

@@ -228,7 +228,7 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
     return y + 12;
 }
 
-static int legend(FILE *f, const struct draw_model *m, int y)
+static int legend(FILE *f, const struct draw_model *m, unsigned kinds, int y)
 {
     const struct tl_desc *d = m->side->d;
     char name[24], line[64];
@@ -255,8 +255,11 @@ static int legend(FILE *f, const struct draw_model *m, int y)
         { DRAW_PADDING, "\xc2\xb7", "padding: no element's slot" },
         { DRAW_SHARED, "I*N", "the slot of N elements, shared through broadcast (dashed)" },
         { DRAW_OVERLAP, "I!N", "the slot of N elements that overlap (outlined)" },
+        { DRAW_UNKNOWN, "?", "a slot whose owners were not searched out (too many paths)" },
     };
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++) {
+        if (!(kinds & 1u << marks[i].kind))      /* only the marks drawn */
+            continue;
         struct draw_cell c = { .kind = marks[i].kind, .colour = marks[i].kind == DRAW_PADDING ? -1
                                                                                             : 7 };
         snprintf(c.label, sizeof c.label, "%s", marks[i].label);
@@ -360,7 +363,7 @@ int draw_svg(FILE *f, const struct draw_side *src, const struct draw_side *dst,
     if (b) {
         for (int i = 0; i < n; i++)
             y = draw_side(b, &m[i], y, dst ? (i ? "destination " : "source ") : "");
-        y = legend(b, &m[0], y);
+        y = legend(b, &m[0], draw_kinds(&m[0]) | (n > 1 ? draw_kinds(&m[1]) : 0), y);
         if (src->blocks)
             y = svg_blocks(b, src->blocks, y, &blocks_width);
         fclose(b);

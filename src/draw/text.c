@@ -188,17 +188,6 @@ static void print_title(FILE *f, const struct draw_side *s, const char *role,
 }
 
 /* Which kinds of cell a physical view has. */
-static unsigned kinds_of(const struct draw_model *m)
-{
-    const struct draw_physical *p = &m->physical;
-    unsigned k = 0;
-    for (size_t i = 0; i < (size_t)p->rows.n * p->per; i++) {
-        if (p->cells[i].label[0])
-            k |= 1u << p->cells[i].kind;
-    }
-    return k;
-}
-
 static void print_legend(FILE *f, const struct draw_model *m, unsigned kinds,
                          const struct draw_opts *o)
 {
@@ -268,7 +257,7 @@ int draw_text(FILE *f, const struct draw_side *src, const struct draw_side *dst,
         print_logical(f, &m, o);
         fputc('\n', f);
         print_physical(f, &m, o);
-        kinds |= kinds_of(&m);
+        kinds |= draw_kinds(&m);
         if ((!dst || i) && (kinds & ~(1u << DRAW_ELEMENT) || o->color)) {
             fputc('\n', f);
             print_legend(f, &m, kinds, o);

@@ -150,6 +150,14 @@ def main():
                     failures.append("%s: %s cell %s renders #%06x at %d,%d, not #%06x" %
                                     (args, kind, rect.get("data-index"), got, px, py, want))
                     break
+        # the legend explains the marks drawn, and only those
+        drawn = {r.get("data-kind") for r in doc.iter(SVG + "rect")
+                 if r.get("class") == "cell" and r.get("data-view") == "physical"} - {"element"}
+        told = {r.get("data-kind") for r in doc.iter(SVG + "rect")
+                if r.get("class") == "cell" and r.get("data-view") == "legend"} - {"element"}
+        if drawn != told:
+            failures.append("%s: the legend explains %s, the picture draws %s" %
+                            (args, sorted(told), sorted(drawn)))
         # a GGUF tensor of blocks: its stored view, each block's box and each
         # field's bar filled as the file says
         stored = [r for r in doc.iter(SVG + "rect") if r.get("class") in ("block", "field")]
