@@ -29,7 +29,8 @@ static const char about[] =
     "'padding' when no element reaches the slot, or 'shared' when several do;\n"
     "a 4-bit type (UINT4, INT4) has one slot a nibble, and says which.\n"
     "Over 1000 elements (or slots) the view is summarized with '...' unless\n"
-    "--all is given.  --json prints every value.  A tensor file's tensor takes\n"
+    "--all is given; a summarized --physical view keeps the first run of\n"
+    "padding it leaves out, as one line.  --json prints every value.  A tensor file's tensor takes\n"
     "an index prefix in place of DATA: dump x.npy 0,1 prints x[0,1,...].\n"
     "--stats prints count, min, max, mean and the NaN and infinity counts.";
 
@@ -279,6 +280,34 @@ static void print_index(FILE *f, const uint64_t *idx, unsigned rank)
     putc(']', f);
 }
 
+/* Whether slot o is padding: no element's, by a search that ended. */
+static bool is_padding(struct dump *s, uint64_t o)
+{
+    struct owners own = { .rank = s->rank };
+    tl_finder_find(s->finder, o, 1, keep_owner, &own);
+    return own.n == 0 && tl_finder_complete(s->finder);
+}
+
+/* The first run of padding slots within [from, to), looked for among the
+ * first PAD_SCAN slots of it and followed as far: *a .. *b - 1 (*b == to
+ * + 1 past the scan's end: the run goes on).  @return false when none. */
+#define PAD_SCAN (UINT64_C(1) << 16)
+static bool first_padding(struct dump *s, uint64_t from, uint64_t to, uint64_t *a, uint64_t *b)
+{
+    uint64_t end = to - from > PAD_SCAN ? from + PAD_SCAN : to;
+    for (uint64_t o = from; o < end; o++) {
+        if (!is_padding(s, o))
+            continue;
+        uint64_t stop = to - o > PAD_SCAN ? o + PAD_SCAN : to, k = o + 1;
+        while (k < stop && is_padding(s, k))
+            k++;
+        *a = o;
+        *b = k == stop && stop < to ? to + 1 : k;
+        return true;
+    }
+    return false;
+}
+
 static void physical_text(struct dump *s, uint64_t span)
 {
     int owidth = snprintf(NULL, 0, "%" PRIu64, span - 1);
@@ -305,7 +334,25 @@ static void physical_text(struct dump *s, uint64_t span)
             uint64_t o = shown(s, span, k, &count);
             char buf[48];
             if (o == ELL) {
-                if (!s->measure)
+                uint64_t pa, pb;
+                if (s->measure)
+                    continue;
+                printf("%*s  %*s%s\n", owidth, "...", bwidth, "...", nib ? "     ..." : "");
+                /* padding kept in view: the first run the summary leaves out, one line */
+                if (!first_padding(s, EDGE, span - EDGE, &pa, &pb))
+                    continue;
+                unsigned bit;
+                uint64_t at = tl_desc_byte(s->d, pa, &bit);
+                printf("%*" PRIu64 "  %*" PRIu64 "%s  %*s  padding: ", owidth, pa, bwidth, at,
+                       !nib ? "" : bit ? "    high" : "     low", s->width, "");
+                if (pb > span - EDGE)
+                    printf("slots %" PRIu64 " on, more than %" PRIu64 "\n", pa, PAD_SCAN - 1);
+                else if (pb - pa == 1)
+                    printf("slot %" PRIu64 " (1 slot)\n", pa);
+                else
+                    printf("slots %" PRIu64 "..%" PRIu64 " (%" PRIu64 " slots)\n", pa, pb - 1,
+                           pb - pa);
+                if (pb != span - EDGE)          /* slots after the run left out */
                     printf("%*s  %*s%s\n", owidth, "...", bwidth, "...", nib ? "     ..." : "");
                 continue;
             }
