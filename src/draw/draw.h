@@ -79,6 +79,7 @@ struct draw_cell {
     bool more;                      /* owners is a lower bound */
     bool at;                        /* --at's element, or its slot */
     char label[64];
+    char index[48];                 /* physical view: its (first) owner's index, "1,0,2" */
 };
 
 /* The logical view: one grid per outer index (the axes before the two
@@ -101,6 +102,7 @@ struct draw_physical {
     struct draw_cell *cells;        /* rows.n x per (slots past span: kind PADDING, label "") */
     int cell_width;
     uint64_t shared_by;             /* elements per slot through broadcast (1: none) */
+    bool values;                    /* labels are the slots' values (--values), not indices */
 };
 
 struct draw_model {

@@ -244,6 +244,7 @@ static int keep_first(const uint64_t *idx, void *ctx)
 static void slot_cell(struct draw_physical *p, const struct draw_side *s, unsigned caxis,
                       struct tl_finder *f, uint64_t e, struct draw_cell *c)
 {
+    c->index[0] = '\0';
     struct first_owner first = { .rank = s->d->rank };
     bool overlapping = s->info->overlapping;
     uint64_t n = tl_finder_find(f, e, overlapping ? OWNER_LIMIT : 1, keep_first, &first);
@@ -256,7 +257,11 @@ static void slot_cell(struct draw_physical *p, const struct draw_side *s, unsign
         return;
     }
     char at[48];
-    draw_index_text(first.idx, s->d->rank, at, sizeof at);
+    draw_index_text(first.idx, s->d->rank, c->index, sizeof c->index);
+    if (p->values)                  /* the slot's value, which each owner reads */
+        tl_desc_format(s->d, s->file, e, at, sizeof at);
+    else
+        snprintf(at, sizeof at, "%s", c->index);
     c->colour = (int)(first.idx[caxis] % DRAW_COLOURS);
     if (!overlapping) {
         /* every owned slot has exactly one element per broadcast copy */
@@ -276,7 +281,7 @@ static void slot_cell(struct draw_physical *p, const struct draw_side *s, unsign
 }
 
 static int build_physical(struct draw_physical *p, const struct draw_side *s,
-                          const struct draw_opts *o, unsigned caxis)
+                          const struct draw_opts *o, unsigned caxis, int logical_width)
 {
     const struct tl_desc *d = s->d;
     p->span = s->info->span;
@@ -288,6 +293,9 @@ static int build_physical(struct draw_physical *p, const struct draw_side *s,
         idx_width += draw_digits(d->sizes[a] - 1);
     }
     /* a slot's label: an index, and its sharing count when shared */
+    p->values = o->values && s->file;
+    if (p->values)                  /* as wide as the logical view's values */
+        idx_width = logical_width;
     int est = idx_width + (p->shared_by > 1 || s->info->overlapping
                            ? 1 + draw_digits(s->info->overlapping ? OWNER_LIMIT : p->shared_by) + 1 : 0);
     int prefix = 4 + draw_digits(p->span - 1);
@@ -348,7 +356,8 @@ int draw_model_build(struct draw_model *m, const struct draw_side *side,
     m->side = side;
     int rc = build_logical(&m->logical, side, o);
     if (!rc)
-        rc = build_physical(&m->physical, side, o, m->logical.colour_axis);
+        rc = build_physical(&m->physical, side, o, m->logical.colour_axis,
+                            m->logical.cell_width);
     if (rc)
         draw_model_free(m);
     return rc;

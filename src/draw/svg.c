@@ -197,8 +197,9 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
         y += 8;
     }
     /* the physical view */
-    snprintf(line, sizeof line, "physical view: slots 0..%llu in buffer order, %llu a row",
-             (unsigned long long)(p->span - 1), (unsigned long long)p->per);
+    snprintf(line, sizeof line, "physical view: slots 0..%llu in buffer order, %llu a row%s",
+             (unsigned long long)(p->span - 1), (unsigned long long)p->per,
+             p->values ? ", each slot its value" : "");
     y += HEAD;
     text(f, MARGIN, y, 12, "bold", "#333333", "start", line);
     y += 4;
@@ -216,11 +217,9 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
             const struct draw_cell *pc = &p->cells[r * p->per + k];
             if (!pc->label[0])
                 break;
-            /* an element's slot carries its (first) owner's index: the label's start */
-            size_t len = strcspn(pc->label, "*!");
-            snprintf(idx_s, sizeof idx_s, "%.*s", (int)len, pc->label);
+            /* an element's slot carries its (first) owner's index */
             bool owned = pc->kind != DRAW_PADDING && pc->kind != DRAW_UNKNOWN;
-            rect_cell(f, x, y, cw, pc, "physical", owned ? idx_s : NULL);
+            rect_cell(f, x, y, cw, pc, "physical", owned ? pc->index : NULL);
             x += cw + GAP;
         }
         y += CELL_H + GAP;

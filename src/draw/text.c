@@ -137,9 +137,13 @@ static void print_physical(FILE *f, const struct draw_model *m, const struct dra
             draw_axis_name(m->side, a, n, sizeof n);
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", a ? "," : "", n);
     }
-    fprintf(f, "physical view: slots 0..%llu in buffer order, %llu a row; each slot its "
-            "element's index (%s)\n", (unsigned long long)(p->span - 1),
-            (unsigned long long)p->per, names);
+    if (p->values)
+        fprintf(f, "physical view: slots 0..%llu in buffer order, %llu a row; each slot its "
+                "value\n", (unsigned long long)(p->span - 1), (unsigned long long)p->per);
+    else
+        fprintf(f, "physical view: slots 0..%llu in buffer order, %llu a row; each slot its "
+                "element's index (%s)\n", (unsigned long long)(p->span - 1),
+                (unsigned long long)p->per, names);
     int ow = draw_digits(p->span - 1);
     for (unsigned r = 0; r < p->rows.n; r++) {
         if (gap_before(&p->rows, r))
@@ -151,10 +155,17 @@ static void print_physical(FILE *f, const struct draw_model *m, const struct dra
             last--;
         for (uint64_t k = 0; k < last; k++) {
             const struct draw_cell *c = &p->cells[r * p->per + k];
-            /* left-aligned, so that an index reads from its start */
+            /* an index left-aligned, so that it reads from its start; a value
+             * right-aligned, as the logical view aligns them */
             int w = columns(c->label);
-            struct draw_cell left = *c;
-            cell(f, &left, w, o->color);
+            if (p->values && c->kind != DRAW_PADDING && c->kind != DRAW_UNKNOWN) {
+                pad(f, p->cell_width - w);
+                cell(f, c, w, o->color);
+                if (k + 1 < last)
+                    pad(f, 1);
+                continue;
+            }
+            cell(f, c, w, o->color);
             if (k + 1 < last)
                 pad(f, p->cell_width - w + 1);
         }

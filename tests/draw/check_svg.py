@@ -38,6 +38,7 @@ CASES = [
     ["--type", "f16", "--sizes", "1,16,20,30", "--layout", "NHWC"],
     ["--type", "f32", "--sizes", "1,3,4,4", "--strides", "0,1,24,3"],
     ["examples/model.gguf:blk.0.attn_q.weight"],
+    ["examples/padded.json", "examples/padded.bin", "--values"],
 ]
 
 
