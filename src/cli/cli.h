@@ -600,11 +600,14 @@ int cli_writer_carry(struct cli_writer *w, const struct cli_data *in, uint64_t a
 int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
                        const struct tl_file_tensor *t, const struct tl_desc *d);
 
-/* Writes count FLOAT32 values that fill(ctx, first, n, out) makes, a
- * piece at a time, as type dt (floating), from the current position.
- * @return CLI_OK, CLI_IO, or CLI_INVALID after a message. */
+/* Writes count values of type dt (of 8 bits or more) that fill(ctx,
+ * first, n, dt, out) makes, values first .. first + n at out, a piece at
+ * a time, from the current position.  @return CLI_OK, CLI_IO, or
+ * CLI_INVALID after a message. */
 int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
-                      int (*fill)(void *ctx, uint64_t first, uint64_t n, float *out), void *ctx);
+                      int (*fill)(void *ctx, uint64_t first, uint64_t n, enum tl_dtype dt,
+                                  void *out),
+                      void *ctx);
 
 /* Puts OUT in place (after `also`), or removes what was written.
  * @return of commit: CLI_OK or CLI_IO. */

@@ -245,10 +245,10 @@ struct pair_fill {
     const struct tl_scaled *p;
 };
 
-static int fill_pair(void *ctx, uint64_t first, uint64_t n, float *out)
+static int fill_pair(void *ctx, uint64_t first, uint64_t n, enum tl_dtype dt, void *out)
 {
     const struct pair_fill *pf = ctx;
-    return tl_scaled_decode(pf->file, pf->f, pf->p, first, n, out);
+    return tl_scaled_decode_as(pf->file, pf->f, pf->p, first, n, dt, out);
 }
 
 /* The file the pairs of the conversion under way index (one conversion a

@@ -561,17 +561,19 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
 struct decoded {
     struct cli_writer *w;
     enum tl_dtype dt;
+    bool typed;                         /* the pieces are of type dt already */
 };
 
-/* n bytes of FLOAT32 values at bytes, as x->dt into out (room for WINDOW
- * bytes): @return the bytes, or 0 when they do not fit. */
+/* n bytes of FLOAT32 values at bytes (x->typed: of type x->dt), as x->dt
+ * into out (room for WINDOW bytes): @return the bytes, or 0 when they do
+ * not fit. */
 static size_t convert_piece(const struct decoded *x, const uint8_t *bytes, size_t n, uint8_t *out)
 {
-    uint64_t count = n / 4, len = tl_dtype_bytes(x->dt, count);
+    uint64_t count = n / 4, len = x->typed ? n : tl_dtype_bytes(x->dt, count);
     if (len > WINDOW)
         return 0;
-    if (x->dt == TL_DT_FLOAT32)
-        memcpy(out, bytes, n);
+    if (x->dt == TL_DT_FLOAT32 || x->typed)
+        memcpy(out, bytes, (size_t)len);
     else
         tl_copy_convert(TL_DT_FLOAT32, bytes, x->dt, out, count);
     return (size_t)len;
@@ -582,7 +584,7 @@ static int put_decoded(void *ctx, const uint8_t *bytes, size_t n)
     struct decoded *x = ctx;
     struct cli_writer *w = x->w;
     int rc;
-    if (x->dt == TL_DT_FLOAT32) {
+    if (x->dt == TL_DT_FLOAT32 || x->typed) {
         rc = cli_writer_put(w, bytes, n);
     } else {
         size_t out;
@@ -598,8 +600,9 @@ static int put_decoded(void *ctx, const uint8_t *bytes, size_t n)
  * pieces into two slots in turn while the caller writes the other, so the
  * write, the one copy cat makes too, is most of the time (SPEC 16, 18).
  * What the thread runs is a producer: every piece of FLOAT32 values of the
- * tensor, in order, through put(put_ctx, ...); it returns 0, -1 when put
- * failed, or a TL_E_* code with err filled. */
+ * tensor (or of the destination's type, typed), in order, through
+ * put(put_ctx, ...); it returns 0, -1 when put failed, or a TL_E_* code
+ * with err filled. */
 typedef int (*produce_fn)(const void *src, tl_put_fn put, void *put_ctx, struct tl_error *err);
 
 struct pipeline {
@@ -648,14 +651,14 @@ static void *decoder(void *arg)
     return NULL;
 }
 
-/* Writes what produce(src) decodes, converted to dt: on a thread of its
- * own beside the writes, or in turn with them on one thread.  @return the
+/* Writes what produce(src) decodes, converted to dt (typed: made of type
+ * dt already, put as it is): on a thread of its own beside the writes, or in turn with them on one thread.  @return the
  * writes' CLI_OK or CLI_IO (after a message), and the producer's result in
  * *prc and err. */
-static int pipeline_run(struct cli_writer *w, enum tl_dtype dt, produce_fn produce,
+static int pipeline_run(struct cli_writer *w, enum tl_dtype dt, bool typed, produce_fn produce,
                         const void *src, int *prc, struct tl_error *err)
 {
-    struct pipeline p = { .x = { w, dt }, .produce = produce, .src = src };
+    struct pipeline p = { .x = { w, dt, typed }, .produce = produce, .src = src };
     pthread_t tid;
     /* one thread: decoded and written in turn */
     if (w->threads == 1 || !(p.slot[0] = malloc(WINDOW)) || !(p.slot[1] = malloc(WINDOW)) ||
@@ -703,35 +706,41 @@ static int pipeline_run(struct cli_writer *w, enum tl_dtype dt, produce_fn produ
 
 struct floats {
     uint64_t count;
-    int (*fill)(void *ctx, uint64_t first, uint64_t n, float *out);
+    enum tl_dtype dt;
+    int (*fill)(void *ctx, uint64_t first, uint64_t n, enum tl_dtype dt, void *out);
     void *ctx;
 };
 
+/* Pieces of the destination's type, a slot's worth each, that the fill
+ * makes in one pass (put as they are: the pipeline's x.typed). */
 static int produce_floats(const void *src, tl_put_fn put, void *put_ctx, struct tl_error *err)
 {
     const struct floats *f = src;
-    enum { PIECE = WINDOW / 4 };        /* as FLOAT32, a slot's worth */
-    float *buf = malloc(PIECE * sizeof *buf);
+    unsigned des = tl_dtype_size(f->dt);
+    uint64_t piece = WINDOW / des;
+    uint8_t *buf = malloc(WINDOW);
     if (!buf)
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     int rc = 0;
-    for (uint64_t at = 0; rc == 0 && at < f->count; at += PIECE) {
-        uint64_t n = f->count - at < PIECE ? f->count - at : PIECE;
-        if (f->fill(f->ctx, at, n, buf))
+    for (uint64_t at = 0; rc == 0 && at < f->count; at += piece) {
+        uint64_t n = f->count - at < piece ? f->count - at : piece;
+        if (f->fill(f->ctx, at, n, f->dt, buf))
             rc = tl_fail(err, TL_E_VALUE, "", "a scaled tensor cannot be decoded in place");
         else
-            rc = put(put_ctx, (const uint8_t *)buf, (size_t)n * 4);
+            rc = put(put_ctx, buf, (size_t)(n * des));
     }
     free(buf);
     return rc;
 }
 
 int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
-                      int (*fill)(void *ctx, uint64_t first, uint64_t n, float *out), void *ctx)
+                      int (*fill)(void *ctx, uint64_t first, uint64_t n, enum tl_dtype dt,
+                                  void *out),
+                      void *ctx)
 {
-    struct floats f = { count, fill, ctx };
+    struct floats f = { count, dt, fill, ctx };
     struct tl_error err = { 0 };
-    int prc, rc = pipeline_run(w, dt, produce_floats, &f, &prc, &err);
+    int prc, rc = pipeline_run(w, dt, true, produce_floats, &f, &prc, &err);
     if (rc != CLI_OK)
         return rc;                  /* the write said why */
     if (prc == TL_E_NOMEM)
@@ -760,7 +769,7 @@ int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
     struct encoded e = { in, t };
     struct tl_error err = { 0 };
     char q[64];
-    int prc, rc = pipeline_run(w, d->dtype, produce_encoded, &e, &prc, &err);
+    int prc, rc = pipeline_run(w, d->dtype, false, produce_encoded, &e, &prc, &err);
     if (rc != CLI_OK)
         return rc;                  /* the write said why */
     if (prc)

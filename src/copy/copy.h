@@ -183,6 +183,16 @@ typedef void (*tl_dequant_fn)(const uint8_t *x, float *y, size_t nb);
  * past FLOAT32's range.  dequant.c has the scalar twin. */
 typedef void (*tl_mx4_fn)(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
 
+/* mx4_bf16: the same blocks' values as BFLOAT16 at y (64 bytes a block,
+ * any alignment): each FLOAT32 product's top half, which is exact (a
+ * product has at most two significant bits).
+ * fp8s_bf16: n FLOAT8E4M3 codes at c, each value times scale in FLOAT32,
+ * rounded to BFLOAT16 as tl_convert_value() rounds (a NaN quiet) at y: a
+ * run of one block of DeepSeek's block-scaled weights.  dequant.c has the
+ * scalar twins. */
+typedef void (*tl_mx4_16_fn)(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb);
+typedef void (*tl_fp8s_fn)(const uint8_t *c, float scale, uint8_t *y, size_t n);
+
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they
  * write whole cache lines without reading them first, and order their
@@ -217,7 +227,9 @@ typedef void (*tl_fence_fn)(void);
     X(tl_pack4_fn, pack4, [2])                               \
     X(tl_nibpair_fn, nibpair, )                              \
     X(tl_dequant_fn, dequant, [TL_GGML_SLOTS])              \
-    X(tl_mx4_fn, mx4, )
+    X(tl_mx4_fn, mx4, )                                      \
+    X(tl_mx4_16_fn, mx4_bf16, )                              \
+    X(tl_fp8s_fn, fp8s_bf16, )
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {

@@ -146,6 +146,99 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
     return 0;
 }
 
+/* A scaled pair's values first .. first + count as BFLOAT16 at out, in
+ * one pass: FP8 a block's run at a time, MXFP4 whole blocks (a part of one
+ * at either end through a block of the scalar twin). */
+static int scaled_bf16(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                       uint64_t first, uint64_t count, uint8_t *out)
+{
+    const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
+    if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
+        return TL_E_VALUE;
+    const uint8_t *wb = file + w->begin, *sb = file + s->begin;
+    const struct tl_kernels *k = tl_kernels_for(tl_isa_active());
+    if (p->kind == TL_SCALED_FP8_BLOCK) {
+        uint64_t cols = w->shape[1], sc = s->shape[1];
+        for (uint64_t i = 0; i < count;) {
+            uint64_t e = first + i, r = e / cols, c = e % cols, len = 128 - c % 128;
+            if (len > cols - c)
+                len = cols - c;
+            if (len > count - i)
+                len = count - i;
+            float scale;
+            memcpy(&scale, sb + 4 * ((r / 128) * sc + c / 128), 4);
+            k->fp8s_bf16(wb + e, scale, out + 2 * i, (size_t)len);
+            i += len;
+        }
+        return 0;
+    }
+    for (uint64_t i = 0; i < count;) {
+        uint64_t e = first + i, block = e / 32, j = e % 32;
+        if (j == 0 && count - i >= 32) {
+            uint64_t nb = (count - i) / 32;
+            k->mx4_bf16(wb + block * 16, sb + block, out + 2 * i, (size_t)nb);
+            i += nb * 32;
+            continue;
+        }
+        uint8_t v[64];
+        uint64_t run = 32 - j < count - i ? 32 - j : count - i;
+        tl_mx4_bf16_scalar(wb + block * 16, sb + block, v, 1);
+        memcpy(out + 2 * i, v + 2 * j, (size_t)run * 2);
+        i += run;
+    }
+    return 0;
+}
+
+#define CHUNK 2048                      /* values staged at a time: 8 KiB of FLOAT32 */
+#define STREAM_FROM (8u << 20)          /* output bytes from which it streams */
+
+int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                        uint64_t first, uint64_t count, enum tl_dtype dt, void *out)
+{
+    if (tl_dtype_bits(dt) < 8)
+        return TL_E_VALUE;
+    const struct tl_kernels *k = tl_kernels_for(tl_isa_active());
+    tl_cvt_fn cvt = k->cvt[TL_DT_FLOAT32][dt];
+    unsigned des = tl_dtype_size(dt);
+    bool stream = count * des >= STREAM_FROM && k->copy_stream && k->fence;
+    _Alignas(64) float v[CHUNK];
+    _Alignas(64) uint8_t o[CHUNK * 8];
+    uint8_t *d = out;
+    /* streamed, every chunk after the first starts on a cache line */
+    uint64_t n = CHUNK, mis = (uintptr_t)d & 63;
+    if (stream && mis % des == 0 && mis)
+        n = (64 - mis) / des;
+    for (uint64_t at = 0; at < count; at += n, n = CHUNK) {
+        if (n > count - at)
+            n = count - at;
+        uint8_t *to = stream ? o : d + at * des;
+        if (dt == TL_DT_BFLOAT16) {             /* in one pass */
+            int rc = scaled_bf16(file, f, p, first + at, n, to);
+            if (rc)
+                return rc;
+            if (stream)
+                k->copy_stream(o, d + at * des, (size_t)(n * des));
+            continue;
+        }
+        /* FLOAT32 goes straight to an aligned place */
+        bool direct = dt == TL_DT_FLOAT32 && (uintptr_t)to % 4 == 0;
+        int rc = tl_scaled_decode(file, f, p, first + at, n, direct ? (float *)(void *)to : v);
+        if (rc)
+            return rc;
+        if (!direct && dt == TL_DT_FLOAT32)
+            memcpy(to, v, (size_t)n * 4);
+        else if (!direct && cvt)
+            cvt((const uint8_t *)v, to, (size_t)n);
+        else if (!direct)
+            tl_cvt_scalar(TL_DT_FLOAT32, dt, (const uint8_t *)v, to, (size_t)n);
+        if (stream)
+            k->copy_stream(o, d + at * des, (size_t)(n * des));
+    }
+    if (stream)
+        k->fence();
+    return 0;
+}
+
 static const struct {
     const char *name;
     int (*decode)(const uint8_t *file, const struct tl_file_tensor *t, tl_put_fn put,

@@ -77,6 +77,30 @@ void tl_mx4_scalar(const uint8_t *q, const uint8_t *e, float *y, size_t nb)
     }
 }
 
+void tl_mx4_bf16_scalar(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb)
+{
+    float v[32];
+    for (size_t b = 0; b < nb; b++, y += 64) {
+        tl_mx4_scalar(q + 16 * b, e + b, v, 1);
+        for (int j = 0; j < 32; j++) {
+            uint32_t x;
+            memcpy(&x, &v[j], 4);
+            uint16_t h = (uint16_t)(x >> 16);       /* exact: the low half is 0 */
+            memcpy(y + 2 * j, &h, 2);
+        }
+    }
+}
+
+void tl_fp8s_bf16_scalar(const uint8_t *c, float scale, uint8_t *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float f;
+        tl_convert_value(TL_DT_FLOAT8E4M3, c + i, TL_DT_FLOAT32, &f);
+        f *= scale;
+        tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_BFLOAT16, y + 2 * i);
+    }
+}
+
 void tl_dq_q4_0(const uint8_t *x, float *y, size_t nb)
 {
     for (size_t i = 0; i < nb; i++, x += 18, y += 32) {

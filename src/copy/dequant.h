@@ -48,6 +48,8 @@ TL_DQ_NEON_TYPES(TL_DQ_NEON_DECLARE)
 void tl_mx4_scalar(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
 void tl_mx4_avx2(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
 void tl_mx4_neon(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
+void tl_mx4_bf16_scalar(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb);
+void tl_fp8s_bf16_scalar(const uint8_t *c, float scale, uint8_t *y, size_t n);
 
 /* The tables the decoders share with their SIMD versions. */
 extern const int8_t tl_iq4nl_values[16];

@@ -650,6 +650,58 @@ static bool cvt_fp4_f32(const uint8_t *src, uint8_t *dst, size_t n)
     return tl_cvt_scalar(TL_DT_FLOAT4E2M1, TL_DT_FLOAT32, src + i, dst + 4 * i, n - i);
 }
 
+/* ---- scaled pairs (SPEC 18) to BFLOAT16, in one pass -------------------
+ * MXFP4: a block's 32 codes looked up as FP4's BFLOAT16 values (the tables
+ * above), then the exponent E8M0 gives added to each nonzero one's
+ * exponent field: exact while the result stays a normal BFLOAT16 (E8M0
+ * exponents 2..252); a block outside that goes to the scalar twin. */
+static void mx4_bf16(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb)
+{
+    const __m256i lo_t = _mm256_broadcastsi128_si256(
+                            _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_lo)),
+                  hi_t = _mm256_broadcastsi128_si256(
+                            _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_hi));
+    const __m128i low = _mm_set1_epi8(0x0f);
+    const __m256i mag = _mm256_set1_epi16(0x7fff), zero = _mm256_setzero_si256();
+    for (size_t b = 0; b < nb; b++, q += 16, y += 64) {
+        if (e[b] < 2 || e[b] > 252) {
+            tl_mx4_bf16_scalar(q, e + b, y, 1);
+            continue;
+        }
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)q);
+        __m128i lo = _mm_and_si128(v, low), hi = _mm_and_si128(_mm_srli_epi16(v, 4), low);
+        /* codes 0..15 in the low lane, 16..31 in the high one */
+        __m256i c = _mm256_set_m128i(_mm_unpackhi_epi8(lo, hi), _mm_unpacklo_epi8(lo, hi));
+        __m256i l = _mm256_shuffle_epi8(lo_t, c), h = _mm256_shuffle_epi8(hi_t, c);
+        __m256i a = _mm256_unpacklo_epi8(l, h), d = _mm256_unpackhi_epi8(l, h);
+        __m256i off = _mm256_set1_epi16((short)((e[b] - 127) * 128));
+        __m256i x0 = _mm256_permute2x128_si256(a, d, 0x20), x1 = _mm256_permute2x128_si256(a, d, 0x31);
+        x0 = _mm256_add_epi16(x0, _mm256_andnot_si256(
+                 _mm256_cmpeq_epi16(_mm256_and_si256(x0, mag), zero), off));
+        x1 = _mm256_add_epi16(x1, _mm256_andnot_si256(
+                 _mm256_cmpeq_epi16(_mm256_and_si256(x1, mag), zero), off));
+        _mm256_storeu_si256((__m256i *)(void *)y, x0);
+        _mm256_storeu_si256((__m256i *)(void *)(y + 32), x1);
+    }
+}
+
+/* Block FP8: 16 codes a step to FLOAT32 (e4m3_f32), times the scale, and
+ * rounded to BFLOAT16 as cvt_f32_bf16 rounds. */
+static void fp8s_bf16(const uint8_t *c, float scale, uint8_t *y, size_t n)
+{
+    const __m256 s = _mm256_set1_ps(scale);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i codes = _mm_loadu_si128((const __m128i *)(const void *)(c + i));
+        __m256 a = _mm256_mul_ps(_mm256_castsi256_ps(e4m3_f32(codes)), s);
+        __m256 b = _mm256_mul_ps(_mm256_castsi256_ps(e4m3_f32(_mm_srli_si128(codes, 8))), s);
+        __m256i p = _mm256_packus_epi32(bf16_round(_mm256_castps_si256(a)),
+                                        bf16_round(_mm256_castps_si256(b)));
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * i), _mm256_permute4x64_epi64(p, 0xd8));
+    }
+    tl_fp8s_bf16_scalar(c + i, scale, y + 2 * i, n - i);
+}
+
 /* 8 bytes as 8 floats, unsigned or signed. */
 static inline __m256 bytes_ps(const uint8_t *p, bool sign)
 {
@@ -877,4 +929,6 @@ const struct tl_kernels tl_kernels_avx2 = {
     .nibpair = nibpair,
     .dequant = TL_DEQUANT_AVX2,
     .mx4 = tl_mx4_avx2,
+    .mx4_bf16 = mx4_bf16,
+    .fp8s_bf16 = fp8s_bf16,
 };

@@ -236,4 +236,6 @@ const struct tl_kernels tl_kernels_scalar = {
     .nibpair = nibpair,
     .dequant = TL_DEQUANT_SCALAR,
     .mx4 = tl_mx4_scalar,
+    .mx4_bf16 = tl_mx4_bf16_scalar,
+    .fp8s_bf16 = tl_fp8s_bf16_scalar,
 };

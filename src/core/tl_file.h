@@ -367,6 +367,15 @@ void tl_scaled_shape(const struct tl_file *f, const struct tl_scaled *p, unsigne
 int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                      uint64_t first, uint64_t count, float *out);
 
+/* The same values as type dt (a type of 8 bits or more) at out: each
+ * FLOAT32 value converted as tl_convert_value() converts it (to
+ * BFLOAT16, the FLOAT32 product rounded once more, as DeepSeek's
+ * reference casts it), a few thousand at a time through a buffer that
+ * stays in the first-level cache; an output of 8 MiB or more is written
+ * with streaming stores.  @return 0, or TL_E_VALUE. */
+int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                        uint64_t first, uint64_t count, enum tl_dtype dt, void *out);
+
 /* ---- sharded safetensors models (shards.c) ------------------------------ */
 
 /* A shard index (model.safetensors.index.json, SPEC section 10): the shards'

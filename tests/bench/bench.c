@@ -1365,10 +1365,10 @@ static void bench_dequant(const char *type_only)
  * scaled_fp8_bf16: a 1 GiB DeepSeek-style FP8 E4M3 weight (16384 x 65536,
  * a FLOAT32 scale per 128 x 128 block) to BFLOAT16; scaled_mxfp4_bf16: a
  * 1 GiB gpt-oss-style MXFP4 weight (2^26 blocks of 32 codes, an E8M0
- * exponent each) to BFLOAT16.  Both decoded as a whole file's conversion
- * decodes them, on one thread: 512 KiB of FLOAT32 values at a time by
- * tl_scaled_decode, each piece converted into the output by
- * tl_copy_convert.  Against memcpy of the output bytes on one thread, in
+ * exponent each) to BFLOAT16.  Both decoded by one tl_scaled_decode_as()
+ * call on one thread (a few thousand values at a time through the first
+ * level cache, the output streamed), as a whole file's conversion decodes
+ * each piece of its output.  Against memcpy of the output bytes on one thread, in
  * blocks of its own before and after, from the decoded output itself into
  * a buffer allocated the same way.  GB/s counts the weight's and scales'
  * bytes read and the output written. */
@@ -1377,19 +1377,13 @@ struct scaled_ctx {
     struct tl_file f;
     struct tl_scaled p;
     uint64_t count;
-    float *piece;
     uint8_t *out;
 };
 
 static void run_scaled(void *arg)
 {
     struct scaled_ctx *c = arg;
-    enum { PIECE = 128 << 10 };
-    for (uint64_t at = 0; at < c->count; at += PIECE) {
-        uint64_t n = c->count - at < PIECE ? c->count - at : PIECE;
-        tl_scaled_decode(c->file, &c->f, &c->p, at, n, c->piece);
-        tl_copy_convert(TL_DT_FLOAT32, c->piece, TL_DT_BFLOAT16, c->out + 2 * at, n);
-    }
+    tl_scaled_decode_as(c->file, &c->f, &c->p, 0, c->count, TL_DT_BFLOAT16, c->out);
 }
 
 static void bench_scaled(const char *only)
@@ -1436,7 +1430,7 @@ static void bench_scaled(const char *only)
             }
         }
         uint64_t out = 2 * count;
-        struct scaled_ctx c = { file, { 0 }, { 0 }, count, malloc(512 << 10), big(out) };
+        struct scaled_ctx c = { file, { 0 }, { 0 }, count, big(out) };
         c.f.count = 2;
         c.f.tensors = t;
         c.p.kind = kind == 0 ? TL_SCALED_FP8_BLOCK : TL_SCALED_MXFP4;
@@ -1453,7 +1447,6 @@ static void bench_scaled(const char *only)
             fprintf(json, "{\"case\": \"%s\", \"threads\": 1, \"gbps\": %.3f, "
                     "\"memcpy_gbps\": %.3f, \"ratio\": %.3f}\n", names[kind], gbps, mgbps,
                     gbps / mgbps);
-        free(c.piece);
         unbig(c.out, out);
         unbig(copy, out);
         unbig(file, wbytes + sbytes);

@@ -538,6 +538,60 @@ static void check_mx4(const char *isa, tl_mx4_fn fn, size_t nb, unsigned mis)
     buf_free(&out);
 }
 
+/* The fused BFLOAT16 decoders of scaled pairs against their twins: MXFP4
+ * blocks with every exponent in turn (0, 1 and 253..255 go the slow way);
+ * FP8 runs of every length with edge codes (NaN, subnormals, 448) and
+ * scales at FLOAT32's edges (subnormal, huge: products overflow and
+ * underflow); sources ending at an unreadable page, outputs misaligned. */
+static void check_scaled_bf16(const char *isa, const struct tl_kernels *k, size_t n,
+                              unsigned mis)
+{
+    struct buf q, e, out, want;
+    size_t nb = n / 32 + 1;
+    buf_alloc(&q, nb * 16 > n ? nb * 16 : n, true, 0);
+    buf_alloc(&e, nb, true, 0);
+    buf_alloc(&out, nb * 64 > 2 * n ? nb * 64 : 2 * n, false, mis);
+    buf_alloc(&want, nb * 64 > 2 * n ? nb * 64 : 2 * n, false, mis);
+    randomize(q.p, q.n);
+    unsigned from = (unsigned)rnd(256);
+    for (size_t b = 0; b < nb; b++)
+        e.p[b] = (uint8_t)(from + b);
+    char what[160];
+    if (k->mx4_bf16 && k->mx4_bf16 != tl_kernels_scalar.mx4_bf16) {
+        tl_mx4_bf16_scalar(q.p, e.p, want.p, nb);
+        k->mx4_bf16(q.p, e.p, out.p, nb);
+        checks++;
+        if (!same(&out, &want)) {
+            snprintf(what, sizeof what, "%s mx4_bf16: %zu blocks: bytes differ", isa, nb);
+            fail(what);
+        }
+    }
+    if (k->fp8s_bf16 && k->fp8s_bf16 != tl_kernels_scalar.fp8s_bf16) {
+        static const uint32_t scales[] = { 0x3f800000, 0x3a800000, 0x00000001, 0x00400000,
+                                           0x7f000000, 0x7f7fffff, 0xbf123456, 0x7fc00000,
+                                           0x7f800000, 0x00000000 };
+        uint32_t bits = rnd(3) ? (uint32_t)rnd(1u << 31) * 2 + (uint32_t)rnd(2)
+                               : scales[rnd(sizeof scales / sizeof scales[0])];
+        float scale;
+        memcpy(&scale, &bits, 4);
+        uint8_t *c = q.p + q.n - n;
+        for (size_t i = 0; i < n && rnd(4) == 0; i++)       /* some edge codes */
+            c[rnd(n)] = (uint8_t)(rnd(2) ? 0x7f : rnd(2) ? 0x7e : rnd(8));
+        tl_fp8s_bf16_scalar(c, scale, want.p, n);
+        k->fp8s_bf16(c, scale, out.p, n);
+        checks++;
+        if (!same(&out, &want)) {
+            snprintf(what, sizeof what, "%s fp8s_bf16: %zu codes, scale %08x: bytes differ", isa,
+                     n, (unsigned)bits);
+            fail(what);
+        }
+    }
+    buf_free(&q);
+    buf_free(&e);
+    buf_free(&out);
+    buf_free(&want);
+}
+
 /* Every slot a table fills, against the scalar table's twin. */
 static void check_table(const char *isa, const struct tl_kernels *k)
 {
@@ -556,6 +610,10 @@ static void check_table(const char *isa, const struct tl_kernels *k)
             check_dequant(isa, k->dequant[ty], z->dequant[ty], ty, 10 + rnd(200),
                           (unsigned)rnd(16));
     }
+    for (size_t n = 0; n <= 70; n++)
+        check_scaled_bf16(isa, k, n, (unsigned)rnd(16));
+    for (int r = 0; r < 40; r++)
+        check_scaled_bf16(isa, k, 100 + rnd(20000), (unsigned)rnd(16));
     if (k->mx4 && k->mx4 != z->mx4) {
         for (size_t nb = 0; nb <= 9; nb++)
             check_mx4(isa, k->mx4, nb, (unsigned)rnd(16));

@@ -237,7 +237,7 @@ def test_deepseek_block_fp8_dequantized():
     """A synthetic DeepSeek layer: W FLOAT8E4M3 [300, 200] (codes numpy
     picks), W_scale_inv FLOAT32 [3, 2]; --dequantize writes W as each code's
     OCP value times its 128 x 128 block's scale (in FLOAT32), the scales
-    dropped; --to-type BFLOAT16 does the same, rounded; a scale of the
+    dropped; --to-type BFLOAT16 and FLOAT16 do the same, rounded; a scale of the
     wrong shape is one line, exit 4."""
     rng = np.random.default_rng(12)
     codes = rng.integers(0, 256, (300, 200), dtype=np.uint8)
@@ -266,6 +266,12 @@ def test_deepseek_block_fp8_dequantized():
     got = np.frombuffer(b[8 + n + a:8 + n + e], np.uint16).reshape(300, 200)
     u = want.view(np.uint32).astype(np.uint64)
     assert np.array_equal(got, ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16))
+    # FLOAT16: the FLOAT32 product rounded as numpy's astype rounds it
+    out = os.path.join(TMP, "ds_h.npz")
+    tl("convert", p, "--to-type", "FLOAT16", "-o", out)
+    h16 = np.load(out)["layer.w"]
+    assert h16.dtype == np.float16 and np.array_equal(h16.view(np.uint16),
+                                                      want.astype(np.float16).view(np.uint16))
     bad = os.path.join(TMP, "ds_bad.safetensors")
     write_st(bad, [("layer.w", "F8_E4M3", [300, 200], codes.tobytes()),
                    ("layer.w_scale_inv", "F32", [2, 2], scales[:2].tobytes())])

@@ -488,6 +488,15 @@ def test_gpt_oss_mxfp4_pairs_as_ggml_decodes_them():
     # and +0 in ggml's table, which holds no -0
     assert np.array_equal(got.reshape(-1), want)
     assert same_bits(np.where(got.reshape(-1) == 0, 0, got.reshape(-1)), want)
+    # into BFLOAT16 (each value exact there: two significant bits at most),
+    # ggml's FLOAT32 values' top halves, -0 again the only difference
+    tl("convert", path("oss.safetensors"), "--to-type", "BFLOAT16", "-o",
+       path("oss_bf.safetensors"))
+    raw = open(path("oss_bf.safetensors"), "rb").read()
+    n = int.from_bytes(raw[:8], "little")
+    a, e = json.loads(raw[8:8 + n])["mlp.experts.down_proj"]["data_offsets"]
+    bf = np.frombuffer(raw[8 + n + a:8 + n + e], np.uint16)
+    assert np.array_equal(np.where(bf == 0x8000, 0, bf), (want.view(np.uint32) >> 16).astype(np.uint16))
     doc = json.loads(tl("list", "--json", path("oss.safetensors")).stdout)
     assert len(doc["tensors"]) == 2
 
