@@ -188,10 +188,12 @@ typedef void (*tl_mx4_fn)(const uint8_t *q, const uint8_t *e, float *y, size_t n
  * product has at most two significant bits).
  * fp8s_bf16: n FLOAT8E4M3 codes at c, each value times scale in FLOAT32,
  * rounded to BFLOAT16 as tl_convert_value() rounds (a NaN quiet) at y: a
- * run of one block of DeepSeek's block-scaled weights.  dequant.c has the
- * scalar twins. */
+ * run of one block of DeepSeek's block-scaled weights.  t is scale's
+ * table (tl_fp8s_table), or NULL when it has none; a kernel may use it.
+ * dequant.c has the scalar twins. */
 typedef void (*tl_mx4_16_fn)(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb);
-typedef void (*tl_fp8s_fn)(const uint8_t *c, float scale, uint8_t *y, size_t n);
+typedef void (*tl_fp8s_fn)(const uint8_t *c, const uint8_t *t, float scale, uint8_t *y,
+                           size_t n);
 
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they

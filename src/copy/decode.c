@@ -146,11 +146,21 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
     return 0;
 }
 
+/* The lookup tables of one band of 128 rows' scales (tl_fp8s_table), for
+ * as many column blocks as it holds. */
+#define BAND_TABLES 256
+struct band_tables {
+    uint64_t band;                      /* UINT64_MAX: none yet */
+    bool ok[BAND_TABLES];
+    uint8_t t[BAND_TABLES][32];
+};
+
 /* A scaled pair's values first .. first + count as BFLOAT16 at out, in
- * one pass: FP8 a block's run at a time, MXFP4 whole blocks (a part of one
- * at either end through a block of the scalar twin). */
+ * one pass: FP8 a block's run at a time (by its scale's table where it has
+ * one), MXFP4 whole blocks (a part of one at either end through a block of
+ * the scalar twin). */
 static int scaled_bf16(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                       uint64_t first, uint64_t count, uint8_t *out)
+                       uint64_t first, uint64_t count, uint8_t *out, struct band_tables *bt)
 {
     const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
     if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
@@ -167,7 +177,16 @@ static int scaled_bf16(const uint8_t *file, const struct tl_file *f, const struc
                 len = count - i;
             float scale;
             memcpy(&scale, sb + 4 * ((r / 128) * sc + c / 128), 4);
-            k->fp8s_bf16(wb + e, scale, out + 2 * i, (size_t)len);
+            if (sc <= BAND_TABLES && bt->band != r / 128) {
+                for (uint64_t b = 0; b < sc; b++) {
+                    float bs;
+                    memcpy(&bs, sb + 4 * ((r / 128) * sc + b), 4);
+                    bt->ok[b] = tl_fp8s_table(bs, bt->t[b]);
+                }
+                bt->band = r / 128;
+            }
+            const uint8_t *t = sc <= BAND_TABLES && bt->ok[c / 128] ? bt->t[c / 128] : NULL;
+            k->fp8s_bf16(wb + e, t, scale, out + 2 * i, (size_t)len);
             i += len;
         }
         return 0;
@@ -203,6 +222,8 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
     bool stream = count * des >= STREAM_FROM && k->copy_stream && k->fence;
     _Alignas(64) float v[CHUNK];
     _Alignas(64) uint8_t o[CHUNK * 8];
+    struct band_tables bt;
+    bt.band = UINT64_MAX;
     uint8_t *d = out;
     /* streamed, every chunk after the first starts on a cache line */
     uint64_t n = CHUNK, mis = (uintptr_t)d & 63;
@@ -213,7 +234,7 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
             n = count - at;
         uint8_t *to = stream ? o : d + at * des;
         if (dt == TL_DT_BFLOAT16) {             /* in one pass */
-            int rc = scaled_bf16(file, f, p, first + at, n, to);
+            int rc = scaled_bf16(file, f, p, first + at, n, to, &bt);
             if (rc)
                 return rc;
             if (stream)

@@ -91,14 +91,43 @@ void tl_mx4_bf16_scalar(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t n
     }
 }
 
-void tl_fp8s_bf16_scalar(const uint8_t *c, float scale, uint8_t *y, size_t n)
+void tl_fp8s_bf16_scalar(const uint8_t *c, const uint8_t *t, float scale, uint8_t *y,
+                         size_t n)
 {
+    (void)t;
     for (size_t i = 0; i < n; i++) {
         float f;
         tl_convert_value(TL_DT_FLOAT8E4M3, c + i, TL_DT_FLOAT32, &f);
         f *= scale;
         tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_BFLOAT16, y + 2 * i);
     }
+}
+
+bool tl_fp8s_table(float scale, uint8_t t[32])
+{
+    /* a subnormal code M x 2^-9 as (1 + M'/8) x 2^k */
+    static const uint8_t msub[8] = { 0, 0, 0, 4, 0, 2, 4, 6 };
+    static const int ksub[8] = { 0, -9, -8, -8, -7, -7, -7, -7 };
+    uint32_t bits;
+    memcpy(&bits, &scale, 4);
+    unsigned fs = (bits >> 23) & 0xff;
+    if (fs == 0 || fs == 255)
+        return false;
+    uint16_t p[8];
+    for (int m = 0; m < 8; m++) {
+        float f = (1.0f + (float)m / 8.0f) * scale;
+        tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_BFLOAT16, &p[m]);
+        unsigned fe = (p[m] >> 7) & 0xff;
+        if (fe < 10 || fe > 246)            /* exponents -9 .. +8 must stay normal */
+            return false;
+    }
+    for (int k = 0; k < 16; k++) {
+        uint16_t v = k < 8 ? (uint16_t)(p[k] - 7 * 128)
+                           : (uint16_t)(p[msub[k - 8]] + ksub[k - 8] * 128);
+        t[k] = (uint8_t)(v & 0xff);
+        t[16 + k] = (uint8_t)(v >> 8);
+    }
+    return true;
 }
 
 void tl_dq_q4_0(const uint8_t *x, float *y, size_t nb)

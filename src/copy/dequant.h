@@ -8,6 +8,7 @@
 #ifndef TL_DEQUANT_H
 #define TL_DEQUANT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,7 +50,19 @@ void tl_mx4_scalar(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
 void tl_mx4_avx2(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
 void tl_mx4_neon(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
 void tl_mx4_bf16_scalar(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb);
-void tl_fp8s_bf16_scalar(const uint8_t *c, float scale, uint8_t *y, size_t n);
+void tl_fp8s_bf16_scalar(const uint8_t *c, const uint8_t *t, float scale, uint8_t *y,
+                         size_t n);
+
+/* A scale's table for FLOAT8E4M3 x scale as BFLOAT16 by lookup: every code
+ * of magnitude m x 2^k (m in 1, 1.125, ..., 1.875, a subnormal code's
+ * too) gives BFLOAT16(FLOAT32(m x scale)) with k added to its exponent
+ * field, exact while every product stays a normal number.  t[key] and
+ * t[16 + key] are the low and high bytes of the value for key = the
+ * code's 3 mantissa bits, + 8 for a subnormal code, less 7 in the exponent
+ * field (the code's exponent field added later); @return false (no table)
+ * for a scale where a product could be subnormal or past BFLOAT16's
+ * range, or a scale that is not a normal number. */
+bool tl_fp8s_table(float scale, uint8_t t[32]);
 
 /* The tables the decoders share with their SIMD versions. */
 extern const int8_t tl_iq4nl_values[16];

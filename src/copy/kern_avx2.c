@@ -685,10 +685,47 @@ static void mx4_bf16(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb)
     }
 }
 
-/* Block FP8: 16 codes a step to FLOAT32 (e4m3_f32), times the scale, and
- * rounded to BFLOAT16 as cvt_f32_bf16 rounds. */
-static void fp8s_bf16(const uint8_t *c, float scale, uint8_t *y, size_t n)
+/* Block FP8 with the scale's table (tl_fp8s_table), 16 codes a step in
+ * 16-bit lanes: the value of the code's mantissa (and subnormality) looked
+ * up a byte at a time, its exponent field added, the sign applied; zero
+ * codes give the signed zero, NaN codes the quiet NaN, as the twin. */
+static void fp8s_bf16_table(const uint8_t *c, const uint8_t *t, float scale, uint8_t *y,
+                            size_t n)
 {
+    const __m256i tlo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t)),
+                  thi = _mm256_broadcastsi128_si256(
+                            _mm_loadu_si128((const __m128i *)(const void *)(t + 16)));
+    const __m256i zero = _mm256_setzero_si256(), low8 = _mm256_set1_epi16(0x00ff);
+    const __m256i zs = _mm256_set1_epi16(scale < 0 ? (short)0x8000 : 0);
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m256i w = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(c + i)));
+        __m256i e = _mm256_and_si256(_mm256_srli_epi16(w, 3), _mm256_set1_epi16(15));
+        __m256i key = _mm256_or_si256(_mm256_and_si256(w, _mm256_set1_epi16(7)),
+                                      _mm256_and_si256(_mm256_cmpeq_epi16(e, zero),
+                                                       _mm256_set1_epi16(8)));
+        key = _mm256_or_si256(key, _mm256_slli_epi16(key, 8));     /* in both bytes */
+        __m256i x = _mm256_or_si256(_mm256_and_si256(_mm256_shuffle_epi8(tlo, key), low8),
+                                    _mm256_andnot_si256(low8, _mm256_shuffle_epi8(thi, key)));
+        x = _mm256_add_epi16(x, _mm256_slli_epi16(e, 7));
+        __m256i mag = _mm256_and_si256(w, _mm256_set1_epi16(0x7f));
+        x = _mm256_blendv_epi8(x, zs, _mm256_cmpeq_epi16(mag, zero));
+        x = _mm256_xor_si256(x, _mm256_slli_epi16(_mm256_and_si256(w, _mm256_set1_epi16(0x80)), 8));
+        x = _mm256_blendv_epi8(x, _mm256_set1_epi16(0x7fc0),
+                               _mm256_cmpeq_epi16(mag, _mm256_set1_epi16(0x7f)));
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * i), x);
+    }
+    tl_fp8s_bf16_scalar(c + i, t, scale, y + 2 * i, n - i);
+}
+
+/* Block FP8 without a table: 16 codes a step to FLOAT32 (e4m3_f32), times
+ * the scale, and rounded to BFLOAT16 as cvt_f32_bf16 rounds. */
+static void fp8s_bf16(const uint8_t *c, const uint8_t *t, float scale, uint8_t *y, size_t n)
+{
+    if (t) {
+        fp8s_bf16_table(c, t, scale, y, n);
+        return;
+    }
     const __m256 s = _mm256_set1_ps(scale);
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
@@ -699,7 +736,7 @@ static void fp8s_bf16(const uint8_t *c, float scale, uint8_t *y, size_t n)
                                         bf16_round(_mm256_castps_si256(b)));
         _mm256_storeu_si256((__m256i *)(void *)(y + 2 * i), _mm256_permute4x64_epi64(p, 0xd8));
     }
-    tl_fp8s_bf16_scalar(c + i, scale, y + 2 * i, n - i);
+    tl_fp8s_bf16_scalar(c + i, t, scale, y + 2 * i, n - i);
 }
 
 /* 8 bytes as 8 floats, unsigned or signed. */

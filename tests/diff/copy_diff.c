@@ -570,15 +570,24 @@ static void check_scaled_bf16(const char *isa, const struct tl_kernels *k, size_
         static const uint32_t scales[] = { 0x3f800000, 0x3a800000, 0x00000001, 0x00400000,
                                            0x7f000000, 0x7f7fffff, 0xbf123456, 0x7fc00000,
                                            0x7f800000, 0x00000000 };
-        uint32_t bits = rnd(3) ? (uint32_t)rnd(1u << 31) * 2 + (uint32_t)rnd(2)
-                               : scales[rnd(sizeof scales / sizeof scales[0])];
+        int pick = (int)rnd(3);               /* edge, any bits, or DeepSeek's sort */
+        uint32_t bits = pick == 0 ? scales[rnd(sizeof scales / sizeof scales[0])]
+                                  : (uint32_t)rnd(1u << 31) * 2 + (uint32_t)rnd(2);
         float scale;
         memcpy(&scale, &bits, 4);
+        if (pick == 2) {
+            scale = (float)(1 + rnd(100000)) / 448000.0f;
+            memcpy(&bits, &scale, 4);
+        }
         uint8_t *c = q.p + q.n - n;
         for (size_t i = 0; i < n && rnd(4) == 0; i++)       /* some edge codes */
             c[rnd(n)] = (uint8_t)(rnd(2) ? 0x7f : rnd(2) ? 0x7e : rnd(8));
-        tl_fp8s_bf16_scalar(c, scale, want.p, n);
-        k->fp8s_bf16(c, scale, out.p, n);
+        uint8_t t[32];
+        bool table = tl_fp8s_table(scale, t);
+        tl_fp8s_bf16_scalar(c, NULL, scale, want.p, n);
+        k->fp8s_bf16(c, NULL, scale, out.p, n);     /* without the table, then with it */
+        if (table && same(&out, &want))
+            k->fp8s_bf16(c, t, scale, out.p, n);
         checks++;
         if (!same(&out, &want)) {
             snprintf(what, sizeof what, "%s fp8s_bf16: %zu codes, scale %08x: bytes differ", isa,
