@@ -39,7 +39,8 @@ endif
 MACHINE := $(shell $(CC) -dumpmachine)
 ISA_SRC  = src/copy/kern_scalar.c
 ifneq ($(findstring x86_64,$(MACHINE)),)
-ISA_SRC += src/copy/kern_sse2.c src/copy/kern_avx2.c src/copy/kern_avx512.c src/copy/dequant_avx2.c
+ISA_SRC += src/copy/kern_sse2.c src/copy/kern_avx2.c src/copy/kern_avx512.c src/copy/dequant_avx2.c \
+           src/copy/dequant_avx512.c
 endif
 ifneq ($(findstring aarch64,$(MACHINE)),)
 ISA_SRC += src/copy/kern_neon.c src/copy/dequant_neon.c
@@ -48,6 +49,7 @@ $(BUILD)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(BUILD)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
 $(BUILD)/src/copy/dequant_avx2.o: ISAFLAGS = -mavx2 -mf16c
 $(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
+$(BUILD)/src/copy/dequant_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl -mf16c
 
 COPY_SRC = src/copy/calib.c src/copy/calib_measure.c src/copy/calib_text.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c src/copy/dequant.c src/copy/decode.c $(ISA_SRC)
 CORE_SRC = $(wildcard src/core/*.c) $(COPY_SRC)
@@ -281,6 +283,7 @@ $(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
 $(FUZZ_DIR)/src/copy/dequant_avx2.o: ISAFLAGS = -mavx2 -mf16c
 $(FUZZ_DIR)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
+$(FUZZ_DIR)/src/copy/dequant_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl -mf16c
 
 $(FUZZ_DIR)/%.o: %.c $(wildcard src/*/*.h) tests/fuzz/coverage-ignore.txt
 	@mkdir -p $(dir $@)

@@ -35,6 +35,16 @@ TL_DQ_AVX2_TYPES(TL_DQ_AVX2_DECLARE)
 #define TL_DQ_AVX2_SLOT(name, id) [id] = tl_dq_avx2_##name,
 #define TL_DEQUANT_AVX2 { TL_DQ_AVX2_TYPES(TL_DQ_AVX2_SLOT) }
 
+/* The AVX-512 decoders (dequant_avx512.c), for the simplest types; the
+ * others keep AVX2's. */
+#define TL_DQ_AVX512_TYPES(X) X(q4_0, 2) X(q8_0, 8) X(iq4_nl, 20) X(mxfp4, 39)
+#define TL_DQ_AVX512_DECLARE(name, id) \
+    void tl_dq_avx512_##name(const uint8_t *x, float *y, size_t nb);
+TL_DQ_AVX512_TYPES(TL_DQ_AVX512_DECLARE)
+#undef TL_DQ_AVX512_DECLARE
+#define TL_DQ_AVX512_SLOT(name, id) [id] = tl_dq_avx512_##name,
+#define TL_DEQUANT_AVX512 { TL_DQ_AVX512_TYPES(TL_DQ_AVX512_SLOT) }
+
 /* The NEON decoders (dequant_neon.c). */
 #define TL_DQ_NEON_TYPES(X)                                                                \
     X(q4_0, 2) X(q8_0, 8) X(q4_k, 12) X(q6_k, 14) X(iq4_nl, 20) X(mxfp4, 39)

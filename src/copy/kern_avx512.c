@@ -11,6 +11,7 @@
  */
 #include <immintrin.h>
 
+#include "dequant.h"
 #include "kern_drivers.h"
 
 /* Permute indices of the butterfly stages, b = B/2 down to 1 (see above). */
@@ -340,4 +341,5 @@ const struct tl_kernels tl_kernels_avx512 = {
                                      [TL_DT_BFLOAT16] = tcvt_f32_bf16_nt } },
     .unpack4 = { unpack_u4, unpack_s4 },
     .pack4 = { pack_u4, pack_s4 },
+    .dequant = TL_DEQUANT_AVX512,
 };

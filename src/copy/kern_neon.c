@@ -392,6 +392,68 @@ DEFINE_cvt_fp8_16(cvt_fp4_bf16, TL_DT_FLOAT4E2M1, TL_DT_BFLOAT16, fp4_bf16)
 DEFINE_cvt_fp8_16(cvt_fp4_f16, TL_DT_FLOAT4E2M1, TL_DT_FLOAT16, fp4_f16)
 DEFINE_cvt_fp8_f32(cvt_fp4_f32, TL_DT_FLOAT4E2M1, fp4_bf16)
 
+/* Scaled pairs to BFLOAT16 in one pass, as kern_avx2.c's: MXFP4 blocks by
+ * FP4's BFLOAT16 values with E8M0's exponent added (exponents 2..252; a
+ * block outside them goes to the twin); block FP8 by its scale's table
+ * (tl_fp8s_table), 16 codes a step (no table: the twin). */
+static inline uint16x8_t mx4_half(uint8x16_t lo_t, uint8x16_t hi_t, uint8x8_t c, uint16x8_t off)
+{
+    uint16x8_t x = vorrq_u16(vmovl_u8(vqtbl1_u8(lo_t, c)), vshll_n_u8(vqtbl1_u8(hi_t, c), 8));
+    uint16x8_t nz = vtstq_u16(x, vdupq_n_u16(0x7fff));
+    return vaddq_u16(x, vandq_u16(nz, off));
+}
+
+static void mx4_bf16(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb)
+{
+    const uint8x16_t lo_t = vld1q_u8(fp4_bf16_lo), hi_t = vld1q_u8(fp4_bf16_hi);
+    const uint8x16_t low = vdupq_n_u8(0x0f);
+    for (size_t b = 0; b < nb; b++, q += 16, y += 64) {
+        if (e[b] < 2 || e[b] > 252) {
+            tl_mx4_bf16_scalar(q, e + b, y, 1);
+            continue;
+        }
+        uint8x16_t v = vld1q_u8(q);
+        uint8x16_t lo = vandq_u8(v, low), hi = vshrq_n_u8(v, 4);
+        uint8x16_t c0 = vzip1q_u8(lo, hi), c1 = vzip2q_u8(lo, hi);
+        uint16x8_t off = vdupq_n_u16((uint16_t)((e[b] - 127) * 128));
+        uint16_t *o = (uint16_t *)(void *)y;
+        vst1q_u16(o, mx4_half(lo_t, hi_t, vget_low_u8(c0), off));
+        vst1q_u16(o + 8, mx4_half(lo_t, hi_t, vget_high_u8(c0), off));
+        vst1q_u16(o + 16, mx4_half(lo_t, hi_t, vget_low_u8(c1), off));
+        vst1q_u16(o + 24, mx4_half(lo_t, hi_t, vget_high_u8(c1), off));
+    }
+}
+
+static inline uint16x8_t fp8s_8(uint8x8_t codes, uint8x16_t tlo, uint8x16_t thi, uint16x8_t zs)
+{
+    uint16x8_t w = vmovl_u8(codes);
+    uint8x8_t e = vand_u8(vshr_n_u8(codes, 3), vdup_n_u8(15));
+    uint8x8_t key = vorr_u8(vand_u8(codes, vdup_n_u8(7)),
+                            vand_u8(vceq_u8(e, vdup_n_u8(0)), vdup_n_u8(8)));
+    uint16x8_t x = vorrq_u16(vmovl_u8(vqtbl1_u8(tlo, key)), vshll_n_u8(vqtbl1_u8(thi, key), 8));
+    x = vaddq_u16(x, vshlq_n_u16(vmovl_u8(e), 7));
+    uint16x8_t mag = vandq_u16(w, vdupq_n_u16(0x7f));
+    x = vbslq_u16(vceqq_u16(mag, vdupq_n_u16(0)), zs, x);
+    x = veorq_u16(x, vshlq_n_u16(vandq_u16(w, vdupq_n_u16(0x80)), 8));
+    return vbslq_u16(vceqq_u16(mag, vdupq_n_u16(0x7f)), vdupq_n_u16(0x7fc0), x);
+}
+
+static void fp8s_bf16(const uint8_t *c, const uint8_t *t, float scale, uint8_t *y, size_t n)
+{
+    size_t i = 0;
+    if (t) {
+        const uint8x16_t tlo = vld1q_u8(t), thi = vld1q_u8(t + 16);
+        const uint16x8_t zs = vdupq_n_u16(scale < 0 ? 0x8000 : 0);
+        for (; i + 16 <= n; i += 16) {
+            uint8x16_t codes = vld1q_u8(c + i);
+            uint16_t *o = (uint16_t *)(void *)(y + 2 * i);
+            vst1q_u16(o, fp8s_8(vget_low_u8(codes), tlo, thi, zs));
+            vst1q_u16(o + 8, fp8s_8(vget_high_u8(codes), tlo, thi, zs));
+        }
+    }
+    tl_fp8s_bf16_scalar(c + i, t, scale, y + 2 * i, n - i);
+}
+
 const struct tl_kernels tl_kernels_neon = {
     .transpose = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
     .transpose_nt = { transpose_w1, transpose_w2, transpose_w4, transpose_w8 },
@@ -424,4 +486,6 @@ const struct tl_kernels tl_kernels_neon = {
     },
     .dequant = TL_DEQUANT_NEON,
     .mx4 = tl_mx4_neon,
+    .mx4_bf16 = mx4_bf16,
+    .fp8s_bf16 = fp8s_bf16,
 };

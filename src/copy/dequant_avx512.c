@@ -1,0 +1,69 @@
+/*
+ * dequant_avx512.c - ggml's simplest block types decoded with AVX-512:
+ * the same integer of each element as dequant.c's twin, converted
+ * exactly, times the same scale (one rounding, never fused), sixteen
+ * values a vector, so every value is bit for bit the scalar one.  The
+ * other types keep their AVX2 decoders (the kernel table's upgrade).
+ * Built with -mavx512f -mavx512bw -mavx512vl -mf16c.
+ */
+#include <immintrin.h>
+#include <string.h>
+
+#include "dequant.h"
+
+static inline float h2f(const uint8_t *p)
+{
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return _cvtsh_ss(h);     /* exact; a NaN quieted, its payload kept */
+}
+
+/* 16 signed bytes as 16 floats times d: y[0..16). */
+static inline void put16(float *y, __m128i v, __m512 d)
+{
+    _mm512_storeu_ps(y, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(v)), d));
+}
+
+void tl_dq_avx512_q8_0(const uint8_t *x, float *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 34, y += 32) {
+        const __m512 d = _mm512_set1_ps(h2f(x));
+        put16(y, _mm_loadu_si128((const __m128i *)(const void *)(x + 2)), d);
+        put16(y + 16, _mm_loadu_si128((const __m128i *)(const void *)(x + 18)), d);
+    }
+}
+
+void tl_dq_avx512_q4_0(const uint8_t *x, float *y, size_t nb)
+{
+    const __m128i low = _mm_set1_epi8(0x0f), eight = _mm_set1_epi8(8);
+    for (size_t i = 0; i < nb; i++, x += 18, y += 32) {
+        const __m512 d = _mm512_set1_ps(h2f(x));
+        const __m128i q = _mm_loadu_si128((const __m128i *)(const void *)(x + 2));
+        put16(y, _mm_sub_epi8(_mm_and_si128(q, low), eight), d);
+        put16(y + 16, _mm_sub_epi8(_mm_and_si128(_mm_srli_epi16(q, 4), low), eight), d);
+    }
+}
+
+/* A block of 16 bytes of nibbles looked up in table (16 signed values):
+ * the low nibbles are values 0..15, the high ones 16..31. */
+static inline void lookup32(float *y, const uint8_t *qs, __m128i table, __m512 d)
+{
+    const __m128i low = _mm_set1_epi8(0x0f);
+    const __m128i q = _mm_loadu_si128((const __m128i *)(const void *)qs);
+    put16(y, _mm_shuffle_epi8(table, _mm_and_si128(q, low)), d);
+    put16(y + 16, _mm_shuffle_epi8(table, _mm_and_si128(_mm_srli_epi16(q, 4), low)), d);
+}
+
+void tl_dq_avx512_iq4_nl(const uint8_t *x, float *y, size_t nb)
+{
+    const __m128i table = _mm_loadu_si128((const __m128i *)(const void *)tl_iq4nl_values);
+    for (size_t i = 0; i < nb; i++, x += 18, y += 32)
+        lookup32(y, x + 2, table, _mm512_set1_ps(h2f(x)));
+}
+
+void tl_dq_avx512_mxfp4(const uint8_t *x, float *y, size_t nb)
+{
+    const __m128i table = _mm_loadu_si128((const __m128i *)(const void *)tl_mxfp4_values);
+    for (size_t i = 0; i < nb; i++, x += 17, y += 32)
+        lookup32(y, x + 1, table, _mm512_set1_ps(tl_e8m0_half(x[0])));
+}
