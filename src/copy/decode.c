@@ -148,7 +148,7 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
 
 /* The lookup tables of one band of 128 rows' scales (tl_fp8s_table), for
  * as many column blocks as it holds. */
-#define BAND_TABLES 256
+#define BAND_TABLES 1024
 struct band_tables {
     uint64_t band;                      /* UINT64_MAX: none yet */
     bool ok[BAND_TABLES];
@@ -168,9 +168,9 @@ static int scaled_bf16(const uint8_t *file, const struct tl_file *f, const struc
     const uint8_t *wb = file + w->begin, *sb = file + s->begin;
     const struct tl_kernels *k = tl_kernels_for(tl_isa_active());
     if (p->kind == TL_SCALED_FP8_BLOCK) {
-        uint64_t cols = w->shape[1], sc = s->shape[1];
+        uint64_t cols = w->shape[1], sc = s->shape[1], r = first / cols, c = first % cols;
         for (uint64_t i = 0; i < count;) {
-            uint64_t e = first + i, r = e / cols, c = e % cols, len = 128 - c % 128;
+            uint64_t e = first + i, len = 128 - c % 128;
             if (len > cols - c)
                 len = cols - c;
             if (len > count - i)
@@ -188,6 +188,10 @@ static int scaled_bf16(const uint8_t *file, const struct tl_file *f, const struc
             const uint8_t *t = sc <= BAND_TABLES && bt->ok[c / 128] ? bt->t[c / 128] : NULL;
             k->fp8s_bf16(wb + e, t, scale, out + 2 * i, (size_t)len);
             i += len;
+            if ((c += len) == cols) {           /* the next row */
+                c = 0;
+                r++;
+            }
         }
         return 0;
     }

@@ -1362,7 +1362,7 @@ static void bench_dequant(const char *type_only)
 
 /* ---- scaled weight sets decoded (SPEC 18) --------------------------------
  *
- * scaled_fp8_bf16: a 1 GiB DeepSeek-style FP8 E4M3 weight (16384 x 65536,
+ * scaled_fp8_bf16: a 1 GiB DeepSeek-style FP8 E4M3 weight (65536 x 16384,
  * a FLOAT32 scale per 128 x 128 block) to BFLOAT16; scaled_mxfp4_bf16: a
  * 1 GiB gpt-oss-style MXFP4 weight (2^26 blocks of 32 codes, an E8M0
  * exponent each) to BFLOAT16.  Both decoded by one tl_scaled_decode_as()
@@ -1403,9 +1403,9 @@ static void bench_scaled(const char *only)
         uint64_t wbytes = 1ull << 30, sbytes, count;
         t[0].ndim = t[1].ndim = 2;
         if (kind == 0) {
-            t[0].shape[0] = 16384, t[0].shape[1] = 65536;
-            t[1].shape[0] = 128, t[1].shape[1] = 512;
-            sbytes = 128 * 512 * 4;
+            t[0].shape[0] = 65536, t[0].shape[1] = 16384;
+            t[1].shape[0] = 512, t[1].shape[1] = 128;
+            sbytes = 512 * 128 * 4;
             count = wbytes;
         } else {
             t[0].shape[0] = wbytes / 16, t[0].shape[1] = 16;
