@@ -75,6 +75,9 @@ void tl_fp8s_bf16_scalar(const uint8_t *c, const uint8_t *t, float scale, uint8_
 bool tl_fp8s_table(float scale, uint8_t t[32]);
 
 /* The tables the decoders share with their SIMD versions. */
+/* FLOAT4E2M1's 16 values as 16-bit floats, a byte at a time for lookups:
+ * BFLOAT16's low and high bytes, FLOAT16's high byte (its low one is 0). */
+extern const uint8_t tl_fp4_bf16_lo[16], tl_fp4_bf16_hi[16], tl_fp4_f16_hi[16];
 extern const int8_t tl_iq4nl_values[16];
 extern const int8_t tl_mxfp4_values[16];
 

@@ -597,15 +597,9 @@ static bool cvt_e5m2_f16(const uint8_t *src, uint8_t *dst, size_t n)
 
 /* ---- FLOAT4E2M1, a code a byte (unpacked: plan.c's 4-bit staging) --------
  * Its 16 values are exact in every wider float, and their 16-bit forms
- * are looked up a byte at a time: BFLOAT16's high and low bytes, FLOAT16's
- * high byte (its low one is 0); FLOAT32 is BFLOAT16 shifted up.  A byte's
- * high nibble is ignored, as the scalar converter ignores it. */
-static const uint8_t fp4_bf16_lo[16] = { 0, 0, 0x80, 0xc0, 0, 0x40, 0x80, 0xc0,
-                                         0, 0, 0x80, 0xc0, 0, 0x40, 0x80, 0xc0 };
-static const uint8_t fp4_bf16_hi[16] = { 0, 0x3f, 0x3f, 0x3f, 0x40, 0x40, 0x40, 0x40,
-                                         0x80, 0xbf, 0xbf, 0xbf, 0xc0, 0xc0, 0xc0, 0xc0 };
-static const uint8_t fp4_f16_hi[16] = { 0, 0x38, 0x3c, 0x3e, 0x40, 0x42, 0x44, 0x46,
-                                        0x80, 0xb8, 0xbc, 0xbe, 0xc0, 0xc2, 0xc4, 0xc6 };
+ * are looked up a byte at a time (dequant.c's tl_fp4_* tables); FLOAT32 is
+ * BFLOAT16 shifted up.  A byte's high nibble is ignored, as the scalar
+ * converter ignores it. */
 
 /* 16 codes at p as 16-bit floats: the first 8 in *a, the rest in *b. */
 static inline void fp4_16(const uint8_t *p, __m128i lo_t, __m128i hi_t, __m128i *a, __m128i *b)
@@ -631,13 +625,13 @@ static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                    
     return tl_cvt_scalar(TL_DT_FLOAT4E2M1, DDT, src + i, dst + 2 * i, n - i);              \
 }
 DEFINE_cvt_fp4_16(cvt_fp4_bf16, TL_DT_BFLOAT16,
-                  _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_lo), fp4_bf16_hi)
-DEFINE_cvt_fp4_16(cvt_fp4_f16, TL_DT_FLOAT16, _mm_setzero_si128(), fp4_f16_hi)
+                  _mm_loadu_si128((const __m128i *)(const void *)tl_fp4_bf16_lo), tl_fp4_bf16_hi)
+DEFINE_cvt_fp4_16(cvt_fp4_f16, TL_DT_FLOAT16, _mm_setzero_si128(), tl_fp4_f16_hi)
 
 static bool cvt_fp4_f32(const uint8_t *src, uint8_t *dst, size_t n)
 {
-    const __m128i lo_t = _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_lo),
-                  hi_t = _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_hi);
+    const __m128i lo_t = _mm_loadu_si128((const __m128i *)(const void *)tl_fp4_bf16_lo),
+                  hi_t = _mm_loadu_si128((const __m128i *)(const void *)tl_fp4_bf16_hi);
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         __m128i a, b;
@@ -658,9 +652,9 @@ static bool cvt_fp4_f32(const uint8_t *src, uint8_t *dst, size_t n)
 static void mx4_bf16(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb)
 {
     const __m256i lo_t = _mm256_broadcastsi128_si256(
-                            _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_lo)),
+                            _mm_loadu_si128((const __m128i *)(const void *)tl_fp4_bf16_lo)),
                   hi_t = _mm256_broadcastsi128_si256(
-                            _mm_loadu_si128((const __m128i *)(const void *)fp4_bf16_hi));
+                            _mm_loadu_si128((const __m128i *)(const void *)tl_fp4_bf16_hi));
     const __m128i low = _mm_set1_epi8(0x0f);
     const __m256i mag = _mm256_set1_epi16(0x7fff), zero = _mm256_setzero_si256();
     for (size_t b = 0; b < nb; b++, q += 16, y += 64) {

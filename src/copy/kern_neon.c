@@ -365,27 +365,21 @@ DEFINE_cvt_fp8_f32(cvt_e8m0_f32, TL_DT_FLOAT8E8M0, e8m0_bf16)
 
 /* FLOAT4E2M1, a code a byte (plan.c's 4-bit staging): its 16 values are
  * exact in every wider float; their 16-bit forms looked up a byte at a
- * time (BFLOAT16's low and high bytes, FLOAT16's high one), FLOAT32 as
+ * time (dequant.c's tl_fp4_* tables), FLOAT32 as
  * BFLOAT16 shifted up.  A byte's high nibble is ignored, as the scalar
  * converter ignores it. */
-static const uint8_t fp4_bf16_lo[16] = { 0, 0, 0x80, 0xc0, 0, 0x40, 0x80, 0xc0,
-                                         0, 0, 0x80, 0xc0, 0, 0x40, 0x80, 0xc0 };
-static const uint8_t fp4_bf16_hi[16] = { 0, 0x3f, 0x3f, 0x3f, 0x40, 0x40, 0x40, 0x40,
-                                         0x80, 0xbf, 0xbf, 0xbf, 0xc0, 0xc0, 0xc0, 0xc0 };
-static const uint8_t fp4_f16_hi[16] = { 0, 0x38, 0x3c, 0x3e, 0x40, 0x42, 0x44, 0x46,
-                                        0x80, 0xb8, 0xbc, 0xbe, 0xc0, 0xc2, 0xc4, 0xc6 };
 
 static inline uint16x8_t fp4_bf16(uint16x8_t w)
 {
     uint8x8_t c = vand_u8(vmovn_u16(w), vdup_n_u8(0x0f));
-    return vorrq_u16(vmovl_u8(vqtbl1_u8(vld1q_u8(fp4_bf16_lo), c)),
-                     vshll_n_u8(vqtbl1_u8(vld1q_u8(fp4_bf16_hi), c), 8));
+    return vorrq_u16(vmovl_u8(vqtbl1_u8(vld1q_u8(tl_fp4_bf16_lo), c)),
+                     vshll_n_u8(vqtbl1_u8(vld1q_u8(tl_fp4_bf16_hi), c), 8));
 }
 
 static inline uint16x8_t fp4_f16(uint16x8_t w)
 {
     uint8x8_t c = vand_u8(vmovn_u16(w), vdup_n_u8(0x0f));
-    return vshll_n_u8(vqtbl1_u8(vld1q_u8(fp4_f16_hi), c), 8);
+    return vshll_n_u8(vqtbl1_u8(vld1q_u8(tl_fp4_f16_hi), c), 8);
 }
 
 DEFINE_cvt_fp8_16(cvt_fp4_bf16, TL_DT_FLOAT4E2M1, TL_DT_BFLOAT16, fp4_bf16)
@@ -405,7 +399,7 @@ static inline uint16x8_t mx4_half(uint8x16_t lo_t, uint8x16_t hi_t, uint8x8_t c,
 
 static void mx4_bf16(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb)
 {
-    const uint8x16_t lo_t = vld1q_u8(fp4_bf16_lo), hi_t = vld1q_u8(fp4_bf16_hi);
+    const uint8x16_t lo_t = vld1q_u8(tl_fp4_bf16_lo), hi_t = vld1q_u8(tl_fp4_bf16_hi);
     const uint8x16_t low = vdupq_n_u8(0x0f);
     for (size_t b = 0; b < nb; b++, q += 16, y += 64) {
         if (e[b] < 2 || e[b] > 252) {
