@@ -205,6 +205,23 @@ int cli_search_steps(const char *cmd, const struct arg_str *a, uint64_t *steps)
     return CLI_OK;
 }
 
+bool cli_notes_on(void)
+{
+    const char *v = getenv("TENSORLAYOUT_NOTES");
+    return !v || strcmp(v, "off") != 0;
+}
+
+void cli_note(const char *fmt, ...)
+{
+    if (!cli_notes_on())
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tensorlayout: note: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
 /* The TENSORLAYOUT_SIMD value that set the ceiling, for cli_simd_note(). */
 static const char *simd_wanted;
 static enum tl_isa simd_isa;
@@ -217,7 +234,7 @@ void cli_simd_select(void)
         return;
     if (tl_isa_from_name(want, &isa) != 0) {
         char q[40];
-        fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD='%s' is not one of scalar, sse2, "
+        cli_note("TENSORLAYOUT_SIMD='%s' is not one of scalar, sse2, "
                 "avx2, avx512, neon; ignored\n", tl_quote(want, q, sizeof q));
         return;
     }
@@ -229,7 +246,7 @@ void cli_simd_select(void)
 void cli_simd_note(void)
 {
     if (simd_wanted && tl_isa_active() != simd_isa)
-        fprintf(stderr, "tensorlayout: note: TENSORLAYOUT_SIMD=%s is not supported here; using %s\n",
+        cli_note("TENSORLAYOUT_SIMD=%s is not supported here; using %s\n",
                 simd_wanted, tl_isa_name(tl_isa_active()));
 }
 

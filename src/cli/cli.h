@@ -220,6 +220,13 @@ void cli_split_name(const char *arg, char *path, size_t n, const char **name);
  * read: its reader says why). */
 enum tl_format cli_sniff_arg(const char *arg);
 
+/* Notes (SPEC 19: every note can be silenced): cli_note() prints
+ * "tensorlayout: note: " and the formatted text on standard error, unless
+ * TENSORLAYOUT_NOTES=off; cli_notes_on() says whether notes are printed
+ * (args.c). */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+bool cli_notes_on(void);
+
 /* Opens DATA.  On failure prints the message and returns CLI_IO
  * (CLI_USAGE when '-' names standard input a second time). */
 int cli_open_data(const char *path, struct cli_data *out);

@@ -304,11 +304,13 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
     struct tl_desc b_was = b.desc.d;
     if (differ && squeeze_as(&b.desc, &a.desc.d)) {
         /* the same sizes but for axes of size 1 ([16] and [1,16,1,1]) */
-        fprintf(stderr, "tensorlayout: note: compare: %s has sizes ", a.desc.name);
-        cli_print_u64_list(stderr, a.desc.d.sizes, a.desc.d.rank, ",");
-        fprintf(stderr, " and %s has ", b.desc.name);
-        cli_print_u64_list(stderr, b_was.sizes, b_was.rank, ",");
-        fprintf(stderr, ": compared without their axes of size 1\n");
+        if (cli_notes_on()) {
+            fprintf(stderr, "tensorlayout: note: compare: %s has sizes ", a.desc.name);
+            cli_print_u64_list(stderr, a.desc.d.sizes, a.desc.d.rank, ",");
+            fprintf(stderr, " and %s has ", b.desc.name);
+            cli_print_u64_list(stderr, b_was.sizes, b_was.rank, ",");
+            fprintf(stderr, ": compared without their axes of size 1\n");
+        }
         differ = false;
     }
     if (differ) {

@@ -291,7 +291,7 @@ static int finish(const struct cli_whole *w, struct cli_writer *wr, int rc, size
         return rc;
     }
     if (carried)
-        fprintf(stderr, "tensorlayout: note: %s: %zu tensor%s of types the tool does not "
+        cli_note("%s: %zu tensor%s of types the tool does not "
                 "decode, or with no elements, copied as %s\n", w->name, carried,
                 carried == 1 ? "" : "s", carried == 1 ? "it is" : "they are");
     return cli_writer_commit(wr);
@@ -342,7 +342,7 @@ static int out_meta(const struct cli_whole *w, const struct tl_file *f, struct t
         m[k++].value = f->meta[i].value;
     }
     if (cut && !w->quiet)
-        fprintf(stderr, "tensorlayout: note: %s: %zu metadata array%s of more than %d items "
+        cli_note("%s: %zu metadata array%s of more than %d items "
                 "left out of __metadata__: %s%s\n", w->name, cut, cut == 1 ? "" : "s",
                 TL_META_WHOLE, names, cut > 3 ? ", ..." : "");
     *out = m;
@@ -879,17 +879,17 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
     free(pair_of);
     free(kept);
     if (rc == CLI_OK && !w->quiet && npairs)
-        fprintf(stderr, "tensorlayout: note: %s: %zu scaled weight%s decoded (%s%s), %s scales "
+        cli_note("%s: %zu scaled weight%s decoded (%s%s), %s scales "
                 "left out\n", w->name, npairs, npairs == 1 ? "" : "s",
                 pairs[0].kind == TL_SCALED_MXFP4 ? "MXFP4: " : "FP8 blocks: ", pairs[0].name,
                 npairs == 1 ? "its" : "their");
     free(pairs);
     if (rc == CLI_OK && !w->quiet && leaves)
-        fprintf(stderr, "tensorlayout: note: %s: %zu value%s that %s no tensor not written: "
+        cli_note("%s: %zu value%s that %s no tensor not written: "
                 "%s%s\n", w->name, leaves, leaves == 1 ? "" : "s", leaves == 1 ? "is" : "are",
                 names, leaves > 3 ? ", ..." : "");
     if (rc == CLI_OK && !w->quiet && shared)
-        fprintf(stderr, "tensorlayout: note: %s: tensors that share a storage (tied weights, "
+        cli_note("%s: tensors that share a storage (tied weights, "
                 "views) are written as tensors of their own\n", w->name);
     return rc;
 }
@@ -953,7 +953,7 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
         cli_simd_note();
         rc = (gguf ? write_gguf : npz ? write_npz : write_safetensors)(w, f, in, it, &written);
         if (rc == CLI_OK && quantized && !w->quiet && quantized < f->count)
-            fprintf(stderr, "tensorlayout: note: %s: %zu of %zu tensors quantized to %s; the "
+            cli_note("%s: %zu of %zu tensors quantized to %s; the "
                     "others (not floating, rows not whole blocks of 32, or not chosen) are "
                     "kept as they are\n", w->name, quantized, f->count,
                     tl_ggml_type(quant)->name);

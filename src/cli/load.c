@@ -556,11 +556,11 @@ void cli_note_trailing(const struct cli_desc *desc, const struct cli_data *data)
         data->size <= padded_box(&desc->d))
         return;
     if (extra && data->at_least)
-        fprintf(stderr, "tensorlayout: note: %s: the stream holds more than the %llu bytes "
+        cli_note("%s: the stream holds more than the %llu bytes "
                 "the tensor of %s needs (the rest was not read); is the description right?\n",
                 data->name, (unsigned long long)(data->size - extra), desc->name);
     else if (extra)
-        fprintf(stderr, "tensorlayout: note: %s: the file has %llu bytes, %llu more than the "
+        cli_note("%s: the file has %llu bytes, %llu more than the "
                 "tensor of %s needs; is the description right?\n", data->name,
                 (unsigned long long)data->size, (unsigned long long)extra, desc->name);
 }
@@ -801,8 +801,8 @@ void cli_note_overlap(const struct cli_desc *desc)
 {
     char bytes[512];
     if (cli_byte_strides_note(desc, bytes, sizeof bytes))
-        fprintf(stderr, "tensorlayout: note: %s: %s\n", desc->name, bytes);
+        cli_note("%s: %s\n", desc->name, bytes);
     char text[512];
     if (cli_overlap_note(desc, text, sizeof text))
-        fprintf(stderr, "tensorlayout: note: %s: %s\n", desc->name, text);
+        cli_note("%s: %s\n", desc->name, text);
 }

@@ -51,7 +51,9 @@ static void usage(FILE *f)
         "--type T --sizes LIST [--strides LIST | --layout L] [--byte-offset N],\n"
         "then DATA (tensorlayout dump --type float16 --sizes 2,3 x.bin).\n"
         "Exit status: 0 success, 1 the answer is no (problems found, tensors differ),\n"
-        "2 usage error, 3 input/output error, 4 invalid input.  See man tensorlayout.\n",
+        "2 usage error, 3 input/output error, 4 invalid input.  Notes on standard\n"
+        "error ('tensorlayout: note: ...') are silenced by TENSORLAYOUT_NOTES=off.\n"
+        "See man tensorlayout.\n",
         tl_format_list(list, sizeof list, ", "));
 }
 
