@@ -103,6 +103,7 @@ struct draw_physical {
     int cell_width;
     uint64_t shared_by;             /* elements per slot through broadcast (1: none) */
     bool values;                    /* labels are the slots' values (--values), not indices */
+    bool nibbles;                   /* 4-bit slots, two a byte: rows hold whole bytes */
 };
 
 struct draw_model {

@@ -313,6 +313,10 @@ static int build_physical(struct draw_physical *p, const struct draw_side *s,
     }
     if (!per)
         per = p->span < fit ? p->span : fit;
+    /* 4-bit slots go by byte: a row of whole bytes (SPEC 19) */
+    p->nibbles = tl_dtype_bits(d->dtype) == 4;
+    if (p->nibbles && per % 2)
+        per = per * 2 <= fit || per == 1 ? per * 2 : per - 1;
     p->per = per;
     uint64_t rows = (p->span + per - 1) / per;
     uint64_t at_row = 0, at_slot = o->at_given ? tl_desc_elem(d, o->at) : 0;

@@ -20,6 +20,7 @@
 #define HEAD 18                     /* a line of text */
 #define CHAR_W 7                    /* a label's character, at 12 px */
 #define INDEX_W 28                  /* the row indices' column */
+#define BYTE_GAP 8                  /* more between two bytes' 4-bit slots */
 
 static void xml_text(FILE *f, const char *s)
 {
@@ -103,7 +104,8 @@ static int side_width(const struct draw_model *m)
     const struct draw_logical *l = &m->logical;
     const struct draw_physical *p = &m->physical;
     int lw = INDEX_W + (int)slots_of(&l->cols) * (cell_w(l->cell_width) + GAP);
-    int pw = INDEX_W + 16 + (int)p->per * (cell_w(p->cell_width) + GAP);
+    int pw = INDEX_W + 16 + (int)p->per * (cell_w(p->cell_width) + GAP) +
+             (p->nibbles ? (int)p->per / 2 * BYTE_GAP : 0);
     int w = lw > pw ? lw : pw;
     return w < 600 ? 600 : w;
 }
@@ -197,8 +199,9 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
         y += 8;
     }
     /* the physical view */
-    snprintf(line, sizeof line, "physical view: slots 0..%llu in buffer order, %llu a row%s",
-             (unsigned long long)(p->span - 1), (unsigned long long)p->per,
+    snprintf(line, sizeof line, "physical view: slots 0..%llu in buffer order%s, %llu a row%s",
+             (unsigned long long)(p->span - 1),
+             p->nibbles ? " (two a byte, low nibble first)" : "", (unsigned long long)p->per,
              p->values ? ", each slot its value" : "");
     y += HEAD;
     text(f, MARGIN, y, 12, "bold", "#333333", "start", line);
@@ -220,7 +223,7 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
             /* an element's slot carries its (first) owner's index */
             bool owned = pc->kind != DRAW_PADDING && pc->kind != DRAW_UNKNOWN;
             rect_cell(f, x, y, cw, pc, "physical", owned ? pc->index : NULL);
-            x += cw + GAP;
+            x += cw + GAP + (p->nibbles && k % 2 ? BYTE_GAP : 0);
         }
         y += CELL_H + GAP;
     }

@@ -137,12 +137,13 @@ static void print_physical(FILE *f, const struct draw_model *m, const struct dra
             draw_axis_name(m->side, a, n, sizeof n);
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", a ? "," : "", n);
     }
+    const char *bytes = p->nibbles ? " (two a byte, low nibble first, bytes between |)" : "";
     if (p->values)
-        fprintf(f, "physical view: slots 0..%llu in buffer order, %llu a row; each slot its "
-                "value\n", (unsigned long long)(p->span - 1), (unsigned long long)p->per);
+        fprintf(f, "physical view: slots 0..%llu in buffer order%s, %llu a row; each slot its "
+                "value\n", (unsigned long long)(p->span - 1), bytes, (unsigned long long)p->per);
     else
-        fprintf(f, "physical view: slots 0..%llu in buffer order, %llu a row; each slot its "
-                "element's index (%s)\n", (unsigned long long)(p->span - 1),
+        fprintf(f, "physical view: slots 0..%llu in buffer order%s, %llu a row; each slot its "
+                "element's index (%s)\n", (unsigned long long)(p->span - 1), bytes,
                 (unsigned long long)p->per, names);
     int ow = draw_digits(p->span - 1);
     for (unsigned r = 0; r < p->rows.n; r++) {
@@ -158,16 +159,14 @@ static void print_physical(FILE *f, const struct draw_model *m, const struct dra
             /* an index left-aligned, so that it reads from its start; a value
              * right-aligned, as the logical view aligns them */
             int w = columns(c->label);
-            if (p->values && c->kind != DRAW_PADDING && c->kind != DRAW_UNKNOWN) {
+            bool right = p->values && c->kind != DRAW_PADDING && c->kind != DRAW_UNKNOWN;
+            if (right)
                 pad(f, p->cell_width - w);
-                cell(f, c, w, o->color);
-                if (k + 1 < last)
-                    pad(f, 1);
-                continue;
-            }
             cell(f, c, w, o->color);
             if (k + 1 < last)
-                pad(f, p->cell_width - w + 1);
+                pad(f, right ? 1 : p->cell_width - w + 1);
+            if (p->nibbles && k % 2 && k + 1 < last)      /* a byte's two slots end */
+                fputs("| ", f);
         }
         fputc('\n', f);
     }

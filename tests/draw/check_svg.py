@@ -39,6 +39,7 @@ CASES = [
     ["--type", "f32", "--sizes", "1,3,4,4", "--strides", "0,1,24,3"],
     ["examples/model.gguf:blk.0.attn_q.weight"],
     ["examples/padded.json", "examples/padded.bin", "--values"],
+    ["examples/int4_weight.json"],
 ]
 
 
