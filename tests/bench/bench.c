@@ -1389,12 +1389,6 @@ static void run_scaled(void *arg)
 static void bench_scaled(const char *only)
 {
     static const char *const names[] = { "scaled_fp8_bf16", "scaled_mxfp4_bf16" };
-    struct halves h;
-    memset(&h, 0, sizeof h);
-    pthread_barrier_init(&h.go, NULL, 2);
-    pthread_barrier_init(&h.done, NULL, 2);
-    pthread_t helper;
-    pthread_create(&helper, NULL, half_worker, &h);
     for (int kind = 0; kind < 2; kind++) {
         if (only && !strstr(names[kind], only))
             continue;
@@ -1437,7 +1431,7 @@ static void bench_scaled(const char *only)
         c.p.weight = 0, c.p.scale = 1;
         uint8_t *copy = big(out);
         run_scaled(&c);                     /* touches the output: warm */
-        struct mc_ctx m = { &h, copy, c.out, out, 1 };
+        struct mc_ctx m = { NULL, copy, c.out, out, 1 };   /* one thread: no helper */
         double m1 = block(run_memcpy, &m), t1 = block(run_scaled, &c), m2 = block(run_memcpy, &m);
         double gbps = (double)(wbytes + sbytes + out) / t1 / 1e9;
         double mgbps = 2.0 * out / ((m1 + m2) / 2) / 1e9;
@@ -1451,9 +1445,6 @@ static void bench_scaled(const char *only)
         unbig(copy, out);
         unbig(file, wbytes + sbytes);
     }
-    h.quit = true;
-    pthread_barrier_wait(&h.go);
-    pthread_join(helper, NULL);
 }
 
 /* A model file that a script writes (python3 SCRIPT IN ARGS), converted whole into BFLOAT16 safetensors, against cat of the
