@@ -82,13 +82,14 @@ struct draw_cell {
     char index[48];                 /* physical view: its (first) owner's index, "1,0,2" */
 };
 
-/* The logical view: one grid per outer index (the axes before the two
- * innermost), rows and columns the two innermost axes (a 1-D tensor: one
- * row). */
+/* The logical view: rows and columns the two innermost axes longer than
+ * one (one row when only one is: a 1x16x1x1 bias is a row of 16), one
+ * grid per index of the other axes, the outer ones. */
 struct draw_logical {
     unsigned rank;
-    int row_axis;                   /* -1 for a 1-D tensor */
+    int row_axis;                   /* -1: one row */
     unsigned col_axis, colour_axis;
+    unsigned outer_n, outer[TL_MAX_RANK];   /* the other axes, outermost first */
     uint64_t outer_count;           /* grids in all */
     struct draw_pick grids, rows, cols;
     struct draw_cell *cells;        /* grids.n x rows.n x cols.n */
@@ -129,10 +130,15 @@ unsigned draw_kinds(const struct draw_model *m);
 extern const uint32_t draw_palette[DRAW_COLOURS];
 #define DRAW_PADDING_RGB 0xd9d9d9u
 
-/* An index as "1,0,2" into buf; the outer index (axes 0 .. outer_axes-1)
- * of grid g into idx; the decimal digits of v. */
+/* An index as "1,0,2" into buf; the index of grid g's outer axes into
+ * idx (its rows and columns 0); grid g's title, "[0,:,2,:]", into buf
+ * (empty when the tensor has no axis but its rows and columns); the
+ * decimal digits of v. */
 void draw_index_text(const uint64_t *idx, unsigned rank, char *buf, size_t n);
-void draw_outer_index(const struct tl_desc *d, unsigned outer_axes, uint64_t g, uint64_t *idx);
+void draw_grid_index(const struct draw_logical *l, const struct tl_desc *d, uint64_t g,
+                     uint64_t *idx);
+void draw_grid_title(const struct draw_logical *l, const struct tl_desc *d, uint64_t g,
+                     char *buf, size_t n);
 int draw_digits(uint64_t v);
 
 /* The name of axis a of a side's tensor: the side's own ("O"), DirectML's

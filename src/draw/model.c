@@ -122,12 +122,36 @@ static void pick(struct draw_pick *p, uint64_t total, unsigned max, bool centred
         p->v[i] = total - (max - i);
 }
 
-void draw_outer_index(const struct tl_desc *d, unsigned outer_axes, uint64_t g, uint64_t *idx)
+void draw_grid_index(const struct draw_logical *l, const struct tl_desc *d, uint64_t g,
+                     uint64_t *idx)
 {
-    for (unsigned a = outer_axes; a-- > 0;) {
+    memset(idx, 0, d->rank * sizeof *idx);
+    for (unsigned k = l->outer_n; k-- > 0;) {
+        unsigned a = l->outer[k];
         idx[a] = g % d->sizes[a];
         g /= d->sizes[a];
     }
+}
+
+void draw_grid_title(const struct draw_logical *l, const struct tl_desc *d, uint64_t g,
+                     char *buf, size_t n)
+{
+    buf[0] = '\0';
+    if (d->rank <= 2 && !l->outer_n)
+        return;
+    uint64_t idx[TL_MAX_RANK];
+    draw_grid_index(l, d, g, idx);
+    size_t k = (size_t)snprintf(buf, n, "[");
+    for (unsigned a = 0; a < d->rank && k < n; a++) {
+        bool drawn = a == l->col_axis || (int)a == l->row_axis;
+        if (drawn)
+            k += (size_t)snprintf(buf + k, n - k, "%s:", a ? "," : "");
+        else
+            k += (size_t)snprintf(buf + k, n - k, "%s%llu", a ? "," : "",
+                                  (unsigned long long)idx[a]);
+    }
+    if (k < n)
+        snprintf(buf + k, n - k, "]");
 }
 
 void draw_index_text(const uint64_t *idx, unsigned rank, char *buf, size_t n)
@@ -163,11 +187,10 @@ static int fill_logical(struct draw_logical *l, const struct draw_side *s,
                         const struct draw_opts *o)
 {
     uint64_t idx[TL_MAX_RANK] = { 0 };
-    unsigned outer_axes = l->rank >= 2 ? l->rank - 2 : 0;
     int w = 1;
     struct draw_cell *c = l->cells;
     for (unsigned g = 0; g < l->grids.n; g++) {
-        draw_outer_index(s->d, outer_axes, l->grids.v[g], idx);
+        draw_grid_index(l, s->d, l->grids.v[g], idx);
         for (unsigned r = 0; r < l->rows.n; r++) {
             if (l->row_axis >= 0)
                 idx[l->row_axis] = l->rows.v[r];
@@ -192,12 +215,28 @@ static int build_logical(struct draw_logical *l, const struct draw_side *s,
 {
     const struct tl_desc *d = s->d;
     l->rank = d->rank;
-    l->col_axis = d->rank - 1;
-    l->row_axis = d->rank >= 2 ? (int)d->rank - 2 : -1;
+    /* columns the innermost axis longer than one, rows the next one (SPEC
+     * 19: a 1x16x1x1 bias is one row of 16, not 16 grids of one cell) */
+    int col = -1, row = -1;
+    for (unsigned a = d->rank; a-- > 0;) {
+        if (d->sizes[a] <= 1)
+            continue;
+        if (col < 0)
+            col = (int)a;
+        else if (row < 0)
+            row = (int)a;
+    }
+    if (col < 0)                    /* one element: its innermost axis */
+        col = (int)d->rank - 1;
+    l->col_axis = (unsigned)col;
+    l->row_axis = row;
     l->colour_axis = colour_axis(d);
-    unsigned outer_axes = d->rank >= 2 ? d->rank - 2 : 0;
+    l->outer_n = 0;
     uint64_t outer = 1, at_outer = 0;
-    for (unsigned a = 0; a < outer_axes; a++) {
+    for (unsigned a = 0; a < d->rank; a++) {
+        if ((int)a == col || (int)a == row)
+            continue;
+        l->outer[l->outer_n++] = a;
         outer *= d->sizes[a];
         at_outer = at_outer * d->sizes[a] + (o->at_given ? o->at[a] : 0);
     }
@@ -280,6 +319,46 @@ static void slot_cell(struct draw_physical *p, const struct draw_side *s, unsign
                  (unsigned long long)c->owners, c->more ? "+" : "");
 }
 
+/* Whether slot e belongs to no element (the finder got to the end). */
+static bool is_padding(struct tl_finder *f, const struct draw_side *s, uint64_t e)
+{
+    struct first_owner first = { .rank = s->d->rank };
+    return tl_finder_find(f, e, 1, keep_first, &first) == 0 && tl_finder_complete(f);
+}
+
+/* A padded tensor's picture shows padding (SPEC 19: a summary that leaves
+ * every padding slot out hides what the layout is about): when the rows
+ * picked hold none, the row of the first padding slot (looked for among
+ * PAD_SCAN slots past the head rows) and the next take two head rows'
+ * places. */
+#define PAD_SCAN (UINT64_C(1) << 16)
+static void show_padding(struct draw_physical *p, const struct draw_side *s,
+                         struct tl_finder *f, uint64_t rows)
+{
+    unsigned head = (p->rows.n + 1) / 2, tail = p->rows.n - head;
+    uint64_t from = (uint64_t)head * p->per, to = (rows - tail) * p->per;
+    if (to > p->span)
+        to = p->span;
+    for (uint64_t k = 0; k < (uint64_t)head * p->per && k < p->span; k++)
+        if (is_padding(f, s, k))
+            return;                 /* the head rows show some */
+    if (to - from > PAD_SCAN)
+        to = from + PAD_SCAN;
+    for (uint64_t e = from; e < to; e++) {
+        if (!is_padding(f, s, e))
+            continue;
+        uint64_t r = e / p->per;
+        unsigned keep = head >= 2 ? head - 2 : 0, n = keep;
+        p->rows.v[n++] = r;
+        if (r + 1 < rows - tail)
+            p->rows.v[n++] = r + 1;
+        for (unsigned t = 0; t < tail; t++)
+            p->rows.v[n++] = rows - tail + t;
+        p->rows.n = n;
+        return;
+    }
+}
+
 static int build_physical(struct draw_physical *p, const struct draw_side *s,
                           const struct draw_opts *o, unsigned caxis, int logical_width)
 {
@@ -323,13 +402,17 @@ static int build_physical(struct draw_physical *p, const struct draw_side *s,
     if (o->at_given)
         at_row = at_slot / per;
     pick(&p->rows, rows, MAX_PHYS_ROWS, o->at_given, at_row);
-    p->cells = calloc((size_t)p->rows.n * per, sizeof *p->cells);
-    if (!p->cells)
-        return TL_E_NOMEM;
     struct tl_finder *f = tl_finder_new(d);
     if (!f)
         return TL_E_NOMEM;
     tl_finder_limit(f, OWNER_WORK);
+    if (!o->at_given && s->info->padded && p->rows.n < rows)
+        show_padding(p, s, f, rows);
+    p->cells = calloc((size_t)p->rows.n * per, sizeof *p->cells);
+    if (!p->cells) {
+        tl_finder_free(f);
+        return TL_E_NOMEM;
+    }
     int w = 1;
     for (unsigned r = 0; r < p->rows.n; r++) {
         for (uint64_t k = 0; k < per; k++) {

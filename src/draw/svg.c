@@ -142,7 +142,6 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
     y += HEAD;
     text(f, MARGIN, y, 12, "bold", "#333333", "start", line);
     int cw = cell_w(l->cell_width);
-    unsigned outer_axes = d->rank >= 2 ? d->rank - 2 : 0;
     const struct draw_cell *c = l->cells;
     uint64_t idx[TL_MAX_RANK] = { 0 };
     for (unsigned g = 0; g < l->grids.n; g++) {
@@ -150,13 +149,9 @@ static int draw_side(FILE *f, const struct draw_model *m, int y0, const char *ro
             y += HEAD;
             text(f, MARGIN, y, 12, NULL, "#333333", "start", "\xe2\x80\xa6");
         }
-        draw_outer_index(d, outer_axes, l->grids.v[g], idx);
-        if (outer_axes) {
-            int k = snprintf(line, sizeof line, "[");
-            for (unsigned a = 0; a < outer_axes; a++)
-                k += snprintf(line + k, sizeof line - (size_t)k, "%llu,",
-                              (unsigned long long)idx[a]);
-            snprintf(line + k, sizeof line - (size_t)k, ":,:]");
+        draw_grid_index(l, d, l->grids.v[g], idx);
+        draw_grid_title(l, d, l->grids.v[g], line, sizeof line);
+        if (line[0]) {
             y += HEAD;
             text(f, MARGIN, y, 12, NULL, "#333333", "start", line);
         }

@@ -74,20 +74,15 @@ static void print_logical(FILE *f, const struct draw_model *m, const struct draw
     }
     int rw = draw_digits(l->rows.total - 1);
     const struct draw_cell *c = l->cells;
-    unsigned outer_axes = d->rank >= 2 ? d->rank - 2 : 0;
     for (unsigned g = 0; g < l->grids.n; g++) {
         if (g)
             fputc('\n', f);
         if (gap_before(&l->grids, g))
             fprintf(f, "  " ELLIPSIS "\n\n");
-        if (outer_axes) {
-            uint64_t idx[TL_MAX_RANK];
-            draw_outer_index(d, outer_axes, l->grids.v[g], idx);
-            fprintf(f, "  [");
-            for (unsigned a = 0; a < outer_axes; a++)
-                fprintf(f, "%llu,", (unsigned long long)idx[a]);
-            fprintf(f, ":,:]\n");
-        }
+        char title[160];
+        draw_grid_title(l, d, l->grids.v[g], title, sizeof title);
+        if (title[0])
+            fprintf(f, "  %s\n", title);
         /* the column indices */
         pad(f, 2 + rw + 2);
         for (unsigned k = 0; k < l->cols.n; k++) {

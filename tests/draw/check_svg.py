@@ -40,6 +40,8 @@ CASES = [
     ["examples/model.gguf:blk.0.attn_q.weight"],
     ["examples/padded.json", "examples/padded.bin", "--values"],
     ["examples/int4_weight.json"],
+    ["--type", "f32", "--sizes", "1,4,5,50", "--strides", "1280,320,64,1"],
+    ["--type", "f16", "--sizes", "1,16,1,1"],
 ]
 
 
@@ -121,10 +123,11 @@ def main():
         if (width, height) != (int(doc.get("width")), int(doc.get("height"))):
             failures.append("%s: rendered %dx%d" % (args, width, height))
         # the sizes, from the title text of each side: "...sizes 2,3, strides..."
-        sizes = None
+        sizes, padded = None, False
         for t in doc.iter(SVG + "text"):
             if t.get("font-weight") == "bold" and t.text and ", sizes " in t.text:
                 sizes = [int(v) for v in t.text.split(", sizes ")[1].split(", strides")[0].split(",")]
+                padded = ": padded" in t.text
                 break
         kinds = set()
         for rect in doc.iter(SVG + "rect"):
@@ -177,8 +180,18 @@ def main():
                     failures.append("%s: %s %s renders #%06x, not #%06x" %
                                     (args, rect.get("class"), rect.get("data-block") or
                                      rect.get("data-field"), got, want))
-        if args[0] == "examples/padded.json" and "padding" not in kinds:
-            failures.append("padded.json: no padding cell drawn")
+        # a padded tensor's picture shows padding, however much is left out
+        if padded and "padding" not in kinds:
+            failures.append("%s: padded, but no padding cell drawn" % args)
+        # axes of size 1 are not drawn as grids of one cell: a 1x16x1x1 bias
+        # is one row of 16
+        if sizes and sum(1 for v in sizes if v > 1) == 1:
+            logical = [r for r in doc.iter(SVG + "rect")
+                       if r.get("class") == "cell" and r.get("data-view") == "logical"]
+            if len(logical) != max(sizes) or len({r.get("y") for r in logical}) != 1:
+                failures.append("%s: %d logical cells on %d rows, not one row of %d" %
+                                (args, len(logical), len({r.get("y") for r in logical}),
+                                 max(sizes)))
     shutil.rmtree(tmp)
     for f in failures[:20]:
         print("FAIL " + f)
