@@ -25,6 +25,18 @@ static inline __m256i bf16_round(__m256i x)
     return _mm256_srli_epi32(_mm256_blendv_epi8(r, q, nan), 16);
 }
 
+/* Overflow (copy.h): big keeps the largest magnitude's bits seen, and
+ * reached() says whether it got to the threshold at. */
+static inline __m256i keep_big(__m256i big, __m256i x)
+{
+    return _mm256_max_epu32(big, _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)));
+}
+
+static inline bool reached(__m256i big, uint32_t at)
+{
+    return _mm256_movemask_epi8(_mm256_cmpgt_epi32(big, _mm256_set1_epi32((int)(at - 1)))) != 0;
+}
+
 /* 8 FLOAT32 lanes stored as they are, or as 16 bytes of FLOAT16 or BFLOAT16. */
 #define ST_PS(p, v) _mm256_storeu_ps((float *)(void *)(p), (v))
 #define ST_F16(p, v) _mm_storeu_si128((__m128i *)(void *)(p), _mm256_cvtps_ph((v), FROUND))
@@ -72,8 +84,27 @@ TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)      
         STORE(dst + k * ds, o[k]);                                                          \
 }
 DEFINE_block_w4(block_w4, ST_PS)
-DEFINE_block_w4(block_w4_f16, ST_F16)
-DEFINE_block_w4(block_w4_bf16, st_bf16)
+
+/* The same block converted by STORE: @return whether a magnitude reached
+ * the overflow threshold AT. */
+#define DEFINE_block_w4_cvt(NAME, STORE, AT)                                                \
+TL_BLOCK bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                  \
+{                                                                                           \
+    __m256 r[8], o[8];                                                                      \
+    __m256i big = _mm256_setzero_si256();                                                   \
+    TL_UNROLL                                                                               \
+    for (int i = 0; i < 8; i++) {                                                           \
+        r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));                \
+        big = keep_big(big, _mm256_castps_si256(r[i]));                                     \
+    }                                                                                       \
+    t8x8_w4(r, o);                                                                          \
+    TL_UNROLL                                                                               \
+    for (int k = 0; k < 8; k++)                                                             \
+        STORE(dst + k * ds, o[k]);                                                          \
+    return reached(big, AT);                                                                \
+}
+DEFINE_block_w4_cvt(block_w4_f16, ST_F16, TL_OVF_F16)
+DEFINE_block_w4_cvt(block_w4_bf16, st_bf16, TL_OVF_BF16)
 
 TL_BLOCK void block_w8(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
@@ -177,18 +208,24 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, step_w8_nt, TL_LINE_ALI
 /* Two FLOAT32 rows a and b, 8 columns each, converted and paired: each
  * 32-bit lane holds a column's value from a in its low half and from b in
  * its high half. */
-TL_BLOCK __m256 pair_f16(const uint8_t *a, const uint8_t *b)
+TL_BLOCK __m256 pair_f16(const uint8_t *a, const uint8_t *b, __m256i *big)
 {
-    __m128i x = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)(const void *)a), FROUND);
-    __m128i y = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)(const void *)b), FROUND);
+    __m256 va = _mm256_loadu_ps((const float *)(const void *)a);
+    __m256 vb = _mm256_loadu_ps((const float *)(const void *)b);
+    *big = keep_big(keep_big(*big, _mm256_castps_si256(va)), _mm256_castps_si256(vb));
+    __m128i x = _mm256_cvtps_ph(va, FROUND);
+    __m128i y = _mm256_cvtps_ph(vb, FROUND);
     __m256i lo = _mm256_castsi128_si256(_mm_unpacklo_epi16(x, y));
     return _mm256_castsi256_ps(_mm256_inserti128_si256(lo, _mm_unpackhi_epi16(x, y), 1));
 }
 
-TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b)
+TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b, __m256i *big)
 {
-    __m256i x = bf16_round(_mm256_loadu_si256((const __m256i *)(const void *)a));
-    __m256i y = bf16_round(_mm256_loadu_si256((const __m256i *)(const void *)b));
+    __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)a);
+    __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)b);
+    *big = keep_big(keep_big(*big, va), vb);
+    __m256i x = bf16_round(va);
+    __m256i y = bf16_round(vb);
     return _mm256_castsi256_ps(_mm256_or_si256(x, _mm256_slli_epi32(y, 16)));
 }
 
@@ -205,20 +242,22 @@ TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b)
  * 1.12-1.14 ms; from memory, streamed, FLOAT16 1.06-1.31 against
  * 1.21-1.57 ms, BFLOAT16 1.26-1.44 against 1.55-1.98 ms. */
 #define ST_NT_PS(p, v) _mm256_stream_ps((float *)(void *)(p), (v))
-#define DEFINE_cvt_step(NAME, PAIR, STORE)                                                  \
-static __attribute__((noinline)) void NAME(const uint8_t *src, size_t ss, uint8_t *dst,     \
+#define DEFINE_cvt_step(NAME, PAIR, STORE, AT)                                                \
+static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst,     \
                                             size_t ds)                                      \
 {                                                                                           \
+    __m256i big = _mm256_setzero_si256();                                                   \
     TL_UNROLL                                                                               \
     for (int h = 0; h < 16; h += 8) {                                                       \
         __m256 r[8], x[8], y[8];                                                            \
         TL_UNROLL                                                                           \
         for (int i = 0; i < 8; i++)                                                         \
-            r[i] = PAIR(src + 2 * i * ss + 4 * h, src + (2 * i + 1) * ss + 4 * h);          \
+            r[i] = PAIR(src + 2 * i * ss + 4 * h, src + (2 * i + 1) * ss + 4 * h, &big);    \
         t8x8_w4(r, x);                                                                      \
         TL_UNROLL                                                                           \
         for (int i = 0; i < 8; i++)                                                         \
-            r[i] = PAIR(src + (16 + 2 * i) * ss + 4 * h, src + (17 + 2 * i) * ss + 4 * h);  \
+            r[i] = PAIR(src + (16 + 2 * i) * ss + 4 * h, src + (17 + 2 * i) * ss + 4 * h,   \
+                     &big);                                                              \
         t8x8_w4(r, y);                                                                      \
         TL_UNROLL                                                                           \
         for (int k = 0; k < 8; k++) {                                                       \
@@ -226,18 +265,19 @@ static __attribute__((noinline)) void NAME(const uint8_t *src, size_t ss, uint8_
             STORE(dst + (h + k) * ds + 32, y[k]);                                           \
         }                                                                                   \
     }                                                                                       \
+    return reached(big, AT);                                                                \
 }
-DEFINE_cvt_step(step_f16_nt, pair_f16, ST_NT_PS)
-DEFINE_cvt_step(step_bf16, pair_bf16, ST_PS)
-DEFINE_cvt_step(step_bf16_nt, pair_bf16, ST_NT_PS)
+DEFINE_cvt_step(step_f16_nt, pair_f16, ST_NT_PS, TL_OVF_F16)
+DEFINE_cvt_step(step_bf16, pair_bf16, ST_PS, TL_OVF_BF16)
+DEFINE_cvt_step(step_bf16_nt, pair_bf16, ST_NT_PS, TL_OVF_BF16)
 
 /* FLOAT16 with ordinary stores goes in steps of 8 rows, by 8 x 8 blocks
  * that convert the transposed rows as they store them: 0.59-0.61 ms
  * against 0.66-0.94 ms for the paired step (same measure). */
-TL_BLOCK void step_f16(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
+TL_BLOCK bool step_f16(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)
 {
-    block_w4_f16(src, ss, dst, ds);
-    block_w4_f16(src + 32, ss, dst + 8 * ds, ds);
+    bool a = block_w4_f16(src, ss, dst, ds);
+    return block_w4_f16(src + 32, ss, dst + 8 * ds, ds) | a;
 }
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
@@ -405,9 +445,14 @@ static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        ST_F16(dst + 2 * i, _mm256_loadu_ps((const float *)(const void *)(src + 4 * i)));
-    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
+    __m256i big = _mm256_setzero_si256();
+    for (; i + 8 <= n; i += 8) {
+        __m256 v = _mm256_loadu_ps((const float *)(const void *)(src + 4 * i));
+        big = keep_big(big, _mm256_castps_si256(v));
+        ST_F16(dst + 2 * i, v);
+    }
+    bool bad = reached(big, TL_OVF_F16) && tl_overflows_scalar(TL_DT_FLOAT16, src, 0, 1, i);
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i) || bad;
 }
 
 static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
@@ -423,13 +468,17 @@ static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
 static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
+    __m256i big = _mm256_setzero_si256();
     for (; i + 16 <= n; i += 16) {
-        __m256i a = bf16_round(_mm256_loadu_si256((const __m256i *)(const void *)(src + 4 * i)));
-        __m256i b = bf16_round(_mm256_loadu_si256((const __m256i *)(const void *)(src + 4 * i + 32)));
-        __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8);
+        __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + 4 * i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + 4 * i + 32));
+        big = keep_big(keep_big(big, a), b);
+        __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(bf16_round(a), bf16_round(b)),
+                                             0xd8);
         _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), p);
     }
-    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
+    bool bad = reached(big, TL_OVF_BF16) && tl_overflows_scalar(TL_DT_BFLOAT16, src, 0, 1, i);
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i) || bad;
 }
 
 static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)

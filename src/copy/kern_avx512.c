@@ -46,6 +46,18 @@ static inline __m512i bf16_round_high(__m512i x)
     return _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000));
 }
 
+/* Overflow (copy.h): big keeps the largest magnitude's bits seen, and
+ * reached() says whether it got to the threshold at. */
+static inline __m512i keep_big(__m512i big, __m512i x)
+{
+    return _mm512_max_epu32(big, _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)));
+}
+
+static inline bool reached(__m512i big, uint32_t at)
+{
+    return _mm512_cmpge_epu32_mask(big, _mm512_set1_epi32((int)at)) != 0;
+}
+
 /* 16 FLOAT32 lanes stored as 32 bytes of FLOAT16 or BFLOAT16. */
 #define ST_F16(p, v) \
     _mm256_storeu_si256((__m256i *)(void *)(p), _mm512_cvtps_ph(_mm512_castsi512_ps(v), FROUND))
@@ -99,8 +111,23 @@ DEFINE_block(block_w4, 16, butterfly_w4, _mm512_storeu_si512)
 DEFINE_block(block_w4_nt, 16, butterfly_w4, _mm512_stream_si512)
 DEFINE_block(block_w8, 8, butterfly_w8, _mm512_storeu_si512)
 DEFINE_block(block_w8_nt, 8, butterfly_w8, _mm512_stream_si512)
-DEFINE_block(block_w4_f16, 16, butterfly_w4, ST_F16)
-DEFINE_block(block_w4_bf16, 16, butterfly_w4, ST_BF16)
+
+/* The same converted by STORE: @return whether a magnitude reached the
+ * overflow threshold AT. */
+#define DEFINE_block_cvt(NAME, N, BUTTERFLY, STORE, AT)                     \
+TL_BLOCK bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
+{                                                                           \
+    __m512i r[N], big = _mm512_setzero_si512();                             \
+    BUTTERFLY(src, ss, r);                                                  \
+    TL_UNROLL                                                               \
+    for (int i = 0; i < (N); i++) {                                         \
+        big = keep_big(big, r[i]);                                          \
+        STORE((void *)(dst + i * ds), r[i]);                                \
+    }                                                                       \
+    return reached(big, AT);                                                \
+}
+DEFINE_block_cvt(block_w4_f16, 16, butterfly_w4, ST_F16, TL_OVF_F16)
+DEFINE_block_cvt(block_w4_bf16, 16, butterfly_w4, ST_BF16, TL_OVF_BF16)
 
 /* Both blocks span whole lines and stream them out themselves: no step buffer. */
 TL_DEFINE_TRANSPOSE(transpose_w4, 4, 16, block_w4)
@@ -117,18 +144,22 @@ static const uint8_t cols_f16[16] = { 0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 
 #define COL_F16(j) cols_f16[j]
 #define COL_BF16(j) (j)
 
-TL_BLOCK __m512i pair_f16(const uint8_t *a, const uint8_t *b)
+TL_BLOCK __m512i pair_f16(const uint8_t *a, const uint8_t *b, __m512i *big)
 {
-    __m256i x = _mm512_cvtps_ph(_mm512_loadu_ps((const void *)a), FROUND);
-    __m256i y = _mm512_cvtps_ph(_mm512_loadu_ps((const void *)b), FROUND);
+    __m512 va = _mm512_loadu_ps((const void *)a), vb = _mm512_loadu_ps((const void *)b);
+    *big = keep_big(keep_big(*big, _mm512_castps_si512(va)), _mm512_castps_si512(vb));
+    __m256i x = _mm512_cvtps_ph(va, FROUND);
+    __m256i y = _mm512_cvtps_ph(vb, FROUND);
     return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_unpacklo_epi16(x, y)),
                               _mm256_unpackhi_epi16(x, y), 1);
 }
 
-TL_BLOCK __m512i pair_bf16(const uint8_t *a, const uint8_t *b)
+TL_BLOCK __m512i pair_bf16(const uint8_t *a, const uint8_t *b, __m512i *big)
 {
-    __m512i x = bf16_round_high(_mm512_loadu_si512((const void *)a));
-    __m512i y = bf16_round_high(_mm512_loadu_si512((const void *)b));
+    __m512i va = _mm512_loadu_si512((const void *)a), vb = _mm512_loadu_si512((const void *)b);
+    *big = keep_big(keep_big(*big, va), vb);
+    __m512i x = bf16_round_high(va);
+    __m512i y = bf16_round_high(vb);
     return _mm512_mask_blend_epi16(0xaaaaaaaau, _mm512_srli_epi32(x, 16), y);
 }
 
@@ -146,23 +177,24 @@ TL_BLOCK __m512i pair_bf16(const uint8_t *a, const uint8_t *b)
  * 1.27-1.59 ms, BFLOAT16 1.21-1.25 against 1.42 ms.  Out of line:
  * inlined into its loop, an earlier step had GCC keep the 32 row
  * addresses on the stack. */
-#define DEFINE_cvt_step(NAME, PAIR, COL, STORE)                                         \
-static __attribute__((noinline)) void NAME(const uint8_t *src, size_t ss, uint8_t *dst, \
+#define DEFINE_cvt_step(NAME, PAIR, COL, STORE, AT)                                     \
+static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, \
                                             size_t ds)                                  \
 {                                                                                       \
-    __m512i r[16];                                                                      \
+    __m512i r[16], big = _mm512_setzero_si512();                                        \
     TL_UNROLL                                                                           \
     for (int i = 0; i < 16; i++)                                                        \
-        r[i] = PAIR(src + 2 * i * ss, src + (2 * i + 1) * ss);                          \
+        r[i] = PAIR(src + 2 * i * ss, src + (2 * i + 1) * ss, &big);                    \
     butterfly_w4_regs(r);                                                               \
     TL_UNROLL                                                                           \
     for (int j = 0; j < 16; j++)                                                        \
         STORE((void *)(dst + COL(j) * ds), r[j]);                                       \
+    return reached(big, AT);                                                            \
 }
-DEFINE_cvt_step(step_f16, pair_f16, COL_F16, _mm512_storeu_si512)
-DEFINE_cvt_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512)
-DEFINE_cvt_step(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512)
-DEFINE_cvt_step(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512)
+DEFINE_cvt_step(step_f16, pair_f16, COL_F16, _mm512_storeu_si512, TL_OVF_F16)
+DEFINE_cvt_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, TL_OVF_F16)
+DEFINE_cvt_step(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512, TL_OVF_BF16)
+DEFINE_cvt_step(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512, TL_OVF_BF16)
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
@@ -198,17 +230,29 @@ TL_DEFINE_STREAMING(avx512, __m512i, 64, ST_NT, LD, SET1_8, SET1_16, SET1_32, SE
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        ST_F16(dst + 2 * i, _mm512_loadu_si512(src + 4 * i));
-    return i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
+    __m512i big = _mm512_setzero_si512();
+    for (; i + 16 <= n; i += 16) {
+        __m512i v = _mm512_loadu_si512(src + 4 * i);
+        big = keep_big(big, v);
+        ST_F16(dst + 2 * i, v);
+    }
+    bool bad = reached(big, TL_OVF_F16) && tl_overflows_scalar(TL_DT_FLOAT16, src, 0, 1, i);
+    return (i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i)) ||
+           bad;
 }
 
 static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
-    for (; i + 16 <= n; i += 16)
-        ST_BF16(dst + 2 * i, _mm512_loadu_si512(src + 4 * i));
-    return i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
+    __m512i big = _mm512_setzero_si512();
+    for (; i + 16 <= n; i += 16) {
+        __m512i v = _mm512_loadu_si512(src + 4 * i);
+        big = keep_big(big, v);
+        ST_BF16(dst + 2 * i, v);
+    }
+    bool bad = reached(big, TL_OVF_BF16) && tl_overflows_scalar(TL_DT_BFLOAT16, src, 0, 1, i);
+    return (i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i)) ||
+           bad;
 }
 
 static inline __m512 bytes_ps(const uint8_t *p, bool sign)

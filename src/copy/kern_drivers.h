@@ -343,13 +343,15 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
  * innermost.  The rows of a column line that do not fill a step go by
  * B x B blocks BLOCK(src, ss, dst, ds), then by the scalar twin, and so do
  * the columns that do not fill a line.  END comes last.  A function of its
- * own, so that its step keeps its vectors in registers. */
+ * own, so that its step keeps its vectors in registers.  STEP and BLOCK
+ * return whether a magnitude reached the overflow threshold (copy.h: SDT is
+ * FLOAT32); if one did, the source is searched for an overflow. */
 #define TL_DEFINE_CVT_STEPS(name, SDT, ES, DDT, DES, B, BLOCK, TALL, STEP, END)                 \
     static __attribute__((noinline)) bool name(const uint8_t *src, size_t ss, uint8_t *dst, \
                                                size_t ds, size_t rows, size_t cols)          \
     {                                                                                        \
         enum { SL = 64 / (ES) };                                                             \
-        bool bad = false;                                                                    \
+        bool bad = false, big = false;                                                       \
         size_t c = 0;                                                                        \
         for (; c + SL <= cols; c += SL) {                                                    \
             const uint8_t *s = src + c * (ES);                                               \
@@ -358,12 +360,12 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             for (; r + (TALL) <= rows; r += (TALL)) {                                        \
                 if (c + 2 * SL <= cols)                                                      \
                     tl_prefetch_next_line(s + r * ss, ss, (TALL));                           \
-                STEP(s + r * ss, ss, d + r * (DES), ds);                                     \
+                big |= STEP(s + r * ss, ss, d + r * (DES), ds);                              \
             }                                                                                \
             for (; r + (B) <= rows; r += (B)) {                                              \
                 TL_UNROLL                                                                    \
                 for (size_t k = 0; k < SL; k += (B))                                         \
-                    BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (DES), ds);            \
+                    big |= BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (DES), ds);     \
             }                                                                                \
             if (r < rows)                                                                    \
                 bad |= tl_tcvt_scalar(SDT, DDT, s + r * ss, ss, d + r * (DES), ds, rows - r, \
@@ -373,7 +375,7 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             bad |= tl_tcvt_scalar(SDT, DDT, src + c * (ES), ss, dst + c * ds, ds, rows,      \
                                   cols - c);                                                 \
         END;                                                                                 \
-        return bad;                                                                          \
+        return bad || (big && tl_overflows_scalar(DDT, src, ss, rows, cols));                \
     }
 
 /* Defines `name`, a converting transpose with ordinary stores, and

@@ -153,14 +153,24 @@ DEFINE_ALL_C(8, uint64, 2, u64)
  * BFLOAT16 by integer rounding, the byte types through 32-bit lanes.
  * Tails go to the scalar converter. */
 
+/* Overflow (copy.h): big keeps the largest magnitude's bits seen. */
+static inline uint32x4_t keep_big(uint32x4_t big, uint32x4_t x)
+{
+    return vmaxq_u32(big, vandq_u32(x, vdupq_n_u32(0x7fffffff)));
+}
+
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
+    uint32x4_t big = vdupq_n_u32(0);
     for (; i + 4 <= n; i += 4) {
-        float16x4_t h = vcvt_f16_f32(vld1q_f32((const float *)(const void *)(src + 4 * i)));
+        uint32x4_t x = vld1q_u32((const uint32_t *)(const void *)(src + 4 * i));
+        big = keep_big(big, x);
+        float16x4_t h = vcvt_f16_f32(vreinterpretq_f32_u32(x));
         vst1_u16((uint16_t *)(void *)(dst + 2 * i), vreinterpret_u16_f16(h));
     }
-    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i);
+    bool bad = vmaxvq_u32(big) >= TL_OVF_F16 && tl_overflows_scalar(TL_DT_FLOAT16, src, 0, 1, i);
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i) || bad;
 }
 
 static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
@@ -176,15 +186,18 @@ static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
 static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
+    uint32x4_t big = vdupq_n_u32(0);
     for (; i + 4 <= n; i += 4) {
         uint32x4_t x = vld1q_u32((const uint32_t *)(const void *)(src + 4 * i));
+        big = keep_big(big, x);
         uint32x4_t nan = vcgtq_u32(vandq_u32(x, vdupq_n_u32(0x7fffffff)), vdupq_n_u32(0x7f800000));
         uint32x4_t odd = vandq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(1));
         uint32x4_t r = vshrq_n_u32(vaddq_u32(vaddq_u32(x, vdupq_n_u32(0x7fff)), odd), 16);
         uint32x4_t q = vorrq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(0x40));
         vst1_u16((uint16_t *)(void *)(dst + 2 * i), vmovn_u32(vbslq_u32(nan, q, r)));
     }
-    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i);
+    bool bad = vmaxvq_u32(big) >= TL_OVF_BF16 && tl_overflows_scalar(TL_DT_BFLOAT16, src, 0, 1, i);
+    return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i) || bad;
 }
 
 static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)

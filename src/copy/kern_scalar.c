@@ -2,6 +2,7 @@
  * kern_scalar.c - the portable kernels: every slot of the table, and the
  * twin that each SIMD kernel is tested against.
  */
+#include <math.h>
 #include <pthread.h>
 
 #include "dequant.h"
@@ -97,13 +98,15 @@ static void no_fence(void)      /* ordinary stores need none */
  * it). */
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
 {
+    bool bad = false;
     for (size_t i = 0; i < n; i++) {
         float f;
         memcpy(&f, src + 4 * i, 4);
         uint16_t h = tl_float_to_half(f);
         memcpy(dst + 2 * i, &h, 2);
+        bad |= (h & 0x7fff) == 0x7c00 && isfinite(f);     /* overflowed */
     }
-    return false;
+    return bad;
 }
 
 static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
@@ -119,13 +122,15 @@ static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
 
 static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
 {
+    bool bad = false;
     for (size_t i = 0; i < n; i++) {
         float f;
         memcpy(&f, src + 4 * i, 4);
         uint16_t h = tl_float_to_bfloat(f);
         memcpy(dst + 2 * i, &h, 2);
+        bad |= (h & 0x7fff) == 0x7f80 && isfinite(f);     /* overflowed */
     }
-    return false;
+    return bad;
 }
 
 static bool cvt_bf16_f32(const uint8_t *src, uint8_t *dst, size_t n)

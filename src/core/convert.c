@@ -131,6 +131,14 @@ static void put_int(enum tl_dtype dt, __int128 v, uint8_t *p)
     memcpy(p, &bits, tl_dtype_size(dt));
 }
 
+/* Whether the float of type dt at p is an infinity. */
+static bool became_infinite(enum tl_dtype dt, const uint8_t *p)
+{
+    struct value r;
+    decode(dt, p, &r);
+    return isinf(r.f);
+}
+
 bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, void *dst)
 {
     struct value v;
@@ -144,6 +152,7 @@ bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, voi
     if (tl_dtype_is_float(ddt)) {
         if (v.is_float) {
             put_float(ddt, v.f, p);
+            return isfinite(v.f) && became_infinite(ddt, p);
         } else if (ddt == TL_DT_FLOAT64 || ddt == TL_DT_FLOAT32) {
             /* one rounding: C's conversion from a 64-bit integer */
             double d = v.i < 0 ? (double)(int64_t)v.i : (double)(uint64_t)v.i;
@@ -155,7 +164,7 @@ bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, voi
         } else {
             put_float(ddt, double_odd(v.i), p);
         }
-        return false;
+        return became_infinite(ddt, p);
     }
     if (ddt == TL_DT_BOOL) {                    /* nonzero is true, NaN too: it fits */
         p[0] = v.is_float ? v.f != 0 || isnan(v.f) : v.i != 0;
@@ -199,4 +208,41 @@ bool tl_convert_find_bad(const struct tl_desc *src, const uint8_t *src_file, enu
             return true;
     } while (tl_index_next(src->rank, src->sizes, idx));
     return false;
+}
+
+/* Whether FLOAT32 bits x are finite and round to an infinity in ddt (the
+ * halfway points to the next power of two round up: ties go to the even
+ * infinity's side). */
+static bool f32_overflows(uint32_t x, enum tl_dtype ddt)
+{
+    uint32_t a = x & 0x7fffffffu;
+    if (ddt == TL_DT_FLOAT16)
+        return a >= 0x477ff000u && a < 0x7f800000u;
+    return a >= 0x7f7f8000u && a < 0x7f800000u;
+}
+
+uint64_t tl_convert_count_overflow(const struct tl_desc *src, const uint8_t *src_file,
+                                   enum tl_dtype ddt)
+{
+    if (!tl_dtype_is_float(ddt) || ddt == TL_DT_FLOAT4E2M1)
+        return 0;
+    struct tl_info info;
+    tl_desc_classify(src, &info);
+    if (info.element_count == 0)
+        return 0;
+    uint64_t n = 0, idx[TL_MAX_RANK];
+    uint8_t in[8], out[8];
+    bool fast = src->dtype == TL_DT_FLOAT32 && (ddt == TL_DT_FLOAT16 || ddt == TL_DT_BFLOAT16);
+    memset(idx, 0, src->rank * sizeof idx[0]);
+    do {
+        tl_desc_get(src, src_file, tl_desc_elem(src, idx), in);
+        if (fast) {
+            uint32_t x;
+            memcpy(&x, in, 4);
+            n += f32_overflows(x, ddt);
+        } else {
+            n += tl_convert_value(src->dtype, in, ddt, out);
+        }
+    } while (tl_index_next(src->rank, src->sizes, idx));
+    return n;
 }

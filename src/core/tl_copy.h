@@ -19,9 +19,17 @@
  * alignment): floats to nearest, ties to even (+-Inf beyond the range, NaN
  * stays NaN, subnormals kept); integers to floats to nearest, ties to even;
  * floats to integers toward zero; integers exactly.  @return true when the
- * value does not fit ddt (outside its range, or a NaN or an infinity bound
- * for an integer type): dst then holds it clamped to the range, NaN as 0. */
+ * value does not fit ddt: for an integer type (or FLOAT4E2M1) it is
+ * outside the range, or a NaN or an infinity, and dst holds it clamped to
+ * the range, NaN as 0; for a float type a finite value (or an integer)
+ * overflowed, and dst holds +-Inf (SPEC 19: overflow is told). */
 bool tl_convert_value(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, void *dst);
+
+/* The number of the tensor src's values (src_file its data file) that are
+ * finite and become +-Inf as the float type ddt: the count behind a copy
+ * that reported an overflow.  0 for a type other than float. */
+uint64_t tl_convert_count_overflow(const struct tl_desc *src, const uint8_t *src_file,
+                                   enum tl_dtype ddt);
 
 /* The first logical index (in logical order) of the tensor src, whose data
  * file is src_file, whose value does not fit ddt.  @return false when every

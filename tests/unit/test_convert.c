@@ -149,3 +149,50 @@ void convert_should_truncate_and_check_integer_ranges(void)
     i64 = -128;
     CHECK(!tl_convert_value(TL_DT_INT64, &i64, TL_DT_INT8, &i8) && i8 == -128);
 }
+
+/* SPEC 19: a finite value that becomes +-Inf in a narrower float type is
+ * reported (and counted), an infinity or a NaN is not.  The edges are
+ * IEEE's: FLOAT16's largest is 65504 and 65520 (halfway to 65536) rounds
+ * up to Inf, as numpy's float32(65520).astype(float16) gives inf;
+ * BFLOAT16's largest is 0x7f7f, and 0x7f7f8000 rounds up. */
+void convert_should_report_float_overflow(void)
+{
+    float f;
+    uint16_t h;
+    double d;
+    f = 65519.99f;
+    CHECK(!tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h) && h == 0x7bff);
+    f = 65520.0f;
+    CHECK(tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h) && h == 0x7c00);
+    f = -3.4e38f;
+    CHECK(tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h) && h == 0xfc00);
+    f = INFINITY;
+    CHECK(!tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h) && h == 0x7c00);
+    f = NAN;
+    CHECK(!tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_FLOAT16, &h));
+    uint32_t b = 0x7f7f7fff;
+    memcpy(&f, &b, 4);
+    CHECK(!tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_BFLOAT16, &h) && h == 0x7f7f);
+    b = 0x7f7f8000;
+    memcpy(&f, &b, 4);
+    CHECK(tl_convert_value(TL_DT_FLOAT32, &f, TL_DT_BFLOAT16, &h) && h == 0x7f80);
+    d = 1e39;
+    CHECK(tl_convert_value(TL_DT_FLOAT64, &d, TL_DT_FLOAT32, &f) && isinf(f));
+    d = 1e300;
+    CHECK(!tl_convert_value(TL_DT_FLOAT64, &d, TL_DT_FLOAT64, &d));
+    int32_t i = 70000;
+    CHECK(tl_convert_value(TL_DT_INT32, &i, TL_DT_FLOAT16, &h) && h == 0x7c00);
+    /* the count over a tensor: a strided one, two of its six values */
+    float v[12] = { 1, 0, 70000, 0, -65520, 0, INFINITY, 0, NAN, 0, 65504, 0 };
+    struct tl_desc t = { .dtype = TL_DT_FLOAT32, .rank = 1, .sizes = { 6 }, .strides = { 2 } };
+    CHECK(tl_desc_validate(&t, NULL) == 0);
+    CHECK(tl_convert_count_overflow(&t, (const uint8_t *)v, TL_DT_FLOAT16) == 2);
+    CHECK(tl_convert_count_overflow(&t, (const uint8_t *)v, TL_DT_BFLOAT16) == 0);
+    CHECK(tl_convert_count_overflow(&t, (const uint8_t *)v, TL_DT_INT32) == 0);
+    t.dtype = TL_DT_FLOAT64;              /* the generic path */
+    double w[3] = { 1e39, -1e39, 1 };
+    t.sizes[0] = 3;
+    t.strides[0] = 1;
+    CHECK(tl_desc_validate(&t, NULL) == 0);
+    CHECK(tl_convert_count_overflow(&t, (const uint8_t *)w, TL_DT_FLOAT32) == 2);
+}

@@ -52,6 +52,7 @@
     X(convert_should_round_floats_once) \
     X(convert_should_round_integers_to_floats_once) \
     X(convert_should_truncate_and_check_integer_ranges) \
+    X(convert_should_report_float_overflow) \
     X(padding_should_match_byte_oracle)
 
 #define X(name) void name(void);
