@@ -563,6 +563,8 @@ struct cli_writer {
     size_t cap;
     bool crc_on;              /* crc is the CRC-32 of the bytes written since it was set */
     uint32_t crc;
+    uint64_t overflow;        /* values of the last tensor written that became +-Inf in its
+                                 conversion to a narrower float type (SPEC 19) */
 };
 
 /* Opens OUT (path, "-" for standard output) for total bytes.  Messages are

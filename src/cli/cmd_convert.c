@@ -125,10 +125,11 @@ static void report_unfit(const struct cli_desc *src, const struct cli_data *data
 }
 
 /* --json: the destination description and the bytes written. */
-static int print_result(const struct tl_desc *d, uint64_t size)
+static int print_result(const struct tl_desc *d, uint64_t size, uint64_t overflow)
 {
     cJSON *j = tl_desc_to_json(d);
-    if (j && !tl_json_add_u64(j, "bytesWritten", size)) {
+    if (j && (!tl_json_add_u64(j, "bytesWritten", size) ||
+              !tl_json_add_u64(j, "overflow", overflow))) {
         cJSON_Delete(j);
         j = NULL;
     }
@@ -523,8 +524,12 @@ static int run_one(const struct options *o, struct input *in)
     }
     free(header);
     cli_close_data(&data);
+    uint64_t overflow = rc == CLI_OK ? w.overflow : 0;
+    if (overflow)
+        cli_note("%s: %" PRIu64 " value%s beyond the range of %s became \xc2\xb1inf\n", src.name,
+                 overflow, overflow == 1 ? "" : "s", tl_dtype_name(dst.d.dtype));
     if (rc == CLI_OK && o->json)
-        rc = print_result(&dst.d, size);
+        rc = print_result(&dst.d, size, overflow);
     return rc;
 }
 

@@ -15,6 +15,7 @@
  */
 #include <cjson/cJSON.h>
 #include <fnmatch.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@ struct item {
     bool raw;                           /* into a GGUF OUT: its stored bytes as they are */
     uint32_t gtype;                     /* into a GGUF OUT: its ggml type */
     const struct tl_scaled *pair;       /* a scaled weight, decoded (SPEC 18) */
+    uint64_t overflow;                  /* its values that became +-Inf (SPEC 19) */
 };
 
 static bool matches(const char *const *globs, int n, const char *name, bool *used)
@@ -214,7 +216,8 @@ static cJSON *report(const struct item *it, size_t n, enum tl_format format)
             !tl_json_add_u64_array(o, "sizes", dec ? it[i].dst.sizes : it[i].t->shape,
                                    dec ? it[i].dst.rank : it[i].t->ndim) ||
             !tl_json_add_u64_array(o, "shape", shape, rank) ||
-            !cJSON_AddBoolToObject(o, "changed", it[i].layout || it[i].type)) {
+            !cJSON_AddBoolToObject(o, "changed", it[i].layout || it[i].type) ||
+            !tl_json_add_u64(o, "overflow", it[i].overflow)) {
             cJSON_Delete(o);
             cJSON_Delete(arr);
             return NULL;
@@ -258,11 +261,12 @@ static _Thread_local const struct tl_file *w_paired;
 /* Writes tensor x's bytes: converted through the copy core into its
  * destination (OUT's bytes up to end), or carried as they are. */
 static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
-                      const struct item *x, uint64_t end)
+                      struct item *x, uint64_t end)
 {
     struct cli_data tmp;
     const uint8_t *bytes;
     int rc;
+    wr->overflow = 0;
     if (x->pair) {
         struct pair_fill pf = { in->bytes, w_paired, x->pair };
         rc = cli_writer_floats(wr, x->dst.dtype, x->bytes / tl_dtype_size(x->dst.dtype),
@@ -278,8 +282,36 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
                                 : cli_writer_tensor(wr, &x->t->desc, bytes, &x->dst, end, NULL);
         cli_close_data(&tmp);
     }
+    x->overflow = wr->overflow;
     cli_data_done_with(in, x->t->begin, x->t->end);
     return rc;
+}
+
+/* The note of the values that became +-Inf: how many, in which tensors
+ * (the first three named). */
+static void overflow_note(const struct cli_whole *w, const struct item *it, size_t n)
+{
+    uint64_t total = 0;
+    size_t tensors = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += it[i].overflow;
+        tensors += it[i].overflow > 0;
+    }
+    if (!total)
+        return;
+    char list[512] = "", q[96];
+    size_t k = 0, named = 0;
+    for (size_t i = 0; i < n && named < 3; i++) {
+        if (!it[i].overflow)
+            continue;
+        k += (size_t)snprintf(list + k, k < sizeof list ? sizeof list - k : 0, "%s'%s' %" PRIu64
+                              " (%s)", named ? ", " : "", tl_quote(it[i].t->name, q, sizeof q),
+                              it[i].overflow, tl_dtype_name(it[i].dst.dtype));
+        named++;
+    }
+    cli_note("%s: %" PRIu64 " value%s beyond the range of the new type became \xc2\xb1inf, in "
+             "%zu tensor%s: %s%s\n", w->name, total, total == 1 ? "" : "s", tensors,
+             tensors == 1 ? "" : "s", list, tensors > named ? ", ..." : "");
 }
 
 /* Commits OUT after rc == CLI_OK, with a note of the tensors carried as
@@ -952,6 +984,8 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
             qsort(it, f->count, sizeof *it, by_size_then_name);
         cli_simd_note();
         rc = (gguf ? write_gguf : npz ? write_npz : write_safetensors)(w, f, in, it, &written);
+        if (rc == CLI_OK)
+            overflow_note(w, it, f->count);
         if (rc == CLI_OK && quantized && !w->quiet && quantized < f->count)
             cli_note("%s: %zu of %zu tensors quantized to %s; the "
                     "others (not floating, rows not whole blocks of 32, or not chosen) are "

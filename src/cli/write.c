@@ -416,6 +416,7 @@ struct slabs {
     uint8_t *win[2];
     uint64_t lo[2], hi[2];
     bool full[2], stop;
+    bool overflowed;               /* a conversion made a finite value +-Inf */
     char err[256];                 /* a copy that failed, its message */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -435,6 +436,7 @@ static void build_window(struct slabs *b, uint64_t k)
     pthread_mutex_lock(&b->mu);
     if (r && r != TL_E_RANGE && !b->err[0])
         snprintf(b->err, sizeof b->err, "%s", err.msg[0] ? err.msg : "cannot copy");
+    b->overflowed |= r == TL_E_RANGE;
     b->lo[h] = lo;
     b->hi[h] = hi;
     b->full[h] = true;
@@ -547,7 +549,8 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
     struct region_progress rp = { w, lo, len };
-    tl_copy_run(plan, src_file, p, w->threads, region_progress, &rp);
+    if (tl_copy_run(plan, src_file, p, w->threads, region_progress, &rp) == 1)
+        w->overflow = tl_convert_count_overflow(src, src_file, d->dtype);
     tl_copy_plan_free(plan);
     if (w->crc_on)
         w->crc = (uint32_t)crc32_z(w->crc, p, (size_t)len);
@@ -562,20 +565,25 @@ struct decoded {
     struct cli_writer *w;
     enum tl_dtype dt;
     bool typed;                         /* the pieces are of type dt already */
+    uint64_t overflow;                  /* values that became +-Inf as dt */
 };
 
 /* n bytes of FLOAT32 values at bytes (x->typed: of type x->dt), as x->dt
  * into out (room for WINDOW bytes): @return the bytes, or 0 when they do
  * not fit. */
-static size_t convert_piece(const struct decoded *x, const uint8_t *bytes, size_t n, uint8_t *out)
+static size_t convert_piece(struct decoded *x, const uint8_t *bytes, size_t n, uint8_t *out)
 {
     uint64_t count = n / 4, len = x->typed ? n : tl_dtype_bytes(x->dt, count);
     if (len > WINDOW)
         return 0;
-    if (x->dt == TL_DT_FLOAT32 || x->typed)
+    if (x->dt == TL_DT_FLOAT32 || x->typed) {
         memcpy(out, bytes, (size_t)len);
-    else
-        tl_copy_convert(TL_DT_FLOAT32, bytes, x->dt, out, count);
+    } else if (tl_copy_convert(TL_DT_FLOAT32, bytes, x->dt, out, count) == 1) {
+        struct tl_desc piece = { .dtype = TL_DT_FLOAT32, .rank = 1, .sizes = { count },
+                                 .strides = { 1 } };
+        if (tl_desc_validate(&piece, NULL) == 0)
+            x->overflow += tl_convert_count_overflow(&piece, bytes, x->dt);
+    }
     return (size_t)len;
 }
 
@@ -666,6 +674,7 @@ static int pipeline_run(struct cli_writer *w, enum tl_dtype dt, bool typed, prod
         free(p.slot[0]);
         free(p.slot[1]);
         *prc = produce(src, put_decoded, &p.x, err);
+        w->overflow = p.x.overflow;
         return *prc == -1 ? CLI_IO : CLI_OK;
     }
     pthread_cond_init(&p.cv, NULL);
@@ -699,6 +708,7 @@ static int pipeline_run(struct cli_writer *w, enum tl_dtype dt, bool typed, prod
     free(p.slot[1]);
     *prc = p.rc;
     *err = p.err;
+    w->overflow = p.x.overflow;
     return rc != CLI_OK || p.rc == -1 ? CLI_IO : CLI_OK;
 }
 
@@ -782,6 +792,7 @@ int cli_writer_tensor_of(struct cli_writer *w, const struct cli_data *in,
                          const struct tl_desc *src, const struct tl_desc *d, uint64_t end,
                          const uint8_t *fill)
 {
+    w->overflow = 0;
     int rc = zeros_to(w, tl_desc_origin(d));
     if (rc)
         return rc;
@@ -799,6 +810,7 @@ int cli_writer_tensor_of(struct cli_writer *w, const struct cli_data *in,
 int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,
                       const struct tl_desc *d, uint64_t end, const uint8_t *fill)
 {
+    w->overflow = 0;
     int rc = zeros_to(w, tl_desc_origin(d));
     if (rc)
         return rc;
@@ -816,6 +828,8 @@ int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uin
     b.per = b.step >= WINDOW ? 1 : WINDOW / b.step;
     if ((rc = write_slabs(w, &b)))
         return rc;
+    if (b.overflowed)
+        w->overflow = tl_convert_count_overflow(src, src_file, d->dtype);
     while (rc == CLI_OK && w->pos < end) {           /* a declared total's tail */
         uint64_t hi = end - w->pos > WINDOW ? w->pos + WINDOW / es * es : end;
         fill_window(w->win[0], w->pos, hi, d, end, fill, false);
