@@ -277,15 +277,11 @@ bool tl_tcvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, si
 /* Overflow into FLOAT16 and BFLOAT16 (SPEC 19: it is told): a finite
  * FLOAT32 whose magnitude's bits are at least TL_OVF_F16 (65520, halfway
  * past 65504) or TL_OVF_BF16 becomes +-Inf.  A kernel keeps the largest
- * magnitude's bits it converted (one max a vector) and, when that reaches
- * the threshold (an overflow, or only an infinity or a NaN), asks
- * tl_overflows_scalar() for the exact answer over what it converted:
- * whether some of the rows x cols FLOAT32 values (row r at src + r * ss)
- * is finite and overflows ddt. */
+ * finite magnitude's bits it converted (a compare and a max a vector; an
+ * infinity or a NaN counts as 0) and reports an overflow when that reached
+ * the threshold. */
 #define TL_OVF_F16 0x477ff000u
 #define TL_OVF_BF16 0x7f7f8000u
-bool tl_overflows_scalar(enum tl_dtype ddt, const uint8_t *src, size_t ss, size_t rows,
-                         size_t cols);
 
 /* A team: fn(ctx, who) runs once for every who < n (at most TL_TEAM_MAX),
  * concurrently: who 0 on the calling thread, the others on the worker pool

@@ -25,11 +25,13 @@ static inline __m256i bf16_round(__m256i x)
     return _mm256_srli_epi32(_mm256_blendv_epi8(r, q, nan), 16);
 }
 
-/* Overflow (copy.h): big keeps the largest magnitude's bits seen, and
- * reached() says whether it got to the threshold at. */
+/* Overflow (copy.h): big keeps the largest finite magnitude's bits seen,
+ * and reached() says whether it got to the threshold at. */
 static inline __m256i keep_big(__m256i big, __m256i x)
 {
-    return _mm256_max_epu32(big, _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff)));
+    __m256i a = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
+    __m256i finite = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7f800000), a);
+    return _mm256_max_epu32(big, _mm256_and_si256(a, finite));
 }
 
 static inline bool reached(__m256i big, uint32_t at)
@@ -86,7 +88,7 @@ TL_BLOCK void NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)      
 DEFINE_block_w4(block_w4, ST_PS)
 
 /* The same block converted by STORE: @return whether a magnitude reached
- * the overflow threshold AT. */
+ * the overflow threshold AT: whether a value overflowed. */
 #define DEFINE_block_w4_cvt(NAME, STORE, AT)                                                \
 TL_BLOCK bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                  \
 {                                                                                           \
@@ -451,7 +453,7 @@ static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
         big = keep_big(big, _mm256_castps_si256(v));
         ST_F16(dst + 2 * i, v);
     }
-    bool bad = reached(big, TL_OVF_F16) && tl_overflows_scalar(TL_DT_FLOAT16, src, 0, 1, i);
+    bool bad = reached(big, TL_OVF_F16);
     return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i) || bad;
 }
 
@@ -477,7 +479,7 @@ static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
                                              0xd8);
         _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), p);
     }
-    bool bad = reached(big, TL_OVF_BF16) && tl_overflows_scalar(TL_DT_BFLOAT16, src, 0, 1, i);
+    bool bad = reached(big, TL_OVF_BF16);
     return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i) || bad;
 }
 

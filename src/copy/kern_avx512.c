@@ -46,11 +46,13 @@ static inline __m512i bf16_round_high(__m512i x)
     return _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000));
 }
 
-/* Overflow (copy.h): big keeps the largest magnitude's bits seen, and
- * reached() says whether it got to the threshold at. */
+/* Overflow (copy.h): big keeps the largest finite magnitude's bits seen,
+ * and reached() says whether it got to the threshold at. */
 static inline __m512i keep_big(__m512i big, __m512i x)
 {
-    return _mm512_max_epu32(big, _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff)));
+    __m512i a = _mm512_and_si512(x, _mm512_set1_epi32(0x7fffffff));
+    return _mm512_mask_max_epu32(big, _mm512_cmplt_epu32_mask(a, _mm512_set1_epi32(0x7f800000)),
+                                 big, a);
 }
 
 static inline bool reached(__m512i big, uint32_t at)
@@ -113,7 +115,7 @@ DEFINE_block(block_w8, 8, butterfly_w8, _mm512_storeu_si512)
 DEFINE_block(block_w8_nt, 8, butterfly_w8, _mm512_stream_si512)
 
 /* The same converted by STORE: @return whether a magnitude reached the
- * overflow threshold AT. */
+ * overflow threshold AT: whether a value overflowed. */
 #define DEFINE_block_cvt(NAME, N, BUTTERFLY, STORE, AT)                     \
 TL_BLOCK bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)  \
 {                                                                           \
@@ -236,7 +238,7 @@ static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
         big = keep_big(big, v);
         ST_F16(dst + 2 * i, v);
     }
-    bool bad = reached(big, TL_OVF_F16) && tl_overflows_scalar(TL_DT_FLOAT16, src, 0, 1, i);
+    bool bad = reached(big, TL_OVF_F16);
     return (i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i)) ||
            bad;
 }
@@ -250,7 +252,7 @@ static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
         big = keep_big(big, v);
         ST_BF16(dst + 2 * i, v);
     }
-    bool bad = reached(big, TL_OVF_BF16) && tl_overflows_scalar(TL_DT_BFLOAT16, src, 0, 1, i);
+    bool bad = reached(big, TL_OVF_BF16);
     return (i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i)) ||
            bad;
 }

@@ -344,14 +344,13 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
  * B x B blocks BLOCK(src, ss, dst, ds), then by the scalar twin, and so do
  * the columns that do not fill a line.  END comes last.  A function of its
  * own, so that its step keeps its vectors in registers.  STEP and BLOCK
- * return whether a magnitude reached the overflow threshold (copy.h: SDT is
- * FLOAT32); if one did, the source is searched for an overflow. */
+ * return whether a value overflowed (copy.h). */
 #define TL_DEFINE_CVT_STEPS(name, SDT, ES, DDT, DES, B, BLOCK, TALL, STEP, END)                 \
     static __attribute__((noinline)) bool name(const uint8_t *src, size_t ss, uint8_t *dst, \
                                                size_t ds, size_t rows, size_t cols)          \
     {                                                                                        \
         enum { SL = 64 / (ES) };                                                             \
-        bool bad = false, big = false;                                                       \
+        bool bad = false;                                                                    \
         size_t c = 0;                                                                        \
         for (; c + SL <= cols; c += SL) {                                                    \
             const uint8_t *s = src + c * (ES);                                               \
@@ -360,12 +359,12 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             for (; r + (TALL) <= rows; r += (TALL)) {                                        \
                 if (c + 2 * SL <= cols)                                                      \
                     tl_prefetch_next_line(s + r * ss, ss, (TALL));                           \
-                big |= STEP(s + r * ss, ss, d + r * (DES), ds);                              \
+                bad |= STEP(s + r * ss, ss, d + r * (DES), ds);                              \
             }                                                                                \
             for (; r + (B) <= rows; r += (B)) {                                              \
                 TL_UNROLL                                                                    \
                 for (size_t k = 0; k < SL; k += (B))                                         \
-                    big |= BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (DES), ds);     \
+                    bad |= BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (DES), ds);     \
             }                                                                                \
             if (r < rows)                                                                    \
                 bad |= tl_tcvt_scalar(SDT, DDT, s + r * ss, ss, d + r * (DES), ds, rows - r, \
@@ -375,7 +374,7 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             bad |= tl_tcvt_scalar(SDT, DDT, src + c * (ES), ss, dst + c * ds, ds, rows,      \
                                   cols - c);                                                 \
         END;                                                                                 \
-        return bad || (big && tl_overflows_scalar(DDT, src, ss, rows, cols));                \
+        return bad;                                                                          \
     }
 
 /* Defines `name`, a converting transpose with ordinary stores, and

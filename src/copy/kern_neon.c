@@ -153,10 +153,11 @@ DEFINE_ALL_C(8, uint64, 2, u64)
  * BFLOAT16 by integer rounding, the byte types through 32-bit lanes.
  * Tails go to the scalar converter. */
 
-/* Overflow (copy.h): big keeps the largest magnitude's bits seen. */
+/* Overflow (copy.h): big keeps the largest finite magnitude's bits seen. */
 static inline uint32x4_t keep_big(uint32x4_t big, uint32x4_t x)
 {
-    return vmaxq_u32(big, vandq_u32(x, vdupq_n_u32(0x7fffffff)));
+    uint32x4_t a = vandq_u32(x, vdupq_n_u32(0x7fffffff));
+    return vmaxq_u32(big, vandq_u32(a, vcltq_u32(a, vdupq_n_u32(0x7f800000))));
 }
 
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
@@ -169,7 +170,7 @@ static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
         float16x4_t h = vcvt_f16_f32(vreinterpretq_f32_u32(x));
         vst1_u16((uint16_t *)(void *)(dst + 2 * i), vreinterpret_u16_f16(h));
     }
-    bool bad = vmaxvq_u32(big) >= TL_OVF_F16 && tl_overflows_scalar(TL_DT_FLOAT16, src, 0, 1, i);
+    bool bad = vmaxvq_u32(big) >= TL_OVF_F16;
     return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i) || bad;
 }
 
@@ -196,7 +197,7 @@ static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
         uint32x4_t q = vorrq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(0x40));
         vst1_u16((uint16_t *)(void *)(dst + 2 * i), vmovn_u32(vbslq_u32(nan, q, r)));
     }
-    bool bad = vmaxvq_u32(big) >= TL_OVF_BF16 && tl_overflows_scalar(TL_DT_BFLOAT16, src, 0, 1, i);
+    bool bad = vmaxvq_u32(big) >= TL_OVF_BF16;
     return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i) || bad;
 }
 

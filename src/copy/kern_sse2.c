@@ -207,12 +207,14 @@ static inline __m128i bf16_round(__m128i x)
     return _mm_or_si128(_mm_and_si128(nan, q), _mm_andnot_si128(nan, r));
 }
 
-/* Lanes of x whose magnitude's bits reach at (signed compares: a
- * magnitude's bits are below 2^31). */
+/* Lanes of x that are finite and whose magnitude's bits reach at: the
+ * values that overflow (copy.h; signed compares: a magnitude's bits are
+ * below 2^31). */
 static inline __m128i reach(__m128i x, uint32_t at)
 {
-    return _mm_cmpgt_epi32(_mm_and_si128(x, _mm_set1_epi32(0x7fffffff)),
-                           _mm_set1_epi32((int)(at - 1)));
+    __m128i a = _mm_and_si128(x, _mm_set1_epi32(0x7fffffff));
+    return _mm_and_si128(_mm_cmpgt_epi32(a, _mm_set1_epi32((int)(at - 1))),
+                         _mm_cmpgt_epi32(_mm_set1_epi32(0x7f800000), a));
 }
 
 static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
@@ -224,7 +226,7 @@ static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
         big = _mm_or_si128(big, _mm_or_si128(reach(a, TL_OVF_BF16), reach(b, TL_OVF_BF16)));
         ST(dst + 2 * i, pack_lo16(bf16_round(a), bf16_round(b)));
     }
-    bool bad = _mm_movemask_epi8(big) && tl_overflows_scalar(TL_DT_BFLOAT16, src, 0, 1, i);
+    bool bad = _mm_movemask_epi8(big) != 0;
     return tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i) || bad;
 }
 

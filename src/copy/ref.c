@@ -5,8 +5,6 @@
  * by the scalar converter when the types differ).  Deliberately naive;
  * the differential tests hold every kernel and plan to it.
  */
-#include <string.h>
-
 #include "copy.h"
 
 void tl_copy_ref(const struct tl_desc *src, const uint8_t *src_file,
@@ -31,22 +29,6 @@ bool tl_cvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, uin
     for (size_t i = 0; i < n; i++)
         bad |= tl_convert_value(sdt, src + i * ses, ddt, dst + i * des);
     return bad;
-}
-
-bool tl_overflows_scalar(enum tl_dtype ddt, const uint8_t *src, size_t ss, size_t rows,
-                         size_t cols)
-{
-    uint32_t at = ddt == TL_DT_FLOAT16 ? TL_OVF_F16 : TL_OVF_BF16;
-    for (size_t r = 0; r < rows; r++) {
-        for (size_t c = 0; c < cols; c++) {
-            uint32_t x;
-            memcpy(&x, src + r * ss + 4 * c, 4);
-            x &= 0x7fffffffu;
-            if (x >= at && x < 0x7f800000u)
-                return true;
-        }
-    }
-    return false;
 }
 
 bool tl_tcvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, size_t ss,
