@@ -171,6 +171,33 @@ bool cli_parse_bytes(const char *s, uint64_t *out)
     return cli_parse_u64(s, out);
 }
 
+bool cli_parse_size(const char *s, uint64_t *out)
+{
+    static const struct { const char *unit; uint64_t times; } units[] = {
+        { "", 1 }, { "B", 1 },
+        { "K", 1000 }, { "KB", 1000 }, { "KIB", 1ull << 10 },
+        { "M", 1000000 }, { "MB", 1000000 }, { "MIB", 1ull << 20 },
+        { "G", 1000000000 }, { "GB", 1000000000 }, { "GIB", 1ull << 30 },
+        { "T", 1000000000000 }, { "TB", 1000000000000 }, { "TIB", 1ull << 40 },
+    };
+    if (!isdigit((unsigned char)s[0]))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno)
+        return false;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (strcasecmp(end, units[i].unit) == 0) {
+            if (v > UINT64_MAX / units[i].times)
+                return false;
+            *out = v * units[i].times;
+            return true;
+        }
+    }
+    return false;
+}
+
 int cli_parse_u64_list(const char *s, uint64_t *out, int max)
 {
     int n = 0;

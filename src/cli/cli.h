@@ -72,6 +72,18 @@ bool cli_parse_u64(const char *s, uint64_t *out);
 /* A number of bytes or a byte position: decimal, or hexadecimal after 0x
  * (as hex dumps show them). */
 bool cli_parse_bytes(const char *s, uint64_t *out);
+/* A size: a decimal count of bytes with an optional unit, B, K or KB
+ * (1000), M, MB, G, GB, T, TB, or KiB, MiB, GiB, TiB (1024^n), any case,
+ * as Hugging Face's max_shard_size ("5GB") reads.  @return false when s is
+ * not one. */
+bool cli_parse_size(const char *s, uint64_t *out);
+
+/* A model's folder named where a file is (SPEC 19: list DIR, compare
+ * DIR DIR): its model.safetensors.index.json, else its one *.index.json,
+ * else its one tensor file, written into found (room for n), and *out
+ * pointed at it; any other path: *out is path.  @return CLI_OK, or
+ * CLI_INVALID after a message (a folder of none, or of several). */
+int cli_model_path(const char *path, char *found, size_t n, const char **out);
 
 /* The --search-steps option of a command that looks for an offset's owners:
  * its value in *steps (TL_FIND_WORK when not given); CLI_OK, or CLI_USAGE
@@ -424,9 +436,12 @@ int cli_shards_pick(struct cli_shards *s, const char *name, size_t *shard);
 /* Whole-model conversion of the index at index_path into the folder w->out:
  * every shard and a new index (into a temporary folder renamed into place),
  * or with shard only that shard (into w->out, for a job runner), or with
- * index_only the index of the shards already converted in w->out. */
+ * index_only the index of the shards already converted in w->out.  With
+ * max_shard (not 0) the model is re-sharded: shards of at most max_shard
+ * bytes of tensors (a larger tensor alone in one), or one file when all
+ * fit, and the index rewritten (SPEC 19). */
 int cli_convert_shards(const struct cli_whole *w, const char *index_path, const char *shard,
-                       bool index_only);
+                       bool index_only, uint64_t max_shard);
 
 /* ---- atomic outputs (atomic.c) ----------------------------------------- */
 

@@ -10,10 +10,12 @@
  */
 #include <argtable2.h>
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -360,6 +362,30 @@ static bool parse_tol(const char *s, double *out)
     return true;
 }
 
+/* CLI_IO after "cannot open" when path names no file (neither '-',
+ * inline JSON, nor FILE:NAME of a file that is there), else CLI_OK. */
+static int missing(const char *path)
+{
+    struct stat st;
+    const char *p = path;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        p++;
+    if (strcmp(path, "-") == 0 || *p == '{' || stat(path, &st) == 0)
+        return CLI_OK;
+    int why = errno;
+    const char *colon = strrchr(path, ':');
+    char file[4096];
+    if (colon && (size_t)(colon - path) < sizeof file) {
+        snprintf(file, sizeof file, "%.*s", (int)(colon - path), path);
+        if (stat(file, &st) == 0)
+            return CLI_OK;
+    }
+    char q[128];
+    fprintf(stderr, "tensorlayout: %s: cannot open: %s\n", tl_quote(path, q, sizeof q),
+            strerror(why));
+    return CLI_IO;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     static char gloss[512];
@@ -399,6 +425,20 @@ int cmd_compare(int argc, char **argv)
         } else if (threads->count && threads->ival[0] < 1) {
             cli_usage_error("compare", "--threads must be at least 1");
             rc = CLI_USAGE;
+        }
+        /* a side that names no file is said first (not a complaint
+         * about the other, which the one-tensor path would make) */
+        for (int i = 0; rc == CLI_OK && !cli_desc_opts_given(&dopt) && i < sides->count && i < 2;
+             i++)
+            rc = missing(sides->filename[i]);
+        /* a model's folder stands for its index, or its one file */
+        static char found[2][4096 + 1024];
+        for (int i = 0; rc == CLI_OK && !cli_desc_opts_given(&dopt) && i < sides->count && i < 2;
+             i++) {
+            const char *p;
+            if ((rc = cli_model_path(sides->filename[i], found[i], sizeof found[i], &p)))
+                break;
+            sides->filename[i] = p;
         }
         if (rc == CLI_OK) {
             if (show->count)

@@ -40,7 +40,8 @@ static const char about[] =
     "--to-type to the floating ones, --select and --exclude choose them by\n"
     "name, the rest are copied.  A sharded model's index converts into a\n"
     "folder, OUTDIR/: every shard, in parallel, then a new index; or with\n"
-    "--shard FILE one shard (a job of many), and --index-only the index.\n"
+    "--shard FILE one shard (a job of many), and --index-only the index;\n"
+    "--max-shard-size SIZE re-shards it (merged into one file, or split).\n"
     "GGUF's block types (Q4_K, ...) are decoded to FLOAT32 (or --to-type\n"
     "FLOAT16, BFLOAT16); into a .gguf OUT they are carried as they are, or\n"
     "--to-type Q8_0 or Q4_0 quantizes the floating tensors as ggml does.\n"
@@ -57,6 +58,7 @@ struct options {
     const char *const *select, *const *exclude;
     int nselect, nexclude;
     bool saturate, index_only, dequantize;
+    uint64_t max_shard;                 /* --max-shard-size, 0 when not given */
     int threads;
     bool quiet, json;
 };
@@ -347,9 +349,9 @@ static int classify_rest(const struct options *o, struct input *in)
 {
     static const char cmd[] = "convert";
     struct tl_error err = { 0 };
-    if (o->shard || o->index_only) {
+    if (o->shard || o->index_only || o->max_shard) {
         cli_usage_error(cmd, "%s is for a sharded model's index", o->shard ? "--shard" :
-                        "--index-only");
+                        o->index_only ? "--index-only" : "--max-shard-size");
         return CLI_USAGE;
     }
     const struct cli_format *f = cli_format_for(o->out, o->format);
@@ -456,9 +458,14 @@ static int run_shards(const struct options *o)
                         "OUTDIR/ (its shards and index are written there)");
         return CLI_USAGE;
     }
+    if (o->max_shard && (o->shard || o->index_only)) {
+        cli_usage_error("convert", "--max-shard-size re-shards the whole model in one run: it "
+                        "goes with neither --shard nor --index-only");
+        return CLI_USAGE;
+    }
     struct cli_whole w = whole_options(o, o->desc);
     w.format = cli_format_find("safetensors");
-    return cli_convert_shards(&w, o->desc, o->shard, o->index_only);
+    return cli_convert_shards(&w, o->desc, o->shard, o->index_only, o->max_shard);
 }
 
 /* One tensor, from the file `in` opened (or from DESC as it is). */
@@ -577,6 +584,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_lit *dequantize = arg_lit0(NULL, "dequantize", "whole file: decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales) into W, FLOAT32 or --to-type");
     struct arg_str *shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     struct arg_lit *index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
+    struct arg_str *max_shard = arg_str0(NULL, "max-shard-size", "SIZE", "sharded model: re-shard into shards of at most SIZE bytes of tensors (5GB, 500MiB; one file when all fit)");
     struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
     struct arg_lit *json = arg_lit0(NULL, "json", "print the destination description and bytesWritten");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
@@ -585,7 +593,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
                       dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, out, to, to_strides, to_desc, to_byte_offset, to_type, saturate, dequantize, fill, out_desc,
-                      axes, format, name, select, exclude, shard, index_only, threads, quiet,
+                      axes, format, name, select, exclude, shard, index_only, max_shard, threads, quiet,
                       json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
@@ -611,12 +619,22 @@ int cmd_convert(int argc, char **argv)
         bool format_change = (of && of->header &&
                               strcmp(of->name, tl_format_name(cli_sniff_arg(desc->filename[0]))) != 0) ||
                              cli_index_of_pytorch(desc->filename[0]);
+        uint64_t max_bytes = 0;
+        bool bad_size = max_shard->count &&
+                        (!cli_parse_size(max_shard->sval[0], &max_bytes) || !max_bytes);
         if (twice >= 0) {
             char q[64];
             cli_usage_error("convert", "--to %s: a layout of rank %u is given already (--to once "
                             "a rank)", tl_quote(to->sval[twice], q, sizeof q), rank_of[twice]);
             rc = CLI_USAGE;
+        } else if (bad_size) {
+            char q[64];
+            cli_usage_error("convert", "--max-shard-size %s: not a size (a number of bytes, "
+                            "more than 0, with an optional unit: 5GB, 500MB, 2GiB)",
+                            tl_quote(max_shard->sval[0], q, sizeof q));
+            rc = CLI_USAGE;
         } else if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count &&
+                                 !max_shard->count &&
                                  !format_change && !dequantize->count)) {
             cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
                                              : "missing --to, --to-strides, --to-desc or "
@@ -647,7 +665,7 @@ int cmd_convert(int argc, char **argv)
                 .to_type = to_type->count ? to_type->sval[0] : NULL,
                 .name = name->count ? name->sval[0] : NULL,
                 .shard = shard->count ? shard->sval[0] : NULL,
-                .index_only = index_only->count > 0,
+                .index_only = index_only->count > 0, .max_shard = max_bytes,
                 .select = select->sval, .nselect = select->count,
                 .exclude = exclude->sval, .nexclude = exclude->count,
                 .saturate = saturate->count > 0, .dequantize = dequantize->count > 0,

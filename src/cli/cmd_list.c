@@ -392,51 +392,6 @@ static int run_index(const char *path, bool json)
     return rc;
 }
 
-/* A model's folder (SPEC 19: list DIR): its model.safetensors.index.json,
- * else its one *.index.json, else its one tensor file, into found.
- * @return false with a message when there is none or several. */
-static bool model_in(const char *dir, char *found, size_t n)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        cli_report_errno(dir, "cannot read the folder");
-        return false;
-    }
-    char index[1024] = "", file[1024] = "";
-    int nindex = 0, nfile = 0;
-    bool preferred = false;
-    struct dirent *e;
-    while ((e = readdir(d))) {
-        size_t len = strlen(e->d_name);
-        char path[4096 + 1024];
-        struct stat st;
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (e->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-            continue;
-        if (len > 11 && strcmp(e->d_name + len - 11, ".index.json") == 0) {
-            if (strcmp(e->d_name, "model.safetensors.index.json") == 0)
-                preferred = true;
-            if (!preferred || strcmp(e->d_name, "model.safetensors.index.json") == 0)
-                snprintf(index, sizeof index, "%s", e->d_name);
-            nindex++;
-        } else if (cli_is_tensor_file(path)) {
-            snprintf(file, sizeof file, "%s", e->d_name);
-            nfile++;
-        }
-    }
-    closedir(d);
-    const char *pick = preferred || nindex == 1 ? index : nindex == 0 && nfile == 1 ? file : NULL;
-    if (!pick) {
-        char q[128];
-        fprintf(stderr, "tensorlayout: %s: a folder of %s: name the file to list\n",
-                tl_quote(dir, q, sizeof q), nindex ? "several indexes"
-                : nfile ? "several tensor files, and no index" : "no index and no tensor file");
-        return false;
-    }
-    snprintf(found, n, "%s/%s", dir, pick);
-    return true;
-}
-
 static int run(const char *path, const char *data_arg, bool json, bool show_meta)
 {
     struct cli_data data;
@@ -448,14 +403,8 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
         cli_usage_error("list", "--json always holds the metadata: give --metadata or --json");
         return CLI_USAGE;
     }
-    if (!data_arg && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        size_t n = strlen(path);
-        char dir[4096];
-        snprintf(dir, sizeof dir, "%.*s", (int)(n > 1 && path[n - 1] == '/' ? n - 1 : n), path);
-        if (!model_in(dir, found, sizeof found))
-            return CLI_INVALID;
-        path = found;
-    }
+    if (!data_arg && cli_model_path(path, found, sizeof found, &path) != CLI_OK)
+        return CLI_INVALID;
     const char *colon = strrchr(path, ':');
     if (colon && stat(path, &st) != 0) {
         char file[4096];

@@ -7,6 +7,7 @@
  * read.  Nothing here knows descriptions, shards or conversions.
  */
 #define _DEFAULT_SOURCE 1           /* madvise */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -291,3 +292,63 @@ void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi)
         madvise((uint8_t *)data->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
 }
 
+/* A model's folder (SPEC 19: list DIR): its model.safetensors.index.json,
+ * else its one *.index.json, else its one tensor file, into found.
+ * @return false with a message when there is none or several. */
+static bool model_in(const char *dir, char *found, size_t n)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        cli_report_errno(dir, "cannot read the folder");
+        return false;
+    }
+    char index[1024] = "", file[1024] = "";
+    int nindex = 0, nfile = 0;
+    bool preferred = false;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        char path[4096 + 1024];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+            continue;
+        if (len > 11 && strcmp(e->d_name + len - 11, ".index.json") == 0) {
+            if (strcmp(e->d_name, "model.safetensors.index.json") == 0)
+                preferred = true;
+            if (!preferred || strcmp(e->d_name, "model.safetensors.index.json") == 0)
+                snprintf(index, sizeof index, "%s", e->d_name);
+            nindex++;
+        } else if (cli_is_tensor_file(path)) {
+            snprintf(file, sizeof file, "%s", e->d_name);
+            nfile++;
+        }
+    }
+    closedir(d);
+    const char *pick = preferred || nindex == 1 ? index : nindex == 0 && nfile == 1 ? file : NULL;
+    if (!pick) {
+        char q[128];
+        fprintf(stderr, "tensorlayout: %s: a folder of %s: name the file\n",
+                tl_quote(dir, q, sizeof q), nindex ? "several indexes"
+                : nfile ? "several tensor files, and no index" : "no index and no tensor file");
+        return false;
+    }
+    snprintf(found, n, "%s/%s", dir, pick);
+    return true;
+}
+
+int cli_model_path(const char *path, char *found, size_t n, const char **out)
+{
+    struct stat st;
+    *out = path;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        return CLI_OK;
+    size_t len = strlen(path);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%.*s", (int)(len > 1 && path[len - 1] == '/' ? len - 1 : len),
+             path);
+    if (!model_in(dir, found, n))
+        return CLI_INVALID;
+    *out = found;
+    return CLI_OK;
+}

@@ -6,6 +6,7 @@
  *     convert INDEX -o OUTDIR/ [rules]           every shard, then the index
  *     convert INDEX -o OUTDIR/ --shard FILE      one shard (a job of many)
  *     convert INDEX -o OUTDIR/ --index-only      the index of converted shards
+ *     convert INDEX -o OUTDIR/ --max-shard-size S    re-sharded: merged or split
  *
  * The rules (--to, --to-type, --select, --exclude) are checked over the
  * whole model, so each shard's job can change nothing without being an
@@ -263,6 +264,172 @@ static int copy_others(const struct cli_shards *s, const char *index_path, const
     return rc;
 }
 
+/* ---- re-sharding ------------------------------------------------------------
+ * The converted shards (or, with no rule, the input's own safetensors
+ * shards) are laid out again: their tensors in shard and file order, into
+ * shards of at most max bytes of tensors each (a tensor larger than max
+ * alone in one), named as Hugging Face's save_pretrained names them
+ * (PREFIX-00001-of-00003.safetensors; PREFIX.safetensors alone, and no
+ * index, when one shard holds them all), each tensor's bytes carried as
+ * they are. */
+
+struct placed {
+    size_t shard, tensor;               /* in the shards read */
+    size_t out;                         /* the shard written */
+};
+
+/* The prefix of the re-sharded files: the index's name without
+ * ".index.json" and a ".safetensors" or ".bin" before it. */
+static void shard_prefix(const char *index_name, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", index_name);
+    size_t k = strlen(buf);
+    static const char *const ends[] = { ".index.json", ".safetensors", ".bin" };
+    for (size_t e = 0; e < 3; e++) {
+        size_t m = strlen(ends[e]);
+        if (k > m && strcmp(buf + k - m, ends[e]) == 0)
+            buf[k -= m] = '\0';
+    }
+}
+
+static void out_shard_name(const char *prefix, size_t j, size_t count, char *buf, size_t n)
+{
+    if (count == 1)
+        snprintf(buf, n, "%s.safetensors", prefix);
+    else
+        snprintf(buf, n, "%s-%05zu-of-%05zu.safetensors", prefix, j + 1, count);
+}
+
+/* Writes out shard j: the header of its tensors (the __metadata__ of the
+ * first shard read that holds one), then their bytes. */
+static int write_out_shard(const struct cli_shards *from, const struct placed *p, size_t n,
+                           size_t j, const char *path, unsigned threads)
+{
+    struct tl_st_entry *e = calloc(n ? n : 1, sizeof *e);
+    if (!e) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    size_t m = 0, first = SIZE_MAX;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i].out != j)
+            continue;
+        const struct tl_file_tensor *t = &from->files[p[i].shard].tensors[p[i].tensor];
+        if (first == SIZE_MAX)
+            first = p[i].shard;
+        e[m] = (struct tl_st_entry){ .name = t->name, .dtype = t->desc.dtype, .st = t->dtype,
+                                     .rank = t->scalar ? 0 : t->ndim, .bytes = t->end - t->begin };
+        memcpy(e[m].shape, t->shape, sizeof t->shape);
+        bytes += e[m++].bytes;
+    }
+    uint8_t *header = NULL;
+    size_t hlen = 0;
+    struct tl_error err = { 0 };
+    const struct tl_file *f0 = &from->files[first];
+    int rc = tl_safetensors_header(e, m, f0->meta, f0->nmeta, &header, &hlen, &err);
+    free(e);
+    if (rc) {
+        cli_report(path, &err);
+        return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    struct cli_writer wr;
+    if ((rc = cli_writer_open(&wr, path, hlen + bytes, threads, false, NULL)) == CLI_OK) {
+        rc = cli_writer_put(&wr, header, hlen);
+        for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+            if (p[i].out != j)
+                continue;
+            const struct tl_file_tensor *t = &from->files[p[i].shard].tensors[p[i].tensor];
+            rc = cli_writer_carry(&wr, &from->data[p[i].shard], t->begin, t->end - t->begin);
+        }
+        if (rc == CLI_OK)
+            rc = cli_writer_commit(&wr);
+        else
+            cli_writer_abort(&wr);
+    }
+    free(header);
+    return rc;
+}
+
+/* Re-shards the shards of from into dir (see above), with the index
+ * (index_text, its metadata kept) named index_name; *count is the number
+ * of shards written, and names[0 .. *count) (when not NULL, room for every
+ * tensor) their names. */
+static int reshard(const struct cli_shards *from, const char *dir, const char *index_name,
+                   uint64_t max, unsigned threads, uint64_t *total, size_t *count,
+                   char (*names)[256])
+{
+    size_t n = 0;
+    for (size_t k = 0; k < from->x.nshards; k++)
+        n += from->files[k].count;
+    struct placed *p = calloc(n ? n : 1, sizeof *p);
+    const char **tn = calloc(n ? n : 1, sizeof *tn), **tf = calloc(n ? n : 1, sizeof *tf);
+    char (*on)[256] = calloc(n ? n : 1, sizeof *on);
+    if (!p || !tn || !tf || !on) {
+        free(p);
+        free(tn);
+        free(tf);
+        free(on);
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    size_t i = 0, out = 0;
+    uint64_t in_out = 0;
+    *total = 0;
+    for (size_t k = 0; k < from->x.nshards; k++) {
+        for (size_t t = 0; t < from->files[k].count; t++, i++) {
+            uint64_t b = from->files[k].tensors[t].end - from->files[k].tensors[t].begin;
+            if (in_out && in_out + b > max) {          /* the next shard */
+                out++;
+                in_out = 0;
+            }
+            p[i] = (struct placed){ k, t, out };
+            in_out += b;
+            *total += b;
+        }
+    }
+    size_t nout = n ? out + 1 : 1;
+    char prefix[256], path[4096 + 512];
+    shard_prefix(index_name, prefix, sizeof prefix);
+    int rc = CLI_OK;
+    for (size_t j = 0; rc == CLI_OK && j < nout; j++) {
+        out_shard_name(prefix, j, nout, on[j], sizeof on[j]);
+        snprintf(path, sizeof path, "%s/%s", dir, on[j]);
+        rc = write_out_shard(from, p, n, j, path, threads);
+    }
+    if (rc == CLI_OK && nout > 1) {
+        for (i = 0; i < n; i++) {
+            tn[i] = from->files[p[i].shard].tensors[p[i].tensor].name;
+            tf[i] = on[p[i].out];
+        }
+        char *text = NULL;
+        struct tl_error err = { 0 };
+        if (tl_shard_index_write_map((const char *)from->index.bytes, (size_t)from->index.size,
+                                     *total, tn, tf, n, &text, &err)) {
+            cli_report(from->name, &err);
+            rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+        } else {
+            snprintf(path, sizeof path, "%s/%s.safetensors.index.json", dir, prefix);
+            size_t len = strlen(text);
+            text[len] = '\n';
+            struct cli_out o;
+            if ((rc = cli_out_open(&o, path, len + 1)) == CLI_OK) {
+                memcpy(o.bytes, text, len + 1);
+                rc = cli_out_commit(&o);
+            }
+            free(text);
+        }
+    }
+    *count = nout;
+    for (size_t j = 0; names && j < nout; j++)
+        memcpy(names[j], on[j], sizeof on[j]);
+    free(p);
+    free(tn);
+    free(tf);
+    free(on);
+    return rc;
+}
+
 /* Whether dir is missing, or an empty folder. */
 static bool dir_free(const char *dir)
 {
@@ -278,8 +445,56 @@ static bool dir_free(const char *dir)
 }
 
 
+/* A temporary folder beside outdir, registered (a signal removes it):
+ * @return it, or NULL after a message. */
+static struct cli_tmp *tmp_beside(const char *outdir, char *tmp, size_t n)
+{
+    char copy[4096], copy2[4096];
+    snprintf(copy, sizeof copy, "%s", outdir);
+    snprintf(copy2, sizeof copy2, "%s", outdir);
+    snprintf(tmp, n, "%s/.%s.tmp-XXXXXX", dirname(copy2), basename(copy));
+    struct cli_tmp *reg = cli_tmp_make(tmp, true, outdir, NULL);
+    if (!reg)
+        cli_report_errno(outdir, "cannot make a temporary folder beside it");
+    return reg;
+}
+
+/* Re-shards the model s into stage (see reshard): from its own shards when
+ * no rule changes them (safetensors already), else from those converted
+ * into tmp. */
+static int reshard_model(struct cli_shards *s, const struct cli_whole *w, const char *index_path,
+                         bool converted, const char *tmp, const char *stage, uint64_t max,
+                         uint64_t *total, size_t *count, char (*names)[256])
+{
+    struct cli_shards c;
+    struct cli_shards *from = s;
+    char oname[256];
+    int rc = CLI_OK;
+    if (converted) {
+        if ((rc = cli_shards_open(index_path, false, &c)))
+            return rc;
+        c.renamed = s->renamed;
+        c.converted = true;
+        size_t len = strlen(tmp);
+        if (len >= sizeof c.dir)
+            len = sizeof c.dir - 1;
+        memcpy(c.dir, tmp, len);
+        c.dir[len] = '\0';
+        if ((rc = cli_shards_load(&c))) {
+            cli_shards_close(&c);
+            return rc;
+        }
+        from = &c;
+    }
+    rc = reshard(from, stage, out_index_name(s, index_path, oname, sizeof oname), max,
+                 w->threads ? w->threads : 1, total, count, names);
+    if (converted)
+        cli_shards_close(&c);
+    return rc;
+}
+
 int cli_convert_shards(const struct cli_whole *w, const char *index_path, const char *shard,
-                       bool index_only)
+                       bool index_only, uint64_t max_shard)
 {
     struct cli_shards s;
     char q[128], outdir[4096];
@@ -348,30 +563,45 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         cli_shards_close(&s);
         return CLI_USAGE;
     }
-    char tmp[4096 + 64], copy[4096];
-    snprintf(copy, sizeof copy, "%s", outdir);
-    char *base = basename(copy);
-    char copy2[4096];
-    snprintf(copy2, sizeof copy2, "%s", outdir);
-    snprintf(tmp, sizeof tmp, "%s/.%s.tmp-XXXXXX", dirname(copy2), base);
-    struct cli_tmp *reg = cli_tmp_make(tmp, true, outdir, NULL);
+    char tmp[4096 + 64], stage[4096 + 64];
+    struct cli_tmp *reg = tmp_beside(outdir, tmp, sizeof tmp), *reg2 = NULL;
     if (!reg) {
-        cli_report_errno(outdir, "cannot make a temporary folder beside it");
         cli_shards_close(&s);
         return CLI_IO;
     }
-    rc = convert_shards(&s, w, tmp, outdir, SIZE_MAX, &total);
-    if (rc == CLI_OK)
+    /* re-sharding a model no rule changes reads its own shards */
+    bool convert = !max_shard || w->nto || w->to_type || w->dequantize || s.renamed;
+    size_t nout = s.x.nshards;
+    char (*names)[256] = NULL;
+    if (convert)
+        rc = convert_shards(&s, w, tmp, outdir, SIZE_MAX, &total);
+    if (rc == CLI_OK && max_shard) {
+        size_t all = 1;
+        for (size_t k = 0; k < s.x.nshards; k++)
+            all += s.files[k].count;
+        if (!(names = calloc(all, sizeof *names)) || !(reg2 = tmp_beside(outdir, stage, sizeof stage)))
+            rc = CLI_IO;
+        if (rc == CLI_OK)
+            rc = reshard_model(&s, w, index_path, convert, tmp, stage, max_shard, &total, &nout,
+                               names);
+        cli_remove_tree(tmp);            /* the shards read, converted */
+        cli_tmp_forget(reg);
+        reg = reg2;
+        if (reg)
+            snprintf(tmp, sizeof tmp, "%s", stage);
+    } else if (rc == CLI_OK) {
         rc = write_index(&s, tmp, out_index_name(&s, index_path, oname, sizeof oname), total);
+    }
     if (rc == CLI_OK)
         rc = copy_others(&s, index_path, tmp);
     if (rc == CLI_OK && rename(tmp, outdir) != 0) {
         cli_report_errno(outdir, "cannot put the converted model in place");
         rc = CLI_IO;
     }
-    if (rc)
+    if (rc && reg)
         cli_remove_tree(tmp);
-    cli_tmp_forget(reg);
+    if (reg)
+        cli_tmp_forget(reg);
     if (rc == CLI_OK) {                              /* mkdtemp's 0700, as a new folder would be */
         mode_t mask = umask(0);
         umask(mask);
@@ -379,17 +609,25 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     }
     if (rc == CLI_OK && w->json) {
         cJSON *doc = cJSON_CreateObject(), *arr = NULL;
-        bool ok = doc && cJSON_AddStringToObject(doc, "format", "safetensors index") &&
+        bool one = names && nout == 1;      /* merged into one file: no index */
+        bool ok = doc && cJSON_AddStringToObject(doc, "format", one ? "safetensors"
+                                                                    : "safetensors index") &&
                   (arr = cJSON_AddArrayToObject(doc, "shards")) &&
                   tl_json_add_u64(doc, "totalSize", total);
-        for (size_t k = 0; ok && k < s.x.nshards; k++)
-            ok = cJSON_AddItemToArray(arr, cJSON_CreateString(s.x.shards[k]));
+        for (size_t k = 0; ok && k < nout; k++) {
+            char on[256];
+            if (!names && s.renamed)
+                cli_shard_out_name(s.x.shards[k], on, sizeof on);
+            ok = cJSON_AddItemToArray(arr, cJSON_CreateString(names ? names[k] : s.renamed ? on
+                                                              : s.x.shards[k]));
+        }
         if (!ok) {
             cJSON_Delete(doc);
             doc = NULL;
         }
         rc = cli_print_json(doc);
     }
+    free(names);
     cli_shards_close(&s);
     return rc;
 }

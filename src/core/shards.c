@@ -111,6 +111,33 @@ int tl_shard_index_write(const char *text, size_t len, uint64_t total_size, char
     return tl_shard_index_write_renamed(text, len, total_size, NULL, NULL, out, err);
 }
 
+/* Sets doc's metadata.total_size and prints it into *out. */
+static int print_index(cJSON *doc, uint64_t total_size, char **out, struct tl_error *err);
+
+int tl_shard_index_write_map(const char *text, size_t len, uint64_t total_size,
+                             const char *const *names, const char *const *files, size_t n,
+                             char **out, struct tl_error *err)
+{
+    cJSON *doc = cJSON_ParseWithLength(text, len), *map = cJSON_CreateObject();
+    if (!doc) {
+        cJSON_Delete(map);
+        return tl_fail(err, TL_E_JSON, NULL, "the index is not JSON");
+    }
+    bool ok = map != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = cJSON_AddStringToObject(map, names[i], files[i]) != NULL;
+    if (ok)
+        ok = cJSON_GetObjectItemCaseSensitive(doc, "weight_map")
+                 ? cJSON_ReplaceItemInObjectCaseSensitive(doc, "weight_map", map)
+                 : cJSON_AddItemToObject(doc, "weight_map", map);
+    if (!ok) {
+        cJSON_Delete(map);
+        cJSON_Delete(doc);
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    return print_index(doc, total_size, out, err);
+}
+
 int tl_shard_index_write_renamed(const char *text, size_t len, uint64_t total_size,
                                  const struct tl_shard_index *x, char *const *renamed,
                                  char **out, struct tl_error *err)
@@ -137,6 +164,11 @@ int tl_shard_index_write_renamed(const char *text, size_t len, uint64_t total_si
             }
         }
     }
+    return print_index(doc, total_size, out, err);
+}
+
+static int print_index(cJSON *doc, uint64_t total_size, char **out, struct tl_error *err)
+{
     cJSON *meta = cJSON_GetObjectItemCaseSensitive(doc, "metadata");
     if (!meta) {
         meta = cJSON_CreateObject();

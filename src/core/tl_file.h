@@ -410,6 +410,11 @@ int tl_shard_index_write(const char *text, size_t len, uint64_t total_size, char
 int tl_shard_index_write_renamed(const char *text, size_t len, uint64_t total_size,
                                  const struct tl_shard_index *x, char *const *renamed,
                                  char **out, struct tl_error *err);
+/* The same with a new weight map: tensor names[i] in shard files[i], in
+ * that order (a model re-sharded, SPEC 19). */
+int tl_shard_index_write_map(const char *text, size_t len, uint64_t total_size,
+                             const char *const *names, const char *const *files, size_t n,
+                             char **out, struct tl_error *err);
 
 /* Writes the .npy header (version 1.0 unless it needs 2.0; the data starts
  * at a multiple of 64) for a packed description with byteOffset 0: the

@@ -714,6 +714,53 @@ with tempfile.TemporaryDirectory() as tmp:
             new["metadata"]["note"] == "kept" and new["metadata"]["total_size"] == want_total
     check(ok, "a sharded model to OHWI + BFLOAT16, read back from the description: %s" % r.stderr)
 
+    # 9b. --max-shard-size: merged into one model.safetensors (no index),
+    # and, converted to BFLOAT16 on the way, split into shards of at most
+    # 2000 bytes of tensors (a larger one alone), named as save_pretrained
+    # names them, the index's weight map covering every tensor once
+    with open(os.path.join(model, "config.json"), "w") as f:
+        f.write('{"model_type": "test"}')
+    merged = os.path.join(tmp, "merged")
+    r = tl("convert", index, "--max-shard-size", "5GB", "-o", merged + "/")
+    got = read_safetensors(os.path.join(merged, "model.safetensors")) if r.returncode == 0 else None
+    ok = got is not None and sorted(os.listdir(merged)) == ["config.json", "model.safetensors"]
+    for shard, ts in tensors.items():
+        for n, a in ts.items():
+            ok = ok and n in got and got[n][1].shape == a.shape and np.array_equal(got[n][1], a)
+    check(ok, "a sharded model merged into one file: %s" % r.stderr)
+    split = os.path.join(tmp, "split")
+    r = tl("convert", index, "--to-type", "BFLOAT16", "--max-shard-size", "2000", "-o", split + "/")
+    ok = r.returncode == 0
+    if ok:
+        with open(os.path.join(split, "model.safetensors.index.json")) as f:
+            new = json.load(f)
+        files = sorted(x for x in os.listdir(split) if x.endswith(".safetensors"))
+        k = len(files)
+        ok = files == ["model-%05d-of-%05d.safetensors" % (i + 1, k) for i in range(k)] and k > 1
+        seen, total = {}, 0
+        for name in files:
+            part = read_safetensors(os.path.join(split, name))
+            sizes = [v[1].nbytes for v in part.values()]
+            ok = ok and (sum(sizes) <= 2000 or len(sizes) == 1)
+            for n, v in part.items():
+                seen[n] = name
+                total += v[1].nbytes
+        for shard, ts in tensors.items():
+            for n, a in ts.items():
+                if not ok or n not in seen:
+                    ok = False
+                    break
+                v = read_safetensors(os.path.join(split, seen[n]))[n]
+                if a.dtype.kind == "f":
+                    ok = v[0] == "BF16" and v[1].shape == a.shape and \
+                        v[1].tobytes() == tensorfiles.bf16(a.astype(np.float32).ravel().tolist())
+                else:
+                    ok = np.array_equal(v[1], a)
+        ok = ok and new["weight_map"] == seen and new["metadata"]["total_size"] == total and \
+            new["metadata"]["note"] == "kept" and \
+            os.path.exists(os.path.join(split, "config.json"))
+    check(ok, "a sharded model to BFLOAT16 re-sharded at 2000 bytes: %s" % r.stderr)
+
     # 10. every command's --json is strict RFC 8259 JSON over values full of
     # NaN, +-Inf, -0, subnormals and 2^64-1: Python's json with every
     # non-standard constant refused
