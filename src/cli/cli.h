@@ -384,7 +384,19 @@ struct cli_whole {
     const struct tl_scaled *const *pair_of;
     const struct tl_file *paired;
     const char *shown;                  /* OUT as messages name it (a shard's final path), or NULL */
+    const char *rules;                  /* a shard's: its rules' text, kept in its
+                                           __metadata__ (CLI_RULES_KEY), or NULL */
 };
+
+/* The __metadata__ key of a sharded model's converted shard that holds
+ * the rules it was converted with (cli_whole_rules' text): --index-only
+ * checks that every shard agrees (SPEC 19). */
+#define CLI_RULES_KEY "tensorlayout.rules"
+
+/* The rules of w as one text, the same for the same rules however they
+ * were spelled ("--to OHWI --to-type BFLOAT16 --select conv*"; "" for
+ * none). */
+void cli_whole_rules(const struct cli_whole *w, char *buf, size_t n);
 
 /* Converts every tensor of the parsed file f (safetensors, .npz or a
  * buffer map), whose bytes are in, into OUT, a safetensors file or an

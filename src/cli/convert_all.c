@@ -391,6 +391,58 @@ static void out_meta_free(const struct tl_file *f, struct tl_file_meta *m, size_
     free(m);
 }
 
+void cli_whole_rules(const struct cli_whole *w, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+#define ADD(...) (k += (size_t)snprintf(buf + k, k < n ? n - k : 0, __VA_ARGS__), \
+                  k = k < n ? k : n - 1)
+    for (int i = 0; i < w->nto; i++)
+        ADD("%s--to %s", k ? " " : "", w->to[i]);
+    enum tl_dtype t;
+    if (w->to_type)
+        ADD("%s--to-type %s", k ? " " : "", tl_dtype_from_any(w->to_type, &t) == 0
+                                                ? tl_dtype_name(t) : w->to_type);
+    for (int i = 0; i < w->nselect; i++)
+        ADD("%s--select %s", k ? " " : "", w->select[i]);
+    for (int i = 0; i < w->nexclude; i++)
+        ADD("%s--exclude %s", k ? " " : "", w->exclude[i]);
+    if (w->dequantize)
+        ADD("%s--dequantize", k ? " " : "");
+#undef ADD
+}
+
+/* out_meta's, with the rules of a sharded model's shard added last (its
+ * keys then all to free: *out is never f->meta). */
+static int out_meta_rules(const struct cli_whole *w, const struct tl_file *f,
+                          struct tl_file_meta **out, size_t *n)
+{
+    int rc = out_meta(w, f, out, n);
+    if (rc || !w->rules)
+        return rc;
+    struct tl_file_meta *m = calloc(*n + 1, sizeof *m);
+    bool ok = m != NULL;
+    for (size_t i = 0; ok && i < *n; i++) {
+        m[i] = (*out)[i];
+        ok = (m[i].key = strdup((*out)[i].key)) != NULL;
+    }
+    if (ok) {
+        m[*n] = (struct tl_file_meta){ .value = (char *)w->rules };
+        ok = (m[*n].key = strdup(CLI_RULES_KEY)) != NULL;
+    }
+    out_meta_free(f, *out, *n);
+    if (!ok) {
+        for (size_t i = 0; m && i <= *n; i++)
+            free(m[i].key);
+        free(m);
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    *out = m;
+    *n += 1;
+    return CLI_OK;
+}
+
 /* Writes a safetensors OUT: the header, then every tensor in the order of
  * it[]. */
 static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
@@ -435,7 +487,7 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     }
     struct tl_file_meta *meta;
     size_t nmeta;
-    int rc = out_meta(w, f, &meta, &nmeta);
+    int rc = out_meta_rules(w, f, &meta, &nmeta);
     if (rc) {
         free(e);
         return rc;

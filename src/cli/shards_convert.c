@@ -326,8 +326,17 @@ static int write_out_shard(const struct cli_shards *from, const struct placed *p
     uint8_t *header = NULL;
     size_t hlen = 0;
     struct tl_error err = { 0 };
+    /* the first shard's __metadata__, but the rules the shards were
+     * converted with: the jobs' record, which a re-sharded model needs not */
     const struct tl_file *f0 = &from->files[first];
-    int rc = tl_safetensors_header(e, m, f0->meta, f0->nmeta, &header, &hlen, &err);
+    struct tl_file_meta *meta = calloc(f0->nmeta ? f0->nmeta : 1, sizeof *meta);
+    size_t nmeta = 0;
+    for (size_t i = 0; meta && i < f0->nmeta; i++)
+        if (strcmp(f0->meta[i].key, CLI_RULES_KEY) != 0)
+            meta[nmeta++] = f0->meta[i];
+    int rc = meta ? tl_safetensors_header(e, m, meta, nmeta, &header, &hlen, &err)
+                  : tl_fail(&err, TL_E_NOMEM, NULL, "out of memory");
+    free(meta);
     free(e);
     if (rc) {
         cli_report(path, &err);
@@ -445,6 +454,58 @@ static bool dir_free(const char *dir)
 }
 
 
+/* The rules converted shard k records (CLI_RULES_KEY), or NULL. */
+static const char *shard_rules(const struct cli_shards *s, size_t k)
+{
+    for (size_t i = 0; i < s->files[k].nmeta; i++)
+        if (strcmp(s->files[k].meta[i].key, CLI_RULES_KEY) == 0)
+            return s->files[k].meta[i].value;
+    return NULL;
+}
+
+/* --index-only's check (SPEC 19): every converted shard records the rules
+ * it was converted with, the same for all, and the same as those given to
+ * --index-only when it is given some. */
+static int shards_agree(const struct cli_shards *s, const char *given)
+{
+    char qa[128], qb[128];
+    const char *first = s->x.nshards ? shard_rules(s, 0) : "";
+    for (size_t k = 0; k < s->x.nshards; k++) {
+        const char *r = shard_rules(s, k);
+        char name[256];
+        if (s->renamed)
+            cli_shard_out_name(s->x.shards[k], name, sizeof name);
+        else
+            snprintf(name, sizeof name, "%s", s->x.shards[k]);
+        if (!r) {
+            fprintf(stderr, "tensorlayout: %s: converted shard '%s' holds no record of the rules "
+                    "it was converted with (its __metadata__ has no %s): convert it with "
+                    "'tensorlayout convert INDEX --shard %s' and the other shards' rules\n",
+                    s->name, tl_quote(name, qa, sizeof qa), CLI_RULES_KEY, s->x.shards[k]);
+            return CLI_INVALID;
+        }
+        if (strcmp(r, first) != 0) {
+            char first_name[256];
+            if (s->renamed)
+                cli_shard_out_name(s->x.shards[0], first_name, sizeof first_name);
+            else
+                snprintf(first_name, sizeof first_name, "%s", s->x.shards[0]);
+            fprintf(stderr, "tensorlayout: %s: the converted shards disagree: '%s' was converted "
+                    "with '%s', '%s' with '%s': convert them again with the same rules\n",
+                    s->name, tl_quote(first_name, qa, sizeof qa), first[0] ? first : "no rule",
+                    tl_quote(name, qb, sizeof qb), r[0] ? r : "no rule");
+            return CLI_INVALID;
+        }
+    }
+    if (given[0] && first && strcmp(given, first) != 0) {
+        fprintf(stderr, "tensorlayout: %s: the shards were converted with '%s', not with the "
+                "rules given here, '%s': give --index-only the jobs' rules, or none\n", s->name,
+                first[0] ? first : "no rule", given);
+        return CLI_INVALID;
+    }
+    return CLI_OK;
+}
+
 /* A temporary folder beside outdir, registered (a signal removes it):
  * @return it, or NULL after a message. */
 static struct cli_tmp *tmp_beside(const char *outdir, char *tmp, size_t n)
@@ -505,7 +566,11 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     int rc = cli_shards_open(index_path, false, &s);
     if (rc)
         return rc;
-    char oname[256];
+    char oname[256], rules[1024];
+    struct cli_whole wr = *w;           /* each shard records its rules */
+    cli_whole_rules(w, rules, sizeof rules);
+    wr.rules = rules;
+    w = &wr;
     /* PyTorch shards become safetensors ones, renamed (SPEC 17) */
     for (size_t k = 0; k < s.x.nshards; k++)
         s.renamed |= strcmp(w->format->name, "safetensors") == 0 &&
@@ -531,6 +596,10 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         }
     }
     uint64_t total = 0;
+    if (index_only && (rc = shards_agree(&s, rules))) {
+        cli_shards_close(&s);
+        return rc;
+    }
     if (index_only) {                   /* the index of the shards as converted */
         for (size_t k = 0; k < s.x.nshards; k++) {
             for (size_t i = 0; i < s.files[k].count; i++)
