@@ -36,7 +36,21 @@ struct item {
     uint32_t gtype;                     /* into a GGUF OUT: its ggml type */
     const struct tl_scaled *pair;       /* a scaled weight, decoded (SPEC 18) */
     uint64_t overflow;                  /* its values that became +-Inf (SPEC 19) */
+    bool cross;                         /* carried as it is into the other format: an .npz
+                                         * member's .npy data (no header) into safetensors */
 };
+
+/* The other format's spelling of a type carried as it is (SPEC 19: types
+ * both formats have cross): the crossing table's (C64, '<c8'), or the type
+ * table's for a type it has (an empty tensor's); NULL when none. */
+static const char *carried_as(const struct tl_file_tensor *t, enum tl_format from, bool to_npy)
+{
+    const char *x = to_npy ? tl_safetensors_npy(t->dtype) : tl_npy_safetensors(t->dtype);
+    enum tl_dtype dt;
+    if (!x && tl_format_dtype(from, t->dtype, &dt) == 0)
+        x = to_npy ? tl_dtype_info(dt)->npy : tl_dtype_info(dt)->st;
+    return x;
+}
 
 static bool matches(const char *const *globs, int n, const char *name, bool *used)
 {
@@ -241,6 +255,23 @@ static int source_bytes(const struct cli_data *in, const struct tl_file_tensor *
     return rc;
 }
 
+/* The n bytes of .npz member t's .npy data, after its header: in place,
+ * or inflated first. */
+static int put_npy_data(struct cli_writer *wr, const struct cli_data *in,
+                        const struct tl_file_tensor *t, uint64_t n)
+{
+    if (!n)
+        return CLI_OK;
+    if (t->encoding != TL_ENC_DEFLATE)
+        return cli_writer_carry(wr, in, t->stored_at + t->npy_data, n);
+    struct cli_data tmp;
+    int rc = cli_decode_tensor(in, t, &tmp);
+    if (rc == CLI_OK)
+        rc = cli_writer_put(wr, tmp.bytes + t->npy_data, n);
+    cli_close_data(&tmp);
+    return rc;
+}
+
 /* A scaled weight's values, decoded from its two tensors (scaled.c). */
 struct pair_fill {
     const uint8_t *file;
@@ -271,6 +302,8 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
         struct pair_fill pf = { in->bytes, w_paired, x->pair };
         rc = cli_writer_floats(wr, x->dst.dtype, x->bytes / tl_dtype_size(x->dst.dtype),
                                fill_pair, &pf);
+    } else if (x->cross) {
+        rc = put_npy_data(wr, in, x->t, x->bytes);
     } else if (!x->t->decodable && f->format != TL_FMT_NPZ)
         rc = cli_writer_carry(wr, in, x->t->begin, x->bytes);
     else if (!x->t->decodable)
@@ -469,17 +502,24 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
             free(e);
             return CLI_INVALID;
         }
-        if (!it[i].t->decodable && f->format == TL_FMT_NPZ) {
-            fprintf(stderr, "tensorlayout: %s: member '%s' (%s) has no safetensors form: "
-                    "convert the archive into an .npz instead\n", w->name,
-                    tl_quote(it[i].t->name, q, sizeof q),
-                    it[i].t->dtype[0] ? it[i].t->dtype : "not a .npy file");
-            free(e);
-            return CLI_INVALID;
+        const struct tl_file_tensor *t = it[i].t;
+        const char *st = t->decodable || it[i].retyped ? NULL : t->dtype;
+        if (!t->decodable && !it[i].retyped && f->format == TL_FMT_NPZ) {
+            /* its .npy data as it is, C order: the header says the rest */
+            st = t->dtype[0] ? carried_as(t, f->format, false) : NULL;
+            uint64_t npy = t->encoding == TL_ENC_PLAIN ? t->end - t->begin : t->decoded_bytes;
+            it[i].bytes = npy - t->npy_data;
+            it[i].cross = true;
+            if (!st || (t->npy_fortran && t->ndim >= 2 && it[i].bytes)) {
+                fprintf(stderr, "tensorlayout: %s: member '%s' (%s) has no safetensors form%s: "
+                        "convert the archive into an .npz instead\n", w->name,
+                        tl_quote(t->name, q, sizeof q), t->dtype[0] ? t->dtype : "not a .npy file",
+                        st ? " in Fortran order (numpy's ascontiguousarray first)" : "");
+                free(e);
+                return CLI_INVALID;
+            }
         }
-        e[i] = (struct tl_st_entry){ .name = it[i].t->name, .dtype = it[i].dst.dtype,
-                                     .st = it[i].t->decodable || it[i].retyped ? NULL
-                                                                             : it[i].t->dtype,
+        e[i] = (struct tl_st_entry){ .name = t->name, .dtype = it[i].dst.dtype, .st = st,
                                      .bytes = it[i].bytes };
         e[i].rank = item_shape(&it[i], e[i].shape);
         it[i].offset = at;
@@ -560,12 +600,24 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
             break;
         }
         uint64_t bytes;
-        if (!x->t->decodable && f->format != TL_FMT_NPZ) {
+        const char *descr = !x->t->decodable && f->format != TL_FMT_NPZ
+                            ? carried_as(x->t, f->format, true) : NULL;
+        if (!x->t->decodable && f->format != TL_FMT_NPZ && !descr) {
             fprintf(stderr, "tensorlayout: %s: tensor '%s' (%s) has no .npy form: convert "
                     "the file into a safetensors OUT instead\n", w->name,
                     tl_quote(x->t->name, q, sizeof q), x->t->dtype);
             rc = CLI_INVALID;
             break;
+        } else if (descr) {             /* carried as it is, under a header of its own */
+            if (tl_npy_header_raw(descr, x->t->shape, x->t->ndim, NULL, 0, &nlen[i], &err) ||
+                !(npy[i] = malloc(nlen[i])) ||
+                tl_npy_header_raw(descr, x->t->shape, x->t->ndim, npy[i], nlen[i], &nlen[i],
+                                  &err)) {
+                fprintf(stderr, "tensorlayout: out of memory\n");
+                rc = CLI_IO;
+                break;
+            }
+            bytes = nlen[i] + x->bytes;
         } else if (!x->t->decodable) {
             bytes = x->t->decoded_bytes;
         } else {

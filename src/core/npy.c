@@ -378,6 +378,43 @@ int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len
     return tl_npy_header_as(d, 0, buf, cap, len, err);
 }
 
+/* The .npy header of an array of descr, shape[0 .. ndim) as numpy writes
+ * it (the sizes in its memory order when not fortran, else in the
+ * reversed one). */
+static int header_text(const char *descr, bool fortran, const uint64_t *shape, unsigned ndim,
+                       uint8_t *buf, size_t cap, size_t *len, struct tl_error *err)
+{
+    char dict[512];
+    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': (",
+                     descr, fortran ? "True" : "False");
+    for (unsigned i = 0; i < ndim; i++)
+        n += snprintf(dict + n, sizeof dict - (size_t)n, "%" PRIu64 "%s", shape[i],
+                      ndim == 1 ? "," : i + 1 < ndim ? ", " : "");
+    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
+    /* 1.0 has a 2-byte header length; 2.0 is needed only past 65535 */
+    size_t pre = 10, total = (pre + (size_t)n + 1 + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
+    if (total - pre > 65535) {
+        pre = 12;
+        total = (pre + (size_t)n + 1 + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
+    }
+    *len = total;
+    if (!buf)
+        return 0;
+    if (total > cap)
+        return tl_fail(err, TL_E_RANGE, NULL, "the .npy header needs %zu bytes", total);
+    size_t hlen = total - pre;
+    memcpy(buf, tl_npy_magic, sizeof tl_npy_magic);
+    buf[6] = pre == 10 ? 1 : 2;
+    buf[7] = 0;
+    for (size_t i = 0; i < pre - 8; i++)
+        buf[8 + i] = (uint8_t)(hlen >> (8 * i));
+    memcpy(buf + pre, dict, (size_t)n);
+    memset(buf + pre + n, ' ', total - pre - (size_t)n - 1);
+    buf[total - 1] = '\n';
+    *len = total;
+    return 0;
+}
+
 int tl_npy_header_as(const struct tl_desc *d, unsigned how, uint8_t *buf, size_t cap,
                      size_t *len, struct tl_error *err)
 {
@@ -404,35 +441,15 @@ int tl_npy_header_as(const struct tl_desc *d, unsigned how, uint8_t *buf, size_t
         for (unsigned i = 0; i < d->rank; i++)
             fortran &= info.axis_order[i] == d->rank - 1 - i;
     }
-    char dict[512];
-    int n = snprintf(dict, sizeof dict, "{'descr': '%s', 'fortran_order': %s, 'shape': (",
-                     descr, fortran ? "True" : "False");
-    for (unsigned i = 0; i < (scalar ? 0 : d->rank); i++)
-        n += snprintf(dict + n, sizeof dict - (size_t)n, "%" PRIu64 "%s",
-                      d->sizes[fortran ? i : info.axis_order[i]],
-                      d->rank == 1 ? "," : i + 1 < d->rank ? ", " : "");
-    n += snprintf(dict + n, sizeof dict - (size_t)n, "), }");
-    /* 1.0 has a 2-byte header length; 2.0 is needed only past 65535 */
-    size_t pre = 10, total = (pre + (size_t)n + 1 + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
-    if (total - pre > 65535) {
-        pre = 12;
-        total = (pre + (size_t)n + 1 + NPY_ALIGN - 1) / NPY_ALIGN * NPY_ALIGN;
-    }
-    *len = total;
-    if (!buf)
-        return 0;
-    if (total > cap)
-        return tl_fail(err, TL_E_RANGE, NULL, "the .npy header needs %zu bytes", total);
-    size_t hlen = total - pre;
-    memcpy(buf, tl_npy_magic, sizeof tl_npy_magic);
-    buf[6] = pre == 10 ? 1 : 2;
-    buf[7] = 0;
-    for (size_t i = 0; i < pre - 8; i++)
-        buf[8 + i] = (uint8_t)(hlen >> (8 * i));
-    memcpy(buf + pre, dict, (size_t)n);
-    memset(buf + pre + n, ' ', total - pre - (size_t)n - 1);
-    buf[total - 1] = '\n';
-    *len = total;
-    return 0;
+    uint64_t shape[TL_MAX_RANK];
+    for (unsigned i = 0; i < d->rank; i++)
+        shape[i] = d->sizes[fortran ? i : info.axis_order[i]];
+    return header_text(descr, fortran, shape, scalar ? 0 : d->rank, buf, cap, len, err);
+}
+
+int tl_npy_header_raw(const char *descr, const uint64_t *shape, unsigned ndim, uint8_t *buf,
+                      size_t cap, size_t *len, struct tl_error *err)
+{
+    return header_text(descr, false, shape, ndim, buf, cap, len, err);
 }
 

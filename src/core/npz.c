@@ -144,6 +144,8 @@ static int npz_tensor(const uint8_t *zip, struct tl_file_tensor *t, struct tl_er
     t->scalar = h.ndim == 0;
     if (empty || tl_npy_dtype(h.descr, &dt, NULL)) {
         t->decodable = false;   /* listed, and carried as it is */
+        t->npy_data = h.data_start;
+        t->npy_fortran = h.fortran;
         return 0;
     }
     uint64_t base = t->encoding == TL_ENC_DEFLATE ? 0 : t->stored_at;

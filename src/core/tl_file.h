@@ -180,6 +180,11 @@ struct tl_file_tensor {
     uint32_t ggml_type;
     uint64_t stored_at, stored_bytes, decoded_bytes;
     uint32_t decoded_crc;
+    /* An .npz member carried as it is: where its .npy data starts in its
+     * decoded bytes, and whether the .npy is in Fortran order (0, false
+     * when it is no .npy file). */
+    uint64_t npy_data;
+    bool npy_fortran;
 };
 
 /* One entry of a file's metadata: safetensors' __metadata__ (key, value
@@ -432,6 +437,10 @@ int tl_npy_header(const struct tl_desc *d, uint8_t *buf, size_t cap, size_t *len
 #define TL_NPY_FORTRAN 2u
 int tl_npy_header_as(const struct tl_desc *d, unsigned how, uint8_t *buf, size_t cap,
                      size_t *len, struct tl_error *err);
+/* The same for an array the type table cannot describe, in C order: its
+ * descr as numpy spells it ("<c8") and its shape (ndim 0: shape ()). */
+int tl_npy_header_raw(const char *descr, const uint64_t *shape, unsigned ndim, uint8_t *buf,
+                      size_t cap, size_t *len, struct tl_error *err);
 
 /* One tensor of a safetensors file to write: its dtype, its shape as the
  * file gives it (the sizes in memory order), and its bytes. */
@@ -448,6 +457,13 @@ struct tl_st_entry {
  * of the dtypes the reference knows and the table lacks (BOOL, F8_*, F6_*,
  * F4, C64); 0 for a dtype it does not know. */
 unsigned tl_safetensors_bits(const char *name);
+
+/* The types the type table lacks that both safetensors and .npy have (SPEC
+ * 19: they cross as they are): C64 is numpy's complex64, '<c8'.  The other
+ * format's spelling of a safetensors dtype (tl_safetensors_npy) or of a
+ * .npy descr (tl_npy_safetensors), or NULL. */
+const char *tl_safetensors_npy(const char *st);
+const char *tl_npy_safetensors(const char *descr);
 
 /* Writes a safetensors header (SPEC section 9) for tensors t[0 .. n) laid
  * out contiguously in that order (the caller orders them: the reference

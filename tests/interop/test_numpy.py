@@ -74,7 +74,7 @@ def header_length(path):
 
 ST_DTYPES = {"F32": "<f4", "F16": "<f2", "F64": "<f8", "U8": "|u1", "U16": "<u2", "U32": "<u4",
              "U64": "<u8", "I8": "|i1", "I16": "<i2", "I32": "<i4", "I64": "<i8", "BF16": "<u2",
-             "BOOL": "|b1"}
+             "BOOL": "|b1", "C64": "<c8"}
 
 
 def read_safetensors(path):
@@ -261,6 +261,36 @@ with tempfile.TemporaryDirectory() as tmp:
     check(got is not None and all(np.array_equal(got[k], v) and got[k].dtype == v.dtype and
                                   got[k].shape == v.shape for k, v in arrs.items()),
           "safetensors into .npz, no rule: %s" % r.stderr)
+    # types both formats have cross as they are (SPEC 19): numpy's
+    # complex64 is safetensors' C64, stored and deflated, with empty members
+    # of any shape; a Fortran-order complex64 (which no copy can reorder)
+    # is refused with a message
+    cx = {"c": (np.arange(12) * (1 - 2j)).astype(np.complex64).reshape(3, 4),
+          "s": np.array(2 + 3j, np.complex64), "e": np.zeros((2, 0), np.float32),
+          "z": np.zeros((0,), np.int8), "f": values("<f4", (2, 2))}
+    for save in (np.savez, np.savez_compressed):
+        zc = os.path.join(tmp, "complex.npz")
+        save(zc, **cx)
+        stc = os.path.join(tmp, "complex.safetensors")
+        r = tl("convert", zc, "-o", stc)
+        got = read_safetensors(stc) if r.returncode == 0 else None
+        check(got is not None and got["c"][0] == "C64" and
+              all(got[k][1].dtype == v.dtype and got[k][1].shape == v.shape and
+                  np.array_equal(got[k][1], v) for k, v in cx.items()),
+              "complex64 and empty .npz members into safetensors (%s): %s" %
+              (save.__name__, r.stderr))
+        back = os.path.join(tmp, "complex2.npz")
+        r = tl("convert", stc, "-o", back)
+        got = np.load(back) if r.returncode == 0 else None
+        check(got is not None and all(got[k].dtype == v.dtype and got[k].shape == v.shape and
+                                      np.array_equal(got[k], v) for k, v in cx.items()),
+              "C64 and empty safetensors tensors into .npz: %s" % r.stderr)
+    zf = os.path.join(tmp, "complex_f.npz")
+    np.savez(zf, c=np.asfortranarray(cx["c"]))
+    r = tl("convert", zf, "-o", os.path.join(tmp, "complex_f.safetensors"))
+    check(r.returncode == 4 and b"Fortran order" in r.stderr and
+          not os.path.exists(os.path.join(tmp, "complex_f.safetensors")),
+          "a Fortran-order complex64 member refused: %s" % r.stderr)
     one = os.path.join(tmp, "one.npy")
     np.save(one, arrs["f"])
     r = tl("convert", one, "-o", st)
