@@ -29,7 +29,9 @@ static const char about[] =
     "-o FILE.svg (or --format svg) writes the picture as an SVG file.  A GGUF\n"
     "tensor of a block type (FILE:NAME) is drawn as its decoded values, then\n"
     "its blocks: each block's bytes in the file, the elements it holds, and\n"
-    "the fields of a block (in an SVG, a box a block and a bar of the fields).";
+    "the fields of a block (in an SVG, a box a block and a bar of the fields).\n"
+    "4-bit slots (UINT4, INT4, FLOAT4E2M1) are drawn by byte: rows of whole\n"
+    "bytes, the low nibble first, '|' between two bytes.";
 
 #define DEFAULT_WIDTH 80
 #define MAX_WIDTH 1000
