@@ -24,7 +24,8 @@
 static const char about[] =
     "Measures this machine for the copy core, in a few seconds, and caches the\n"
     "result: per kind of copy, the size from which its stores stream past the\n"
-    "caches (on one thread and on more) and from which a second thread pays;\n"
+    "caches (on one thread and on more) and from which a second thread pays\n"
+    "(and 4, 8, ... up to the online CPUs: more threads never slower);\n"
     "which ISA's kernel is fastest where two compete; and, for the record,\n"
     "memcpy and streaming-copy bandwidth on 1 and 2 threads and the worker\n"
     "pool's wake-up time.  Every later copy of this machine (convert, compare)\n"
@@ -199,14 +200,34 @@ static void print_text(const struct tl_calib *c, const char *from)
                c->stream_gbs[0], c->stream_gbs[1]);
         printf("pool wake-up: %.0f us\n", c->wake_us);
     }
-    printf("%-11s %-14s %-14s %s\n", "kind", "streams above", "on 2+ threads",
-           "2+ threads from");
-    for (int k = 0; k < TL_CAL_KINDS; k++) {
+    /* the thread counts up to the online CPUs (and one more level) */
+    unsigned levels = 0;
+    while (levels < TL_CAL_LEVELS && (2u << levels) < c->cpus)
+        levels++;
+    char line[256];
+    for (int k = -1; k < TL_CAL_KINDS; k++) {
         char a[32], b[32], t[32];
-        size_text(a, sizeof a, c->stream_from[k][0]);
-        size_text(b, sizeof b, c->stream_from[k][1]);
-        size_text(t, sizeof t, c->threads_from[k]);
-        printf("%-11s %-14s %-14s %s\n", tl_cal_kind_name((enum tl_cal_kind)k), a, b, t);
+        int n;
+        if (k < 0) {
+            n = snprintf(line, sizeof line, "%-11s %-14s %-14s %-15s", "kind", "streams above",
+                         "on 2+ threads", "2 threads from");
+        } else {
+            size_text(a, sizeof a, c->stream_from[k][0]);
+            size_text(b, sizeof b, c->stream_from[k][1]);
+            size_text(t, sizeof t, c->threads_from[k]);
+            n = snprintf(line, sizeof line, "%-11s %-14s %-14s %-15s",
+                         tl_cal_kind_name((enum tl_cal_kind)k), a, b, t);
+        }
+        for (unsigned l = 0; l < levels && n < (int)sizeof line; l++) {
+            if (k < 0)
+                snprintf(t, sizeof t, "%u from", 4u << l);
+            else
+                size_text(t, sizeof t, c->threads_at[k][l]);
+            n += snprintf(line + n, sizeof line - (size_t)n, " %-10s", t);
+        }
+        while (n > 0 && line[n - 1] == ' ')
+            line[--n] = '\0';
+        printf("%s\n", line);
     }
     for (int s = 0; s < TL_CAL_SLOTS; s++) {
         printf("kernel %-16s %s", tl_cal_slot_name((enum tl_cal_slot)s),
@@ -254,6 +275,10 @@ static int print_json(const struct tl_calib *c, const char *from, const char *pa
             cJSON_AddItemToArray(st, size_json(c->stream_from[k][1]));
             cJSON_AddItemToObject(o, "streamAbove", st);
             cJSON_AddItemToObject(o, "threadsFrom", size_json(c->threads_from[k]));
+            cJSON *at = cJSON_CreateArray();    /* 4, 8, ... threads */
+            for (int l = 0; at && l < TL_CAL_LEVELS; l++)
+                cJSON_AddItemToArray(at, size_json(c->threads_at[k][l]));
+            cJSON_AddItemToObject(o, "threadsAt", at);
         } else {
             cJSON_Delete(st);
         }

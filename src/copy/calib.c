@@ -155,6 +155,21 @@ static uint64_t reported_l3(void)
  *    copies and 6 MiB for fills (handing a job to a sleeping pool thread
  *    costs 30-40 us);
  *  - every slot takes the widest ISA's kernel. */
+void tl_calib_levels(struct tl_calib *cal, unsigned from)
+{
+    for (int k = 0; k < TL_CAL_KINDS; k++) {
+        for (unsigned l = from; l < TL_CAL_LEVELS; l++) {
+            uint64_t f = cal->threads_from[k], v;
+            if (f == TL_CAL_NEVER || f > (TL_CAL_NEVER >> (l + 2)))
+                v = TL_CAL_NEVER;
+            else
+                v = f << (l + 1);
+            uint64_t under = l ? cal->threads_at[k][l - 1] : f;
+            cal->threads_at[k][l] = v > under ? v : under;
+        }
+    }
+}
+
 void tl_calib_default(struct tl_calib *cal)
 {
     memset(cal, 0, sizeof *cal);
@@ -176,6 +191,7 @@ void tl_calib_default(struct tl_calib *cal)
         cal->stream_from[k][0] = cal->stream_from[k][1] = l3 / 2;
     for (int s = 0; s < TL_CAL_SLOTS; s++)
         cal->slot_isa[s] = TL_ISA_COUNT;
+    tl_calib_levels(cal, 0);
 }
 
 bool tl_calib_fits(const struct tl_calib *cal)

@@ -116,6 +116,8 @@ static void forced(struct tl_calib *f, bool stream, bool threads)
     for (int k = 0; k < TL_CAL_KINDS; k++) {
         f->stream_from[k][0] = f->stream_from[k][1] = stream ? 0 : TL_CAL_NEVER;
         f->threads_from[k] = threads ? 0 : TL_CAL_NEVER;
+        for (int l = 0; l < TL_CAL_LEVELS; l++)
+            f->threads_at[k][l] = threads ? 0 : TL_CAL_NEVER;
     }
 }
 
@@ -243,6 +245,44 @@ static void measure_kind(struct tl_calib *cal, enum tl_cal_kind kind, const stru
             floor = out[i];
     }
     cal->threads_from[kind] = floor;
+    /* 4, 8, ... threads, up to the online CPUs: each count against half as
+     * many, with the stores several threads use at the size, by the same
+     * rule (issue 50: more threads never slower than fewer) */
+    for (unsigned l = 0; l < TL_CAL_LEVELS && (4u << l) <= cal->cpus; l++) {
+        double tt[NSIZES][2];
+        for (int i = 0; i < ns; i++) {
+            struct tl_copy_plan p[4];
+            unsigned th[4];
+            double tv[4];
+            int st = sizes[i] > cal->stream_from[kind][1];
+            for (int v = 0; v < (both ? 4 : 2); v++) {
+                plan_with(&p[v], kind, sizes[i], &f[st][1], v >= 2);
+                th[v] = v & 1 ? 4u << l : 2u << l;
+            }
+            struct meter mm = *m;
+            if (sizes[i] < (8u << 20))
+                mm.runs *= 3;
+            race(&mm, p, th, both ? 4 : 2, tv);
+            tt[i][0] = tv[0] + (both ? tv[2] : 0);
+            tt[i][1] = tv[1] + (both ? tv[3] : 0);
+        }
+        uint64_t from = TL_CAL_NEVER;
+        for (int i = ns; i-- > 0;) {
+            if (tt[i][1] > tt[i][0] * 1.05)
+                break;
+            if (tt[i][1] < tt[i][0] * 0.97)
+                from = out[i];
+        }
+        uint64_t under = l ? cal->threads_at[kind][l - 1] : cal->threads_from[kind];
+        cal->threads_at[kind][l] = from > under ? from : under;
+        for (int i = 0; debug && i < ns; i++) {
+            char line[160];
+            snprintf(line, sizeof line, "%-10s %6.1f MiB  %uT %8.3f ms  %uT %8.3f ms",
+                     tl_cal_kind_names[kind], sizes[i] / 1048576.0, 2u << l, tt[i][0] * 1e3,
+                     4u << l, tt[i][1] * 1e3);
+            debug(line, ctx);
+        }
+    }
     for (int i = 0; debug && i < ns; i++) {
         char line[160];
         snprintf(line, sizeof line, "%-10s %6.1f MiB  1T %8.3f ms (streamed %8.3f)  "
@@ -413,6 +453,10 @@ void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char 
             note(tl_cal_kind_names[k], ctx);
         measure_kind(cal, (enum tl_cal_kind)k, &m, debug, ctx);
     }
+    unsigned measured = 0;              /* the levels past the CPUs: the rule's */
+    while (measured < TL_CAL_LEVELS && (4u << measured) <= cal->cpus)
+        measured++;
+    tl_calib_levels(cal, measured);
     if (note)
         note("pool", ctx);
     cal->wake_us = wake_us(quick ? 9 : 31);

@@ -47,7 +47,12 @@ size_t tl_calib_format(const struct tl_calib *cal, char *buf, size_t n)
         put_size(a, sizeof a, cal->stream_from[k][0]);
         put_size(b, sizeof b, cal->stream_from[k][1]);
         put_size(c, sizeof c, cal->threads_from[k]);
-        PUT("kind %s %s %s %s\n", tl_cal_kind_names[k], a, b, c);
+        PUT("kind %s %s %s %s", tl_cal_kind_names[k], a, b, c);
+        for (unsigned l = 0; l < TL_CAL_LEVELS; l++) {
+            put_size(c, sizeof c, cal->threads_at[k][l]);
+            PUT(" %s", c);
+        }
+        PUT("\n");
     }
     for (int s = 0; s < TL_CAL_SLOTS; s++)
         PUT("slot %s %s %.3f\n", tl_cal_slot_names[s],
@@ -95,7 +100,7 @@ int tl_calib_parse(const char *text, size_t len, struct tl_calib *cal, struct tl
     tl_calib_default(cal);
     enum { K_CPU, K_CPUS, K_MEASURED, K_SECONDS, K_MEMCPY, K_STREAM, K_WAKE, K_CRC,
            K_KIND0, K_SLOT0 = K_KIND0 + TL_CAL_KINDS, K_ALL = K_SLOT0 + TL_CAL_SLOTS };
-    bool seen[K_ALL] = { false };
+    bool seen[K_ALL] = { false }, levels[TL_CAL_KINDS] = { false };
     unsigned line = 0;
     size_t pos = 0;
     while (pos < len) {
@@ -129,13 +134,13 @@ int tl_calib_parse(const char *text, size_t len, struct tl_calib *cal, struct tl
             return bad_line(err, line, "a key with no value");
         *sp = 0;
         const char *key = buf, *val = sp + 1;
-        char f[4][64];
+        char f[4 + TL_CAL_LEVELS][64];
         int nf = 0;
         if (strcmp(key, "cpu") != 0) {
             char tmp[512];
             snprintf(tmp, sizeof tmp, "%s", val);
             for (char *tok = strtok(tmp, " "); tok; tok = strtok(NULL, " ")) {
-                if (nf == 4 || strlen(tok) >= sizeof f[0])
+                if (nf == 4 + TL_CAL_LEVELS || strlen(tok) >= sizeof f[0])
                     return bad_line(err, line, "too many values, or one too long");
                 snprintf(f[nf++], sizeof f[0], "%s", tok);
             }
@@ -167,16 +172,26 @@ int tl_calib_parse(const char *text, size_t len, struct tl_calib *cal, struct tl
             which = K_WAKE;
             ok = nf == 1 && read_double(f[0], &cal->wake_us);
         } else if (strcmp(key, "kind") == 0) {
-            for (int k = 0; nf == 4 && k < TL_CAL_KINDS; k++) {
+            /* three sizes, then the thread levels' (a file that has none
+             * gets the rule's, tl_calib_levels) */
+            for (int k = 0; (nf == 4 || nf == 4 + TL_CAL_LEVELS) && k < TL_CAL_KINDS; k++) {
                 if (strcmp(f[0], tl_cal_kind_names[k]) == 0) {
                     which = K_KIND0 + k;
                     ok = read_size(f[1], &cal->stream_from[k][0]) &&
                          read_size(f[2], &cal->stream_from[k][1]) &&
                          read_size(f[3], &cal->threads_from[k]);
+                    uint64_t under = cal->threads_from[k];
+                    for (int l = 0; ok && nf > 4 && l < TL_CAL_LEVELS; l++) {
+                        ok = read_size(f[4 + l], &cal->threads_at[k][l]) &&
+                             cal->threads_at[k][l] >= under;
+                        under = cal->threads_at[k][l];
+                    }
+                    levels[k] = nf > 4;
                 }
             }
             if (which < 0)
-                return bad_line(err, line, "a kind of copy not known, or not 3 sizes");
+                return bad_line(err, line, "a kind of copy not known, or not 3 sizes (and 7 "
+                                "thread levels)");
         } else if (strcmp(key, "slot") == 0) {
             for (int s = 0; nf == 3 && s < TL_CAL_SLOTS; s++) {
                 if (strcmp(f[0], tl_cal_slot_names[s]) == 0) {
@@ -213,5 +228,12 @@ int tl_calib_parse(const char *text, size_t len, struct tl_calib *cal, struct tl
         if (!seen[i])
             return bad_line(err, line, i == K_CRC ? "no CRC line: the file is cut short"
                                                   : "a key is missing");
+    for (int k = 0; k < TL_CAL_KINDS; k++) {        /* a file of before the levels */
+        if (!levels[k]) {
+            struct tl_calib one = *cal;
+            tl_calib_levels(&one, 0);
+            memcpy(cal->threads_at[k], one.threads_at[k], sizeof one.threads_at[k]);
+        }
+    }
     return 0;
 }

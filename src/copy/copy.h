@@ -76,6 +76,7 @@ struct tl_copy_plan {
     bool stream;                         /* streaming stores, run on one thread */
     bool stream_threads;                 /* ... and run on two threads or more */
     uint64_t threads_from;               /* output bytes from which it runs on several */
+    uint64_t threads_at[TL_CAL_LEVELS];  /* ... on 4 << l (tl_calib's) */
 };
 
 /* tl_copy_plan_new()'s planning, into *plan.  @return 0, or TL_E_MISMATCH

@@ -86,6 +86,7 @@ static void choose_stores(struct tl_copy_plan *p, uint64_t bytes, const struct t
     p->stream = bytes > cal->stream_from[k][0];
     p->stream_threads = bytes > cal->stream_from[k][1];
     p->threads_from = cal->threads_from[k];
+    memcpy(p->threads_at, cal->threads_at[k], sizeof p->threads_at);
 }
 
 struct tl_copy_plan *tl_copy_plan_new(const struct tl_desc *src, const struct tl_desc *dst,
@@ -907,6 +908,14 @@ static unsigned job_shape(struct job *j, unsigned threads)
     threads = tl_copy_threads(threads);
     if (bytes < thread_min_bytes(p) || (p->dnib && !nib_whole_bytes(p)))
         threads = 1;
+    /* no more threads than the size pays for (issue 50: 16 threads at a
+     * 3 MB copy lost most of them to waking and splitting) */
+    for (unsigned l = 0; !tl_copy_thread_floor && threads > (2u << l); l++) {
+        if (l == TL_CAL_LEVELS || bytes < p->threads_at[l]) {
+            threads = 2u << l;
+            break;
+        }
+    }
     if (threads > j->units)
         threads = (unsigned)j->units;
     if (threads > TL_TEAM_MAX)

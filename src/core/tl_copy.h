@@ -139,6 +139,9 @@ enum tl_cal_slot {
     TL_CAL_SLOTS
 };
 #define TL_CAL_NEVER UINT64_MAX
+/* Thread counts past two a calibration says a copy may use: 4, 8, ...,
+ * 4 << (TL_CAL_LEVELS - 1) = 256 (TL_TEAM_MAX). */
+#define TL_CAL_LEVELS 7
 
 struct tl_calib {
     char cpu[128];                 /* the CPU it describes (tl_calib_cpu) */
@@ -151,8 +154,11 @@ struct tl_calib {
     /* source + destination bytes above which a kind streams, on one thread
      * and on several (TL_CAL_NEVER: never) */
     uint64_t stream_from[TL_CAL_KINDS][2];
-    /* output bytes from which a kind runs on several threads */
+    /* output bytes from which a kind runs on several threads (two), and
+     * from which on 4 << l (threads_at[k][l]: measured up to the online
+     * CPUs, past them, and in the built-in rules, tl_calib_levels's rule) */
     uint64_t threads_from[TL_CAL_KINDS];
+    uint64_t threads_at[TL_CAL_KINDS][TL_CAL_LEVELS];
     /* the ISA whose kernel fills the slot (TL_ISA_COUNT: the best one), and
      * the other candidate's time over its own (0: not raced) */
     enum tl_isa slot_isa[TL_CAL_SLOTS];
@@ -169,6 +175,13 @@ const char *tl_cal_slot_name(enum tl_cal_slot slot);
  * name), or "? ? ?". */
 void tl_calib_cpu(char *out, size_t n);
 void tl_calib_cpu_set(const char *name);
+
+/* Fills threads_at[k][l] for every level l >= from of every kind by the
+ * rule: each thread's share at least half the two-thread floor (4 << l
+ * threads from (2 << l) x threads_from), and never below the level under
+ * it.  The built-in rules take it for every level, a measured calibration
+ * past the CPUs it measured. */
+void tl_calib_levels(struct tl_calib *cal, unsigned from);
 
 /* The built-in rules for this machine. */
 void tl_calib_default(struct tl_calib *cal);

@@ -966,12 +966,13 @@ static bool read_calibration(const char *name, struct tl_calib *cal)
 
 static void check_calibrated_choices(void)
 {
-    struct tl_calib cals[5];
-    const char *names[5] = { "built-in", "amd-epyc-zen5.txt", "intel-xeon-issue37.txt", "avx2 slots",
-                             "amd-epyc-zen5-2x.txt" };
+    struct tl_calib cals[6];
+    const char *names[6] = { "built-in", "amd-epyc-zen5.txt", "intel-xeon-issue37.txt", "avx2 slots",
+                             "amd-epyc-zen5-2x.txt", "intel-xeon-16core-issue50.txt" };
     tl_calib_default(&cals[0]);
     bool recorded = read_calibration(names[1], &cals[1]) &&
-                    read_calibration(names[2], &cals[2]) && read_calibration(names[4], &cals[4]);
+                    read_calibration(names[2], &cals[2]) && read_calibration(names[4], &cals[4]) &&
+                    read_calibration(names[5], &cals[5]);
 #ifndef TL_NO_ZLIB
     if (!recorded)
         return;
@@ -1001,7 +1002,7 @@ static void check_calibrated_choices(void)
         { "transpose16", TL_DT_FLOAT16, TL_DT_FLOAT16, 0, false, true, false, TL_COPY_TRANSPOSE, TL_CAL_TRANSPOSE_NARROW },
         { "general", TL_DT_FLOAT32, TL_DT_FLOAT32, 0, false, false, true, TL_COPY_GENERAL, TL_CAL_GENERAL },
     };
-    for (int c = 0; c < 5; c++) {
+    for (int c = 0; c < (recorded ? 6 : 5); c++) {
         const struct tl_calib *cal = &cals[c];
         for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
             const struct kind *q = &kinds[k];
@@ -1047,6 +1048,21 @@ static void check_calibrated_choices(void)
                     printf("  %s, %s at %" PRIu64 " MiB: streams %d/%d (want %d/%d), %u threads "
                            "(want %u)\n", names[c], q->name, mib, p.stream, p.stream_threads, st1,
                            st2, tl_copy_threads_used(&p, 2), want);
+                }
+                /* past two threads: never more than the size's level pays
+                 * for (issue 50), whatever is asked */
+                for (unsigned ask = 3; ask <= 64; ask = ask * 2 + 1) {
+                    unsigned most = want;
+                    for (unsigned l = 0; want > 1 && l < TL_CAL_LEVELS; l++)
+                        if (out >= cal->threads_at[q->ck][l])
+                            most = 4u << l;
+                    unsigned got = tl_copy_threads_used(&p, ask);
+                    checks++;
+                    if (got > (ask < most ? ask : most) || (want == 1 && got != 1)) {
+                        fail("calibrations: a plan takes more threads than its size's level");
+                        printf("  %s, %s at %" PRIu64 " MiB: %u threads of %u asked (at most "
+                               "%u)\n", names[c], q->name, mib, got, ask, most);
+                    }
                 }
             }
         }
@@ -1117,8 +1133,37 @@ static void check_calibrated_choices(void)
     checks++;
     if (!pa.stream || !pa.stream_threads || !pi.stream || tl_copy_threads_used(&pa, 2) != 2)
         fail("calibrations: nchw_nhwc_f16_m's store kinds do not follow the calibrations");
-    printf("calibrations: %s, %s, %s, %s and %s followed by plans of 8 kinds, 1-192 MiB\n",
-           names[0], names[1], names[4], names[2], names[3]);
+    /* the 16-core Intel Xeon of issue 50, asked for 16 threads: the 3.2 MB
+     * FLOAT32 NCHW -> NHWC on 4 (8 and 16 lost most of it), the 25.7 MB one
+     * on 16, a 1080p frame's bytes HWC -> CHW on one; the built-in rules
+     * never send more than 4 threads at the 3.2 MB copy either */
+    s.dtype = d.dtype = TL_DT_FLOAT32;
+    s.sizes[0] = d.sizes[0] = 1;
+    tl_strides_for_order(4, s.sizes, nchw, 0, s.strides, NULL);
+    tl_strides_for_order(4, d.sizes, nhwc, 0, d.strides, NULL);
+    struct tl_copy_plan p16;
+    tl_copy_plan_for(&p16, &s, &d, &cals[5], &err);
+    tl_copy_plan_for(&pb, &s, &d, &cals[0], &err);
+    unsigned small16 = tl_copy_threads_used(&p16, 16), small_builtin = tl_copy_threads_used(&pb, 16);
+    s.sizes[0] = d.sizes[0] = 8;
+    tl_strides_for_order(4, s.sizes, nchw, 0, s.strides, NULL);
+    tl_strides_for_order(4, d.sizes, nhwc, 0, d.strides, NULL);
+    tl_copy_plan_for(&p16, &s, &d, &cals[5], &err);
+    unsigned large16 = tl_copy_threads_used(&p16, 16);
+    struct tl_desc hwc = { .dtype = TL_DT_UINT8, .rank = 3, .sizes = { 3, 1080, 1920 } }, chw = hwc;
+    unsigned id3[3] = { 0, 1, 2 }, hwc3[3] = { 1, 2, 0 };
+    tl_strides_for_order(3, hwc.sizes, hwc3, 0, hwc.strides, NULL);
+    tl_strides_for_order(3, chw.sizes, id3, 0, chw.strides, NULL);
+    tl_copy_plan_for(&p16, &hwc, &chw, &cals[5], &err);
+    unsigned frame16 = tl_copy_threads_used(&p16, 16);
+    checks++;
+    if (small16 != 4 || large16 != 16 || frame16 != 1 || small_builtin > 4) {
+        fail("calibrations: the 16-core machine's thread counts do not follow its calibration");
+        printf("  3.2 MB: %u threads (want 4; built-in rules %u, want <= 4), 25.7 MB: %u (want "
+               "16), 1080p HWC -> CHW: %u (want 1)\n", small16, small_builtin, large16, frame16);
+    }
+    printf("calibrations: %s, %s, %s, %s, %s and %s followed by plans of 8 kinds, 1-192 MiB, "
+           "1-64 threads\n", names[0], names[1], names[4], names[2], names[5], names[3]);
 }
 
 static void random_copy(void)

@@ -2,6 +2,7 @@
  * and every kind of damage is refused with the line it is on. */
 #include <stdio.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "../../src/core/tl.h"
 #include "check.h"
@@ -29,6 +30,7 @@ void calib_should_read_back_what_it_writes(void)
     CHECK(b.measured && b.cpus == a.cpus && b.seconds == 2.25 && b.memcpy_gbs[1] == 71);
     CHECK(memcmp(b.stream_from, a.stream_from, sizeof a.stream_from) == 0);
     CHECK(memcmp(b.threads_from, a.threads_from, sizeof a.threads_from) == 0);
+    CHECK(memcmp(b.threads_at, a.threads_at, sizeof a.threads_at) == 0);
     CHECK(memcmp(b.slot_isa, a.slot_isa, sizeof a.slot_isa) == 0);
     CHECK(b.slot_ratio[TL_CAL_F32_F16] == 0.75);
     CHECK(tl_calib_fits(&b));
@@ -51,7 +53,7 @@ void calib_should_refuse_damage_by_line(void)
     }
     static const struct { const char *from, *to, *msg; } edits[] = {
         { "cpus ", "cpus x", "line 4: a value that is not a number of the right kind" },
-        { "kind rows", "kind rowz", "line 11: a kind of copy not known, or not 3 sizes" },
+        { "kind rows", "kind rowz", "line 11: a kind of copy not known, or not 3 sizes (and 7 thread levels)" },
         { "slot transpose4 best", "slot transpose4 avx3", "line 16: a value that is not a number of the right kind" },
         { "wake_us", "wake_usx", "line 9: an unknown key" },
         { "tensorlayout-calibration 1", "tensorlayout-calibration 9", "line 1: a calibration of another version" },
@@ -77,4 +79,41 @@ void calib_should_refuse_damage_by_line(void)
     bad[strstr(bad, "wake_us ") - bad + 8] = '9';
     CHECK(tl_calib_parse(bad, strlen(bad), &b, &err) == TL_E_VALUE);
     CHECK(strstr(err.msg, "the CRC does not match") != NULL);
+}
+
+/* A calibration of before the thread levels (kind lines of three sizes)
+ * reads, its levels by the rule; levels that fall are refused. */
+void calib_should_read_files_of_before_the_levels(void)
+{
+    struct tl_calib a, b;
+    struct tl_error err;
+    char text[4096], old[4096];
+    tl_calib_default(&a);
+    a.threads_from[TL_CAL_FLAT] = 1000;
+    tl_calib_levels(&a, 0);
+    size_t n = tl_calib_format(&a, text, sizeof text), k = 0;
+    /* each kind line cut after its third size, the CRC made anew */
+    for (const char *p = text; *p && strncmp(p, "crc32 ", 6) != 0;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = (size_t)(eol - p) + 1;
+        if (strncmp(p, "kind ", 5) == 0) {
+            int fields = 0;
+            size_t i = 0;
+            while (i < len - 1 && fields < 5)
+                fields += p[i++] == ' ';
+            k += (size_t)snprintf(old + k, sizeof old - k, "%.*s\n", (int)(i - 1), p);
+        } else {
+            k += (size_t)snprintf(old + k, sizeof old - k, "%.*s", (int)len, p);
+        }
+        p = eol + 1;
+    }
+    snprintf(old + k, sizeof old - k, "crc32 %08lx\n", (unsigned long)crc32(0, (const Bytef *)old,
+                                                                          (uInt)k));
+    CHECK(n > 0 && tl_calib_parse(old, strlen(old), &b, &err) == 0);
+    CHECK(memcmp(b.threads_at, a.threads_at, sizeof a.threads_at) == 0);
+    CHECK(b.threads_at[TL_CAL_FLAT][0] == 2000 && b.threads_at[TL_CAL_FLAT][2] == 8000);
+    /* a level below the one under it */
+    a.threads_at[TL_CAL_FLAT][3] = 10;
+    n = tl_calib_format(&a, text, sizeof text);
+    CHECK(tl_calib_parse(text, n, &b, &err) == TL_E_VALUE);
 }
