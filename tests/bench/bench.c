@@ -2,12 +2,13 @@
  * bench.c - `make bench`: the copy engine's speed as ratios to memcpy
  * measured in the same run.
  *
- * For each standard case and 1 and 2 threads: the case's own block of
+ * For each standard case and 1, 2, 4, ... threads up to the online CPUs
+ * (BENCH_MAX_THREADS caps them): the case's own block of
  * timed runs, in which every SIMD ceiling the CPU supports takes its turn,
  * ROUNDS short blocks each, each after a warm-up run (so that drift on a
  * shared machine touches every variant alike), between two blocks of
  * memcpy of the same output bytes with the same number of threads (a
- * 2-thread memcpy splits the bytes over two threads), each block at least
+ * T-thread memcpy splits the bytes over T threads), each block at least
  * MIN_RUNS runs and MIN_BLOCK seconds (the case's: per variant), warm, on
  * buffers allocated
  * as numpy allocates large arrays (2 MiB aligned, transparent huge pages
@@ -18,7 +19,9 @@
  *   ratio      = GB/s / memcpy GB/s
  *
  * and each case ends with a line giving the active ISA's ratio (the one
- * dispatch picks) beside the best ISA's, per thread count.  Where the
+ * dispatch picks) beside the best ISA's, per thread count, and a line
+ * saying up to how many threads paid (each count's ratio at least 5%
+ * above the one before it; a count slower than fewer says so).  Where the
  * case streams its output (streaming stores, which skip the caches), a
  * `stream` line gives the ratio of a copy of the same output bytes with
  * streaming stores, in a block of its own after memcpy's: the most a case
@@ -39,7 +42,7 @@
  * same conversion from a .npy file to a .npy file against the raw one.
  *
  * It starts by saying where it runs (CPU, cores, caches, ISAs, memcpy from
- * memory at 1 and 2 threads), so that figures of different machines are
+ * memory at each thread count), so that figures of different machines are
  * never compared by mistake, and by which calibration it chooses: this
  * machine's, measured first (BENCH_CALIBRATION=off: the built-in rules).
  *
@@ -53,6 +56,7 @@
 #include <dlfcn.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,17 +156,30 @@ static void run_plan(void *p)
     tl_copy_run(r->plan, r->src, r->dst, r->threads, NULL, NULL);
 }
 
-/* A 2-thread memcpy (or memset, src NULL): a helper thread does the
- * second half while the caller does the first, started once and met at a
- * barrier per copy. */
+/* memcpy (or memset, src NULL) on T threads, as make bench runs every case
+ * at 1, 2, 4, ... threads up to the online CPUs (bench_threads): helpers
+ * started once, each woken by a semaphore of its own for its part (the
+ * caller does the first), so a copy on 2 threads wakes one helper however
+ * many there are. */
 #define SET_BYTE 0x3c
+#define CREW_MAX 256
 
-struct halves {
+struct crew;
+struct crew_member {
+    struct crew *c;
+    unsigned i;                         /* its part: i + 1 of c->parts */
     pthread_t tid;
-    pthread_barrier_t go, done;
+    sem_t go;
+};
+
+struct crew {
+    unsigned n;                         /* helpers */
+    struct crew_member m[CREW_MAX];
+    sem_t done;
     uint8_t *dst;
     const uint8_t *src;
-    size_t n;
+    size_t bytes;
+    unsigned parts;
     bool quit;
 };
 
@@ -175,37 +192,101 @@ static void part(uint8_t *dst, const uint8_t *src, size_t lo, size_t hi)
         memset(dst + lo, SET_BYTE, hi - lo);
 }
 
-static void *half_worker(void *arg)
+/* Part k of parts of n bytes, on 64-byte boundaries. */
+static void part_of(size_t n, unsigned k, unsigned parts, size_t *lo, size_t *hi)
 {
-    struct halves *h = arg;
+    *lo = (size_t)((unsigned __int128)n * k / parts) / 64 * 64;
+    *hi = k + 1 == parts ? n : (size_t)((unsigned __int128)n * (k + 1) / parts) / 64 * 64;
+}
+
+static void *crew_worker(void *arg)
+{
+    struct crew_member *m = arg;
+    struct crew *c = m->c;
     for (;;) {
-        pthread_barrier_wait(&h->go);
-        if (h->quit)
+        sem_wait(&m->go);
+        if (c->quit)
             return NULL;
-        part(h->dst, h->src, h->n / 2, h->n);
-        pthread_barrier_wait(&h->done);
+        size_t lo, hi;
+        part_of(c->bytes, m->i + 1, c->parts, &lo, &hi);
+        part(c->dst, c->src, lo, hi);
+        sem_post(&c->done);
     }
 }
 
-static void memcpy_threads(struct halves *h, uint8_t *dst, const uint8_t *src, size_t n,
+/* Starts the helpers for copies on up to `threads` threads. */
+static void crew_start(struct crew *c, unsigned threads)
+{
+    memset(c, 0, sizeof *c);
+    sem_init(&c->done, 0, 0);
+    for (unsigned i = 0; i + 1 < threads && i < CREW_MAX; i++) {
+        c->m[i].c = c;
+        c->m[i].i = i;
+        sem_init(&c->m[i].go, 0, 0);
+        if (pthread_create(&c->m[i].tid, NULL, crew_worker, &c->m[i]) != 0)
+            break;
+        c->n++;
+    }
+}
+
+static void crew_stop(struct crew *c)
+{
+    c->quit = true;
+    for (unsigned i = 0; i < c->n; i++)
+        sem_post(&c->m[i].go);
+    for (unsigned i = 0; i < c->n; i++) {
+        pthread_join(c->m[i].tid, NULL);
+        sem_destroy(&c->m[i].go);
+    }
+    sem_destroy(&c->done);
+}
+
+static void memcpy_threads(struct crew *c, uint8_t *dst, const uint8_t *src, size_t n,
                            unsigned threads)
 {
+    if (threads > c->n + 1)
+        threads = c->n + 1;
     if (threads < 2) {
         part(dst, src, 0, n);
         return;
     }
-    h->dst = dst;
-    h->src = src;
-    h->n = n;
-    pthread_barrier_wait(&h->go);
-    part(dst, src, 0, n / 2);
-    pthread_barrier_wait(&h->done);
+    c->dst = dst;
+    c->src = src;
+    c->bytes = n;
+    c->parts = threads;
+    for (unsigned i = 0; i + 1 < threads; i++)
+        sem_post(&c->m[i].go);
+    size_t lo, hi;
+    part_of(n, 0, threads, &lo, &hi);
+    part(dst, src, lo, hi);
+    for (unsigned i = 0; i + 1 < threads; i++)
+        sem_wait(&c->done);
+}
+
+/* The thread counts every case runs at: 1, 2, 4, ... and the online CPUs
+ * (BENCH_MAX_THREADS caps them). */
+static unsigned tcounts[16], ntcounts;
+
+static void thread_counts(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned most = cpus > 0 ? (unsigned)cpus : 1;
+    const char *cap = getenv("BENCH_MAX_THREADS");
+    if (cap && atoi(cap) > 0 && (unsigned)atoi(cap) < most)
+        most = (unsigned)atoi(cap);
+    if (most > CREW_MAX)
+        most = CREW_MAX;
+    most = most < 2 ? 2 : most;         /* 2 always: the cases' second column */
+    ntcounts = 0;
+    for (unsigned t = 1; t < most && ntcounts < 15; t *= 2)
+        tcounts[ntcounts++] = t;
+    tcounts[ntcounts++] = most;
 }
 
 /* memset of the output bytes on 1 or 2 threads, for block(): what a
  * broadcast fill is held to */
 struct set_ctx {
-    struct halves *h;
+    struct crew *h;
     uint8_t *dst;
     size_t n;
     unsigned threads;
@@ -270,7 +351,7 @@ static void cache_size(int level, const char *type, char *out, size_t n)
 }
 
 struct mc_ctx {
-    struct halves *h;
+    struct crew *h;
     uint8_t *dst, *src;
     size_t n;
     unsigned threads;
@@ -304,33 +385,31 @@ static void bench_machine(void)
                      tl_isa_name((enum tl_isa)i));
     }
     size_t n = (size_t)256 << 20;
-    struct halves h = { .quit = false };
-    pthread_barrier_init(&h.go, NULL, 2);
-    pthread_barrier_init(&h.done, NULL, 2);
-    pthread_create(&h.tid, NULL, half_worker, &h);
+    static struct crew h;
+    crew_start(&h, tcounts[ntcounts - 1]);
     struct mc_ctx m = { &h, big(n), big(n), n, 1 };
     memset(m.src, 1, n);
-    double gbps[3];
-    for (unsigned t = 1; t <= 2; t++) {
-        m.threads = t;
-        gbps[t] = 2.0 * (double)n / block(run_memcpy, &m) / 1e9;
+    double gbps[16];
+    for (unsigned i = 0; i < ntcounts; i++) {
+        m.threads = tcounts[i];
+        gbps[i] = 2.0 * (double)n / block(run_memcpy, &m) / 1e9;
     }
-    h.quit = true;
-    pthread_barrier_wait(&h.go);
-    pthread_join(h.tid, NULL);
+    crew_stop(&h);
     unbig(m.dst, n);
     unbig(m.src, n);
     printf("machine: %s (%s family %s model %s), %ld online CPUs, L1d %s, L2 %s, L3 %s\n",
            model, vendor, family, mod, cores, l1, l2, l3);
     printf("isa: %s active (supported: %s)\n", tl_isa_name(tl_isa_active()), isas);
-    printf("memcpy from memory (256 MiB): 1T %.1f GB/s, 2T %.1f GB/s (x%.2f)\n\n", gbps[1],
-           gbps[2], gbps[2] / gbps[1]);
+    printf("memcpy from memory (256 MiB):");
+    for (unsigned i = 0; i < ntcounts; i++)
+        printf("%s %uT %.1f GB/s (x%.2f)", i ? "," : "", tcounts[i], gbps[i], gbps[i] / gbps[0]);
+    printf("\n\n");
     if (json)
         fprintf(json, "{\"machine\": \"%s\", \"vendor\": \"%s\", \"family\": \"%s\", "
                 "\"model\": \"%s\", \"cpus\": %ld, \"l1d\": \"%s\", \"l2\": \"%s\", "
                 "\"l3\": \"%s\", \"isa\": \"%s\", \"memcpy_1t_gbps\": %.2f, "
                 "\"memcpy_2t_gbps\": %.2f}\n", model, vendor, family, mod, cores, l1, l2, l3,
-                tl_isa_name(tl_isa_active()), gbps[1], gbps[2]);
+                tl_isa_name(tl_isa_active()), gbps[0], gbps[1]);
 }
 
 /* The copy core's choices for every case below: this machine measured
@@ -440,13 +519,11 @@ static void bench_case(const struct bcase *c)
     uint8_t *src = big(plan.src_bytes), *dst = big(out), *msrc = big(out), *mdst = big(out);
     for (uint64_t i = 0; i < plan.src_bytes; i++)
         src[i] = (uint8_t)(i * 2654435761u >> 13);
-    struct halves h = { .quit = false };
-    pthread_barrier_init(&h.go, NULL, 2);
-    pthread_barrier_init(&h.done, NULL, 2);
-    pthread_create(&h.tid, NULL, half_worker, &h);
-    double best[3] = { 0, 0, 0 }, active[3] = { 0, 0, 0 }, streamed[3] = { 0, 0, 0 };
-    double set[3] = { 0, 0, 0 };
-    double peer[3] = { 0, 0, 0 };
+    static struct crew h;
+    crew_start(&h, tcounts[ntcounts - 1]);
+    double best[16] = { 0 }, active[16] = { 0 }, streamed[16] = { 0 }, active_gbps[16] = { 0 };
+    double set[16] = { 0 };
+    double peer[16] = { 0 };
     char why[160] = "";
     bool peer_skipped = false;
     /* the output bytes as one flat run, copied with streaming stores */
@@ -455,7 +532,7 @@ static void bench_case(const struct bcase *c)
     tl_desc_init(&fd, TL_DT_UINT8, 1, &out, NULL);
     tl_copy_plan(&flat, &fd, &fd, NULL);
     flat.stream = flat.stream_threads = true;
-    const char *best_isa[3] = { "", "", "" };
+    const char *best_isa[16] = { "" };
     enum tl_isa act = tl_isa_active(), isas[TL_ISA_COUNT];
     int ni = 0;
     for (int isa = 0; isa < TL_ISA_COUNT; isa++)
@@ -472,7 +549,8 @@ static void bench_case(const struct bcase *c)
             if (same[q] == q && tl_copy_plan_same_kernels(&plan, isas[q], isas[k]))
                 same[k] = q;
     }
-    for (unsigned threads = 1; threads <= 2; threads++) {
+    for (unsigned li = 0; li < ntcounts; li++) {
+        unsigned threads = tcounts[li];
         static double t[TL_ISA_COUNT][MAX_RUNS], m[2 * MAX_RUNS];
         int nm = 0, nt[TL_ISA_COUNT] = { 0 };
         /* memcpy, warm, in a block of its own before and after the case's
@@ -524,12 +602,14 @@ static void bench_case(const struct bcase *c)
             report(c->name, tl_isa_name(isas[k]), threads, gbps, mgbps,
                    g != k ? tl_isa_name(isas[g]) : NULL);
             double ratio = gbps / mgbps;
-            if (ratio > best[threads]) {
-                best[threads] = ratio;
-                best_isa[threads] = tl_isa_name(isas[k]);
+            if (ratio > best[li]) {
+                best[li] = ratio;
+                best_isa[li] = tl_isa_name(isas[k]);
             }
-            if (isas[k] == act)
-                active[threads] = ratio;
+            if (isas[k] == act) {
+                active[li] = ratio;
+                active_gbps[li] = gbps;
+            }
         }
         /* the peer: the same copy, same buffers, warm, in a block of its
          * own after memcpy's */
@@ -538,7 +618,7 @@ static void bench_case(const struct bcase *c)
         if (pe) {
             double pgbps = (double)(read + out) / block(run_peer, pe) / 1e9;
             tl_peer_close(pe);
-            peer[threads] = pgbps / mgbps;
+            peer[li] = pgbps / mgbps;
             printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f   (%s's reorder: the same copy)\n", c->name,
                    "peer", threads, pgbps, mgbps, pgbps / mgbps, tl_peer_name());
             if (json)
@@ -552,7 +632,7 @@ static void bench_case(const struct bcase *c)
              * counts its bytes (read + written, 2 x output) */
             struct set_ctx sc = { &h, mdst, out, threads };
             double setgbps = 2.0 * (double)out / block(run_memset, &sc) / 1e9;
-            set[threads] = setgbps / mgbps;
+            set[li] = setgbps / mgbps;
             printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f   (memset of the output bytes)\n", c->name,
                    "memset", threads, setgbps, mgbps, setgbps / mgbps);
             if (json)
@@ -561,7 +641,7 @@ static void bench_case(const struct bcase *c)
                         threads, setgbps, mgbps, setgbps / mgbps);
         }
         if (sgbps > 0) {
-            streamed[threads] = sgbps / mgbps;
+            streamed[li] = sgbps / mgbps;
             printf("%-20s %-7s %u  %8.2f  %8.2f  %6.2f   (a copy of the output bytes with "
                    "streaming stores, as this case writes)\n", c->name, "stream", threads, sgbps,
                    mgbps, sgbps / mgbps);
@@ -571,26 +651,32 @@ static void bench_case(const struct bcase *c)
                         threads, sgbps, mgbps, sgbps / mgbps);
         }
     }
-    for (unsigned threads = 1; threads <= 2; threads++) {
+    for (unsigned li = 0; li < ntcounts; li++) {
+        unsigned threads = tcounts[li];
         printf("%-20s active %-6s %u  %6.2f   best %-6s %6.2f", c->name, tl_isa_name(act),
-               threads, active[threads], best_isa[threads], best[threads]);
-        if (streamed[threads] > 0)
-            printf("   streamed copy %.2f", streamed[threads]);
-        if (set[threads] > 0)
-            printf("   memset %.2f", set[threads]);
-        if (peer[threads] > 0)
-            printf("   %s %.2f%s", tl_peer_name(), peer[threads],
-                   active[threads] < peer[threads] ? " (ahead of tensorlayout)" : "");
-        printf("%s\n",
-               active[threads] < 0.9 * best[threads] ? "   (active more than 10% behind)" : "");
+               threads, active[li], best_isa[li], best[li]);
+        if (streamed[li] > 0)
+            printf("   streamed copy %.2f", streamed[li]);
+        if (set[li] > 0)
+            printf("   memset %.2f", set[li]);
+        if (peer[li] > 0)
+            printf("   %s %.2f%s", tl_peer_name(), peer[li],
+                   active[li] < peer[li] ? " (ahead of tensorlayout)" : "");
+        printf("%s%s\n",
+               active[li] < 0.9 * best[li] ? "   (active more than 10% behind)" : "",
+               li && active_gbps[li] < active_gbps[li - 1] * 0.95
+               ? "   (slower than on fewer threads)" : "");
     }
+    /* where more threads stop paying: the most whose GB/s still grew by
+     * 5% over the best of fewer (issue 50) */
+    unsigned pays = 0;
+    for (unsigned li = 1; li < ntcounts; li++)
+        if (active_gbps[li] >= active_gbps[pays] * 1.05)
+            pays = li;
+    printf("%-20s threads pay up to %u (of %u)\n", c->name, tcounts[pays], tcounts[ntcounts - 1]);
     if (peer_skipped)
         printf("skip: %s on %s: %s\n", tl_peer_name(), c->name, why);
-    h.quit = true;
-    pthread_barrier_wait(&h.go);
-    pthread_join(h.tid, NULL);
-    pthread_barrier_destroy(&h.go);
-    pthread_barrier_destroy(&h.done);
+    crew_stop(&h);
     unbig(src, plan.src_bytes);
     unbig(dst, out);
     unbig(msrc, out);
@@ -648,7 +734,8 @@ static void bench_compare(void)
     memcpy(b, a, c.bytes);
     c.af = a;
     c.bf = b;
-    for (unsigned threads = 1; threads <= 2; threads++) {
+    for (unsigned li = 0; li < ntcounts; li++) {
+        unsigned threads = tcounts[li];
         c.threads = threads;
         double m1 = block(run_memcmp, &c), ct = block(run_compare, &c), m2 = block(run_memcmp, &c);
         double mt = (m1 + m2) / 2;
@@ -668,7 +755,8 @@ static void bench_compare(void)
     tl_copy_run(&c.plan, a, b, 1, NULL, NULL);
     c.b = bn;
     c.out = t;
-    for (unsigned threads = 1; threads <= 2; threads++) {
+    for (unsigned li = 0; li < ntcounts; li++) {
+        unsigned threads = tcounts[li];
         c.threads = threads;
         double v1 = block(run_convert, &c), ct = block(run_compare, &c), v2 = block(run_convert, &c);
         double vt = (v1 + v2) / 2;
@@ -1210,7 +1298,7 @@ struct dq_ctx {
     float *dst;
     size_t nb, block, bytes;
     unsigned threads;
-    struct halves *h;
+    struct crew *h;
     void (*to_float)(const void *x, float *y, int64_t k);
 };
 
@@ -1254,7 +1342,7 @@ static void run_to_float(void *p)
 }
 
 struct dq_copy {
-    struct halves *h;
+    struct crew *h;
     uint8_t *dst;
     const uint8_t *src;
     size_t n;
@@ -1287,12 +1375,8 @@ static void bench_dequant(const char *type_only)
     size_t out = 64u << 20;
     float *dst = big(out);
     uint8_t *cpy = big(out);
-    struct halves h;
-    memset(&h, 0, sizeof h);
-    pthread_barrier_init(&h.go, NULL, 2);
-    pthread_barrier_init(&h.done, NULL, 2);
-    pthread_t helper;
-    pthread_create(&helper, NULL, half_worker, &h);
+    static struct crew h;
+    crew_start(&h, tcounts[ntcounts - 1]);
     printf("%-20s %s  %8s  %8s  %6s  %8s  %6s\n", "dequant", "T", "GB/s", "memcpy", "ratio",
            "ggml", "x ggml");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
@@ -1330,7 +1414,8 @@ static void bench_dequant(const char *type_only)
             c.to_float = traits((int)type)->to_float;
             gg = block(run_to_float, &c);
         }
-        for (unsigned threads = 1; threads <= 2; threads++) {
+        for (unsigned li = 0; li < ntcounts; li++) {
+            unsigned threads = tcounts[li];
             struct dq_copy m = { &h, cpy, (const uint8_t *)dst, out, threads };
             c.threads = threads;
             double m1 = block(run_dq_memcpy, &m), t = block(run_dequant, &c),
@@ -1351,9 +1436,7 @@ static void bench_dequant(const char *type_only)
         }
         unbig(src, in);
     }
-    h.quit = true;
-    pthread_barrier_wait(&h.go);
-    pthread_join(helper, NULL);
+    crew_stop(&h);
     unbig(dst, out);
     unbig(cpy, out);
     if (dl)
@@ -1580,6 +1663,7 @@ int main(int argc, char **argv)
         perror(path);
         return 2;
     }
+    thread_counts();
     bench_machine();
     bench_calibrate();
     printf("%-20s %-7s %s  %8s  %8s  %6s\n", "case", "isa", "T", "GB/s", "memcpy", "ratio");
