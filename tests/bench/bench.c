@@ -244,9 +244,9 @@ static void crew_stop(struct crew *c)
 static void memcpy_threads(struct crew *c, uint8_t *dst, const uint8_t *src, size_t n,
                            unsigned threads)
 {
-    if (threads > c->n + 1)
+    if (c && threads > c->n + 1)
         threads = c->n + 1;
-    if (threads < 2) {
+    if (threads < 2 || !c) {
         part(dst, src, 0, n);
         return;
     }
