@@ -25,18 +25,24 @@ static inline __m256i bf16_round(__m256i x)
     return _mm256_srli_epi32(_mm256_blendv_epi8(r, q, nan), 16);
 }
 
-/* Overflow (copy.h): big keeps the largest finite magnitude's bits seen,
- * and reached() says whether it got to the threshold at. */
-static inline __m256i keep_big(__m256i big, __m256i x)
+/* Overflow (copy.h) in three operations a vector: with y = x << 1 (the
+ * sign shifted out, y = 2 |x|'s bits) and z = y - 2 at (wrapping), a lane
+ * overflows iff z < 0xff000000 - 2 at, unsigned: a magnitude below at
+ * wraps above that bound, and one from an infinity's up lies past it.  low
+ * keeps the least z (start: ~0), and reached() says whether one is below
+ * the bound: one operation fewer than a mask of the finite lanes and a
+ * max. */
+#define LOW_START _mm256_set1_epi32(-1)
+static inline __m256i keep_low(__m256i low, __m256i x, uint32_t at)
 {
-    __m256i a = _mm256_and_si256(x, _mm256_set1_epi32(0x7fffffff));
-    __m256i finite = _mm256_cmpgt_epi32(_mm256_set1_epi32(0x7f800000), a);
-    return _mm256_max_epu32(big, _mm256_and_si256(a, finite));
+    return _mm256_min_epu32(low, _mm256_sub_epi32(_mm256_slli_epi32(x, 1),
+                                                  _mm256_set1_epi32((int)(2 * at))));
 }
 
-static inline bool reached(__m256i big, uint32_t at)
+static inline bool reached(__m256i low, uint32_t at)
 {
-    return _mm256_movemask_epi8(_mm256_cmpgt_epi32(big, _mm256_set1_epi32((int)(at - 1)))) != 0;
+    __m256i bound = _mm256_set1_epi32((int)(0xff000000u - 2 * at - 1));
+    return _mm256_movemask_epi8(_mm256_cmpeq_epi32(_mm256_min_epu32(low, bound), low)) != 0;
 }
 
 /* 8 FLOAT32 lanes stored as they are, or as 16 bytes of FLOAT16 or BFLOAT16. */
@@ -93,11 +99,11 @@ DEFINE_block_w4(block_w4, ST_PS)
 TL_BLOCK bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                  \
 {                                                                                           \
     __m256 r[8], o[8];                                                                      \
-    __m256i big = _mm256_setzero_si256();                                                   \
+    __m256i big = LOW_START;                                                                \
     TL_UNROLL                                                                               \
     for (int i = 0; i < 8; i++) {                                                           \
         r[i] = _mm256_loadu_ps((const float *)(const void *)(src + i * ss));                \
-        big = keep_big(big, _mm256_castps_si256(r[i]));                                     \
+        big = keep_low(big, _mm256_castps_si256(r[i]), AT);                                 \
     }                                                                                       \
     t8x8_w4(r, o);                                                                          \
     TL_UNROLL                                                                               \
@@ -214,7 +220,8 @@ TL_BLOCK __m256 pair_f16(const uint8_t *a, const uint8_t *b, __m256i *big)
 {
     __m256 va = _mm256_loadu_ps((const float *)(const void *)a);
     __m256 vb = _mm256_loadu_ps((const float *)(const void *)b);
-    *big = keep_big(keep_big(*big, _mm256_castps_si256(va)), _mm256_castps_si256(vb));
+    *big = keep_low(keep_low(*big, _mm256_castps_si256(va), TL_OVF_F16), _mm256_castps_si256(vb),
+                    TL_OVF_F16);
     __m128i x = _mm256_cvtps_ph(va, FROUND);
     __m128i y = _mm256_cvtps_ph(vb, FROUND);
     __m256i lo = _mm256_castsi128_si256(_mm_unpacklo_epi16(x, y));
@@ -225,7 +232,7 @@ TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b, __m256i *big)
 {
     __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)a);
     __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)b);
-    *big = keep_big(keep_big(*big, va), vb);
+    *big = keep_low(keep_low(*big, va, TL_OVF_BF16), vb, TL_OVF_BF16);
     __m256i x = bf16_round(va);
     __m256i y = bf16_round(vb);
     return _mm256_castsi256_ps(_mm256_or_si256(x, _mm256_slli_epi32(y, 16)));
@@ -248,7 +255,7 @@ TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b, __m256i *big)
 static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst,     \
                                             size_t ds)                                      \
 {                                                                                           \
-    __m256i big = _mm256_setzero_si256();                                                   \
+    __m256i big = LOW_START;                                                                \
     TL_UNROLL                                                                               \
     for (int h = 0; h < 16; h += 8) {                                                       \
         __m256 r[8], x[8], y[8];                                                            \
@@ -447,10 +454,10 @@ static void deinterleave_c3_w1(const uint8_t *src, uint8_t *dst, size_t plane, s
 static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
-    __m256i big = _mm256_setzero_si256();
+    __m256i big = LOW_START;
     for (; i + 8 <= n; i += 8) {
         __m256 v = _mm256_loadu_ps((const float *)(const void *)(src + 4 * i));
-        big = keep_big(big, _mm256_castps_si256(v));
+        big = keep_low(big, _mm256_castps_si256(v), TL_OVF_F16);
         ST_F16(dst + 2 * i, v);
     }
     bool bad = reached(big, TL_OVF_F16);
@@ -470,11 +477,11 @@ static bool cvt_f16_f32(const uint8_t *src, uint8_t *dst, size_t n)
 static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
 {
     size_t i = 0;
-    __m256i big = _mm256_setzero_si256();
+    __m256i big = LOW_START;
     for (; i + 16 <= n; i += 16) {
         __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + 4 * i));
         __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + 4 * i + 32));
-        big = keep_big(keep_big(big, a), b);
+        big = keep_low(keep_low(big, a, TL_OVF_BF16), b, TL_OVF_BF16);
         __m256i p = _mm256_permute4x64_epi64(_mm256_packus_epi32(bf16_round(a), bf16_round(b)),
                                              0xd8);
         _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), p);
