@@ -229,33 +229,24 @@ TL_DEFINE_STREAMING(avx512, __m512i, 64, ST_NT, LD, SET1_8, SET1_16, SET1_32, SE
  * the same from BFLOAT16 33 against 39 GB/s).  Tails go to the scalar
  * converter. */
 
-static bool cvt_f32_f16(const uint8_t *src, uint8_t *dst, size_t n)
-{
-    size_t i = 0;
-    __m512i big = _mm512_setzero_si512();
-    for (; i + 16 <= n; i += 16) {
-        __m512i v = _mm512_loadu_si512(src + 4 * i);
-        big = keep_big(big, v);
-        ST_F16(dst + 2 * i, v);
-    }
-    bool bad = reached(big, TL_OVF_F16);
-    return (i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_FLOAT16, src + 4 * i, dst + 2 * i, n - i)) ||
-           bad;
+/* FLOAT32 into FLOAT16 or BFLOAT16 (DDT) by STORE, 16 lanes a step, the
+ * overflow flag kept on the way (copy.h). */
+#define DEFINE_cvt_narrow(NAME, STORE, AT, DDT)                                             \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                                \
+{                                                                                           \
+    size_t i = 0;                                                                           \
+    __m512i big = _mm512_setzero_si512();                                                   \
+    for (; i + 16 <= n; i += 16) {                                                          \
+        __m512i v = _mm512_loadu_si512(src + 4 * i);                                        \
+        big = keep_big(big, v);                                                             \
+        STORE(dst + 2 * i, v);                                                              \
+    }                                                                                       \
+    bool bad = reached(big, AT);                                                            \
+    return (i < n && tl_cvt_scalar(TL_DT_FLOAT32, DDT, src + 4 * i, dst + 2 * i, n - i)) || \
+           bad;                                                                             \
 }
-
-static bool cvt_f32_bf16(const uint8_t *src, uint8_t *dst, size_t n)
-{
-    size_t i = 0;
-    __m512i big = _mm512_setzero_si512();
-    for (; i + 16 <= n; i += 16) {
-        __m512i v = _mm512_loadu_si512(src + 4 * i);
-        big = keep_big(big, v);
-        ST_BF16(dst + 2 * i, v);
-    }
-    bool bad = reached(big, TL_OVF_BF16);
-    return (i < n && tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, src + 4 * i, dst + 2 * i, n - i)) ||
-           bad;
-}
+DEFINE_cvt_narrow(cvt_f32_f16, ST_F16, TL_OVF_F16, TL_DT_FLOAT16)
+DEFINE_cvt_narrow(cvt_f32_bf16, ST_BF16, TL_OVF_BF16, TL_DT_BFLOAT16)
 
 static inline __m512 bytes_ps(const uint8_t *p, bool sign)
 {
