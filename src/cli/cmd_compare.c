@@ -137,7 +137,8 @@ static void print_text(const struct input *a, const struct input *b,
     const struct tl_desc *d = &a->desc.d;
     char buf[64], va[48], vb[48];
     if (r->mismatches == 0) {
-        printf("equal (%" PRIu64 " elements)\n", r->element_count);
+        printf("equal (%" PRIu64 " element%s)\n", r->element_count,
+               r->element_count == 1 ? "" : "s");
         return;
     }
     printf("different: %" PRIu64 " of %" PRIu64 " elements (%.3g%%)\n", r->mismatches,

@@ -586,7 +586,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_lit *index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
     struct arg_str *max_shard = arg_str0(NULL, "max-shard-size", "SIZE", "sharded model: re-shard into shards of at most SIZE bytes of tensors (5GB, 500MiB; one file when all fit)");
     struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
-    struct arg_lit *json = arg_lit0(NULL, "json", "print the destination description and bytesWritten");
+    struct arg_lit *json = arg_lit0(NULL, "json", "print the destination description, bytesWritten and overflow (values that became +-inf)");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
     struct cli_desc_opts dopt;
     cli_desc_opts_init(&dopt, "convert", 1);

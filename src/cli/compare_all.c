@@ -213,7 +213,8 @@ static void print_row(const struct row *r)
             printf("%s: equal (%llu bytes, compared byte for byte)\n", q,
                    (unsigned long long)r->count);
         else
-            printf("%s: equal (%llu elements)\n", q, (unsigned long long)r->count);
+            printf("%s: equal (%llu element%s)\n", q, (unsigned long long)r->count,
+                   r->count == 1 ? "" : "s");
         break;
     case V_DIFFER:
         if (r->bytes)
