@@ -368,20 +368,16 @@ static bool parse_tol(const char *s, double *out)
 static int missing(const char *path)
 {
     struct stat st;
-    const char *p = path;
+    const char *p = path, *name;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
         p++;
     if (strcmp(path, "-") == 0 || *p == '{' || stat(path, &st) == 0)
         return CLI_OK;
     int why = errno;
-    const char *colon = strrchr(path, ':');
-    char file[4096];
-    if (colon && (size_t)(colon - path) < sizeof file) {
-        snprintf(file, sizeof file, "%.*s", (int)(colon - path), path);
-        if (stat(file, &st) == 0)
-            return CLI_OK;
-    }
-    char q[128];
+    char file[4096], q[128];
+    cli_split_name(path, file, sizeof file, &name);
+    if (name)
+        return CLI_OK;
     fprintf(stderr, "tensorlayout: %s: cannot open: %s\n", tl_quote(path, q, sizeof q),
             strerror(why));
     return CLI_IO;

@@ -48,7 +48,7 @@ static int open_shard(struct cli_shards *s, size_t k)
     shard_path(s, k, path, sizeof path);
     if (s->converted && s->renamed) {   /* --index-only: the shards as converted */
         char out[256];
-        cli_shard_out_name(s->x.shards[k], out, sizeof out);
+        cli_shard_written(s, k, out, sizeof out);
         snprintf(path, sizeof path, "%s/%s", s->dir, out);
     }
     struct stat st;
@@ -77,6 +77,14 @@ static int open_shard(struct cli_shards *s, size_t k)
         return CLI_INVALID;
     }
     return cli_file_sound(&s->files[k], s->data[k].name);
+}
+
+void cli_shard_written(const struct cli_shards *s, size_t k, char *out, size_t n)
+{
+    if (s->renamed)
+        cli_shard_out_name(s->x.shards[k], out, n);
+    else
+        snprintf(out, n, "%s", s->x.shards[k]);
 }
 
 bool cli_shard_out_name(const char *shard, char *out, size_t n)

@@ -72,10 +72,7 @@ static void *shard_worker(void *arg)
         if (j->only != SIZE_MAX && k != j->only)
             continue;
         char out[4096 + 256], shown[4096 + 256], name[256];
-        if (j->s->renamed)
-            cli_shard_out_name(j->s->x.shards[k], name, sizeof name);
-        else
-            snprintf(name, sizeof name, "%s", j->s->x.shards[k]);
+        cli_shard_written(j->s, k, name, sizeof name);
         snprintf(out, sizeof out, "%s/%s", j->dir, name);
         snprintf(shown, sizeof shown, "%s/%s", j->outdir, name);
         struct cli_whole w = j->w;
@@ -136,11 +133,29 @@ static int convert_shards(const struct cli_shards *s, const struct cli_whole *w,
     return atomic_load(&j.rc);
 }
 
+/* Writes an index's text (from cJSON_Print: room for one byte more) into
+ * dir/name, with a newline, and frees it. */
+static int put_index(char *text, const char *dir, const char *name)
+{
+    char path[4096 + 512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    size_t len = strlen(text);
+    text[len] = '\n';
+    struct cli_out o;
+    int rc = cli_out_open(&o, path, len + 1);
+    if (rc == CLI_OK) {
+        memcpy(o.bytes, text, len + 1);
+        rc = cli_out_commit(&o);
+    }
+    free(text);
+    return rc;
+}
+
 /* Writes the index into dir, with total_size. */
 static int write_index(const struct cli_shards *s, const char *dir, const char *name,
                        uint64_t total)
 {
-    char *text = NULL, path[4096 + 256];
+    char *text = NULL;
     struct tl_error err = { 0 };
     char **renamed = s->renamed ? calloc(s->x.nshards ? s->x.nshards : 1, sizeof *renamed) : NULL;
     for (size_t k = 0; renamed && k < s->x.nshards; k++)
@@ -155,17 +170,7 @@ static int write_index(const struct cli_shards *s, const char *dir, const char *
         cli_report(s->name, &err);
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    size_t len = strlen(text);
-    text[len] = '\n';
-    struct cli_out o;
-    int rc = cli_out_open(&o, path, len + 1);
-    if (rc == CLI_OK) {
-        memcpy(o.bytes, text, len + 1);
-        rc = cli_out_commit(&o);
-    }
-    free(text);
-    return rc;
+    return put_index(text, dir, name);
 }
 
 /* The index's own file name. */
@@ -411,22 +416,15 @@ static int reshard(const struct cli_shards *from, const char *dir, const char *i
             tn[i] = from->files[p[i].shard].tensors[p[i].tensor].name;
             tf[i] = on[p[i].out];
         }
-        char *text = NULL;
+        char *text = NULL, name[300];
         struct tl_error err = { 0 };
         if (tl_shard_index_write_map((const char *)from->index.bytes, (size_t)from->index.size,
                                      *total, tn, tf, n, &text, &err)) {
             cli_report(from->name, &err);
             rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
         } else {
-            snprintf(path, sizeof path, "%s/%s.safetensors.index.json", dir, prefix);
-            size_t len = strlen(text);
-            text[len] = '\n';
-            struct cli_out o;
-            if ((rc = cli_out_open(&o, path, len + 1)) == CLI_OK) {
-                memcpy(o.bytes, text, len + 1);
-                rc = cli_out_commit(&o);
-            }
-            free(text);
+            snprintf(name, sizeof name, "%s.safetensors.index.json", prefix);
+            rc = put_index(text, dir, name);
         }
     }
     *count = nout;
@@ -473,10 +471,7 @@ static int shards_agree(const struct cli_shards *s, const char *given)
     for (size_t k = 0; k < s->x.nshards; k++) {
         const char *r = shard_rules(s, k);
         char name[256];
-        if (s->renamed)
-            cli_shard_out_name(s->x.shards[k], name, sizeof name);
-        else
-            snprintf(name, sizeof name, "%s", s->x.shards[k]);
+        cli_shard_written(s, k, name, sizeof name);
         if (!r) {
             fprintf(stderr, "tensorlayout: %s: converted shard '%s' holds no record of the rules "
                     "it was converted with (its __metadata__ has no %s): convert it with "
@@ -486,10 +481,7 @@ static int shards_agree(const struct cli_shards *s, const char *given)
         }
         if (strcmp(r, first) != 0) {
             char first_name[256];
-            if (s->renamed)
-                cli_shard_out_name(s->x.shards[0], first_name, sizeof first_name);
-            else
-                snprintf(first_name, sizeof first_name, "%s", s->x.shards[0]);
+            cli_shard_written(s, 0, first_name, sizeof first_name);
             fprintf(stderr, "tensorlayout: %s: the converted shards disagree: '%s' was converted "
                     "with '%s', '%s' with '%s': convert them again with the same rules\n",
                     s->name, tl_quote(first_name, qa, sizeof qa), first[0] ? first : "no rule",
@@ -685,10 +677,9 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
                   tl_json_add_u64(doc, "totalSize", total);
         for (size_t k = 0; ok && k < nout; k++) {
             char on[256];
-            if (!names && s.renamed)
-                cli_shard_out_name(s.x.shards[k], on, sizeof on);
-            ok = cJSON_AddItemToArray(arr, cJSON_CreateString(names ? names[k] : s.renamed ? on
-                                                              : s.x.shards[k]));
+            if (!names)
+                cli_shard_written(&s, k, on, sizeof on);
+            ok = cJSON_AddItemToArray(arr, cJSON_CreateString(names ? names[k] : on));
         }
         if (!ok) {
             cJSON_Delete(doc);

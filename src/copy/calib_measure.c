@@ -173,6 +173,22 @@ static int plan_with(struct tl_copy_plan *p, enum tl_cal_kind kind, uint64_t byt
 
 #define NSIZES 12
 
+/* The output size from which more threads pay, from times t[i][0] (fewer
+ * threads) and t[i][1] (more) at sizes whose outputs are out[i]: the
+ * smallest size where more win by 3% and lose by no more than 5% at any
+ * larger one; TL_CAL_NEVER when none. */
+static uint64_t more_pay_from(const double t[][2], const uint64_t *out, int ns)
+{
+    uint64_t from = TL_CAL_NEVER;
+    for (int i = ns; i-- > 0;) {
+        if (t[i][1] > t[i][0] * 1.05)
+            break;
+        if (t[i][1] < t[i][0] * 0.97)
+            from = out[i];
+    }
+    return from;
+}
+
 /* One kind, at sizes doubling from 256 KiB of source + destination to the
  * meter's capacity, each copy four ways (ordinary or streaming stores, one
  * thread or two) in turns.  Per thread count, from the largest size down,
@@ -237,14 +253,7 @@ static void measure_kind(struct tl_calib *cal, enum tl_cal_kind kind, const stru
         }
         cal->stream_from[kind][tt] = !lost ? 0 : from >= sizes[ns - 1] ? TL_CAL_NEVER : from;
     }
-    uint64_t floor = TL_CAL_NEVER;
-    for (int i = ns; i-- > 0;) {
-        if (best[i][1] > best[i][0] * 1.05)
-            break;
-        if (best[i][1] < best[i][0] * 0.97)
-            floor = out[i];
-    }
-    cal->threads_from[kind] = floor;
+    cal->threads_from[kind] = more_pay_from(best, out, ns);
     /* 4, 8, ... threads, up to the online CPUs: each count against half as
      * many, with the stores several threads use at the size, by the same
      * rule (issue 50: more threads never slower than fewer) */
@@ -266,13 +275,7 @@ static void measure_kind(struct tl_calib *cal, enum tl_cal_kind kind, const stru
             tt[i][0] = tv[0] + (both ? tv[2] : 0);
             tt[i][1] = tv[1] + (both ? tv[3] : 0);
         }
-        uint64_t from = TL_CAL_NEVER;
-        for (int i = ns; i-- > 0;) {
-            if (tt[i][1] > tt[i][0] * 1.05)
-                break;
-            if (tt[i][1] < tt[i][0] * 0.97)
-                from = out[i];
-        }
+        uint64_t from = more_pay_from(tt, out, ns);
         uint64_t under = l ? cal->threads_at[kind][l - 1] : cal->threads_from[kind];
         cal->threads_at[kind][l] = from > under ? from : under;
         for (int i = 0; debug && i < ns; i++) {
