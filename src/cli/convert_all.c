@@ -277,12 +277,13 @@ struct pair_fill {
     const uint8_t *file;
     const struct tl_file *f;
     const struct tl_scaled *p;
+    struct tl_scaled_cache *cache;      /* kept from piece to piece */
 };
 
 static int fill_pair(void *ctx, uint64_t first, uint64_t n, enum tl_dtype dt, void *out)
 {
-    const struct pair_fill *pf = ctx;
-    return tl_scaled_decode_as(pf->file, pf->f, pf->p, first, n, dt, out);
+    struct pair_fill *pf = ctx;
+    return tl_scaled_decode_as(pf->file, pf->f, pf->p, first, n, dt, out, &pf->cache);
 }
 
 /* The file the pairs of the conversion under way index (one conversion a
@@ -299,9 +300,10 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
     int rc;
     wr->overflow = 0;
     if (x->pair) {
-        struct pair_fill pf = { in->bytes, w_paired, x->pair };
+        struct pair_fill pf = { in->bytes, w_paired, x->pair, NULL };
         rc = cli_writer_floats(wr, x->dst.dtype, x->bytes / tl_dtype_size(x->dst.dtype),
                                fill_pair, &pf);
+        tl_scaled_cache_free(pf.cache);
     } else if (x->cross) {
         rc = put_npy_data(wr, in, x->t, x->bytes);
     } else if (!x->t->decodable && f->format != TL_FMT_NPZ)

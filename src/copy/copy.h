@@ -196,6 +196,20 @@ typedef void (*tl_mx4_16_fn)(const uint8_t *q, const uint8_t *e, uint8_t *y, siz
 typedef void (*tl_fp8s_fn)(const uint8_t *c, const uint8_t *t, float scale, uint8_t *y,
                            size_t n);
 
+/* fp8s_lut: the same values of a run of several blocks, by a table of
+ * each block's 256 results (tl_fp8s_lut_make): the first `in` codes at c
+ * (1 to 128) by lut[0], every 128 after them by the next table; n codes
+ * in all, BFLOAT16 at y.  With stream, the stores that fill a whole cache
+ * line stream it out (the caller fences).  Only where a kernel has a byte
+ * permute that looks up 128 table bytes at once (AVX-512 VBMI, cpu.c). */
+struct tl_fp8s_lut {
+    _Alignas(64) uint8_t lo[128];       /* low byte of code k, k < 128 (the
+                                           sign does not change it) */
+    uint8_t hi[256];                    /* high byte of code k */
+};
+typedef void (*tl_fp8s_lut_fn)(const uint8_t *c, const struct tl_fp8s_lut *lut, size_t in,
+                               uint8_t *y, size_t n, bool stream);
+
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they
  * write whole cache lines without reading them first, and order their
@@ -232,7 +246,8 @@ typedef void (*tl_fence_fn)(void);
     X(tl_dequant_fn, dequant, [TL_GGML_SLOTS])              \
     X(tl_mx4_fn, mx4, )                                      \
     X(tl_mx4_16_fn, mx4_bf16, )                              \
-    X(tl_fp8s_fn, fp8s_bf16, )
+    X(tl_fp8s_fn, fp8s_bf16, )                               \
+    X(tl_fp8s_lut_fn, fp8s_lut, )
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "copy.h"
+#include "dequant.h"
 
 static const char *const names[TL_ISA_COUNT] = { "scalar", "sse2", "avx2", "avx512", "neon" };
 
@@ -157,6 +158,12 @@ void tl_kernels_build(enum tl_isa ceiling, const struct tl_calib *cal, struct tl
         by[i] = by[i - 1];
         if (tl_isa_supported((enum tl_isa)i))
             upgrade(&by[i], tl_kernels_own((enum tl_isa)i));
+#if defined(__x86_64__)
+        /* the one kernel that needs more than AVX-512 F+BW+VL */
+        if (i == TL_ISA_AVX512 && tl_isa_supported(TL_ISA_AVX512) &&
+            __builtin_cpu_supports("avx512vbmi"))
+            by[i].fp8s_lut = tl_fp8s_lut_vbmi;
+#endif
     }
     *out = by[ceiling < TL_ISA_COUNT ? ceiling : TL_ISA_COUNT - 1];
     /* a slot the calibration found faster in a narrower ISA the CPU

@@ -212,11 +212,85 @@ static int scaled_bf16(const uint8_t *file, const struct tl_file *f, const struc
     return 0;
 }
 
+/* The tables (tl_fp8s_lut_make) of the band of 128 rows decoded last:
+ * one a column block of the scale tensor at `scales`. */
+struct tl_scaled_cache {
+    const uint8_t *scales;
+    uint64_t band;
+    size_t cap;                         /* tables allocated */
+    bool ok;                            /* every one of the band made */
+    struct tl_fp8s_lut *lut;
+};
+
+void tl_scaled_cache_free(struct tl_scaled_cache *cache)
+{
+    if (cache)
+        free(cache->lut);
+    free(cache);
+}
+
+/* Makes cc hold band's tables of the sc scales at sb; false where one
+ * cannot be made (or out of memory): the band then goes the other way. */
+static bool band_luts(struct tl_scaled_cache *cc, const uint8_t *sb, uint64_t band, uint64_t sc)
+{
+    if (cc->scales == sb && cc->band == band)
+        return cc->ok;
+    if (sc > cc->cap) {
+        free(cc->lut);
+        cc->cap = 0;
+        if (sc > SIZE_MAX / sizeof *cc->lut ||
+            !(cc->lut = aligned_alloc(64, (size_t)sc * sizeof *cc->lut)))
+            return cc->scales = NULL, false;
+        cc->cap = (size_t)sc;
+    }
+    cc->scales = sb;
+    cc->band = band;
+    cc->ok = true;
+    for (uint64_t b = 0; b < sc && cc->ok; b++) {
+        float scale;
+        memcpy(&scale, sb + 4 * (band * sc + b), 4);
+        cc->ok = tl_fp8s_lut_make(scale, &cc->lut[b]);
+    }
+    return cc->ok;
+}
+
+/* Block FP8 values first .. first + count as BFLOAT16 at out, a row's
+ * part at a time by the kernel (a band without tables through
+ * scaled_bf16). */
+static int scaled_lut(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint64_t first, uint64_t count, uint8_t *out, bool stream,
+                      tl_fp8s_lut_fn kern, struct tl_scaled_cache *cc)
+{
+    const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
+    if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
+        return TL_E_VALUE;
+    const uint8_t *wb = file + w->begin, *sb = file + s->begin;
+    uint64_t cols = w->shape[1], sc = s->shape[1];
+    struct band_tables *bt = NULL;
+    int rc = 0;
+    for (uint64_t i = 0; i < count && rc == 0;) {
+        uint64_t e = first + i, r = e / cols, c = e % cols, len = cols - c;
+        if (len > count - i)
+            len = count - i;
+        if (band_luts(cc, sb, r / 128, sc)) {
+            kern(wb + e, cc->lut + c / 128, 128 - c % 128, out + 2 * i, (size_t)len, stream);
+        } else {
+            if (!bt && (bt = malloc(sizeof *bt)))
+                bt->band = UINT64_MAX;
+            rc = bt ? scaled_bf16(file, f, p, e, len, out + 2 * i, bt) : TL_E_NOMEM;
+        }
+        i += len;
+    }
+    free(bt);
+    return rc;
+}
+
 #define CHUNK 2048                      /* values staged at a time: 8 KiB of FLOAT32 */
 #define STREAM_FROM (8u << 20)          /* output bytes from which it streams */
 
 int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                        uint64_t first, uint64_t count, enum tl_dtype dt, void *out)
+                        uint64_t first, uint64_t count, enum tl_dtype dt, void *out,
+                        struct tl_scaled_cache **cache)
 {
     if (tl_dtype_bits(dt) < 8)
         return TL_E_VALUE;
@@ -224,6 +298,20 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
     tl_cvt_fn cvt = k->cvt[TL_DT_FLOAT32][dt];
     unsigned des = tl_dtype_size(dt);
     bool stream = count * des >= STREAM_FROM && k->copy_stream && k->fence;
+    if (dt == TL_DT_BFLOAT16 && p->kind == TL_SCALED_FP8_BLOCK && k->fp8s_lut) {
+        struct tl_scaled_cache mine = { 0 }, *cc = &mine;
+        if (cache && !*cache && (*cache = calloc(1, sizeof **cache)))
+            (*cache)->band = UINT64_MAX;
+        if (cache && *cache)
+            cc = *cache;
+        else
+            mine.band = UINT64_MAX;
+        int rc = scaled_lut(file, f, p, first, count, out, stream, k->fp8s_lut, cc);
+        free(mine.lut);
+        if (stream)
+            k->fence();
+        return rc;
+    }
     _Alignas(64) float v[CHUNK];
     _Alignas(64) uint8_t o[CHUNK * 8];
     struct band_tables bt;

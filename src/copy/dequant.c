@@ -8,6 +8,7 @@
  * slots (kern_scalar.c).  The block layouts are listed in ggml.c.
  */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "copy.h"
@@ -134,6 +135,42 @@ bool tl_fp8s_table(float scale, uint8_t t[32])
         t[k] = (uint8_t)(v & 0xff);
         t[16 + k] = (uint8_t)(v >> 8);
     }
+    return true;
+}
+
+/* FLOAT8E4M3's 256 values in FLOAT32, worked out once. */
+static float e4m3[256];
+static pthread_once_t e4m3_once = PTHREAD_ONCE_INIT;
+
+static void e4m3_fill(void)
+{
+    for (int k = 0; k < 256; k++) {
+        uint8_t c = (uint8_t)k;
+        tl_convert_value(TL_DT_FLOAT8E4M3, &c, TL_DT_FLOAT32, &e4m3[k]);
+    }
+}
+
+bool tl_fp8s_lut_make(float scale, struct tl_fp8s_lut *lut)
+{
+    if (!isfinite(scale))
+        return false;           /* a NaN's sign and payload from either side */
+    pthread_once(&e4m3_once, e4m3_fill);
+    _Alignas(64) float v[256];
+    _Alignas(64) uint16_t h[256];
+    for (int k = 0; k < 256; k++)
+        v[k] = e4m3[k] * scale;
+    tl_cvt_fn cvt = tl_kernels_for(tl_isa_active())->cvt[TL_DT_FLOAT32][TL_DT_BFLOAT16];
+    if (cvt)
+        cvt((const uint8_t *)v, (uint8_t *)h, 256);
+    else
+        tl_cvt_scalar(TL_DT_FLOAT32, TL_DT_BFLOAT16, (const uint8_t *)v, (uint8_t *)h, 256);
+    for (int k = 0; k < 128; k++) {
+        lut->lo[k] = (uint8_t)h[k];
+        if ((uint8_t)h[k + 128] != lut->lo[k])
+            return false;
+    }
+    for (int k = 0; k < 256; k++)
+        lut->hi[k] = (uint8_t)(h[k] >> 8);
     return true;
 }
 

@@ -74,6 +74,18 @@ void tl_fp8s_bf16_scalar(const uint8_t *c, const uint8_t *t, float scale, uint8_
  * range, or a scale that is not a normal number. */
 bool tl_fp8s_table(float scale, uint8_t t[32]);
 
+/* Block scale's table for the fp8s_lut kernels: each code's value times
+ * scale, rounded to BFLOAT16, as tl_fp8s_bf16_scalar() gives it (the
+ * products by the CPU's FLOAT32 -> BFLOAT16 kernel).  @return false (no
+ * table) for a scale that is not finite, or should a code's low byte
+ * depend on its sign. */
+struct tl_fp8s_lut;             /* copy.h */
+bool tl_fp8s_lut_make(float scale, struct tl_fp8s_lut *lut);
+
+/* The fp8s_lut kernel (kern_avx512.c), for a CPU with AVX-512 VBMI. */
+void tl_fp8s_lut_vbmi(const uint8_t *c, const struct tl_fp8s_lut *lut, size_t in, uint8_t *y,
+                      size_t n, bool stream);
+
 /* The tables the decoders share with their SIMD versions. */
 /* FLOAT4E2M1's 16 values as 16-bit floats, a byte at a time for lookups:
  * BFLOAT16's low and high bytes, FLOAT16's high byte (its low one is 0). */

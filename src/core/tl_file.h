@@ -376,10 +376,18 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
  * FLOAT32 value converted as tl_convert_value() converts it (to
  * BFLOAT16, the FLOAT32 product rounded once more, as DeepSeek's
  * reference casts it), a few thousand at a time through a buffer that
- * stays in the first-level cache; an output of 8 MiB or more is written
- * with streaming stores.  @return 0, or TL_E_VALUE. */
+ * stays in the first-level cache (block FP8 to BFLOAT16 by a table of
+ * each block's 256 results where the CPU can look them up, straight into
+ * out); an output of 8 MiB or more is written with streaming stores.
+ * cache, when not NULL, keeps what one call works out for the next ones on
+ * the same pair (*cache NULL before the first; tl_scaled_cache_free()
+ * after the last): a caller decoding a pair a piece at a time passes it.
+ * @return 0, TL_E_VALUE, or TL_E_NOMEM. */
+struct tl_scaled_cache;
 int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                        uint64_t first, uint64_t count, enum tl_dtype dt, void *out);
+                        uint64_t first, uint64_t count, enum tl_dtype dt, void *out,
+                        struct tl_scaled_cache **cache);
+void tl_scaled_cache_free(struct tl_scaled_cache *cache);
 
 /* ---- sharded safetensors models (shards.c) ------------------------------ */
 

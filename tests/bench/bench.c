@@ -1466,7 +1466,7 @@ struct scaled_ctx {
 static void run_scaled(void *arg)
 {
     struct scaled_ctx *c = arg;
-    tl_scaled_decode_as(c->file, &c->f, &c->p, 0, c->count, TL_DT_BFLOAT16, c->out);
+    tl_scaled_decode_as(c->file, &c->f, &c->p, 0, c->count, TL_DT_BFLOAT16, c->out, NULL);
 }
 
 static void bench_scaled(const char *only)

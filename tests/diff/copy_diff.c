@@ -627,6 +627,72 @@ static void check_scaled_bf16(const char *isa, const struct tl_kernels *k, size_
     buf_free(&want);
 }
 
+/* The block FP8 table kernel (fp8s_lut) against the scalar twin block by
+ * block: n codes from `in` codes before a block's end, each block's scale
+ * an edge one, any bits, or DeepSeek's sort; edge codes; codes ending at
+ * an unreadable page, outputs misaligned, streamed or not.  A scale
+ * without a table (not finite) is refused by tl_fp8s_lut_make. */
+static void check_fp8s_lut(const char *isa, const struct tl_kernels *k, size_t n, size_t in,
+                           unsigned mis, bool stream)
+{
+    static const uint32_t edges[] = { 0x3f800000, 0x3a800000, 0x00000001, 0x00400000,
+                                      0x7f000000, 0x7f7fffff, 0xbf123456, 0x80000000,
+                                      0x00000000, 0xff7fffff };
+    size_t nb = (n + 128 - in) / 128 + 1;
+    struct buf c, out, want;
+    buf_alloc(&c, n, true, 0);
+    buf_alloc(&out, 2 * n, false, mis);
+    buf_alloc(&want, 2 * n, false, mis);
+    randomize(c.p, n);
+    for (size_t i = 0; i < n && rnd(4) == 0; i++)
+        c.p[rnd(n)] = (uint8_t)(rnd(2) ? 0x7f | rnd(2) << 7 : rnd(2) ? 0x7e : rnd(8) | rnd(2) << 7);
+    struct tl_fp8s_lut *lut = aligned_alloc(64, nb * sizeof *lut);
+    if (!lut) {
+        fail("out of memory");
+        exit(2);
+    }
+    char what[160];
+    for (size_t b = 0, at = 0; b < nb; b++) {
+        int pick = (int)rnd(3);
+        uint32_t bits = pick == 0 ? edges[rnd(sizeof edges / sizeof edges[0])]
+                                  : (uint32_t)rnd(1u << 31) * 2 + (uint32_t)rnd(2);
+        float scale;
+        memcpy(&scale, &bits, 4);
+        if (pick == 2 || !isfinite(scale))
+            scale = (float)(1 + rnd(100000)) / 448000.0f;
+        memcpy(&bits, &scale, 4);
+        if (!tl_fp8s_lut_make(scale, &lut[b])) {
+            snprintf(what, sizeof what, "%s fp8s_lut: no table for scale %08x", isa,
+                     (unsigned)bits);
+            fail(what);
+        }
+        size_t len = b == 0 ? in : 128;
+        if (len > n - at)
+            len = n - at;
+        tl_fp8s_bf16_scalar(c.p + at, NULL, scale, want.p + 2 * at, len);
+        at += len;
+    }
+    k->fp8s_lut(c.p, lut, in, out.p, n, stream);
+    if (stream && k->fence)
+        k->fence();
+    checks++;
+    if (!same(&out, &want)) {
+        size_t i = 0;
+        while (i < n && memcmp(out.p + 2 * i, want.p + 2 * i, 2) == 0)
+            i++;
+        snprintf(what, sizeof what, "%s fp8s_lut: %zu codes from %zu before a block's end%s: "
+                 "value %zu differs (or bytes past the end)", isa, n, in,
+                 stream ? ", streamed" : "", i);
+        fail(what);
+    }
+    if (tl_fp8s_lut_make(NAN, &lut[0]) || tl_fp8s_lut_make(-INFINITY, &lut[0]))
+        fail("tl_fp8s_lut_make: a table for a scale that is not finite");
+    free(lut);
+    buf_free(&c);
+    buf_free(&out);
+    buf_free(&want);
+}
+
 /* Every slot a table fills, against the scalar table's twin. */
 static void check_table(const char *isa, const struct tl_kernels *k)
 {
@@ -649,6 +715,10 @@ static void check_table(const char *isa, const struct tl_kernels *k)
         check_scaled_bf16(isa, k, n, (unsigned)rnd(16));
     for (int r = 0; r < 40; r++)
         check_scaled_bf16(isa, k, 100 + rnd(20000), (unsigned)rnd(16));
+    for (int r = 0; k->fp8s_lut && r < 120; r++) {
+        size_t n = r < 70 ? (size_t)r : 100 + rnd(r < 100 ? 400 : 20000);
+        check_fp8s_lut(isa, k, n, 1 + rnd(128), (unsigned)(rnd(4) ? rnd(64) : 0), rnd(2));
+    }
     if (k->mx4 && k->mx4 != z->mx4) {
         for (size_t nb = 0; nb <= 9; nb++)
             check_mx4(isa, k->mx4, nb, (unsigned)rnd(16));

@@ -281,6 +281,37 @@ def test_deepseek_block_fp8_dequantized():
     assert r.returncode == 4 and len(lines) == 1 and "layer.w_scale_inv" in lines[0], r
 
 
+def test_deepseek_large_layer_bf16():
+    """A layer of several pieces of output and bands of 128 rows, its last
+    column block part of one: W FLOAT8E4M3 [700, 1000] with NaN codes,
+    W_scale_inv [6, 8] with an infinite scale in one block and a subnormal
+    one in another; --to-type BFLOAT16 writes each FLOAT32 product (numpy's)
+    rounded to nearest even, a NaN where numpy has one."""
+    rng = np.random.default_rng(7)
+    codes = rng.integers(0, 256, (700, 1000), dtype=np.uint8)
+    scales = (rng.uniform(0.5, 2, (6, 8)) * 2.0 ** rng.integers(-20, 20, (6, 8))).astype(np.float32)
+    scales[2, 3] = np.inf
+    scales[4, 7] = np.float32(1e-40)
+    p = os.path.join(TMP, "ds_big.safetensors")
+    write_st(p, [("m.weight", "F8_E4M3", [700, 1000], codes.tobytes()),
+                 ("m.weight_scale_inv", "F32", [6, 8], scales.tobytes())])
+    table = np.array([ocp("FLOAT8E4M3", c) for c in range(256)], np.float32)
+    block = np.kron(scales, np.ones((128, 128), np.float32))[:700, :1000]
+    with np.errstate(invalid="ignore", over="ignore"):
+        want = table[codes] * block
+    out = os.path.join(TMP, "ds_big_bf.safetensors")
+    tl("convert", p, "--to-type", "BFLOAT16", "-o", out)
+    b = open(out, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    a, e = json.loads(b[8:8 + n])["m.weight"]["data_offsets"]
+    got = np.frombuffer(b[8 + n + a:8 + n + e], np.uint16).reshape(700, 1000)
+    nan = np.isnan(want)
+    assert nan.any() and np.array_equal((got & 0x7FFF) > 0x7F80, nan)
+    u = want.view(np.uint32).astype(np.uint64)
+    rounded = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    assert np.array_equal(got[~nan], rounded[~nan])
+
+
 def main():
     global TMP
     passed = failed = 0
