@@ -471,6 +471,25 @@ int cli_out_write(struct cli_out *o, const void *p, uint64_t n)
     return CLI_OK;
 }
 
+int cli_out_pwrite(struct cli_out *o, const void *p, uint64_t n, uint64_t at)
+{
+    const unsigned char *b = p;
+    while (n > 0) {
+        size_t chunk = n > (1u << 30) ? (1u << 30) : (size_t)n;
+        ssize_t w = pwrite(o->fd, b, chunk, (off_t)at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            cli_report_errno(o->name, "cannot write");
+            return CLI_IO;
+        }
+        b += w;
+        at += (uint64_t)w;
+        n -= (uint64_t)w;
+    }
+    return CLI_OK;
+}
+
 int cli_out_close_stream(struct cli_out *o)
 {
     int rc = CLI_OK;
@@ -497,7 +516,11 @@ int cli_out_region(struct cli_out *o, uint64_t pos, uint64_t n, uint8_t **p)
         }
         return CLI_OK;
     }
-    if (ftruncate(o->fd, (off_t)(pos + n)) != 0) {
+    /* grown to hold it, never cut: what lies after it may be written
+     * (cli_writer_presize) */
+    struct stat st;
+    if (fstat(o->fd, &st) != 0 ||
+        ((uint64_t)st.st_size < pos + n && ftruncate(o->fd, (off_t)(pos + n)) != 0)) {
         cli_report_errno(o->name, "cannot write");
         return CLI_IO;
     }

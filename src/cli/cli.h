@@ -538,6 +538,9 @@ bool cli_out_is_stream(const char *path);
 int cli_out_open_stream(struct cli_out *o, const char *path);
 int cli_out_open_seq(struct cli_out *o, const char *path);
 int cli_out_write(struct cli_out *o, const void *p, uint64_t n);
+/* The same at position `at` of a regular file's temporary file, whatever
+ * its file offset (several threads write one file so). */
+int cli_out_pwrite(struct cli_out *o, const void *p, uint64_t n, uint64_t at);
 
 /* Writes n bytes to fd, through short writes and EINTR.  @return 0, or -1
  * with errno set. */
@@ -581,8 +584,17 @@ int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
 
 /* An output written in order: headers, tensors, committed or removed.
  * See write.c for the calling sequence. */
+/* The progress of several writers of one OUT (cli_writer_fork): the bytes
+ * they wrote in all, and the percentage shown last. */
+struct cli_shared_progress {
+    _Atomic uint64_t done;
+    _Atomic int last_pct;
+};
+
 struct cli_writer {
     struct cli_out out;
+    bool at;                  /* a fork: writes at pos (pwrite), not at the file offset */
+    struct cli_shared_progress *shared;   /* a fork's progress, with the others' */
     struct cli_out *also;     /* committed before out (see write.c), or NULL */
     bool seq;                 /* a regular file, through its temporary file */
     uint64_t pos, total;      /* bytes written; bytes it will have */
@@ -604,6 +616,22 @@ int cli_writer_open(struct cli_writer *w, const char *path, uint64_t total, unsi
 
 /* Writes n bytes as they are.  @return CLI_OK or CLI_IO. */
 int cli_writer_put(struct cli_writer *w, const void *p, uint64_t n);
+
+/* Several threads writing tensors of one regular OUT at once: after
+ * cli_writer_presize() (OUT takes its total size, so that no write of one
+ * thread cuts another's), each thread writes through a fork of the writer
+ * (cli_writer_fork: its own windows, one thread, writing at the positions
+ * it is told with cli_writer_seek, its progress added to `shared`'s) and
+ * releases it; then the writer itself goes on at any position
+ * (cli_writer_seek) and commits.  Only tensors that cli_writer_windowed()
+ * says go through windows are written by forks (the others map a part of
+ * OUT, one at a time).  @return CLI_OK or CLI_IO (after a message). */
+int cli_writer_presize(struct cli_writer *w);
+void cli_writer_fork(const struct cli_writer *w, struct cli_writer *fork,
+                     struct cli_shared_progress *shared);
+void cli_writer_release(struct cli_writer *fork);
+int cli_writer_seek(struct cli_writer *w, uint64_t pos);
+bool cli_writer_windowed(const struct tl_desc *src, const struct tl_desc *d);
 
 /* Writes the .npy file that the .npz member t of the archive zip holds, as
  * it is (inflated when deflated).  Messages are printed; @return CLI_OK,

@@ -16,6 +16,8 @@
 #include <cjson/cJSON.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -322,6 +324,111 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
     return rc;
 }
 
+/* ---- tensors over threads ------------------------------------------------
+ *
+ * Into a regular safetensors OUT, every tensor's place is known from the
+ * header on, so several threads write tensors at once: each takes the next
+ * of the largest first, converts it in windows of its own and writes them
+ * at its place (cli_writer_fork).  On a 2-vCPU guest (/dev/shm) two threads
+ * writing halves of 1 GiB at their places took 0.38-0.47 s against one
+ * thread's 0.50-0.84 s: the kernel's copies into the file overlap too.  The
+ * tensors that map a part of OUT instead (cli_writer_windowed) are written
+ * after them, one at a time, each split over the threads. */
+struct crew {
+    struct cli_writer *wr;
+    const struct tl_file *f, *paired;
+    const struct cli_data *in;
+    struct item *it;
+    const size_t *order;                /* the indexes forks take, largest first */
+    size_t n;
+    uint64_t hlen;
+    struct cli_shared_progress shared;
+    _Atomic size_t next;
+    _Atomic int rc;                     /* the first failure's, else CLI_OK */
+};
+
+/* Whether x goes to a fork: all but a tensor written into a mapping. */
+static bool forkable(const struct item *x)
+{
+    if (x->pair || x->cross || !x->t->decodable)
+        return true;
+    if (x->t->encoding == TL_ENC_GGML && !x->layout && tl_dtype_is_float(x->dst.dtype))
+        return true;
+    return cli_writer_windowed(&x->t->desc, &x->dst);
+}
+
+static void *crew_member(void *arg)
+{
+    struct crew *c = arg;
+    struct cli_writer fork;
+    cli_writer_fork(c->wr, &fork, &c->shared);
+    w_paired = c->paired;
+    for (;;) {
+        size_t k = atomic_fetch_add(&c->next, 1);
+        if (k >= c->n || atomic_load(&c->rc) != CLI_OK)
+            break;
+        struct item *x = &c->it[c->order[k]];
+        int rc = cli_writer_seek(&fork, c->hlen + x->offset);
+        if (rc == CLI_OK)
+            rc = put_tensor(&fork, c->f, c->in, x, c->hlen + x->offset + x->bytes);
+        if (rc != CLI_OK) {
+            int ok = CLI_OK;
+            atomic_compare_exchange_strong(&c->rc, &ok, rc);
+        }
+    }
+    cli_writer_release(&fork);
+    return NULL;
+}
+
+struct sized {
+    uint64_t bytes;
+    size_t i;
+};
+
+static int by_bytes_desc(const void *a, const void *b)
+{
+    const struct sized *x = a, *y = b;
+    return x->bytes > y->bytes ? -1 : x->bytes < y->bytes ? 1 : (x->i > y->i) - (x->i < y->i);
+}
+
+/* The forkable tensors of it[0 .. n), on wr's threads (the caller one of
+ * them); sets done[i] for each.  @return CLI_OK, or the first failure's. */
+static int put_on_crew(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
+                       struct item *it, size_t n, uint64_t hlen, bool *done)
+{
+    size_t *order = malloc((n ? n : 1) * sizeof *order), m = 0;
+    struct sized *sz = malloc((n ? n : 1) * sizeof *sz);
+    if (!order || !sz) {
+        free(order);
+        free(sz);
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    for (size_t i = 0; i < n; i++)
+        if ((done[i] = forkable(&it[i])))
+            sz[m++] = (struct sized){ it[i].bytes, i };
+    qsort(sz, m, sizeof *sz, by_bytes_desc);
+    for (size_t k = 0; k < m; k++)
+        order[k] = sz[k].i;
+    free(sz);
+    struct crew c = { wr, f, w_paired, in, it, order, m, hlen, { 0, -1 }, 0, CLI_OK };
+    int rc = cli_writer_presize(wr);
+    if (rc == CLI_OK) {
+        unsigned k = wr->threads < m ? wr->threads : (unsigned)m, started = 0;
+        pthread_t tid[64];
+        while (started + 1 < k && started < 64 &&
+               pthread_create(&tid[started], NULL, crew_member, &c) == 0)
+            started++;
+        crew_member(&c);
+        for (unsigned i = 0; i < started; i++)
+            pthread_join(tid[i], NULL);
+        rc = atomic_load(&c.rc);
+        wr->pos = hlen;
+    }
+    free(order);
+    return rc;
+}
+
 /* The note of the values that became +-Inf: how many, in which tensors
  * (the first three named). */
 static void overflow_note(const struct cli_whole *w, const struct item *it, size_t n)
@@ -550,11 +657,26 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
         tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
     rc = cli_writer_put(&wr, header, hlen);
     size_t carried = 0;
-    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+    for (size_t i = 0; i < n; i++) {
         it[i].dst.file_offset = hlen + it[i].offset;
         carried += !it[i].t->decodable;
-        rc = put_tensor(&wr, f, in, &it[i], hlen + it[i].offset + it[i].bytes);
     }
+    /* tensors over threads, where there are two to write and a file to
+     * write them into at their places */
+    bool *done = wr.seq && wr.threads > 1 && n > 1 ? calloc(n, sizeof *done) : NULL;
+    if (rc == CLI_OK && done)
+        rc = put_on_crew(&wr, f, in, it, n, hlen, done);
+    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+        if (done && done[i])
+            continue;
+        if (done)
+            rc = cli_writer_seek(&wr, hlen + it[i].offset);
+        if (rc == CLI_OK)
+            rc = put_tensor(&wr, f, in, &it[i], hlen + it[i].offset + it[i].bytes);
+    }
+    if (rc == CLI_OK && done)
+        rc = cli_writer_seek(&wr, *written);
+    free(done);
     rc = finish(w, &wr, rc, carried);
 out:
     free(header);

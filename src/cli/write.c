@@ -28,6 +28,7 @@
 #define _GNU_SOURCE 1               /* MADV_HUGEPAGE, copy_file_range */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -209,10 +210,17 @@ int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
 
 static void show_progress(struct cli_writer *w, uint64_t done)
 {
+    if (!w->progress)
+        return;
+    if (w->shared)
+        done = atomic_load(&w->shared->done);
     int pct = w->total ? (int)(done * 100 / w->total) : 100;
-    if (!w->progress || pct <= w->last_pct)
+    if (pct <= w->last_pct)
         return;
     w->last_pct = pct;
+    /* of several forks, the one that moves the shared percentage draws */
+    if (w->shared && atomic_exchange(&w->shared->last_pct, pct) >= pct)
+        return;
     char bar[41];
     int fill = pct * 40 / 100;
     memset(bar, '#', (size_t)fill);
@@ -275,6 +283,46 @@ void cli_writer_abort(struct cli_writer *w)
     cli_out_abort(&w->out);
 }
 
+int cli_writer_presize(struct cli_writer *w)
+{
+    if (w->seq && ftruncate(w->out.fd, (off_t)w->total) != 0) {
+        cli_report_errno(w->out.name, "cannot write");
+        return CLI_IO;
+    }
+    return CLI_OK;
+}
+
+void cli_writer_fork(const struct cli_writer *w, struct cli_writer *fork,
+                     struct cli_shared_progress *shared)
+{
+    *fork = *w;
+    fork->at = true;
+    fork->also = NULL;
+    fork->threads = 1;
+    fork->win[0] = fork->win[1] = NULL;
+    fork->cap = 0;
+    fork->crc_on = false;
+    fork->shared = shared;
+    fork->overflow = 0;
+}
+
+void cli_writer_release(struct cli_writer *fork)
+{
+    free(fork->win[0]);
+    free(fork->win[1]);
+    fork->win[0] = fork->win[1] = NULL;
+}
+
+int cli_writer_seek(struct cli_writer *w, uint64_t pos)
+{
+    if (!w->seq || (!w->at && lseek(w->out.fd, (off_t)pos, SEEK_SET) < 0)) {
+        cli_report_errno(w->out.name, "cannot write");
+        return CLI_IO;
+    }
+    w->pos = pos;
+    return CLI_OK;
+}
+
 /* ---- bytes --------------------------------------------------------------- */
 
 /* A window's memory: on 2 MiB boundaries, in whole 2 MiB, with transparent
@@ -313,9 +361,11 @@ static int windows(struct cli_writer *w, size_t n)
 
 int cli_writer_put(struct cli_writer *w, const void *p, uint64_t n)
 {
-    int rc = cli_out_write(&w->out, p, n);
+    int rc = w->at ? cli_out_pwrite(&w->out, p, n, w->pos) : cli_out_write(&w->out, p, n);
     if (rc == CLI_OK)
         w->pos += n;
+    if (rc == CLI_OK && w->shared)
+        atomic_fetch_add(&w->shared->done, n);
     if (rc == CLI_OK && w->crc_on)
         w->crc = (uint32_t)crc32_z(w->crc, p, (size_t)n);
     return rc;
@@ -331,8 +381,8 @@ int cli_writer_carry(struct cli_writer *w, const struct cli_data *in, uint64_t a
      * (an old kernel across file systems; EXDEV, EINVAL, EOPNOTSUPP), the
      * rest goes through write(), which reports a real failure itself. */
     while (w->seq && !w->crc_on && in->has_fd && n > 0) {
-        off_t off = (off_t)at;
-        ssize_t r = copy_file_range(in->fd, &off, w->out.fd, NULL,
+        off_t off = (off_t)at, to = (off_t)w->pos;
+        ssize_t r = copy_file_range(in->fd, &off, w->out.fd, w->at ? &to : NULL,
                                     (size_t)(n < CARRY_STEP ? n : CARRY_STEP), 0);
         if (r < 0 && errno == EINTR)
             continue;
@@ -341,6 +391,8 @@ int cli_writer_carry(struct cli_writer *w, const struct cli_data *in, uint64_t a
         at += (uint64_t)r;
         n -= (uint64_t)r;
         w->pos += (uint64_t)r;
+        if (w->shared)
+            atomic_fetch_add(&w->shared->done, (uint64_t)r);
         show_progress(w, w->pos);
     }
     return n ? cli_writer_put(w, in->bytes + at, n) : CLI_OK;
@@ -807,6 +859,23 @@ int cli_writer_tensor_of(struct cli_writer *w, const struct cli_data *in,
     return cli_writer_tensor(w, src, in->bytes, d, end, fill);
 }
 
+/* Whether destination d of src is built in windows, slab by slab of its
+ * *axis (into a regular file, seq; a stream takes a slab of any size). */
+static bool slab_axis(const struct tl_desc *src, const struct tl_desc *d, bool seq,
+                      unsigned *axis)
+{
+    /* 4-bit tensors are copied whole: a slab may start on a high nibble */
+    bool nib = tl_dtype_bits(d->dtype) == 4 || tl_dtype_bits(src->dtype) == 4;
+    return !nib && tl_copy_slab_axis(d, axis) == 0 &&
+           !(seq && d->strides[*axis] * tl_dtype_size(d->dtype) > SLAB_MAX);
+}
+
+bool cli_writer_windowed(const struct tl_desc *src, const struct tl_desc *d)
+{
+    unsigned axis;
+    return slab_axis(src, d, true, &axis);
+}
+
 int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,
                       const struct tl_desc *d, uint64_t end, const uint8_t *fill)
 {
@@ -817,9 +886,7 @@ int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uin
     struct tl_info info;
     tl_desc_classify(d, &info);
     unsigned es = tl_dtype_size(d->dtype), axis;
-    /* 4-bit tensors are copied whole: a slab may start on a high nibble */
-    bool nib = tl_dtype_bits(d->dtype) == 4 || tl_dtype_bits(src->dtype) == 4;
-    if (nib || tl_copy_slab_axis(d, &axis) != 0 || (w->seq && d->strides[axis] * es > SLAB_MAX))
+    if (!slab_axis(src, d, w->seq, &axis))
         return write_whole(w, src, src_file, d, end, fill);
     struct slabs b = { .s = src, .d = d, .bytes = src_file, .fill = fill, .axis = axis,
                        .threads = w->threads > 1 ? w->threads - 1 : 1, .n0 = d->sizes[axis],

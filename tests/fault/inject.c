@@ -6,9 +6,10 @@
  *   mmap_shared   a shared writable mmap() (the output mapping) fails, ENOMEM
  *   write_after:N write() to standard output fails with EIO once N bytes
  *                 have been written (a write that fails half-way)
- *   write_file_after:N  the same for write() and copy_file_range() to any
- *                 file but the standard streams (an output file written
- *                 in order), counted together
+ *   write_file_after:N  the same for write(), pwrite() and
+ *                 copy_file_range() to any file but the standard streams
+ *                 (an output file, written in order or by several threads
+ *                 at their places), counted together
  *   no_copy_file_range  copy_file_range() fails with EXDEV, as between two
  *                 file systems on an old kernel
  *   stall         ftruncate() (which sizes the temporary output) sleeps 5 s
@@ -18,6 +19,7 @@
 #define _GNU_SOURCE 1
 #include <dlfcn.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -68,10 +70,12 @@ static size_t allowed(int fd, size_t n)
     if (!skip)
         return n;
     size_t limit = strtoul(f + skip, NULL, 10);
-    if (n > limit - written)
-        n = limit - written;
-    written += n;
-    return n;
+    size_t was = __atomic_load_n(&written, __ATOMIC_SEQ_CST), k;
+    do                                  /* several threads may write */
+        k = n > limit - was ? limit - was : n;
+    while (!__atomic_compare_exchange_n(&written, &was, was + k, false, __ATOMIC_SEQ_CST,
+                                        __ATOMIC_SEQ_CST));
+    return k;
 }
 
 ssize_t write(int fd, const void *buf, size_t n)
@@ -85,6 +89,24 @@ ssize_t write(int fd, const void *buf, size_t n)
         return -1;
     }
     return real(fd, buf, k);
+}
+
+ssize_t pwrite(int fd, const void *buf, size_t n, off_t at)
+{
+    static ssize_t (*real)(int, const void *, size_t, off_t);
+    if (!real)
+        real = (ssize_t (*)(int, const void *, size_t, off_t))dlsym(RTLD_NEXT, "pwrite");
+    size_t k = allowed(fd, n);
+    if (k == 0 && n > 0) {
+        errno = EIO;
+        return -1;
+    }
+    return real(fd, buf, k, at);
+}
+
+ssize_t pwrite64(int fd, const void *buf, size_t n, off_t at)
+{
+    return pwrite(fd, buf, n, at);
 }
 
 ssize_t copy_file_range(int in, off_t *in_off, int out, off_t *out_off, size_t n,

@@ -348,6 +348,38 @@ with tempfile.TemporaryDirectory() as tmp:
           names == ["bn.num_batches_tracked", "pos_ids", "conv1.bias", "conv1.weight",
                     "conv2.weight"], "whole file: metadata kept, the reference writer's order")
 
+    # a whole file of many tensors, written by several threads at their
+    # places (small ones and large ones, an empty one, INT64 carried,
+    # OIHW weights of several windows transposed): the same bytes on 1 and
+    # 3 threads, each tensor numpy's
+    many = []
+    for k in range(40):
+        shape = [(16, 8, 3, 3), (7,), (0, 4), (300, 256, 3, 3), (2, 3), (1,)][k % 6]
+        st, descr = [("F32", "<f4"), ("F16", "<f2"), ("I64", "<i8")][k % 3]
+        many.append(("t%02d" % k, st, values(descr, shape)))
+    mpath = os.path.join(tmp, "many.safetensors")
+    with open(mpath, "wb") as f:
+        f.write(tensorfiles.safetensors([(n, st, a.shape, a.tobytes()) for n, st, a in many]))
+    outs = []
+    for threads in ("1", "3"):
+        out = os.path.join(tmp, "many%s.safetensors" % threads)
+        r = tl("convert", mpath, "--to", "OHWI", "--to-type", "BFLOAT16", "-o", out,
+               "--threads", threads)
+        outs.append(open(out, "rb").read() if r.returncode == 0 else None)
+    got = read_safetensors(os.path.join(tmp, "many3.safetensors")) if outs[1] else None
+    ok = got is not None and len(got) == len(many) and outs[0] == outs[1]
+    for n, st, a in many:
+        if not ok:
+            break
+        dt, b = got[n]
+        if st in ("F32", "F16"):
+            x = np.transpose(a, (0, 2, 3, 1)) if a.ndim == 4 else a
+            want = np.frombuffer(tensorfiles.bf16(x.astype(np.float32).ravel().tolist()), "<u2")
+            ok = dt == "BF16" and b.shape == x.shape and np.array_equal(b.ravel(), want)
+        else:
+            ok = dt == st and b.shape == a.shape and b.tobytes() == a.tobytes()
+    check(ok, "whole file of 40 tensors on 3 threads: the bytes of 1 thread, numpy's values")
+
     # 3. safetensors, built byte by byte, names with '.', '/' and ':'
     tensors = []
     arrays = {}
