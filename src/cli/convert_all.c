@@ -342,7 +342,7 @@ struct crew {
     const size_t *order;                /* the indexes forks take, largest first */
     size_t n;
     uint64_t hlen;
-    struct cli_shared_progress shared;
+    struct cli_shared_progress *shared;
     _Atomic size_t next;
     _Atomic int rc;                     /* the first failure's, else CLI_OK */
 };
@@ -361,7 +361,7 @@ static void *crew_member(void *arg)
 {
     struct crew *c = arg;
     struct cli_writer fork;
-    cli_writer_fork(c->wr, &fork, &c->shared);
+    cli_writer_fork(c->wr, &fork, c->shared);
     w_paired = c->paired;
     for (;;) {
         size_t k = atomic_fetch_add(&c->next, 1);
@@ -392,9 +392,11 @@ static int by_bytes_desc(const void *a, const void *b)
 }
 
 /* The forkable tensors of it[0 .. n), on wr's threads (the caller one of
- * them); sets done[i] for each.  @return CLI_OK, or the first failure's. */
+ * them); sets done[i] for each.  Their progress goes to shared, as wr's
+ * does after them.  @return CLI_OK, or the first failure's. */
 static int put_on_crew(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
-                       struct item *it, size_t n, uint64_t hlen, bool *done)
+                       struct item *it, size_t n, uint64_t hlen, bool *done,
+                       struct cli_shared_progress *shared)
 {
     size_t *order = malloc((n ? n : 1) * sizeof *order), m = 0;
     struct sized *sz = malloc((n ? n : 1) * sizeof *sz);
@@ -411,7 +413,7 @@ static int put_on_crew(struct cli_writer *wr, const struct tl_file *f, const str
     for (size_t k = 0; k < m; k++)
         order[k] = sz[k].i;
     free(sz);
-    struct crew c = { wr, f, w_paired, in, it, order, m, hlen, { 0, -1 }, 0, CLI_OK };
+    struct crew c = { wr, f, w_paired, in, it, order, m, hlen, shared, 0, CLI_OK };
     int rc = cli_writer_presize(wr);
     if (rc == CLI_OK) {
         unsigned k = wr->threads < m ? wr->threads : (unsigned)m, started = 0;
@@ -424,6 +426,7 @@ static int put_on_crew(struct cli_writer *wr, const struct tl_file *f, const str
             pthread_join(tid[i], NULL);
         rc = atomic_load(&c.rc);
         wr->pos = hlen;
+        wr->shared = shared;
     }
     free(order);
     return rc;
@@ -664,8 +667,9 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     /* tensors over threads, where there are two to write and a file to
      * write them into at their places */
     bool *done = wr.seq && wr.threads > 1 && n > 1 ? calloc(n, sizeof *done) : NULL;
+    struct cli_shared_progress shared = { hlen, -1 };
     if (rc == CLI_OK && done)
-        rc = put_on_crew(&wr, f, in, it, n, hlen, done);
+        rc = put_on_crew(&wr, f, in, it, n, hlen, done, &shared);
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
         if (done && done[i])
             continue;

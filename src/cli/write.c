@@ -320,6 +320,8 @@ int cli_writer_seek(struct cli_writer *w, uint64_t pos)
         return CLI_IO;
     }
     w->pos = pos;
+    if (!w->at)
+        show_progress(w, pos);          /* after forks: where they left it */
     return CLI_OK;
 }
 
