@@ -479,10 +479,8 @@ int cli_out_pwrite(struct cli_out *o, const void *p, uint64_t n, uint64_t at)
         ssize_t w = pwrite(o->fd, b, chunk, (off_t)at);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w <= 0) {
-            cli_report_errno(o->name, "cannot write");
+        if (w <= 0)
             return CLI_IO;
-        }
         b += w;
         at += (uint64_t)w;
         n -= (uint64_t)w;

@@ -539,7 +539,8 @@ int cli_out_open_stream(struct cli_out *o, const char *path);
 int cli_out_open_seq(struct cli_out *o, const char *path);
 int cli_out_write(struct cli_out *o, const void *p, uint64_t n);
 /* The same at position `at` of a regular file's temporary file, whatever
- * its file offset (several threads write one file so). */
+ * its file offset (several threads write one file so); the caller says
+ * why it failed (errno). */
 int cli_out_pwrite(struct cli_out *o, const void *p, uint64_t n, uint64_t at);
 
 /* Writes n bytes to fd, through short writes and EINTR.  @return 0, or -1
@@ -584,11 +585,13 @@ int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
 
 /* An output written in order: headers, tensors, committed or removed.
  * See write.c for the calling sequence. */
-/* The progress of several writers of one OUT (cli_writer_fork): the bytes
- * they wrote in all, and the percentage shown last. */
+/* What several writers of one OUT share (cli_writer_fork): the bytes they
+ * wrote in all, the percentage shown last, and whether one failed to
+ * write (then only it says so). */
 struct cli_shared_progress {
     _Atomic uint64_t done;
     _Atomic int last_pct;
+    _Atomic bool failed;
 };
 
 struct cli_writer {

@@ -667,7 +667,7 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     /* tensors over threads, where there are two to write and a file to
      * write them into at their places */
     bool *done = wr.seq && wr.threads > 1 && n > 1 ? calloc(n, sizeof *done) : NULL;
-    struct cli_shared_progress shared = { hlen, -1 };
+    struct cli_shared_progress shared = { hlen, -1, false };
     if (rc == CLI_OK && done)
         rc = put_on_crew(&wr, f, in, it, n, hlen, done, &shared);
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {

@@ -364,6 +364,8 @@ static int windows(struct cli_writer *w, size_t n)
 int cli_writer_put(struct cli_writer *w, const void *p, uint64_t n)
 {
     int rc = w->at ? cli_out_pwrite(&w->out, p, n, w->pos) : cli_out_write(&w->out, p, n);
+    if (rc != CLI_OK && w->at && !atomic_exchange(&w->shared->failed, true))
+        cli_report_errno(w->out.name, "cannot write");     /* the first fork to fail */
     if (rc == CLI_OK)
         w->pos += n;
     if (rc == CLI_OK && w->shared)
