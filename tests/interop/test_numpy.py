@@ -33,6 +33,18 @@ TYPES = {"<f2": "FLOAT16", "<f4": "FLOAT32", "<f8": "FLOAT64", "|u1": "UINT8", "
          "<i8": "INT64"}
 
 
+def ohwi_bf16_ok(got, st, a):
+    """Whether tensor a (safetensors type st) came out of a whole-file
+    --to OHWI --to-type BFLOAT16 as got = (type, array) says: a floating one
+    transposed if 4-D and rounded to nearest even, any other as it was."""
+    dt, b = got
+    if st in ("F32", "F16"):
+        x = np.transpose(a, (0, 2, 3, 1)) if a.ndim == 4 else a
+        want = np.frombuffer(tensorfiles.bf16(x.astype(np.float32).ravel().tolist()), "<u2")
+        return dt == "BF16" and b.shape == x.shape and np.array_equal(b.ravel(), want)
+    return dt == st and b.shape == a.shape and b.tobytes() == a.tobytes()
+
+
 def tl(*args, stdin=None):
     return subprocess.run([TL, *args], capture_output=True, input=stdin)
 
@@ -333,13 +345,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for n, st, a in model:
         if not ok:
             break
-        dt, b = got[n]
-        if st in ("F32", "F16"):
-            x = np.transpose(a, (0, 2, 3, 1)) if a.ndim == 4 else a
-            want = np.frombuffer(tensorfiles.bf16(x.astype(np.float32).ravel().tolist()), "<u2")
-            ok = dt == "BF16" and b.shape == x.shape and np.array_equal(b.ravel(), want)
-        else:
-            ok = dt == st and b.shape == a.shape and b.tobytes() == a.tobytes()
+        ok = ohwi_bf16_ok(got[n], st, a)
         check(ok, "whole file --to OHWI --to-type BFLOAT16: " + n)
     with open(out, "rb") as f:
         head = json.loads(f.read(8 + int.from_bytes(open(out, "rb").read(8), "little"))[8:])
@@ -371,13 +377,7 @@ with tempfile.TemporaryDirectory() as tmp:
     for n, st, a in many:
         if not ok:
             break
-        dt, b = got[n]
-        if st in ("F32", "F16"):
-            x = np.transpose(a, (0, 2, 3, 1)) if a.ndim == 4 else a
-            want = np.frombuffer(tensorfiles.bf16(x.astype(np.float32).ravel().tolist()), "<u2")
-            ok = dt == "BF16" and b.shape == x.shape and np.array_equal(b.ravel(), want)
-        else:
-            ok = dt == st and b.shape == a.shape and b.tobytes() == a.tobytes()
+        ok = ohwi_bf16_ok(got[n], st, a)
     check(ok, "whole file of 40 tensors on 3 threads: the bytes of 1 thread, numpy's values")
 
     # 3. safetensors, built byte by byte, names with '.', '/' and ':'
