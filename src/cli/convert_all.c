@@ -329,11 +329,15 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
  * Into a regular safetensors OUT, every tensor's place is known from the
  * header on, so several threads write tensors at once: each takes the next
  * of the largest first, converts it in windows of its own and writes them
- * at its place (cli_writer_fork).  On a 2-vCPU guest (/dev/shm) two threads
- * writing halves of 1 GiB at their places took 0.38-0.47 s against one
- * thread's 0.50-0.84 s: the kernel's copies into the file overlap too.  The
- * tensors that map a part of OUT instead (cli_writer_windowed) are written
- * after them, one at a time, each split over the threads. */
+ * at its place (cli_writer_fork).  The conversions overlap; the kernel's
+ * copies into the file take its inode's lock in turn, and a fork waiting
+ * for it spins (41% of a 2 GB FP8 model's profile on a 2-vCPU AMD EPYC
+ * guest, /dev/shm).  A lock of ours around the writes, to sleep instead,
+ * measured slower: farm-bench medians against the one-writer build, 1 and
+ * 2 GB FP8 models 1.15x and 1.09x with it, 0.67x and 0.77x without; a
+ * 944 MB FLOAT32 model 0.85x and 0.78x.  The tensors that map a part of
+ * OUT instead (cli_writer_windowed) are written after them, one at a
+ * time, each split over the threads. */
 struct crew {
     struct cli_writer *wr;
     const struct tl_file *f, *paired;
