@@ -279,20 +279,29 @@ int cli_out_not_dir(const char *cmd, const char *path)
     return CLI_OK;
 }
 
-int cli_write_all(int fd, const void *bytes, uint64_t n)
+/* n bytes to fd through short writes and EINTR: at the file offset, or
+ * at position `at` when it is not negative.  @return 0, or -1 (errno). */
+static int write_all_at(int fd, const void *bytes, uint64_t n, int64_t at)
 {
     const unsigned char *p = bytes;
     while (n > 0) {
         size_t chunk = n > (1u << 30) ? (1u << 30) : (size_t)n;
-        ssize_t w = write(fd, p, chunk);
+        ssize_t w = at < 0 ? write(fd, p, chunk) : pwrite(fd, p, chunk, (off_t)at);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
             return -1;
         p += w;
         n -= (uint64_t)w;
+        if (at >= 0)
+            at += w;
     }
     return 0;
+}
+
+int cli_write_all(int fd, const void *bytes, uint64_t n)
+{
+    return write_all_at(fd, bytes, n, -1);
 }
 
 int cli_out_open(struct cli_out *o, const char *path, uint64_t size)
@@ -473,19 +482,7 @@ int cli_out_write(struct cli_out *o, const void *p, uint64_t n)
 
 int cli_out_pwrite(struct cli_out *o, const void *p, uint64_t n, uint64_t at)
 {
-    const unsigned char *b = p;
-    while (n > 0) {
-        size_t chunk = n > (1u << 30) ? (1u << 30) : (size_t)n;
-        ssize_t w = pwrite(o->fd, b, chunk, (off_t)at);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return CLI_IO;
-        b += w;
-        at += (uint64_t)w;
-        n -= (uint64_t)w;
-    }
-    return CLI_OK;
+    return write_all_at(o->fd, p, n, (int64_t)at) == 0 ? CLI_OK : CLI_IO;
 }
 
 int cli_out_close_stream(struct cli_out *o)

@@ -299,13 +299,12 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
     unsigned des = tl_dtype_size(dt);
     bool stream = count * des >= STREAM_FROM && k->copy_stream && k->fence;
     if (dt == TL_DT_BFLOAT16 && p->kind == TL_SCALED_FP8_BLOCK && k->fp8s_lut) {
-        struct tl_scaled_cache mine = { 0 }, *cc = &mine;
-        if (cache && !*cache && (*cache = calloc(1, sizeof **cache)))
-            (*cache)->band = UINT64_MAX;
+        /* the caller's cache, else one for this call */
+        struct tl_scaled_cache mine = { .band = UINT64_MAX }, *cc = &mine;
+        if (cache && !*cache && (*cache = malloc(sizeof **cache)))
+            **cache = mine;
         if (cache && *cache)
             cc = *cache;
-        else
-            mine.band = UINT64_MAX;
         int rc = scaled_lut(file, f, p, first, count, out, stream, k->fp8s_lut, cc);
         free(mine.lut);
         if (stream)
