@@ -213,11 +213,39 @@ TL_DEFINE_TRANSPOSE(transpose_w8, 8, 4, block_w8)
 TL_DEFINE_STEP_NT(step_w8_nt, 8, 4, block_w8, LINE_NT_AVX2)
 TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, step_w8_nt, TL_LINE_ALIGNED, _mm_sfence())
 
-/* Two FLOAT32 rows a and b, 8 columns each, converted and paired: each
- * 32-bit lane holds a column's value from a in its low half and from b in
- * its high half. */
-TL_BLOCK __m256 pair_f16(const uint8_t *a, const uint8_t *b, __m256i *big)
+/* A step of the converting transposes: 32 rows by 16 FLOAT32 columns.  The
+ * rows are converted first and paired (PAIR), so that 8 x 8 32-bit
+ * transposes finish the work: per eight columns, one for rows 0-15 and one
+ * for rows 16-31, whose rows k are the two halves of column k's
+ * destination line, stored one after the other with STORE.  (PAIR
+ * converts two FLOAT32 rows a and b, 8 columns each, into one vector whose
+ * 32-bit lanes hold a column's value from a in the low half and from b in
+ * the high half.)  Measured
+ * against the 8 x 8 blocks converting into an L1 step buffer that it
+ * replaced, kernel against kernel over 8 x 64 x 12544 FLOAT32 values:
+ * with the source in L2 (a 64 x 256 slice again and again, the work
+ * alone), streamed FLOAT16 0.73 against 0.87-0.91 ms, BFLOAT16 0.93-0.96
+ * against 1.31-1.35 ms, BFLOAT16 with ordinary stores 0.89-0.92 against
+ * 1.12-1.14 ms; from memory, streamed, FLOAT16 1.06-1.31 against
+ * 1.21-1.57 ms, BFLOAT16 1.26-1.44 against 1.55-1.98 ms.
+ *
+ * Each step comes twice.  NAME_exact keeps the overflow flag exactly
+ * (keep_low, three operations a vector) and rounds NaNs as bf16_round
+ * does.  NAME, the one the drivers call, does less and redoes the step by
+ * NAME_exact where that might matter: its flag only says that some value
+ * is non-finite or overflows (SUSPECT), for two operations a vector, and
+ * its BFLOAT16 rounding skips the NaN case (which the flag covers).  Such
+ * steps are rare in real data (a NaN or an infinity, or a value past the
+ * threshold, in 512 values) and cost twice the work. */
+#define ST_NT_PS(p, v) _mm256_stream_ps((float *)(void *)(p), (v))
+#define DEFINE_cvt_step(NAME, PAIR, STORE, START, SUSPECT)                                    static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst,                                                 size_t ds)                                      {                                                                                               __m256i hi = START, uhi = START;                                                            TL_UNROLL                                                                                   for (int h = 0; h < 16; h += 8) {                                                               __m256 r[8], x[8], y[8];                                                                    TL_UNROLL                                                                                   for (int i = 0; i < 8; i++)                                                                     r[i] = PAIR(src + 2 * i * ss + 4 * h, src + (2 * i + 1) * ss + 4 * h, &hi,                              &uhi);                                                                      t8x8_w4(r, x);                                                                              TL_UNROLL                                                                                   for (int i = 0; i < 8; i++)                                                                     r[i] = PAIR(src + (16 + 2 * i) * ss + 4 * h, src + (17 + 2 * i) * ss + 4 * h,                           &hi, &uhi);                                                                 t8x8_w4(r, y);                                                                              TL_UNROLL                                                                                   for (int k = 0; k < 8; k++) {                                                                   STORE(dst + (h + k) * ds, x[k]);                                                            STORE(dst + (h + k) * ds + 32, y[k]);                                                   }                                                                                       }                                                                                           return SUSPECT(hi, uhi, src, ss, dst, ds);                                              }
+
+/* The exact kind: hi keeps the least keep_low value (uhi is unused). */
+#define EXACT_F16(hi, uhi, s, ss, d, ds) ((void)(uhi), reached(hi, TL_OVF_F16))
+#define EXACT_BF16(hi, uhi, s, ss, d, ds) ((void)(uhi), reached(hi, TL_OVF_BF16))
+TL_BLOCK __m256 pair_f16_exact(const uint8_t *a, const uint8_t *b, __m256i *big, __m256i *unused)
 {
+    (void)unused;
     __m256 va = _mm256_loadu_ps((const float *)(const void *)a);
     __m256 vb = _mm256_loadu_ps((const float *)(const void *)b);
     *big = keep_low(keep_low(*big, _mm256_castps_si256(va), TL_OVF_F16), _mm256_castps_si256(vb),
@@ -228,8 +256,9 @@ TL_BLOCK __m256 pair_f16(const uint8_t *a, const uint8_t *b, __m256i *big)
     return _mm256_castsi256_ps(_mm256_inserti128_si256(lo, _mm_unpackhi_epi16(x, y), 1));
 }
 
-TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b, __m256i *big)
+TL_BLOCK __m256 pair_bf16_exact(const uint8_t *a, const uint8_t *b, __m256i *big, __m256i *unused)
 {
+    (void)unused;
     __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)a);
     __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)b);
     *big = keep_low(keep_low(*big, va, TL_OVF_BF16), vb, TL_OVF_BF16);
@@ -237,48 +266,71 @@ TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b, __m256i *big)
     __m256i y = bf16_round(vb);
     return _mm256_castsi256_ps(_mm256_or_si256(x, _mm256_slli_epi32(y, 16)));
 }
+DEFINE_cvt_step(step_f16_nt_exact, pair_f16_exact, ST_NT_PS, LOW_START, EXACT_F16)
+DEFINE_cvt_step(step_bf16_exact, pair_bf16_exact, ST_PS, LOW_START, EXACT_BF16)
+DEFINE_cvt_step(step_bf16_nt_exact, pair_bf16_exact, ST_NT_PS, LOW_START, EXACT_BF16)
 
-/* A step of the converting transposes: 32 rows by 16 FLOAT32 columns.  The
- * rows are converted first and paired (PAIR), so that 8 x 8 32-bit
- * transposes finish the work: per eight columns, one for rows 0-15 and one
- * for rows 16-31, whose rows k are the two halves of column k's
- * destination line, stored one after the other with STORE.  Measured
- * against the 8 x 8 blocks converting into an L1 step buffer that it
- * replaced, kernel against kernel over 8 x 64 x 12544 FLOAT32 values:
- * with the source in L2 (a 64 x 256 slice again and again, the work
- * alone), streamed FLOAT16 0.73 against 0.87-0.91 ms, BFLOAT16 0.93-0.96
- * against 1.31-1.35 ms, BFLOAT16 with ordinary stores 0.89-0.92 against
- * 1.12-1.14 ms; from memory, streamed, FLOAT16 1.06-1.31 against
- * 1.21-1.57 ms, BFLOAT16 1.26-1.44 against 1.55-1.98 ms. */
-#define ST_NT_PS(p, v) _mm256_stream_ps((float *)(void *)(p), (v))
-#define DEFINE_cvt_step(NAME, PAIR, STORE, AT)                                                \
-static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst,     \
-                                            size_t ds)                                      \
-{                                                                                           \
-    __m256i big = LOW_START;                                                                \
-    TL_UNROLL                                                                               \
-    for (int h = 0; h < 16; h += 8) {                                                       \
-        __m256 r[8], x[8], y[8];                                                            \
-        TL_UNROLL                                                                           \
-        for (int i = 0; i < 8; i++)                                                         \
-            r[i] = PAIR(src + 2 * i * ss + 4 * h, src + (2 * i + 1) * ss + 4 * h, &big);    \
-        t8x8_w4(r, x);                                                                      \
-        TL_UNROLL                                                                           \
-        for (int i = 0; i < 8; i++)                                                         \
-            r[i] = PAIR(src + (16 + 2 * i) * ss + 4 * h, src + (17 + 2 * i) * ss + 4 * h,   \
-                     &big);                                                              \
-        t8x8_w4(r, y);                                                                      \
-        TL_UNROLL                                                                           \
-        for (int k = 0; k < 8; k++) {                                                       \
-            STORE(dst + (h + k) * ds, x[k]);                                                \
-            STORE(dst + (h + k) * ds + 32, y[k]);                                           \
-        }                                                                                   \
-    }                                                                                       \
-    return reached(big, AT);                                                                \
+/* The quick kind.  FLOAT16: the conversion itself is exact, so the flag
+ * looks at its 16-bit results, two operations for 16 values: hi keeps the
+ * largest signed one (a positive's bits) and uhi the largest unsigned one
+ * (a negative's, where there is one); a result is an infinity or a NaN iff
+ * positive and at least 0x7c00, or negative and at least 0xfc00.  Only
+ * then is the step redone, for the exact flag. */
+TL_BLOCK __m256 pair_f16(const uint8_t *a, const uint8_t *b, __m256i *hi, __m256i *uhi)
+{
+    __m128i x = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)(const void *)a), FROUND);
+    __m128i y = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)(const void *)b), FROUND);
+    __m256i lo = _mm256_castsi128_si256(_mm_unpacklo_epi16(x, y));
+    __m256i v = _mm256_inserti128_si256(lo, _mm_unpackhi_epi16(x, y), 1);
+    *hi = _mm256_max_epi16(*hi, v);
+    *uhi = _mm256_max_epu16(*uhi, v);
+    return _mm256_castsi256_ps(v);
 }
-DEFINE_cvt_step(step_f16_nt, pair_f16, ST_NT_PS, TL_OVF_F16)
-DEFINE_cvt_step(step_bf16, pair_bf16, ST_PS, TL_OVF_BF16)
-DEFINE_cvt_step(step_bf16_nt, pair_bf16, ST_NT_PS, TL_OVF_BF16)
+
+static inline bool at_least16(__m256i hi, __m256i uhi)
+{
+    __m256i pos = _mm256_cmpgt_epi16(hi, _mm256_set1_epi16(0x7bff));
+    __m256i neg = _mm256_cmpeq_epi16(_mm256_max_epu16(uhi, _mm256_set1_epi16((short)0xfc00)), uhi);
+    return _mm256_movemask_epi8(_mm256_or_si256(pos, neg)) != 0;
+}
+#define SUSPECT_F16(hi, uhi, s, ss, d, ds) (at_least16(hi, uhi) && step_f16_nt_exact(s, ss, d, ds))
+
+/* BFLOAT16: the flag looks at the FLOAT32 bits in the same way (hi the
+ * largest signed, uhi the largest unsigned): a value at or past the
+ * threshold, an infinity or a NaN, sets it, and the step is redone, so
+ * the rounding here need not care for NaNs (whose payload can carry the
+ * sum past the exponent).  The two rounded rows pair with a 16-bit blend. */
+TL_BLOCK __m256i round_bf16_quick(__m256i v)
+{
+    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(v, 16), _mm256_set1_epi32(1));
+    return _mm256_add_epi32(v, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff)));
+}
+
+TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b, __m256i *hi, __m256i *uhi)
+{
+    __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)a);
+    __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)b);
+    *hi = _mm256_max_epi32(_mm256_max_epi32(*hi, va), vb);
+    *uhi = _mm256_max_epu32(_mm256_max_epu32(*uhi, va), vb);
+    __m256i x = _mm256_srli_epi32(round_bf16_quick(va), 16);
+    return _mm256_castsi256_ps(_mm256_blend_epi16(x, round_bf16_quick(vb), 0xaa));
+}
+
+static inline bool at_least32(__m256i hi, __m256i uhi, uint32_t at)
+{
+    __m256i pos = _mm256_cmpgt_epi32(hi, _mm256_set1_epi32((int)(at - 1)));
+    __m256i neg = _mm256_set1_epi32((int)(0x80000000u | at));
+    neg = _mm256_cmpeq_epi32(_mm256_max_epu32(uhi, neg), uhi);
+    return _mm256_movemask_epi8(_mm256_or_si256(pos, neg)) != 0;
+}
+#define SUSPECT_BF16(hi, uhi, s, ss, d, ds) \
+    (at_least32(hi, uhi, TL_OVF_BF16) && step_bf16_exact(s, ss, d, ds))
+#define SUSPECT_BF16_NT(hi, uhi, s, ss, d, ds) \
+    (at_least32(hi, uhi, TL_OVF_BF16) && step_bf16_nt_exact(s, ss, d, ds))
+#define QUICK_START _mm256_set1_epi32((int)0x80000000u)     /* below both kinds' bounds */
+DEFINE_cvt_step(step_f16_nt, pair_f16, ST_NT_PS, QUICK_START, SUSPECT_F16)
+DEFINE_cvt_step(step_bf16, pair_bf16, ST_PS, QUICK_START, SUSPECT_BF16)
+DEFINE_cvt_step(step_bf16_nt, pair_bf16, ST_NT_PS, QUICK_START, SUSPECT_BF16_NT)
 
 /* FLOAT16 with ordinary stores goes in steps of 8 rows, by 8 x 8 blocks
  * that convert the transposed rows as they store them: 0.59-0.61 ms

@@ -86,54 +86,77 @@ struct bcase {
     uint64_t src_strides[5];               /* used when src_layout is NULL */
     int to;                                /* the destination's type, converting; */
                                            /* 0: the same as dt */
+    int vals;                              /* the source's values (below) */
 };
+
+/* A case's source: any bits (a pattern; for FLOAT32 about half of them
+ * past FLOAT16's range and 1 in 256 a NaN or an infinity), or FLOAT32
+ * values as a model holds them (finite, magnitudes 2^-24 to 2^8, either
+ * sign), or those with every 97th a NaN (no step of the converting
+ * kernels free of one: their slowest case, every step checked twice). */
+enum { VALS_BITS, VALS_MODEL, VALS_NAN97 };
 #define TO(t) ((int)(t) + 1)
 
 static const struct bcase cases[] = {
-    { "nchw_nhwc_f32_s", TL_DT_FLOAT32, 4, { 1, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
-    { "nchw_nhwc_f32_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
-    { "nchw_nhwc_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
-    { "nhwc_nchw_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,2,3,1", "0,1,2,3", { 0 }, 0 },
+    { "nchw_nhwc_f32_s", TL_DT_FLOAT32, 4, { 1, 64, 112, 112 }, "0,1,2,3", "0,2,3,1",
+      { 0 }, 0, VALS_BITS },
+    { "nchw_nhwc_f32_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1",
+      { 0 }, 0, VALS_BITS },
+    { "nchw_nhwc_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,2,3,1",
+      { 0 }, 0, VALS_BITS },
+    { "nhwc_nchw_f32_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,2,3,1", "0,1,2,3",
+      { 0 }, 0, VALS_BITS },
     /* NHWC to NCHW with few channels: 3136 rows of 64 columns per image */
-    { "nhwc_nchw_f32_c64", TL_DT_FLOAT32, 4, { 32, 64, 56, 56 }, "0,2,3,1", "0,1,2,3", { 0 }, 0 },
-    { "hwc_chw_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 }, 0 },
-    { "chw_hwc_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "0,1,2", "1,2,0", { 0 }, 0 },
-    { "nchw_nhwc_f16_m", TL_DT_FLOAT16, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 }, 0 },
+    { "nhwc_nchw_f32_c64", TL_DT_FLOAT32, 4, { 32, 64, 56, 56 }, "0,2,3,1", "0,1,2,3",
+      { 0 }, 0, VALS_BITS },
+    { "hwc_chw_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 }, 0, VALS_BITS },
+    { "chw_hwc_u8", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "0,1,2", "1,2,0", { 0 }, 0, VALS_BITS },
+    { "nchw_nhwc_f16_m", TL_DT_FLOAT16, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1",
+      { 0 }, 0, VALS_BITS },
     { "unpad_rows_f32", TL_DT_FLOAT32, 4, { 1, 1, 1080, 1918 }, NULL, "0,1,2,3",
-      { 1080 * 1920, 1080 * 1920, 1920, 1 }, 0 },
-    { "broadcast_bias_f32", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, NULL, "0,1,2,3", { 0, 1, 0, 0 }, 0 },
-    { "ncdhw_ndhwc_f32", TL_DT_FLOAT32, 5, { 2, 32, 16, 56, 56 }, "0,1,2,3,4", "0,2,3,4,1", { 0 }, 0 },
+      { 1080 * 1920, 1080 * 1920, 1920, 1 }, 0, VALS_BITS },
+    { "broadcast_bias_f32", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, NULL, "0,1,2,3",
+      { 0, 1, 0, 0 }, 0, VALS_BITS },
+    { "ncdhw_ndhwc_f32", TL_DT_FLOAT32, 5, { 2, 32, 16, 56, 56 }, "0,1,2,3,4", "0,2,3,4,1",
+      { 0 }, 0, VALS_BITS },
     /* conversions fused with the layout change (SPEC section 7) */
     { "f32_f16_flat_l", TL_DT_FLOAT32, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,1,2,3", { 0 },
-      TO(TL_DT_FLOAT16) },
+      TO(TL_DT_FLOAT16), VALS_MODEL },
     { "f16_f32_flat_l", TL_DT_FLOAT16, 4, { 32, 256, 56, 56 }, "0,1,2,3", "0,1,2,3", { 0 },
-      TO(TL_DT_FLOAT32) },
+      TO(TL_DT_FLOAT32), VALS_BITS },
     /* 38.5 MB: between the row copies' one-thread and several-thread
      * streaming sizes (the built-in rules, calib.c) */
     { "f16_f32_flat_m", TL_DT_FLOAT16, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,1,2,3", { 0 },
-      TO(TL_DT_FLOAT32) },
+      TO(TL_DT_FLOAT32), VALS_BITS },
     { "nchw_f32_nhwc_f16_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 },
-      TO(TL_DT_FLOAT16) },
+      TO(TL_DT_FLOAT16), VALS_MODEL },
+    { "nchw_f32_nhwc_f16_nan", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1",
+      { 0 }, TO(TL_DT_FLOAT16), VALS_NAN97 },
     { "hwc_u8_chw_f32", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 },
-      TO(TL_DT_FLOAT32) },
+      TO(TL_DT_FLOAT32), VALS_BITS },
     { "nchw_f32_nhwc_bf16_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 },
-      TO(TL_DT_BFLOAT16) },
+      TO(TL_DT_BFLOAT16), VALS_MODEL },
+    { "nchw_f32_nhwc_bf16_nan", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1",
+      { 0 }, TO(TL_DT_BFLOAT16), VALS_NAN97 },
     /* 4-bit weights (SPEC 12): a [4096, 4096] INT4 matrix unpacked to
      * FLOAT16, transposed to column-major in 4 bits, and quantized from
      * FLOAT32 (its values out of range: clamped, as --saturate does) */
-    { "i4_f16_flat", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "0,1", { 0 }, TO(TL_DT_FLOAT16) },
-    { "i4_transpose", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "1,0", { 0 }, 0 },
-    { "i4_i8_transpose", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "1,0", { 0 }, TO(TL_DT_INT8) },
-    { "f32_i4_flat", TL_DT_FLOAT32, 2, { 4096, 4096 }, "0,1", "0,1", { 0 }, TO(TL_DT_INT4) },
+    { "i4_f16_flat", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "0,1",
+      { 0 }, TO(TL_DT_FLOAT16), VALS_BITS },
+    { "i4_transpose", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "1,0", { 0 }, 0, VALS_BITS },
+    { "i4_i8_transpose", TL_DT_INT4, 2, { 4096, 4096 }, "0,1", "1,0",
+      { 0 }, TO(TL_DT_INT8), VALS_BITS },
+    { "f32_i4_flat", TL_DT_FLOAT32, 2, { 4096, 4096 }, "0,1", "0,1",
+      { 0 }, TO(TL_DT_INT4), VALS_BITS },
     /* 8-bit floats (SPEC 18): a 1 GiB set of E4M3 weights to BFLOAT16 (its
      * target: 0.8 of memcpy on one thread), 256 MiB of E5M2 and E4M3 to
      * FLOAT32 */
     { "e4m3_bf16_flat", TL_DT_FLOAT8E4M3, 2, { 16384, 65536 }, "0,1", "0,1", { 0 },
-      TO(TL_DT_BFLOAT16) },
+      TO(TL_DT_BFLOAT16), VALS_BITS },
     { "e5m2_bf16_flat", TL_DT_FLOAT8E5M2, 2, { 4096, 65536 }, "0,1", "0,1", { 0 },
-      TO(TL_DT_BFLOAT16) },
+      TO(TL_DT_BFLOAT16), VALS_BITS },
     { "e4m3_f32_flat", TL_DT_FLOAT8E4M3, 2, { 4096, 65536 }, "0,1", "0,1", { 0 },
-      TO(TL_DT_FLOAT32) },
+      TO(TL_DT_FLOAT32), VALS_BITS },
 };
 
 /* A peer's copy, for block(). */
@@ -498,6 +521,25 @@ static void report(const char *name, const char *isa, unsigned threads, double g
                 threads, gbps, mgbps, gbps / mgbps, same ? same : "");
 }
 
+static void fill_values(int vals, uint8_t *src, uint64_t bytes)
+{
+    if (vals == VALS_BITS) {
+        for (uint64_t i = 0; i < bytes; i++)
+            src[i] = (uint8_t)(i * 2654435761u >> 13);
+        return;
+    }
+    uint64_t x = 88172645463325252ull;
+    for (uint64_t i = 0; i + 4 <= bytes; i += 4) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        uint32_t v = (uint32_t)(x >> 32);
+        uint32_t e = 103 + (uint32_t)(x % 33);     /* 2^-24 .. 2^8 */
+        v = (v & 0x807fffffu) | e << 23;
+        if (vals == VALS_NAN97 && i / 4 % 97 == 0)
+            v = 0x7fc00000u;
+        memcpy(src + i, &v, 4);
+    }
+}
+
 static void bench_case(const struct bcase *c)
 {
     struct tl_desc s, d;
@@ -517,8 +559,7 @@ static void bench_case(const struct bcase *c)
     if (force && *force)
         plan.stream = plan.stream_threads = atoi(force) != 0;
     uint8_t *src = big(plan.src_bytes), *dst = big(out), *msrc = big(out), *mdst = big(out);
-    for (uint64_t i = 0; i < plan.src_bytes; i++)
-        src[i] = (uint8_t)(i * 2654435761u >> 13);
+    fill_values(c->vals, src, plan.src_bytes);
     static struct crew h;
     crew_start(&h, tcounts[ntcounts - 1]);
     double best[16] = { 0 }, active[16] = { 0 }, streamed[16] = { 0 }, active_gbps[16] = { 0 };

@@ -397,6 +397,27 @@ static void tame_values(enum tl_dtype dt, uint8_t *p, size_t n)
     }
 }
 
+/* Finite values that fit every float type, and with one chance in two a
+ * single value at a random place that the kernels' quick checks must
+ * catch (an overflow exactly at either threshold, a NaN whose payload
+ * would carry a rounding past the exponent, an infinity) or must let pass
+ * (the largest magnitudes that do not overflow): most of the buffer's
+ * steps are clean, so the quick paths are taken, and one step is not. */
+static void clean_values(enum tl_dtype dt, uint8_t *p, size_t n)
+{
+    unsigned es = tl_dtype_size(dt);
+    for (size_t i = 0; i < n; i++) {
+        double d = ((double)rnd(2000000) - 1000000.0) / 1000.0;
+        tl_convert_value(TL_DT_FLOAT64, &d, dt, p + i * es);
+    }
+    static const uint32_t odd[] = { TL_OVF_F16, TL_OVF_F16 - 1, TL_OVF_BF16, TL_OVF_BF16 - 1,
+                                    0x7fffffffu, 0x7f800001u, 0x7fc00000u, 0x7f800000u };
+    if (n && dt == TL_DT_FLOAT32 && rnd(2)) {
+        uint32_t v = odd[rnd(sizeof odd / sizeof odd[0])] | (rnd(2) ? 0x80000000u : 0);
+        memcpy(p + rnd(n) * es, &v, 4);
+    }
+}
+
 static void check_cvt(const char *isa, tl_cvt_fn fn, enum tl_dtype sdt, enum tl_dtype ddt)
 {
     unsigned ses = tl_dtype_size(sdt);
@@ -445,16 +466,20 @@ static void check_cvt(const char *isa, tl_cvt_fn fn, enum tl_dtype sdt, enum tl_
 }
 
 /* A converting transpose against its scalar twin: rows x cols of edge
- * values (NaNs, subnormals, halfway points), any strides and alignment, or
- * the destination on cache lines as the streaming kind needs. */
+ * values (NaNs, subnormals, halfway points), tame or clean ones (above),
+ * any strides and alignment, or the destination on cache lines as the
+ * streaming kind needs. */
 static void check_tcvt(const char *isa, tl_tcvt_fn fn, enum tl_dtype sdt, enum tl_dtype ddt,
                        size_t rows, size_t cols, bool aligned)
 {
     unsigned es = tl_dtype_size(sdt);
     struct tbufs t;
     tbufs_alloc(&t, rows, cols, es, tl_dtype_size(ddt), aligned);
-    if (tl_dtype_is_float(sdt) && rnd(2))
+    int pick = tl_dtype_is_float(sdt) ? (int)rnd(3) : 0;
+    if (pick == 1)
         tame_values(sdt, t.s.p, t.s.n / es);
+    else if (pick == 2)
+        clean_values(sdt, t.s.p, t.s.n / es);
     else
         edge_values(sdt, t.s.p, t.s.n / es);
     bool bg = fn(t.s.p, t.ss, t.d1.p, t.ds, rows, cols);
