@@ -148,15 +148,23 @@ static inline void tl_deinterleave_scalar_es(const uint8_t *src, uint8_t *dst, s
 #define TL_UNROLL
 #endif
 
-/* The transpose drivers ask, before each step, for the next cache line of
- * the step's n source rows from s on: the rows' next column line.  One line
- * ahead (measured on nchw_nhwc_f32_l: 64 bytes 0.84, 128 bytes 0.83, 256
- * bytes 0.80). */
+/* The transpose drivers ask, before each step, for a cache line ahead of
+ * the step's n source rows from s on, `ahead` bytes on.  One line ahead
+ * (measured on nchw_nhwc_f32_l: 64 bytes 0.84, 128 bytes 0.83, 256 bytes
+ * 0.80), except for the converting transposes, which read twice the bytes
+ * they write: two lines ahead.  (2-vCPU AMD EPYC Zen 4 guest, medians of
+ * three make bench runs, GB/s at 64 and 128 bytes, one thread:
+ * nchw_f32_nhwc_f16_m AVX2 27.2 -> 34.6, AVX-512 29.8 -> 39.4,
+ * nchw_f32_nhwc_bf16_m 26.2 -> 32.2 and 29.7 -> 34.8; two threads
+ * 56 -> 64, 51 -> 54; the kernels alone from memory, 32 x 256 x 56 x 56,
+ * the same 23 GB/s.  The plain transposes gained on some cases and lost
+ * on others there, 20% on nchw_nhwc_f32_s, so they keep one line.) */
 #define TL_PF_AHEAD 64
-static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
+#define TL_PF_AHEAD_CVT 128
+static inline void tl_prefetch_ahead(const uint8_t *s, size_t ss, size_t n, size_t ahead)
 {
     for (size_t j = 0; j < n; j++)
-        __builtin_prefetch(s + j * ss + TL_PF_AHEAD, 0, 2);
+        __builtin_prefetch(s + j * ss + ahead, 0, 2);
 }
 
 /* The transpose drivers' tails.  TL_DEFINE_ROWS_LEFT defines `name`(s, ss,
@@ -280,7 +288,7 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             size_t r = 0;                                                                    \
             for (; r + LINE <= rows; r += LINE) {                                            \
                 if (c + 2 * LINE <= cols)                                                    \
-                    tl_prefetch_next_line(s + r * ss, ss, LINE);                             \
+                    tl_prefetch_ahead(s + r * ss, ss, LINE, TL_PF_AHEAD);                    \
                 STEP(s + r * ss, ss, d + r * (ES), ds);                                      \
             }                                                                                \
             if (r < rows)                                                                    \
@@ -325,7 +333,7 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             size_t r = 0;                                                                    \
             for (; r < rfull; r += (B)) {                                                    \
                 if (c + 2 * line <= cols)                                                    \
-                    tl_prefetch_next_line(s + r * ss, ss, (B));                              \
+                    tl_prefetch_ahead(s + r * ss, ss, (B), TL_PF_AHEAD);                     \
                 TL_UNROLL                                                                    \
                 for (size_t k = 0; k < line; k += (B))                                       \
                     BLOCK(s + r * ss + k * (ES), ss, d + k * ds + r * (ES), ds);             \
@@ -357,8 +365,8 @@ static inline void tl_prefetch_next_line(const uint8_t *s, size_t ss, size_t n)
             uint8_t *d = dst + c * ds;                                                       \
             size_t r = 0;                                                                    \
             for (; r + (TALL) <= rows; r += (TALL)) {                                        \
-                if (c + 2 * SL <= cols)                                                      \
-                    tl_prefetch_next_line(s + r * ss, ss, (TALL));                           \
+                if (c + SL + TL_PF_AHEAD_CVT / (ES) <= cols)                                 \
+                    tl_prefetch_ahead(s + r * ss, ss, (TALL), TL_PF_AHEAD_CVT);              \
                 bad |= STEP(s + r * ss, ss, d + r * (DES), ds);                              \
             }                                                                                \
             for (; r + (B) <= rows; r += (B)) {                                              \
