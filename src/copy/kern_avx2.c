@@ -238,7 +238,32 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, step_w8_nt, TL_LINE_ALI
  * steps are rare in real data (a NaN or an infinity, or a value past the
  * threshold, in 512 values) and cost twice the work. */
 #define ST_NT_PS(p, v) _mm256_stream_ps((float *)(void *)(p), (v))
-#define DEFINE_cvt_step(NAME, PAIR, STORE, START, SUSPECT)                                    static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst,                                                 size_t ds)                                      {                                                                                               __m256i hi = START, uhi = START;                                                            TL_UNROLL                                                                                   for (int h = 0; h < 16; h += 8) {                                                               __m256 r[8], x[8], y[8];                                                                    TL_UNROLL                                                                                   for (int i = 0; i < 8; i++)                                                                     r[i] = PAIR(src + 2 * i * ss + 4 * h, src + (2 * i + 1) * ss + 4 * h, &hi,                              &uhi);                                                                      t8x8_w4(r, x);                                                                              TL_UNROLL                                                                                   for (int i = 0; i < 8; i++)                                                                     r[i] = PAIR(src + (16 + 2 * i) * ss + 4 * h, src + (17 + 2 * i) * ss + 4 * h,                           &hi, &uhi);                                                                 t8x8_w4(r, y);                                                                              TL_UNROLL                                                                                   for (int k = 0; k < 8; k++) {                                                                   STORE(dst + (h + k) * ds, x[k]);                                                            STORE(dst + (h + k) * ds + 32, y[k]);                                                   }                                                                                       }                                                                                           return SUSPECT(hi, uhi, src, ss, dst, ds);                                              }
+#define DEFINE_cvt_step(NAME, PAIR, STORE, START, SUSPECT)                                  \
+static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst,     \
+                                            size_t ds)                                      \
+{                                                                                           \
+    __m256i hi = START, uhi = START;                                                        \
+    TL_UNROLL                                                                               \
+    for (int h = 0; h < 16; h += 8) {                                                       \
+        __m256 r[8], x[8], y[8];                                                            \
+        TL_UNROLL                                                                           \
+        for (int i = 0; i < 8; i++)                                                         \
+            r[i] = PAIR(src + 2 * i * ss + 4 * h, src + (2 * i + 1) * ss + 4 * h, &hi,      \
+                        &uhi);                                                              \
+        t8x8_w4(r, x);                                                                      \
+        TL_UNROLL                                                                           \
+        for (int i = 0; i < 8; i++)                                                         \
+            r[i] = PAIR(src + (16 + 2 * i) * ss + 4 * h, src + (17 + 2 * i) * ss + 4 * h,   \
+                        &hi, &uhi);                                                         \
+        t8x8_w4(r, y);                                                                      \
+        TL_UNROLL                                                                           \
+        for (int k = 0; k < 8; k++) {                                                       \
+            STORE(dst + (h + k) * ds, x[k]);                                                \
+            STORE(dst + (h + k) * ds + 32, y[k]);                                           \
+        }                                                                                   \
+    }                                                                                       \
+    return SUSPECT(hi, uhi, src, ss, dst, ds);                                              \
+}
 
 /* The exact kind: hi keeps the least keep_low value (uhi is unused). */
 #define EXACT_F16(hi, uhi, s, ss, d, ds) ((void)(uhi), reached(hi, TL_OVF_F16))
