@@ -147,7 +147,7 @@ static const uint8_t cols_f16[16] = { 0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 
 #define COL_F16(j) cols_f16[j]
 #define COL_BF16(j) (j)
 
-TL_BLOCK __m512i pair_f16(const uint8_t *a, const uint8_t *b, __m512i *big)
+TL_BLOCK __m512i pair_f16_exact(const uint8_t *a, const uint8_t *b, __m512i *big)
 {
     __m512 va = _mm512_loadu_ps((const void *)a), vb = _mm512_loadu_ps((const void *)b);
     *big = keep_big(keep_big(*big, _mm512_castps_si512(va)), _mm512_castps_si512(vb));
@@ -157,13 +157,58 @@ TL_BLOCK __m512i pair_f16(const uint8_t *a, const uint8_t *b, __m512i *big)
                               _mm256_unpackhi_epi16(x, y), 1);
 }
 
-TL_BLOCK __m512i pair_bf16(const uint8_t *a, const uint8_t *b, __m512i *big)
+TL_BLOCK __m512i pair_bf16_exact(const uint8_t *a, const uint8_t *b, __m512i *big)
 {
     __m512i va = _mm512_loadu_si512((const void *)a), vb = _mm512_loadu_si512((const void *)b);
     *big = keep_big(keep_big(*big, va), vb);
     __m512i x = bf16_round_high(va);
     __m512i y = bf16_round_high(vb);
     return _mm512_mask_blend_epi16(0xaaaaaaaau, _mm512_srli_epi32(x, 16), y);
+}
+
+/* The quick kinds, as AVX2's (kern_avx2.c): two operations a vector keep
+ * the largest signed value (a positive's bits) in hi and the largest
+ * unsigned one (a negative's, where there is one) in uhi, where keep_big
+ * takes three; a step where they reach the threshold is redone by the
+ * exact step.  FLOAT16 looks at its exact 16-bit results (an infinity or a
+ * NaN); BFLOAT16 at the FLOAT32 bits (a value that overflows, an infinity
+ * or a NaN), so its rounding skips the NaN case. */
+TL_BLOCK __m512i pair_f16(const uint8_t *a, const uint8_t *b, __m512i *hi, __m512i *uhi)
+{
+    __m256i x = _mm512_cvtps_ph(_mm512_loadu_ps((const void *)a), FROUND);
+    __m256i y = _mm512_cvtps_ph(_mm512_loadu_ps((const void *)b), FROUND);
+    __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_unpacklo_epi16(x, y)),
+                                   _mm256_unpackhi_epi16(x, y), 1);
+    *hi = _mm512_max_epi16(*hi, v);
+    *uhi = _mm512_max_epu16(*uhi, v);
+    return v;
+}
+
+static inline bool f16_odd(__m512i hi, __m512i uhi)
+{
+    return (_mm512_cmpge_epi16_mask(hi, _mm512_set1_epi16(0x7c00)) |
+            _mm512_cmpge_epu16_mask(uhi, _mm512_set1_epi16((short)0xfc00))) != 0;
+}
+
+TL_BLOCK __m512i round_bf16_quick(__m512i v)
+{
+    __m512i odd = _mm512_and_si512(_mm512_srli_epi32(v, 16), _mm512_set1_epi32(1));
+    return _mm512_add_epi32(v, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff)));
+}
+
+TL_BLOCK __m512i pair_bf16(const uint8_t *a, const uint8_t *b, __m512i *hi, __m512i *uhi)
+{
+    __m512i va = _mm512_loadu_si512((const void *)a), vb = _mm512_loadu_si512((const void *)b);
+    *hi = _mm512_max_epi32(_mm512_max_epi32(*hi, va), vb);
+    *uhi = _mm512_max_epu32(_mm512_max_epu32(*uhi, va), vb);
+    return _mm512_mask_blend_epi16(0xaaaaaaaau, _mm512_srli_epi32(round_bf16_quick(va), 16),
+                                   round_bf16_quick(vb));
+}
+
+static inline bool bf16_odd(__m512i hi, __m512i uhi)
+{
+    return (_mm512_cmpge_epi32_mask(hi, _mm512_set1_epi32((int)TL_OVF_BF16)) |
+            _mm512_cmpge_epu32_mask(uhi, _mm512_set1_epi32((int)(0x80000000u | TL_OVF_BF16)))) != 0;
 }
 
 /* A step of the converting transposes: 32 rows by 16 FLOAT32 columns.  The
@@ -194,10 +239,31 @@ static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_
         STORE((void *)(dst + COL(j) * ds), r[j]);                                       \
     return reached(big, AT);                                                            \
 }
-DEFINE_cvt_step(step_f16, pair_f16, COL_F16, _mm512_storeu_si512, TL_OVF_F16)
-DEFINE_cvt_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, TL_OVF_F16)
-DEFINE_cvt_step(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512, TL_OVF_BF16)
-DEFINE_cvt_step(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512, TL_OVF_BF16)
+DEFINE_cvt_step(step_f16_exact, pair_f16_exact, COL_F16, _mm512_storeu_si512, TL_OVF_F16)
+DEFINE_cvt_step(step_f16_nt_exact, pair_f16_exact, COL_F16, _mm512_stream_si512, TL_OVF_F16)
+DEFINE_cvt_step(step_bf16_exact, pair_bf16_exact, COL_BF16, _mm512_storeu_si512, TL_OVF_BF16)
+DEFINE_cvt_step(step_bf16_nt_exact, pair_bf16_exact, COL_BF16, _mm512_stream_si512, TL_OVF_BF16)
+
+/* The steps the drivers call: quick, and NAME_exact where ODD says the
+ * quick check fired (rare in real data: kern_avx2.c). */
+#define DEFINE_cvt_step_quick(NAME, PAIR, COL, STORE, ODD)                              \
+static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, \
+                                            size_t ds)                                  \
+{                                                                                       \
+    __m512i r[16], hi = _mm512_set1_epi32(INT32_MIN), uhi = _mm512_setzero_si512();     \
+    TL_UNROLL                                                                           \
+    for (int i = 0; i < 16; i++)                                                        \
+        r[i] = PAIR(src + 2 * i * ss, src + (2 * i + 1) * ss, &hi, &uhi);               \
+    butterfly_w4_regs(r);                                                               \
+    TL_UNROLL                                                                           \
+    for (int j = 0; j < 16; j++)                                                        \
+        STORE((void *)(dst + COL(j) * ds), r[j]);                                       \
+    return ODD(hi, uhi) && NAME##_exact(src, ss, dst, ds);                              \
+}
+DEFINE_cvt_step_quick(step_f16, pair_f16, COL_F16, _mm512_storeu_si512, f16_odd)
+DEFINE_cvt_step_quick(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, f16_odd)
+DEFINE_cvt_step_quick(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512, bf16_odd)
+DEFINE_cvt_step_quick(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512, bf16_odd)
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
