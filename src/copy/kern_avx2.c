@@ -233,12 +233,12 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, step_w8_nt, TL_LINE_ALI
  * (keep_low, three operations a vector) and rounds NaNs as bf16_round
  * does.  NAME, the one the drivers call, does less and redoes the step by
  * NAME_exact where that might matter: its flag only says that some value
- * is non-finite or overflows (SUSPECT), for two operations a vector, and
+ * is non-finite or overflows (CHECK), for two operations a vector, and
  * its BFLOAT16 rounding skips the NaN case (which the flag covers).  Such
  * steps are rare in real data (a NaN or an infinity, or a value past the
  * threshold, in 512 values) and cost twice the work. */
 #define ST_NT_PS(p, v) _mm256_stream_ps((float *)(void *)(p), (v))
-#define DEFINE_cvt_step(NAME, PAIR, STORE, START, SUSPECT)                                  \
+#define DEFINE_cvt_step(NAME, PAIR, STORE, START, CHECK, REDO)                              \
 static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst,     \
                                             size_t ds)                                      \
 {                                                                                           \
@@ -262,12 +262,14 @@ static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_
             STORE(dst + (h + k) * ds + 32, y[k]);                                           \
         }                                                                                   \
     }                                                                                       \
-    return SUSPECT(hi, uhi, src, ss, dst, ds);                                              \
+    return CHECK(hi, uhi) && REDO(src, ss, dst, ds);                                        \
 }
 
-/* The exact kind: hi keeps the least keep_low value (uhi is unused). */
-#define EXACT_F16(hi, uhi, s, ss, d, ds) ((void)(uhi), reached(hi, TL_OVF_F16))
-#define EXACT_BF16(hi, uhi, s, ss, d, ds) ((void)(uhi), reached(hi, TL_OVF_BF16))
+/* The exact kind: hi keeps the least keep_low value (uhi is unused), and
+ * its flag is the answer (nothing to redo). */
+#define EXACT_F16(hi, uhi) ((void)(uhi), reached(hi, TL_OVF_F16))
+#define EXACT_BF16(hi, uhi) ((void)(uhi), reached(hi, TL_OVF_BF16))
+#define NO_REDO(s, ss, d, ds) true
 TL_BLOCK __m256 pair_f16_exact(const uint8_t *a, const uint8_t *b, __m256i *big, __m256i *unused)
 {
     (void)unused;
@@ -291,9 +293,9 @@ TL_BLOCK __m256 pair_bf16_exact(const uint8_t *a, const uint8_t *b, __m256i *big
     __m256i y = bf16_round(vb);
     return _mm256_castsi256_ps(_mm256_or_si256(x, _mm256_slli_epi32(y, 16)));
 }
-DEFINE_cvt_step(step_f16_nt_exact, pair_f16_exact, ST_NT_PS, LOW_START, EXACT_F16)
-DEFINE_cvt_step(step_bf16_exact, pair_bf16_exact, ST_PS, LOW_START, EXACT_BF16)
-DEFINE_cvt_step(step_bf16_nt_exact, pair_bf16_exact, ST_NT_PS, LOW_START, EXACT_BF16)
+DEFINE_cvt_step(step_f16_nt_exact, pair_f16_exact, ST_NT_PS, LOW_START, EXACT_F16, NO_REDO)
+DEFINE_cvt_step(step_bf16_exact, pair_bf16_exact, ST_PS, LOW_START, EXACT_BF16, NO_REDO)
+DEFINE_cvt_step(step_bf16_nt_exact, pair_bf16_exact, ST_NT_PS, LOW_START, EXACT_BF16, NO_REDO)
 
 /* The quick kind.  FLOAT16: the conversion itself is exact, so the flag
  * looks at its 16-bit results, two operations for 16 values: hi keeps the
@@ -318,7 +320,6 @@ static inline bool at_least16(__m256i hi, __m256i uhi)
     __m256i neg = _mm256_cmpeq_epi16(_mm256_max_epu16(uhi, _mm256_set1_epi16((short)0xfc00)), uhi);
     return _mm256_movemask_epi8(_mm256_or_si256(pos, neg)) != 0;
 }
-#define SUSPECT_F16(hi, uhi, s, ss, d, ds) (at_least16(hi, uhi) && step_f16_nt_exact(s, ss, d, ds))
 
 /* BFLOAT16: the flag looks at the FLOAT32 bits in the same way (hi the
  * largest signed, uhi the largest unsigned): a value at or past the
@@ -341,21 +342,17 @@ TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b, __m256i *hi, __m25
     return _mm256_castsi256_ps(_mm256_blend_epi16(x, round_bf16_quick(vb), 0xaa));
 }
 
-static inline bool at_least32(__m256i hi, __m256i uhi, uint32_t at)
+static inline bool at_least_bf16(__m256i hi, __m256i uhi)
 {
-    __m256i pos = _mm256_cmpgt_epi32(hi, _mm256_set1_epi32((int)(at - 1)));
-    __m256i neg = _mm256_set1_epi32((int)(0x80000000u | at));
+    __m256i pos = _mm256_cmpgt_epi32(hi, _mm256_set1_epi32((int)(TL_OVF_BF16 - 1)));
+    __m256i neg = _mm256_set1_epi32((int)(0x80000000u | TL_OVF_BF16));
     neg = _mm256_cmpeq_epi32(_mm256_max_epu32(uhi, neg), uhi);
     return _mm256_movemask_epi8(_mm256_or_si256(pos, neg)) != 0;
 }
-#define SUSPECT_BF16(hi, uhi, s, ss, d, ds) \
-    (at_least32(hi, uhi, TL_OVF_BF16) && step_bf16_exact(s, ss, d, ds))
-#define SUSPECT_BF16_NT(hi, uhi, s, ss, d, ds) \
-    (at_least32(hi, uhi, TL_OVF_BF16) && step_bf16_nt_exact(s, ss, d, ds))
 #define QUICK_START _mm256_set1_epi32((int)0x80000000u)     /* below both kinds' bounds */
-DEFINE_cvt_step(step_f16_nt, pair_f16, ST_NT_PS, QUICK_START, SUSPECT_F16)
-DEFINE_cvt_step(step_bf16, pair_bf16, ST_PS, QUICK_START, SUSPECT_BF16)
-DEFINE_cvt_step(step_bf16_nt, pair_bf16, ST_NT_PS, QUICK_START, SUSPECT_BF16_NT)
+DEFINE_cvt_step(step_f16_nt, pair_f16, ST_NT_PS, QUICK_START, at_least16, step_f16_nt_exact)
+DEFINE_cvt_step(step_bf16, pair_bf16, ST_PS, QUICK_START, at_least_bf16, step_bf16_exact)
+DEFINE_cvt_step(step_bf16_nt, pair_bf16, ST_NT_PS, QUICK_START, at_least_bf16, step_bf16_nt_exact)
 
 /* FLOAT16 with ordinary stores goes in steps of 8 rows, by 8 x 8 blocks
  * that convert the transposed rows as they store them: 0.59-0.61 ms

@@ -147,8 +147,9 @@ static const uint8_t cols_f16[16] = { 0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 
 #define COL_F16(j) cols_f16[j]
 #define COL_BF16(j) (j)
 
-TL_BLOCK __m512i pair_f16_exact(const uint8_t *a, const uint8_t *b, __m512i *big)
+TL_BLOCK __m512i pair_f16_exact(const uint8_t *a, const uint8_t *b, __m512i *big, __m512i *unused)
 {
+    (void)unused;
     __m512 va = _mm512_loadu_ps((const void *)a), vb = _mm512_loadu_ps((const void *)b);
     *big = keep_big(keep_big(*big, _mm512_castps_si512(va)), _mm512_castps_si512(vb));
     __m256i x = _mm512_cvtps_ph(va, FROUND);
@@ -157,8 +158,9 @@ TL_BLOCK __m512i pair_f16_exact(const uint8_t *a, const uint8_t *b, __m512i *big
                               _mm256_unpackhi_epi16(x, y), 1);
 }
 
-TL_BLOCK __m512i pair_bf16_exact(const uint8_t *a, const uint8_t *b, __m512i *big)
+TL_BLOCK __m512i pair_bf16_exact(const uint8_t *a, const uint8_t *b, __m512i *big, __m512i *unused)
 {
+    (void)unused;
     __m512i va = _mm512_loadu_si512((const void *)a), vb = _mm512_loadu_si512((const void *)b);
     *big = keep_big(keep_big(*big, va), vb);
     __m512i x = bf16_round_high(va);
@@ -225,32 +227,11 @@ static inline bool bf16_odd(__m512i hi, __m512i uhi)
  * 1.27-1.59 ms, BFLOAT16 1.21-1.25 against 1.42 ms.  Out of line:
  * inlined into its loop, an earlier step had GCC keep the 32 row
  * addresses on the stack. */
-#define DEFINE_cvt_step(NAME, PAIR, COL, STORE, AT)                                     \
+#define DEFINE_cvt_step(NAME, PAIR, COL, STORE, START, CHECK, REDO)                      \
 static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, \
                                             size_t ds)                                  \
 {                                                                                       \
-    __m512i r[16], big = _mm512_setzero_si512();                                        \
-    TL_UNROLL                                                                           \
-    for (int i = 0; i < 16; i++)                                                        \
-        r[i] = PAIR(src + 2 * i * ss, src + (2 * i + 1) * ss, &big);                    \
-    butterfly_w4_regs(r);                                                               \
-    TL_UNROLL                                                                           \
-    for (int j = 0; j < 16; j++)                                                        \
-        STORE((void *)(dst + COL(j) * ds), r[j]);                                       \
-    return reached(big, AT);                                                            \
-}
-DEFINE_cvt_step(step_f16_exact, pair_f16_exact, COL_F16, _mm512_storeu_si512, TL_OVF_F16)
-DEFINE_cvt_step(step_f16_nt_exact, pair_f16_exact, COL_F16, _mm512_stream_si512, TL_OVF_F16)
-DEFINE_cvt_step(step_bf16_exact, pair_bf16_exact, COL_BF16, _mm512_storeu_si512, TL_OVF_BF16)
-DEFINE_cvt_step(step_bf16_nt_exact, pair_bf16_exact, COL_BF16, _mm512_stream_si512, TL_OVF_BF16)
-
-/* The steps the drivers call: quick, and NAME_exact where ODD says the
- * quick check fired (rare in real data: kern_avx2.c). */
-#define DEFINE_cvt_step_quick(NAME, PAIR, COL, STORE, ODD)                              \
-static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, \
-                                            size_t ds)                                  \
-{                                                                                       \
-    __m512i r[16], hi = _mm512_set1_epi32(INT32_MIN), uhi = _mm512_setzero_si512();     \
+    __m512i r[16], hi = START, uhi = _mm512_setzero_si512();                            \
     TL_UNROLL                                                                           \
     for (int i = 0; i < 16; i++)                                                        \
         r[i] = PAIR(src + 2 * i * ss, src + (2 * i + 1) * ss, &hi, &uhi);               \
@@ -258,12 +239,34 @@ static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_
     TL_UNROLL                                                                           \
     for (int j = 0; j < 16; j++)                                                        \
         STORE((void *)(dst + COL(j) * ds), r[j]);                                       \
-    return ODD(hi, uhi) && NAME##_exact(src, ss, dst, ds);                              \
+    return CHECK(hi, uhi) && REDO(src, ss, dst, ds);                                    \
 }
-DEFINE_cvt_step_quick(step_f16, pair_f16, COL_F16, _mm512_storeu_si512, f16_odd)
-DEFINE_cvt_step_quick(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, f16_odd)
-DEFINE_cvt_step_quick(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512, bf16_odd)
-DEFINE_cvt_step_quick(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512, bf16_odd)
+
+/* The exact steps: hi keeps the largest finite magnitude (keep_big; uhi is
+ * unused), and their flag is the answer (nothing to redo). */
+#define EXACT_F16(hi, uhi) ((void)(uhi), reached(hi, TL_OVF_F16))
+#define EXACT_BF16(hi, uhi) ((void)(uhi), reached(hi, TL_OVF_BF16))
+#define NO_REDO(s, ss, d, ds) true
+#define ZERO _mm512_setzero_si512()
+DEFINE_cvt_step(step_f16_exact, pair_f16_exact, COL_F16, _mm512_storeu_si512, ZERO, EXACT_F16,
+                NO_REDO)
+DEFINE_cvt_step(step_f16_nt_exact, pair_f16_exact, COL_F16, _mm512_stream_si512, ZERO, EXACT_F16,
+                NO_REDO)
+DEFINE_cvt_step(step_bf16_exact, pair_bf16_exact, COL_BF16, _mm512_storeu_si512, ZERO, EXACT_BF16,
+                NO_REDO)
+DEFINE_cvt_step(step_bf16_nt_exact, pair_bf16_exact, COL_BF16, _mm512_stream_si512, ZERO,
+                EXACT_BF16, NO_REDO)
+
+/* The steps the drivers call: quick, and the exact step where the quick
+ * check fires (rare in real data: kern_avx2.c). */
+#define LEAST _mm512_set1_epi32(INT32_MIN)
+DEFINE_cvt_step(step_f16, pair_f16, COL_F16, _mm512_storeu_si512, LEAST, f16_odd, step_f16_exact)
+DEFINE_cvt_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, LEAST, f16_odd,
+                step_f16_nt_exact)
+DEFINE_cvt_step(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512, LEAST, bf16_odd,
+                step_bf16_exact)
+DEFINE_cvt_step(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512, LEAST, bf16_odd,
+                step_bf16_nt_exact)
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
