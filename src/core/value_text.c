@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,74 +35,54 @@ static bool same_value(enum tl_dtype dt, double back, double v)
 }
 
 /* ---- the shortest decimal, fast ------------------------------------------
- * For the types of at most 24 significant bits (FLOAT32, FLOAT16,
- * BFLOAT16), v and the midpoints to its neighbours are exact doubles.  For
- * p = 1, 2, ... digits, v scaled by 10^k (k = p - 1 - its decimal exponent)
- * lies between the scaled midpoints; the shortest text is the first p for
- * which an integer D lies strictly between them.  The scaling costs a
- * rounding or two of a double (about 10^-16 relative); a D closer than
- * 10^-12 relative to a midpoint, or v halfway between two decimals of p
- * digits (numpy then takes the even one, and so does printf), is left to
- * the exact, slow path (snprintf and strtod), as are the other types. */
+ * v and the midpoints to its neighbours in its type are exact in a double
+ * for the types of at most 24 significant bits (FLOAT32, FLOAT16,
+ * BFLOAT16), and in a long double of 64 bits (x86-64's) for a FLOAT64,
+ * whose midpoints take 54.  For p = 1, 2, ... digits, v scaled by 10^k
+ * (k = p - 1 - its decimal exponent) lies between the scaled midpoints;
+ * the shortest text is the first p for which an integer D lies strictly
+ * between them.  The scaling costs a rounding per power of ten past the
+ * largest exact one (10^22 in a double, 10^27 in a long double), at most
+ * 13; where the scaled values are nearer to a decision than 16 roundings
+ * could move them, it is made exactly in 128-bit integers (cmp_exact);
+ * past 10^27, and on a midpoint itself, the exact, slow path decides
+ * (snprintf and strtod).  Where long double has fewer bits, a FLOAT64
+ * takes the slow path.  (dump --json prints every float as the double it
+ * is, SPEC 19: 4 Mi FLOAT32 values took 43 s on the slow path alone.)
+ * shortest.h holds the path, made once per arithmetic type. */
 
-static const double pow10_tab[23] = {
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
-static const double pow10_neg[23] = {
-    1e-0, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10, 1e-11, 1e-12, 1e-13,
-    1e-14, 1e-15, 1e-16, 1e-17, 1e-18, 1e-19, 1e-20, 1e-21, 1e-22,
-};
-
-/* x * 10^k, with a few roundings (each about 10^-16 relative). */
-static double scale10(double x, int k)
-{
-    while (k > 22) {
-        x *= 1e22;
-        k -= 22;
-    }
-    while (k < -22) {
-        x *= 1e-22;
-        k += 22;
-    }
-    return k >= 0 ? x * pow10_tab[k] : x * pow10_neg[-k];
-}
-
-/* The neighbours of the value of bits b in a type of `man` mantissa bits
- * and `expbits` exponent bits (16-bit types), as doubles. */
+/* The value of bits b of a 16-bit type, as a double. */
 static double half_like(uint32_t bits, enum tl_dtype dt)
 {
     uint16_t h = (uint16_t)bits;
     return dt == TL_DT_BFLOAT16 ? tl_bfloat_to_float(h) : tl_half_to_float(h);
 }
 
-/* The midpoints below and above v (> 0, finite) in its own type. */
-static void midpoints(double v, enum tl_dtype dt, double *lo, double *hi)
+/* The neighbours of v (> 0, finite) in its own type. */
+static void neighbours(double v, enum tl_dtype dt, double *below, double *above)
 {
-    if (dt == TL_DT_FLOAT32) {
-        float f = (float)v, fb, fa;
-        uint32_t bits;
-        memcpy(&bits, &f, 4);
-        bits -= 1;                           /* v > 0: the neighbours by their bits */
-        memcpy(&fb, &bits, 4);
-        bits += 2;
-        memcpy(&fa, &bits, 4);
-        double below = fb, above = fa;
-        if (isinf(above))
-            above = v + (v - below);
-        *lo = (v + below) / 2;
-        *hi = (v + above) / 2;
-        return;
+    if (dt == TL_DT_FLOAT64) {
+        *below = nextafter(v, 0);
+        *above = nextafter(v, INFINITY);
+    } else if (dt == TL_DT_FLOAT32) {
+        float f = (float)v;
+        *below = nextafterf(f, 0);
+        *above = nextafterf(f, INFINITY);
+    } else {
+        uint16_t b;
+        tl_convert_value(TL_DT_FLOAT64, &v, dt, &b);
+        *below = half_like(b - 1u, dt);
+        *above = half_like(b + 1u, dt);
     }
-    uint16_t b;
-    tl_convert_value(TL_DT_FLOAT64, &v, dt, &b);
-    double below = half_like(b - 1u, dt), above = half_like(b + 1u, dt);
-    if (isinf(above))
-        above = v + (v - below);
-    *lo = (v + below) / 2;
-    *hi = (v + above) / 2;
 }
+
+/* 10^0 .. 10^18 */
+static const uint64_t pow10_u64[19] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull, 100000000ull,
+    1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull, 10000000000000ull,
+    100000000000000ull, 1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+    1000000000000000000ull,
+};
 
 /* Writes the %g-style text of D x 10^(e - nd + 1), D of nd digits, as
  * printf("%.*g", p, ...) would with the value's digits D.  @return the
@@ -170,95 +151,66 @@ static int write_shortest(bool neg, uint64_t digits, int p, int e, char *buf, si
     return write_g(neg, digits, p, e, p, buf, n);
 }
 
-/* Whether a decimal of p significant digits lies strictly between the
- * midpoints: 1 (its digits in *out), 0, or -1 when one is too close to a
- * midpoint to tell. */
-static int try_digits(double x, double lo, double hi, int e, int p, uint64_t *out)
+#define POW10_MAX 27                   /* 5^27 < 2^63 */
+/* The sign of a * 10^k - n / 2, exactly (a > 0 of at most 64 significant
+ * bits, 0 < n < 2^62): -1, 0 or 1, or 2 when |k| is past the exact powers
+ * of ten.  In 128-bit integers: a = m 2^q, and 5^|k| < 2^63 goes to the
+ * side it multiplies. */
+static int cmp_exact(long double a, int k, uint64_t n)
 {
-    double f = scale10(1.0, p - 1 - e);          /* 10^k, within a rounding or two */
-    double sx = x * f, slo = lo * f, shi = hi * f;
-    double margin = sx * 1e-12;
-    if (fabs(sx - floor(sx) - 0.5) <= margin)
-        return -1;      /* halfway between two decimals: ties go to the even one, exactly */
-    double c[2] = { floor(sx + 0.5), 0 };
-    c[1] = c[0] >= sx ? c[0] - 1 : c[0] + 1;     /* the nearest integer first */
-    for (int i = 0; i < 2; i++) {
-        double dd = c[i];
-        if (dd <= 0)
-            continue;
-        if (fabs(dd - slo) <= margin || fabs(dd - shi) <= margin)
-            return -1;
-        if (dd > slo && dd < shi) {
-            *out = (uint64_t)dd;
-            return 1;
-        }
-    }
-    return 0;
+    static const uint64_t pow5[POW10_MAX + 1] = {
+        1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull,
+        1953125ull, 9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull,
+        30517578125ull, 152587890625ull, 762939453125ull, 3814697265625ull,
+        19073486328125ull, 95367431640625ull, 476837158203125ull, 2384185791015625ull,
+        11920928955078125ull, 59604644775390625ull, 298023223876953125ull,
+        1490116119384765625ull, 7450580596923828125ull,
+    };
+    if (k > POW10_MAX || k < -POW10_MAX)
+        return 2;
+    int q;
+    uint64_t m = (uint64_t)ldexpl(frexpl(a, &q), 64);
+    q -= 64;                                             /* a = m 2^q */
+    unsigned __int128 x = m, y = n;
+    if (k >= 0)
+        x *= pow5[k];                                    /* < 2^127 */
+    else
+        y *= pow5[-k];                                   /* < 2^125 */
+    int shift = q + k + 1;                               /* compare x 2^shift with y */
+    unsigned __int128 *small = shift >= 0 ? &x : &y;
+    int by = shift >= 0 ? shift : -shift;
+    int bits = 0;
+    for (unsigned __int128 t = *small; t; t >>= 1)
+        bits++;
+    if (bits + by > 127)                                 /* past the other side's 2^125 */
+        return shift >= 0 ? 1 : -1;
+    *small <<= by;
+    return (x > y) - (x < y);
 }
 
-/* The fast path; @return the length, or -1 to take the exact path.  The
- * shortest length is found by bisection: a decimal of p digits between the
- * midpoints is one of p + 1 digits too. */
+#define REAL double
+#define REAL_EXACT 22
+#define REAL_EPS DBL_EPSILON
+#define SUF(name) name##_d
+#define RINT llrint
+#define FABS fabs
+#include "shortest.h"
+
+#define REAL long double
+#define REAL_EXACT 27
+#define REAL_EPS LDBL_EPSILON
+#define SUF(name) name##_ld
+#define RINT llrintl
+#define FABS fabsl
+#include "shortest.h"
+
+/* The fast path for v of type dt; @return the length, or -1 to take the
+ * exact path. */
 static int format_fast(double v, int maxprec, enum tl_dtype dt, char *buf, size_t n)
 {
-    if (v == 0)
-        return snprintf(buf, n, signbit(v) ? "-0" : "0");
-    bool neg = v < 0;
-    double x = fabs(v), lo, hi;
-    midpoints(x, dt, &lo, &hi);
-    int bexp;
-    frexp(x, &bexp);
-    int e = (int)floor((bexp - 1) * 0.30102999566398120);   /* log10(2) */
-    double lead = scale10(x, -e);
-    if (lead >= 10)
-        e++;
-    else if (lead < 1)
-        e--;
-    uint64_t digits = 0;
-    /* p digits surely reach a decimal between the midpoints once their
-     * spacing 10^(e + 1 - p) is below the gap hi - lo: usually the answer,
-     * or one less */
-    int sure = e + 1 - (int)floor(log10(hi - lo));
-    if (sure < 1)
-        sure = 1;
-    if (sure > maxprec)
-        sure = maxprec;
-    int a = 1, b = sure, r = try_digits(x, lo, hi, e, b, &digits);
-    if (r != 1)
-        return -1;
-    if (b > 1) {
-        uint64_t d1;
-        r = try_digits(x, lo, hi, e, b - 1, &d1);
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            a = b;                       /* the sure length is the shortest */
-        else {
-            b--;
-            digits = d1;
-        }
-    }
-    while (a < b) {
-        int m = (a + b) / 2;
-        uint64_t dm;
-        r = try_digits(x, lo, hi, e, m, &dm);
-        if (r < 0)
-            return -1;
-        if (r == 1) {
-            b = m;
-            digits = dm;
-        } else {
-            a = m + 1;
-        }
-    }
-    if (a != b || try_digits(x, lo, hi, e, b, &digits) != 1)
-        return -1;
-    int p = b, ee = e;
-    if (digits >= (uint64_t)pow10_tab[p]) {      /* rounded up to 10^p */
-        digits /= 10;
-        ee++;
-    }
-    return write_shortest(neg, digits, p, ee, buf, n);
+    if (dt != TL_DT_FLOAT64)
+        return format_fast_d(v, maxprec, dt, buf, n);
+    return LDBL_MANT_DIG >= 64 ? format_fast_ld(v, maxprec, dt, buf, n) : -1;
 }
 
 /* Whether the decimal D x 10^k reads back as x (> 0) in the type. */
@@ -280,11 +232,9 @@ static int format_float(double v, int maxprec, enum tl_dtype dt, char *buf, size
         return snprintf(buf, n, "nan");
     if (isinf(v))
         return snprintf(buf, n, v < 0 ? "-inf" : "inf");
-    if (dt != TL_DT_FLOAT64) {
-        int len = format_fast(v, maxprec, dt, buf, n);
-        if (len >= 0)
-            return len;
-    }
+    int len = format_fast(v, maxprec, dt, buf, n);
+    if (len >= 0)
+        return len;
     if (v == 0)
         return snprintf(buf, n, signbit(v) ? "-0" : "0");
     double x = fabs(v);
@@ -305,10 +255,10 @@ static int format_float(double v, int maxprec, enum tl_dtype dt, char *buf, size
         uint64_t o = near < x ? d + 1 : d - 1;          /* the other side of x */
         if (reads_back(dt, o, e - p + 1, x)) {
             d = o;
-            if (d >= (uint64_t)pow10_tab[p]) {              /* 99.. + 1 */
+            if (d >= pow10_u64[p]) {              /* 99.. + 1 */
                 d /= 10;
                 e++;
-            } else if (d < (uint64_t)pow10_tab[p - 1]) {    /* 10.. - 1: p - 1 digits */
+            } else if (d < pow10_u64[p - 1]) {    /* 10.. - 1: p - 1 digits */
                 p--;
                 e--;
             }

@@ -493,8 +493,8 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # 6. dump prints the same shortest decimal of its own type as numpy's
     # repr: every finite FLOAT16, 100,000 random FLOAT32 and FLOAT64 bit
-    # patterns and every power of two of FLOAT64, as numbers (65500 is
-    # 65500.0); dump --json gives each value exactly, as numpy's tolist()
+    # patterns, every power of two of FLOAT64 and 100,000 model-like values
+    # of both, as numbers (65500 is 65500.0); dump --json gives each value exactly, as numpy's tolist()
     # gives it to Python (a FLOAT16 0.1 is 0.0999755859375), -0.0 kept
     from decimal import Decimal
     h = np.arange(65536, dtype=np.uint16).view(np.float16)
@@ -504,7 +504,9 @@ with tempfile.TemporaryDirectory() as tmp:
     g = rng.integers(0, 2**63, 100000, dtype=np.uint64).view(np.float64)
     g = g[np.isfinite(g)]
     g = np.concatenate([g, -g[:1000], np.ldexp(1.0, np.arange(-1074, 1024))])
-    for a in (h, w, g):
+    # and values as models hold them, 1e-8 to 1e8 (the fast path's range)
+    m = rng.standard_normal(100000) * 10.0 ** rng.integers(-8, 9, 100000)
+    for a in (h, w, g, m, m.astype(np.float32)):
         path = os.path.join(tmp, "repr.npy")
         np.save(path, a)
         r = tl("dump", "--all", path)

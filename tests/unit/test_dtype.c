@@ -1,4 +1,5 @@
 /* test_dtype.c - the data type table, value text and half precision. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,5 +329,131 @@ void dtype_should_print_the_shortest_text_of_each_type(void)
         if (!shortest(TL_DT_FLOAT32, &b, b, why, sizeof why) && bad++ < 10)
             CHECK_STR(why, "(the shortest text)");
     }
+    CHECK(bad == 0);
+}
+
+/* A decimal's significant digits (no sign, no leading or trailing zeros)
+ * and the power of ten of its first one. */
+static void decimal_key(const char *text, char *digits, size_t n, int *exp10)
+{
+    size_t nd = 0;
+    int point = -1, lead = 0, i = 0;
+    const char *c = text;
+    if (*c == '-')
+        c++;
+    for (; *c && *c != 'e'; c++, i++) {
+        if (*c == '.') {
+            point = i;
+            i--;
+            continue;
+        }
+        if (nd == 0 && *c == '0') {
+            lead++;
+            continue;
+        }
+        if (nd + 1 < n)
+            digits[nd++] = *c;
+    }
+    if (point < 0)
+        point = i;
+    while (nd > 1 && digits[nd - 1] == '0')
+        nd--;
+    digits[nd] = 0;
+    *exp10 = point - lead - 1 + (*c == 'e' ? atoi(c + 1) : 0);
+}
+
+/* FLOAT64's text: reads back to the same double, no decimal of fewer
+ * significant digits does, and of the decimals of its length it is the
+ * one printf rounds to (the nearest, as numpy's repr), where that one
+ * reads back. */
+static bool shortest64(double v, char *why, size_t n)
+{
+    char text[48];
+    tl_dtype_format(TL_DT_FLOAT64, &v, text, sizeof text);
+    double back = strtod(text, NULL);
+    if (memcmp(&back, &v, 8) != 0) {
+        snprintf(why, n, "%.17g: %s does not read back", v, text);
+        return false;
+    }
+    if (v == 0)                        /* read back, sign and all */
+        return true;
+    char dig[32], want[32];
+    int e, we;
+    decimal_key(text, dig, sizeof dig, &e);
+    int nd = (int)strlen(dig);
+    char c[48];
+    if (nd > 1) {
+        snprintf(c, sizeof c, "%.*e", nd - 2, v);
+        double a = strtod(c, NULL), ulp = pow(10.0, atoi(strchr(c, 'e') + 1) - (nd - 2));
+        char c2[48];
+        snprintf(c2, sizeof c2, "%.*e", nd - 2, a + (a < v ? ulp : -ulp));
+        if (strtod(c, NULL) == v || strtod(c2, NULL) == v) {
+            snprintf(why, n, "%.17g: %s, but %s or %s is shorter", v, text, c, c2);
+            return false;
+        }
+    }
+    snprintf(c, sizeof c, "%.*e", nd - 1, v);
+    decimal_key(c, want, sizeof want, &we);
+    if (strtod(c, NULL) == v && (strcmp(dig, want) != 0 || e != we)) {
+        snprintf(why, n, "%.17g: %s, not the nearest %s", v, text, c);
+        return false;
+    }
+    return true;
+}
+
+void dtype_should_print_the_shortest_text_of_float64(void)
+{
+    char why[256];
+    int bad = 0;
+    uint64_t x = 0x13198a2e03707344ull;
+    /* every finite 16-bit value as a double, as dump --json prints them */
+    for (uint32_t b = 0; b <= 0xffff; b++) {
+        for (int t = 0; t < 2; t++) {
+            uint16_t h = (uint16_t)b;
+            double v = t ? tl_bfloat_to_float(h) : tl_half_to_float(h);
+            if (isfinite(v) && !shortest64(v, why, sizeof why) && bad++ < 10)
+                CHECK_STR(why, "(the shortest text)");
+        }
+    }
+    for (long i = 0; i < 1200000; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        double v;
+        switch (i % 3) {
+        case 0: {                      /* any FLOAT32, widened */
+            uint32_t b = (uint32_t)(x >> 16);
+            float f;
+            memcpy(&f, &b, 4);
+            v = f;
+            break;
+        }
+        case 1: {                      /* any double of magnitude 1e-30 .. 1e30 */
+            uint64_t b = (x & 0x800fffffffffffffull) | (uint64_t)(923 + x % 200) << 52;
+            memcpy(&v, &b, 8);
+            break;
+        }
+        default:                       /* any double */
+            memcpy(&v, &x, 8);
+            break;
+        }
+        if (isfinite(v) && !shortest64(v, why, sizeof why) && bad++ < 10)
+            CHECK_STR(why, "(the shortest text)");
+    }
+    /* decimals of few digits and their neighbours: ties, midpoints, 10^k */
+    for (int k = -30; k <= 30; k++) {
+        for (int m = 1; m < 1000; m += 7) {
+            double v = m * pow(10.0, k);
+            double w[3] = { v, nextafter(v, 0), nextafter(v, INFINITY) };
+            for (int j = 0; j < 3; j++)
+                if (!shortest64(w[j], why, sizeof why) && bad++ < 10)
+                    CHECK_STR(why, "(the shortest text)");
+        }
+    }
+    double edge[] = { DBL_MAX, DBL_MIN, 4.9406564584124654e-324, 2.2250738585072009e-308,
+                      9007199254740993.0, 0.1, 0.3, 5e-324, 1e23, 8.41e21, 5.0e-324 };
+    for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+        if (!shortest64(edge[i], why, sizeof why) && bad++ < 10)
+            CHECK_STR(why, "(the shortest text)");
     CHECK(bad == 0);
 }

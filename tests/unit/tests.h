@@ -12,6 +12,7 @@
     X(dtype_should_round_trip_half) \
     X(dtype_should_round_trip_bfloat) \
     X(dtype_should_print_the_shortest_text_of_each_type) \
+    X(dtype_should_print_the_shortest_text_of_float64) \
     X(dtype_should_pad_whole_numbers_with_zeros) \
     X(dtype_should_parse_values_in_range) \
     X(desc_should_compute_reference_terms) \
