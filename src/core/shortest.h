@@ -138,9 +138,7 @@ static int SUF(format_fast)(double v, int maxprec, enum tl_dtype dt, char *buf, 
             a = m + 1;
         }
     }
-    if (a != b || SUF(try_digits)(x, lo, hi, e, b, &digits) != 1)
-        return -1;
-    int p = b, ee = e;
+    int p = b, ee = e;                   /* digits: the decimal of b digits */
     if (digits >= pow10_u64[p]) {                /* rounded up to 10^p */
         digits /= 10;
         ee++;

@@ -204,13 +204,21 @@ static int cmp_exact(long double a, int k, uint64_t n)
 #define FABS fabsl
 #include "shortest.h"
 
+/* Whether long double arithmetic really has 64 bits: the type may say so
+ * and the machine not do it (valgrind runs x87 code with 53). */
+static bool long_double_has_64_bits(void)
+{
+    volatile long double one = 1, tiny = 0x1p-63L;
+    return LDBL_MANT_DIG >= 64 && one + tiny != one;
+}
+
 /* The fast path for v of type dt; @return the length, or -1 to take the
  * exact path. */
 static int format_fast(double v, int maxprec, enum tl_dtype dt, char *buf, size_t n)
 {
     if (dt != TL_DT_FLOAT64)
         return format_fast_d(v, maxprec, dt, buf, n);
-    return LDBL_MANT_DIG >= 64 ? format_fast_ld(v, maxprec, dt, buf, n) : -1;
+    return long_double_has_64_bits() ? format_fast_ld(v, maxprec, dt, buf, n) : -1;
 }
 
 /* Whether the decimal D x 10^k reads back as x (> 0) in the type. */
