@@ -3,7 +3,7 @@
  * comment above its #include says how it works), made once per arithmetic
  * type: value_text.c defines REAL (the type), REAL_EXACT (its largest
  * exact power of ten), REAL_EPS, SUF(name) (the suffix of the functions
- * made), RINT and FABS (their versions for REAL), then includes it.
+ * made), RINT (the nearest integer) and FABS for REAL, then includes it.
  * Not a header of its own: it needs value_text.c's helpers.
  */
 
@@ -37,10 +37,7 @@ static int SUF(try_digits)(REAL x, REAL lo, REAL hi, int e, int p, uint64_t *out
     int k = p - 1 - e;
     REAL sx = SUF(scale10)(x, k), slo = SUF(scale10)(lo, k), shi = SUF(scale10)(hi, k);
     REAL margin = sx * (REAL_EPS * 16);
-    /* 0 < sx < 10^18: the nearest integer, in the rounding mode that is
-     * already set (a cast to an integer switches an x87 FPU's mode to
-     * truncate and back, which took half this function's time) */
-    int64_t near = RINT(sx);
+    int64_t near = RINT(sx);                             /* 0 < sx < 10^18 */
     REAL frac = sx - (REAL)near;
     int64_t other = frac > 0 ? near + 1 : near - 1;
     if (FABS(FABS(frac) - (REAL)0.5) <= margin) {        /* halfway, or nearly */

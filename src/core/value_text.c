@@ -188,11 +188,40 @@ static int cmp_exact(long double a, int k, uint64_t n)
     return (x > y) - (x < y);
 }
 
+/* The integer nearest x (0 <= x < 2^51, or 2^62 for a long double), in
+ * the rounding mode that is set: x plus 1.5 2^52 (2^63) has the integer's
+ * bits at the bottom of its own.  Ties go to the even one.  (llrint and
+ * llrintl are calls, and a cast switches an x87 FPU's mode to truncate
+ * and back: each took a good part of try_digits's time.) */
+static inline int64_t nearest_d(double x)
+{
+#if FLT_EVAL_METHOD == 0
+    double t = x + 0x1.8p52;
+    uint64_t b;
+    memcpy(&b, &t, 8);
+    return (int64_t)(b - 0x4338000000000000ull);
+#else
+    return llrint(x);
+#endif
+}
+
+static inline int64_t nearest_ld(long double x)
+{
+#if LDBL_MANT_DIG == 64 && (defined(__x86_64__) || defined(__i386__))
+    long double t = x + 0x1.8p63L;           /* x87: the 64-bit significand first */
+    uint64_t m;
+    memcpy(&m, &t, 8);
+    return (int64_t)(m - 0xc000000000000000ull);
+#else
+    return llrintl(x);
+#endif
+}
+
 #define REAL double
 #define REAL_EXACT 22
 #define REAL_EPS DBL_EPSILON
 #define SUF(name) name##_d
-#define RINT llrint
+#define RINT nearest_d
 #define FABS fabs
 #include "shortest.h"
 
@@ -200,7 +229,7 @@ static int cmp_exact(long double a, int k, uint64_t n)
 #define REAL_EXACT 27
 #define REAL_EPS LDBL_EPSILON
 #define SUF(name) name##_ld
-#define RINT llrintl
+#define RINT nearest_ld
 #define FABS fabsl
 #include "shortest.h"
 
