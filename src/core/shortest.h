@@ -101,7 +101,8 @@ static int SUF(format_fast)(double v, int maxprec, enum tl_dtype dt, char *buf, 
     uint64_t digits = 0;
     /* p digits surely reach a decimal between the midpoints once their
      * spacing 10^(e + 1 - p) is below the gap hi - lo: usually the answer,
-     * or one less */
+     * or one or two less (a FLOAT32 as a double: 16 digits where 17 are
+     * sure), which are tried in turn before the bisection */
     int sure = e + 1 - (int)floor(log10((double)(hi - lo)));
     if (sure < 1)
         sure = 1;
@@ -110,14 +111,14 @@ static int SUF(format_fast)(double v, int maxprec, enum tl_dtype dt, char *buf, 
     int a = 1, b = sure, r = SUF(try_digits)(x, lo, hi, e, b, &digits);
     if (r != 1)
         return -1;
-    if (b > 1) {
+    for (int down = 0; down < 2 && a < b; down++) {
         uint64_t d1;
         r = SUF(try_digits)(x, lo, hi, e, b - 1, &d1);
         if (r < 0)
             return -1;
-        if (r == 0)
-            a = b;                       /* the sure length is the shortest */
-        else {
+        if (r == 0) {
+            a = b;                       /* b digits are the shortest */
+        } else {
             b--;
             digits = d1;
         }
