@@ -103,6 +103,10 @@ const char *cli_value_json(enum tl_dtype dt, const void *p, char *buf, size_t n)
     if (tl_dtype_is_float(dt)) {
         double v;
         tl_convert_value(dt, p, TL_DT_FLOAT64, &v);
+        if (isnan(v))
+            return "\"NaN\"";
+        if (isinf(v))
+            return v < 0 ? "\"-Infinity\"" : "\"Infinity\"";
         if (v == 0 && signbit(v)) {
             snprintf(buf, n, "-0.0");
             return buf;
@@ -111,11 +115,5 @@ const char *cli_value_json(enum tl_dtype dt, const void *p, char *buf, size_t n)
     } else {
         tl_dtype_format(dt, p, buf, n);
     }
-    if (strcmp(buf, "nan") == 0)
-        return "\"NaN\"";
-    if (strcmp(buf, "inf") == 0)
-        return "\"Infinity\"";
-    if (strcmp(buf, "-inf") == 0)
-        return "\"-Infinity\"";
     return buf;
 }
