@@ -25,15 +25,16 @@ static const char about[] =
     "Measures this machine for the copy core, in a few seconds, and caches the\n"
     "result: per kind of copy, the size from which its stores stream past the\n"
     "caches (on one thread and on more) and from which a second thread pays\n"
-    "(and 4, 8, ... up to the online CPUs: more threads never slower);\n"
-    "which ISA's kernel is fastest where two compete; and, for the record,\n"
+    "(and 4, 8, ... up to the online CPUs: more threads never slower); which\n"
+    "ISA's kernel is fastest where two compete, and whether the C library's\n"
+    "memcpy copies rows faster than the widest ISA's loop; and, for the record,\n"
     "memcpy and streaming-copy bandwidth on 1 and 2 threads and the worker\n"
     "pool's wake-up time.  Every later copy of this machine (convert, compare)\n"
     "then chooses by it; without one, built-in rules are used.  The cache is\n"
-    "$XDG_CACHE_HOME/tensorlayout/CPU.txt (else ~/.cache/tensorlayout/),\n"
-    "one file per CPU model; TENSORLAYOUT_CALIBRATION=off uses the built-in\n"
-    "rules, =FILE a calibration file of your choice.  Run it on an idle\n"
-    "machine: what else runs meanwhile is measured too.";
+    "$XDG_CACHE_HOME/tensorlayout/CPU.txt (else ~/.cache/tensorlayout/), one\n"
+    "file per CPU model; TENSORLAYOUT_CALIBRATION=off uses the built-in rules,\n"
+    "=FILE a calibration file of your choice.  Run it on an idle machine: what\n"
+    "else runs meanwhile is measured too.";
 
 /* Where the calibration every copy uses came from, for --show. */
 static char source[4096 + 128] = "built-in rules";
@@ -229,11 +230,17 @@ static void print_text(const struct tl_calib *c, const char *from)
             line[--n] = '\0';
         printf("%s\n", line);
     }
+    /* the copy slot is raced against the C library's memcpy (the scalar
+     * table's), the others against the next ISA down */
     for (int s = 0; s < TL_CAL_SLOTS; s++) {
+        bool copy = s == TL_CAL_COPY;
         printf("kernel %-16s %s", tl_cal_slot_name((enum tl_cal_slot)s),
-               c->slot_isa[s] == TL_ISA_COUNT ? "widest ISA" : tl_isa_name(c->slot_isa[s]));
+               c->slot_isa[s] == TL_ISA_COUNT ? "widest ISA"
+               : copy && c->slot_isa[s] == TL_ISA_SCALAR ? "memcpy"
+                                                        : tl_isa_name(c->slot_isa[s]));
         if (c->slot_ratio[s] > 0)
-            printf(" (the next ISA down takes %.2fx its time)", c->slot_ratio[s]);
+            printf(copy ? " (memcpy takes %.2fx the widest ISA's time)"
+                        : " (the next ISA down takes %.2fx its time)", c->slot_ratio[s]);
         printf("\n");
     }
 }

@@ -39,7 +39,7 @@ const char *const tl_cal_kind_names[TL_CAL_KINDS] = {
     "flat", "rows", "transpose2", "transpose4", "general", "fill"
 };
 const char *const tl_cal_slot_names[TL_CAL_SLOTS] = {
-    "transpose4", "transpose8", "transpose4_nt", "transpose8_nt", "float32_float16"
+    "transpose4", "transpose8", "transpose4_nt", "transpose8_nt", "float32_float16", "copy"
 };
 
 const char *tl_cal_kind_name(enum tl_cal_kind kind)

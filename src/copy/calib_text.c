@@ -225,7 +225,7 @@ int tl_calib_parse(const char *text, size_t len, struct tl_calib *cal, struct tl
     if (line == 0)
         return bad_line(err, 1, "an empty file");
     for (int i = 0; i < K_ALL; i++)
-        if (!seen[i])
+        if (!seen[i] && i != K_SLOT0 + TL_CAL_COPY)   /* a file of before that slot: best */
             return bad_line(err, line, i == K_CRC ? "no CRC line: the file is cut short"
                                                   : "a key is missing");
     for (int k = 0; k < TL_CAL_KINDS; k++) {        /* a file of before the levels */

@@ -138,7 +138,10 @@ static void upgrade(struct tl_kernels *k, const struct tl_kernels *by)
 #undef UPGRADE_SLOT
 }
 
-/* The slot a calibration contests, in a table. */
+/* The slot a calibration contests, in a table: a function pointer of one
+ * of these types, all of one size. */
+_Static_assert(sizeof(tl_copy_fn) == sizeof(tl_transpose_fn) &&
+               sizeof(tl_cvt_fn) == sizeof(tl_transpose_fn), "kernel pointers of one size");
 static void *slot_of(struct tl_kernels *k, enum tl_cal_slot s)
 {
     switch (s) {
@@ -146,6 +149,7 @@ static void *slot_of(struct tl_kernels *k, enum tl_cal_slot s)
     case TL_CAL_TRANSPOSE8:    return &k->transpose[3];
     case TL_CAL_TRANSPOSE4_NT: return &k->transpose_nt[2];
     case TL_CAL_TRANSPOSE8_NT: return &k->transpose_nt[3];
+    case TL_CAL_COPY:          return &k->copy;
     default:                   return &k->cvt[TL_DT_FLOAT32][TL_DT_FLOAT16];
     }
 }

@@ -385,7 +385,10 @@ TL_DEFINE_STREAMING(avx2, __m256i, 32, ST_NT, LD, SET1_8, SET1_16, SET1_32, SET1
  * glibc's memcpy on 1080 rows of 7672 bytes into packed rows (unpad_rows_f32),
  * best of 180, alternating, four runs: 0.197-0.209 ms against 0.208-0.217
  * ms; as one 8.3 MB copy, 0.183-0.190 ms against 0.185-0.203 ms.  (An
- * earlier loop with unaligned stores had lost to glibc: 0.82 vs 0.99.) */
+ * earlier loop with unaligned stores had lost to glibc: 0.82 vs 0.99.)
+ * That was an AMD guest: on an Intel Xeon guest (family 6 model 207)
+ * glibc's memcpy copied the same rows at 69-77 GB/s in L2 against this
+ * loop's 52-66, so calibration races the two (calib_measure.c). */
 static void copy_rows(const uint8_t *src, uint8_t *dst, size_t bytes)
 {
     if (bytes < 32) {

@@ -136,6 +136,7 @@ enum tl_cal_slot {
     TL_CAL_TRANSPOSE4, TL_CAL_TRANSPOSE8,         /* transpose[w4], [w8] */
     TL_CAL_TRANSPOSE4_NT, TL_CAL_TRANSPOSE8_NT,   /* transpose_nt[w4], [w8] */
     TL_CAL_F32_F16,                               /* cvt[FLOAT32][FLOAT16] */
+    TL_CAL_COPY,                                  /* copy: raced against memcpy */
     TL_CAL_SLOTS
 };
 #define TL_CAL_NEVER UINT64_MAX

@@ -1061,13 +1061,14 @@ static bool read_calibration(const char *name, struct tl_calib *cal)
 
 static void check_calibrated_choices(void)
 {
-    struct tl_calib cals[6];
-    const char *names[6] = { "built-in", "amd-epyc-zen5.txt", "intel-xeon-issue37.txt", "avx2 slots",
-                             "amd-epyc-zen5-2x.txt", "intel-xeon-16core-issue50.txt" };
+    struct tl_calib cals[7];
+    const char *names[7] = { "built-in", "amd-epyc-zen5.txt", "intel-xeon-issue37.txt", "avx2 slots",
+                             "amd-epyc-zen5-2x.txt", "intel-xeon-16core-issue50.txt",
+                             "intel-xeon-emr-2x.txt" };
     tl_calib_default(&cals[0]);
     bool recorded = read_calibration(names[1], &cals[1]) &&
                     read_calibration(names[2], &cals[2]) && read_calibration(names[4], &cals[4]) &&
-                    read_calibration(names[5], &cals[5]);
+                    read_calibration(names[5], &cals[5]) && read_calibration(names[6], &cals[6]);
 #ifndef TL_NO_ZLIB
     if (!recorded)
         return;
@@ -1075,6 +1076,7 @@ static void check_calibrated_choices(void)
     cals[3] = cals[1];
     for (int s = 0; s < TL_CAL_SLOTS; s++)
         cals[3].slot_isa[s] = TL_ISA_AVX2;
+    cals[3].slot_isa[TL_CAL_COPY] = TL_ISA_SCALAR;           /* the C library's memcpy */
     cals[3].stream_from[TL_CAL_ROWS][0] = 0;                  /* both ends of a size */
     cals[3].stream_from[TL_CAL_ROWS][1] = TL_CAL_NEVER;
     cals[3].threads_from[TL_CAL_FILL] = 0;
@@ -1097,7 +1099,7 @@ static void check_calibrated_choices(void)
         { "transpose16", TL_DT_FLOAT16, TL_DT_FLOAT16, 0, false, true, false, TL_COPY_TRANSPOSE, TL_CAL_TRANSPOSE_NARROW },
         { "general", TL_DT_FLOAT32, TL_DT_FLOAT32, 0, false, false, true, TL_COPY_GENERAL, TL_CAL_GENERAL },
     };
-    for (int c = 0; c < (recorded ? 6 : 5); c++) {
+    for (int c = 0; c < (recorded ? 7 : 5); c++) {
         const struct tl_calib *cal = &cals[c];
         for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
             const struct kind *q = &kinds[k];
@@ -1181,6 +1183,7 @@ static void check_calibrated_choices(void)
             case TL_CAL_TRANSPOSE8:    got = (const void *)k.transpose[3]; want = (const void *)from->transpose[3]; break;
             case TL_CAL_TRANSPOSE4_NT: got = (const void *)k.transpose_nt[2]; want = (const void *)from->transpose_nt[2]; break;
             case TL_CAL_TRANSPOSE8_NT: got = (const void *)k.transpose_nt[3]; want = (const void *)from->transpose_nt[3]; break;
+            case TL_CAL_COPY:          got = (const void *)k.copy; want = (const void *)from->copy; break;
             default: got = (const void *)k.cvt[TL_DT_FLOAT32][TL_DT_FLOAT16];
                      want = (const void *)from->cvt[TL_DT_FLOAT32][TL_DT_FLOAT16]; break;
             }
@@ -1190,7 +1193,7 @@ static void check_calibrated_choices(void)
                 printf("  %s: slot %s\n", names[c], tl_cal_slot_name((enum tl_cal_slot)s));
             }
         }
-        if (memcmp(&k.copy, &plain.copy, sizeof k.copy) || k.fill[2] != plain.fill[2])
+        if (k.copy_stream != plain.copy_stream || k.fill[2] != plain.fill[2])
             fail("calibrations: a slot no calibration contests changed");
     }
     if (!recorded) {
@@ -1257,8 +1260,9 @@ static void check_calibrated_choices(void)
         printf("  3.2 MB: %u threads (want 4; built-in rules %u, want <= 4), 25.7 MB: %u (want "
                "16), 1080p HWC -> CHW: %u (want 1)\n", small16, small_builtin, large16, frame16);
     }
-    printf("calibrations: %s, %s, %s, %s, %s and %s followed by plans of 8 kinds, 1-192 MiB, "
-           "1-64 threads\n", names[0], names[1], names[4], names[2], names[5], names[3]);
+    printf("calibrations: %s, %s, %s, %s, %s, %s and %s followed by plans of 8 kinds, 1-192 "
+           "MiB, 1-64 threads\n", names[0], names[1], names[4], names[2], names[5], names[6],
+           names[3]);
 }
 
 static void random_copy(void)

@@ -117,3 +117,40 @@ void calib_should_read_files_of_before_the_levels(void)
     n = tl_calib_format(&a, text, sizeof text);
     CHECK(tl_calib_parse(text, n, &b, &err) == TL_E_VALUE);
 }
+
+/* A calibration of before the copy slot (no `slot copy` line) reads, that
+ * slot at the widest ISA, not raced; one that names it reads it back. */
+void calib_should_read_files_of_before_the_copy_slot(void)
+{
+    struct tl_calib a, b;
+    struct tl_error err;
+    char text[4096], old[4096];
+    tl_calib_default(&a);
+    a.slot_isa[TL_CAL_COPY] = TL_ISA_SCALAR;
+    a.slot_ratio[TL_CAL_COPY] = 0.87;
+    size_t n = tl_calib_format(&a, text, sizeof text);
+    CHECK(n > 0 && tl_calib_parse(text, n, &b, &err) == 0);
+    CHECK(b.slot_isa[TL_CAL_COPY] == TL_ISA_SCALAR && b.slot_ratio[TL_CAL_COPY] == 0.87);
+    const char *at = strstr(text, "slot copy "), *crc = strstr(text, "crc32 ");
+    CHECK(at != NULL && crc != NULL && at < crc);
+    if (!at || !crc)
+        return;
+    const char *eol = strchr(at, '\n');
+    size_t k = (size_t)snprintf(old, sizeof old, "%.*s%.*s", (int)(at - text), text,
+                                (int)(crc - eol - 1), eol + 1);
+    snprintf(old + k, sizeof old - k, "crc32 %08lx\n",
+             (unsigned long)crc32(0, (const Bytef *)old, (uInt)k));
+    CHECK(strstr(old, "slot copy") == NULL);
+    CHECK(tl_calib_parse(old, strlen(old), &b, &err) == 0);
+    CHECK(b.slot_isa[TL_CAL_COPY] == TL_ISA_COUNT && b.slot_ratio[TL_CAL_COPY] == 0);
+    /* the other slots stay required */
+    at = strstr(old, "slot transpose8 ");
+    eol = strchr(at, '\n');
+    crc = strstr(old, "crc32 ");
+    k = (size_t)snprintf(text, sizeof text, "%.*s%.*s", (int)(at - old), old,
+                         (int)(crc - eol - 1), eol + 1);
+    snprintf(text + k, sizeof text - k, "crc32 %08lx\n",
+             (unsigned long)crc32(0, (const Bytef *)text, (uInt)k));
+    CHECK(tl_calib_parse(text, strlen(text), &b, &err) == TL_E_VALUE);
+    CHECK(strstr(err.msg, "a key is missing") != NULL);
+}
