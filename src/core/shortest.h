@@ -103,7 +103,13 @@ static int SUF(format_fast)(double v, int maxprec, enum tl_dtype dt, char *buf, 
      * spacing 10^(e + 1 - p) is below the gap hi - lo: usually the answer,
      * or one or two less (a FLOAT32 as a double: 16 digits where 17 are
      * sure), which are tried in turn before the bisection */
-    int sure = e + 1 - (int)floor(log10((double)(hi - lo)));
+    int gexp;
+    double gfrac = frexp((double)(hi - lo), &gexp);      /* the gap: gfrac 2^gexp */
+    /* log2 of the gap is at least gexp - 2 + 2 gfrac (the chord of log2
+     * over [1, 2) lies under it, by 0.087 at most), so the floor of this
+     * log10 is the gap's or one less: sure is then one digit too many at
+     * worst, never too few, and no log10 is called (5% of dump --json) */
+    int sure = e + 1 - (int)floor((gexp - 2 + 2 * gfrac) * 0.30102999566398120 - 1e-9);
     if (sure < 1)
         sure = 1;
     if (sure > maxprec)

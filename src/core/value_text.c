@@ -61,9 +61,13 @@ static double half_like(uint32_t bits, enum tl_dtype dt)
 /* The neighbours of v (> 0, finite) in its own type. */
 static void neighbours(double v, enum tl_dtype dt, double *below, double *above)
 {
-    if (dt == TL_DT_FLOAT64) {
-        *below = nextafter(v, 0);
-        *above = nextafter(v, INFINITY);
+    if (dt == TL_DT_FLOAT64) {          /* v > 0, finite: its bits' neighbours */
+        uint64_t b;
+        memcpy(&b, &v, sizeof b);
+        b--;
+        memcpy(below, &b, sizeof b);
+        b += 2;
+        memcpy(above, &b, sizeof b);    /* DBL_MAX's: the infinity */
     } else if (dt == TL_DT_FLOAT32) {
         float f = (float)v;
         *below = nextafterf(f, 0);
@@ -89,14 +93,24 @@ static const uint64_t pow10_u64[19] = {
  * length. */
 static int write_g(bool neg, uint64_t digits, int nd, int e, int p, char *buf, size_t n)
 {
+    static const char pairs[] =             /* "00" to "99": two digits a division */
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
     char d[24];
-    for (int i = nd; i-- > 0;) {
-        d[i] = (char)('0' + digits % 10);
-        digits /= 10;
+    int i = nd;
+    for (; i >= 2; i -= 2) {
+        unsigned r = (unsigned)(digits % 100);
+        digits /= 100;
+        d[i - 2] = pairs[2 * r];
+        d[i - 1] = pairs[2 * r + 1];
     }
+    if (i)
+        d[0] = (char)('0' + digits);
     while (nd > 1 && d[nd - 1] == '0')      /* %g drops trailing zeros */
         nd--;
-    char out[48];
+    char spare[48];                          /* where buf is too small for any text */
+    char *out = n >= sizeof spare ? buf : spare;
     size_t o = 0;
     if (neg)
         out[o++] = '-';
@@ -131,6 +145,8 @@ static int write_g(bool neg, uint64_t digits, int nd, int e, int p, char *buf, s
         }
     }
     out[o] = '\0';
+    if (out == buf)
+        return (int)o;
     if (o >= n)
         o = n - 1;
     memcpy(buf, out, o);
