@@ -98,14 +98,14 @@ static int write_g(bool neg, uint64_t digits, int nd, int e, int p, char *buf, s
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
     char d[24];
-    int i = nd;
-    for (; i >= 2; i -= 2) {
+    int left = nd;
+    for (; left >= 2; left -= 2) {
         unsigned r = (unsigned)(digits % 100);
         digits /= 100;
-        d[i - 2] = pairs[2 * r];
-        d[i - 1] = pairs[2 * r + 1];
+        d[left - 2] = pairs[2 * r];
+        d[left - 1] = pairs[2 * r + 1];
     }
-    if (i)
+    if (left)
         d[0] = (char)('0' + digits);
     while (nd > 1 && d[nd - 1] == '0')      /* %g drops trailing zeros */
         nd--;
