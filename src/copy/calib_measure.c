@@ -127,10 +127,33 @@ struct meter {
     int runs;
 };
 
+/* Runs a plan until its time stops falling (by 3% a run, at most
+ * WARM_MAX runs): where the last variant's streaming stores left the
+ * destination out of the caches, a large L3 takes the copy back a few
+ * runs at a time (Intel Xeon guest, family 6 model 207: ordinary stores
+ * unpadding 16 MiB of rows took 1.36, 1.03, 0.67, 0.63 ms in turn after
+ * a streamed run, a 61 MiB one eight runs to settle, 5.5 -> 2.3 ms), and
+ * timing those runs had the calibration stream what make bench's warm
+ * blocks, which settle, found faster with ordinary stores (1T unpadding
+ * of 16 MiB: 0.68-0.72 of memcpy streamed, 0.97-1.01 not). */
+#define WARM_MAX 12
+static void warm(const struct meter *m, struct tl_copy_plan *plan, unsigned threads)
+{
+    double last = 0;
+    for (int k = 0; k < WARM_MAX; k++) {
+        double t0 = now();
+        tl_copy_run(plan, m->src, m->dst, threads, NULL, NULL);
+        double t = now() - t0;
+        if (k > 0 && t > last * 0.97)
+            break;
+        last = t;
+    }
+}
+
 /* Times the variants (plans of one copy) in turns: ROUNDS rounds, in each
- * a block of every variant, a warm-up run and then runs / 2 timed ones (as
- * make bench times its cases: a copy repeated finds what its own last run
- * left in the caches, not what another variant's did); t[] gets the
+ * a block of every variant, warmed (warm()) and then runs / 2 timed runs
+ * (as make bench times its cases: a copy repeated finds what its own last
+ * runs left in the caches, not what another variant's did); t[] gets the
  * medians, in seconds. */
 #define ROUNDS 3
 static void race(const struct meter *m, struct tl_copy_plan *plans, const unsigned *threads,
@@ -140,7 +163,7 @@ static void race(const struct meter *m, struct tl_copy_plan *plans, const unsign
     int per = m->runs / 2 < 1 ? 1 : m->runs / 2 > 16 ? 16 : m->runs / 2, n = 0;
     for (int r = 0; r < ROUNDS; r++) {
         for (int i = 0; i < nv; i++) {
-            tl_copy_run(&plans[i], m->src, m->dst, threads[i], NULL, NULL);
+            warm(m, &plans[i], threads[i]);
             for (int k = 0; k < per; k++) {
                 double t0 = now();
                 tl_copy_run(&plans[i], m->src, m->dst, threads[i], NULL, NULL);
