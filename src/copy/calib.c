@@ -16,7 +16,8 @@
  *
  * Measuring, per kind of copy (a flat FLOAT32 copy, the rows of a padded
  * FLOAT32 layout (1918 elements of every 1920), FLOAT16 and FLOAT32
- * transposes of 64 rows, a stride-3 FLOAT32 gather, a FLOAT32 fill), at
+ * transposes of 64 rows, a stride-3 FLOAT32 gather, a FLOAT32 fill, NHWC
+ * of 64 FLOAT32 channels into NCHW apart), at
  * 256 KiB to 128 MiB of source + destination, the copy with ordinary and
  * with streaming stores, on one thread and on two, taking turns
  * (measure_kind says how the sizes are read off the times); and per
@@ -36,7 +37,7 @@
 #include "copy.h"
 
 const char *const tl_cal_kind_names[TL_CAL_KINDS] = {
-    "flat", "rows", "transpose2", "transpose4", "general", "fill"
+    "flat", "rows", "transpose2", "transpose4", "general", "fill", "bands4"
 };
 const char *const tl_cal_slot_names[TL_CAL_SLOTS] = {
     "transpose4", "transpose8", "transpose4_nt", "transpose8_nt", "float32_float16", "copy"
@@ -177,7 +178,7 @@ void tl_calib_default(struct tl_calib *cal)
     cal->cpus = online_cpus();
     uint64_t l3 = reported_l3();
     static const uint64_t threads_from[TL_CAL_KINDS] = {
-        3u << 20, 3u << 20, 512u << 10, 1536u << 10, 1536u << 10, 6u << 20
+        3u << 20, 3u << 20, 512u << 10, 1536u << 10, 1536u << 10, 6u << 20, 1536u << 10
     };
     for (int k = 0; k < TL_CAL_KINDS; k++) {
         cal->stream_from[k][0] = cal->stream_from[k][1] = l3;
@@ -189,6 +190,7 @@ void tl_calib_default(struct tl_calib *cal)
     }
     for (int k = TL_CAL_TRANSPOSE_NARROW; k <= TL_CAL_TRANSPOSE_WIDE; k++)
         cal->stream_from[k][0] = cal->stream_from[k][1] = l3 / 2;
+    cal->stream_from[TL_CAL_BANDS][0] = cal->stream_from[TL_CAL_BANDS][1] = l3 / 2;
     for (int s = 0; s < TL_CAL_SLOTS; s++)
         cal->slot_isa[s] = TL_ISA_COUNT;
     tl_calib_levels(cal, 0);

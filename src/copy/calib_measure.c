@@ -4,7 +4,8 @@
  *
  * Per kind of copy (a flat FLOAT32 copy, the rows of a padded FLOAT32
  * layout (1918 elements of every 1920), FLOAT16 and FLOAT32 transposes of
- * 64 rows, a stride-3 FLOAT32 gather, a FLOAT32 fill), at 256 KiB to 128 MiB
+ * 64 rows both ways, a stride-3 FLOAT32 gather, a FLOAT32 fill, and NHWC
+ * of 64 FLOAT32 channels into NCHW alone), at 256 KiB to 128 MiB
  * of source + destination, the copy with ordinary and with streaming
  * stores, on one thread and on two, taking turns (measure_kind says how the
  * sizes are read off the times); and per contested slot, the kernels of the
@@ -96,6 +97,7 @@ static void kind_pair(enum tl_cal_kind kind, uint64_t bytes, struct tl_desc *s, 
         break;
     case TL_CAL_TRANSPOSE_NARROW:
     case TL_CAL_TRANSPOSE_WIDE:                        /* NHWC into NCHW's rows */
+    case TL_CAL_BANDS:                                 /* ... of 64 channels: 256 bytes */
         s->strides[0] = 1;
         s->strides[1] = 64;
         break;

@@ -225,9 +225,17 @@ int tl_calib_parse(const char *text, size_t len, struct tl_calib *cal, struct tl
     if (line == 0)
         return bad_line(err, 1, "an empty file");
     for (int i = 0; i < K_ALL; i++)
-        if (!seen[i] && i != K_SLOT0 + TL_CAL_COPY)   /* a file of before that slot: best */
+        if (!seen[i] && i != K_SLOT0 + TL_CAL_COPY &&   /* a file of before that slot: best */
+            i != K_KIND0 + TL_CAL_BANDS)
             return bad_line(err, line, i == K_CRC ? "no CRC line: the file is cut short"
                                                   : "a key is missing");
+    if (!seen[K_KIND0 + TL_CAL_BANDS]) {    /* a file of before that kind: transpose4's */
+        enum tl_cal_kind w = TL_CAL_TRANSPOSE_WIDE;
+        memcpy(cal->stream_from[TL_CAL_BANDS], cal->stream_from[w], sizeof cal->stream_from[w]);
+        cal->threads_from[TL_CAL_BANDS] = cal->threads_from[w];
+        levels[TL_CAL_BANDS] = levels[w];
+        memcpy(cal->threads_at[TL_CAL_BANDS], cal->threads_at[w], sizeof cal->threads_at[w]);
+    }
     for (int k = 0; k < TL_CAL_KINDS; k++) {        /* a file of before the levels */
         if (!levels[k]) {
             struct tl_calib one = *cal;

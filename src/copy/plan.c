@@ -63,7 +63,14 @@ static enum tl_cal_kind cal_kind(const struct tl_copy_plan *p)
 {
     switch (p->kind) {
     case TL_COPY_TRANSPOSE:
-        return p->es <= 2 && p->des <= 2 ? TL_CAL_TRANSPOSE_NARROW : TL_CAL_TRANSPOSE_WIDE;
+        if (p->es <= 2 && p->des <= 2)
+            return TL_CAL_TRANSPOSE_NARROW;
+        /* source rows of two to four lines, unconverted: the ordinary
+         * kernel goes across bands of rows (kern_drivers.h), which is a
+         * race of its own against streaming */
+        if (!p->convert && p->n[p->b] * p->es >= 128 && p->n[p->b] * p->es <= 256)
+            return TL_CAL_BANDS;
+        return TL_CAL_TRANSPOSE_WIDE;
     case TL_COPY_GENERAL: return TL_CAL_GENERAL;
     case TL_COPY_FILL:    return TL_CAL_FILL;
     default:              return p->kind == TL_COPY_CONTIG && p->ndim == 1 ? TL_CAL_FLAT

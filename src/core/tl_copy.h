@@ -130,6 +130,10 @@ enum tl_cal_kind {
     TL_CAL_TRANSPOSE_WIDE,    /* ... of 4- and 8-byte ones */
     TL_CAL_GENERAL,           /* the strided element loop */
     TL_CAL_FILL,              /* broadcast fills */
+    TL_CAL_BANDS,             /* transposes of 4- and 8-byte elements from rows of
+                                 two to four cache lines (NHWC of 32-64 FLOAT32
+                                 channels into NCHW), whose ordinary stores go
+                                 across bands of rows (kern_drivers.h) */
     TL_CAL_KINDS
 };
 enum tl_cal_slot {

@@ -794,6 +794,12 @@ static void check_table(const char *isa, const struct tl_kernels *k)
                 check_transpose(isa, k->transpose[w], z->transpose[w], w, big[i], big[5 - i] / 3 + 1, false);
             for (size_t c = 1; c < B; c += 1 + rnd(2))     /* thin and tall: 3 x 3 weights */
                 check_transpose(isa, k->transpose[w], z->transpose[w], w, 517 + rnd(9), c, false);
+            /* rows of two to four lines (NHWC of 32-64 FLOAT32 channels),
+             * which go across bands of rows, and a few past that size;
+             * rows and columns left over */
+            for (size_t c = 2 * B - 1; c <= 4 * B + 2; c += 1 + rnd(4))
+                check_transpose(isa, k->transpose[w], z->transpose[w], w, 3 * B + rnd(B + 1), c,
+                                false);
         }
         if (k->transpose_nt[w]) {
             for (size_t r = 0; r <= 2 * B + 1; r += 1 + rnd(3))
@@ -1083,7 +1089,7 @@ static void check_calibrated_choices(void)
     struct kind {
         const char *name;
         enum tl_dtype s, d;
-        unsigned ch;                   /* 3: HWC source into CHW; 0: flat */
+        unsigned ch;                   /* C: an HWC source of C channels into CHW; 0: flat */
         bool bcast;                    /* a stride-0 source: a fill */
         bool transpose;                /* NCHW into NHWC */
         bool gather;                   /* every third source element */
@@ -1098,6 +1104,7 @@ static void check_calibrated_choices(void)
         { "transpose", TL_DT_FLOAT32, TL_DT_FLOAT32, 0, false, true, false, TL_COPY_TRANSPOSE, TL_CAL_TRANSPOSE_WIDE },
         { "transpose16", TL_DT_FLOAT16, TL_DT_FLOAT16, 0, false, true, false, TL_COPY_TRANSPOSE, TL_CAL_TRANSPOSE_NARROW },
         { "general", TL_DT_FLOAT32, TL_DT_FLOAT32, 0, false, false, true, TL_COPY_GENERAL, TL_CAL_GENERAL },
+        { "bands", TL_DT_FLOAT32, TL_DT_FLOAT32, 64, false, false, false, TL_COPY_TRANSPOSE, TL_CAL_BANDS },
     };
     for (int c = 0; c < (recorded ? 7 : 5); c++) {
         const struct tl_calib *cal = &cals[c];

@@ -54,7 +54,7 @@ void calib_should_refuse_damage_by_line(void)
     static const struct { const char *from, *to, *msg; } edits[] = {
         { "cpus ", "cpus x", "line 4: a value that is not a number of the right kind" },
         { "kind rows", "kind rowz", "line 11: a kind of copy not known, or not 3 sizes (and 7 thread levels)" },
-        { "slot transpose4 best", "slot transpose4 avx3", "line 16: a value that is not a number of the right kind" },
+        { "slot transpose4 best", "slot transpose4 avx3", "line 17: a value that is not a number of the right kind" },
         { "wake_us", "wake_usx", "line 9: an unknown key" },
         { "tensorlayout-calibration 1", "tensorlayout-calibration 9", "line 1: a calibration of another version" },
     };
@@ -120,6 +120,20 @@ void calib_should_read_files_of_before_the_levels(void)
 
 /* A calibration of before the copy slot (no `slot copy` line) reads, that
  * slot at the widest ISA, not raced; one that names it reads it back. */
+/* text less its line that starts with `key`, the CRC made anew, into out;
+ * false when there is no such line. */
+static bool drop_line(const char *text, const char *key, char *out, size_t n)
+{
+    const char *at = strstr(text, key), *crc = strstr(text, "crc32 ");
+    if (!at || !crc || at > crc)
+        return false;
+    const char *eol = strchr(at, '\n');
+    size_t k = (size_t)snprintf(out, n, "%.*s%.*s", (int)(at - text), text,
+                                (int)(crc - eol - 1), eol + 1);
+    snprintf(out + k, n - k, "crc32 %08lx\n", (unsigned long)crc32(0, (const Bytef *)out, (uInt)k));
+    return true;
+}
+
 void calib_should_read_files_of_before_the_copy_slot(void)
 {
     struct tl_calib a, b;
@@ -131,26 +145,39 @@ void calib_should_read_files_of_before_the_copy_slot(void)
     size_t n = tl_calib_format(&a, text, sizeof text);
     CHECK(n > 0 && tl_calib_parse(text, n, &b, &err) == 0);
     CHECK(b.slot_isa[TL_CAL_COPY] == TL_ISA_SCALAR && b.slot_ratio[TL_CAL_COPY] == 0.87);
-    const char *at = strstr(text, "slot copy "), *crc = strstr(text, "crc32 ");
-    CHECK(at != NULL && crc != NULL && at < crc);
-    if (!at || !crc)
-        return;
-    const char *eol = strchr(at, '\n');
-    size_t k = (size_t)snprintf(old, sizeof old, "%.*s%.*s", (int)(at - text), text,
-                                (int)(crc - eol - 1), eol + 1);
-    snprintf(old + k, sizeof old - k, "crc32 %08lx\n",
-             (unsigned long)crc32(0, (const Bytef *)old, (uInt)k));
+    CHECK(drop_line(text, "slot copy ", old, sizeof old));
     CHECK(strstr(old, "slot copy") == NULL);
     CHECK(tl_calib_parse(old, strlen(old), &b, &err) == 0);
     CHECK(b.slot_isa[TL_CAL_COPY] == TL_ISA_COUNT && b.slot_ratio[TL_CAL_COPY] == 0);
     /* the other slots stay required */
-    at = strstr(old, "slot transpose8 ");
-    eol = strchr(at, '\n');
-    crc = strstr(old, "crc32 ");
-    k = (size_t)snprintf(text, sizeof text, "%.*s%.*s", (int)(at - old), old,
-                         (int)(crc - eol - 1), eol + 1);
-    snprintf(text + k, sizeof text - k, "crc32 %08lx\n",
-             (unsigned long)crc32(0, (const Bytef *)text, (uInt)k));
+    CHECK(drop_line(old, "slot transpose8 ", text, sizeof text));
+    CHECK(tl_calib_parse(text, strlen(text), &b, &err) == TL_E_VALUE);
+    CHECK(strstr(err.msg, "a key is missing") != NULL);
+}
+
+void calib_should_give_files_of_before_the_bands_kind_transpose4s_sizes(void)
+{
+    struct tl_calib a, b;
+    struct tl_error err;
+    char text[4096], old[4096];
+    tl_calib_default(&a);
+    a.stream_from[TL_CAL_TRANSPOSE_WIDE][0] = 5u << 20;
+    a.stream_from[TL_CAL_TRANSPOSE_WIDE][1] = 3u << 20;
+    a.threads_from[TL_CAL_TRANSPOSE_WIDE] = 1u << 20;
+    a.stream_from[TL_CAL_BANDS][0] = 60u << 20;
+    a.threads_from[TL_CAL_BANDS] = 2u << 20;
+    tl_calib_levels(&a, 0);
+    size_t n = tl_calib_format(&a, text, sizeof text);
+    CHECK(n > 0 && tl_calib_parse(text, n, &b, &err) == 0);
+    CHECK(b.stream_from[TL_CAL_BANDS][0] == 60u << 20 && b.threads_from[TL_CAL_BANDS] == 2u << 20);
+    CHECK(drop_line(text, "kind bands4 ", old, sizeof old));
+    CHECK(tl_calib_parse(old, strlen(old), &b, &err) == 0);
+    CHECK(b.stream_from[TL_CAL_BANDS][0] == 5u << 20 && b.stream_from[TL_CAL_BANDS][1] == 3u << 20);
+    CHECK(b.threads_from[TL_CAL_BANDS] == 1u << 20);
+    CHECK(memcmp(b.threads_at[TL_CAL_BANDS], a.threads_at[TL_CAL_TRANSPOSE_WIDE],
+                 sizeof b.threads_at[0]) == 0);
+    /* the other kinds stay required */
+    CHECK(drop_line(old, "kind transpose4 ", text, sizeof text));
     CHECK(tl_calib_parse(text, strlen(text), &b, &err) == TL_E_VALUE);
     CHECK(strstr(err.msg, "a key is missing") != NULL);
 }
