@@ -326,7 +326,10 @@ static inline void tl_prefetch_ahead(const uint8_t *s, size_t ss, size_t n, size
  * of 56 x 56, one thread, ordinary stores, went from 0.73-0.76 of memcpy to
  * 0.77-0.92 (medians of 48 alternating runs, three A/B pairs; make bench's
  * nhwc_nchw_f32_c64 0.70-0.76 -> 0.82-0.85), on a 2-vCPU Intel Xeon guest
- * (family 6 model 207).  Its store kind is calibrated apart (TL_CAL_BANDS). */
+ * (family 6 model 207); with 4 KiB pages, 0.72-0.76 -> 0.85-0.90.  Blocks
+ * that write under half a line a row (SSE2's and NEON's 4 x 4) keep the
+ * column order: SSE2's lost there, 0.65-0.81 -> 0.60-0.63.  Its store kind
+ * is calibrated apart (TL_CAL_BANDS). */
 #define TL_DEFINE_TRANSPOSE(name, ES, B, BLOCK)                                                \
     TL_DEFINE_COLUMNS_LEFT(name##_cols_left, ES, B, BLOCK)                                  \
     static void name##_down(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,         \
@@ -355,7 +358,7 @@ static inline void tl_prefetch_ahead(const uint8_t *s, size_t ss, size_t n, size
     {                                                                                        \
         const size_t line = 64 / (ES);                                                       \
         size_t r = 0;                                                                        \
-        if (cols >= 2 * line && cols * (ES) <= 256) {        /* across bands of rows */     \
+        if ((B) * (ES) >= 32 && cols >= 2 * line && cols * (ES) <= 256) {  /* across bands */ \
             size_t cfull = cols / line * line;                                               \
             for (; r + line <= rows; r += line)                                              \
                 for (size_t c = 0; c < cfull; c += line)                                     \
