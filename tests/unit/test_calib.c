@@ -155,6 +155,8 @@ void calib_should_read_files_of_before_the_copy_slot(void)
     CHECK(strstr(err.msg, "a key is missing") != NULL);
 }
 
+/* A calibration of before the bands4 kind reads, that kind with
+ * transpose4's sizes and thread levels; the other kinds stay required. */
 void calib_should_give_files_of_before_the_bands_kind_transpose4s_sizes(void)
 {
     struct tl_calib a, b;
