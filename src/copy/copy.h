@@ -121,6 +121,16 @@ bool tl_copy_plan_same_kernels(const struct tl_copy_plan *plan, enum tl_isa a, e
  */
 typedef void (*tl_transpose_fn)(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,
                                 size_t rows, size_t cols);
+
+/* Whether a transpose whose source rows are row_bytes long goes across
+ * bands of rows rather than down column lines: rows of two to four cache
+ * lines (NHWC of 32-64 FLOAT32 channels).  The kernels' loops
+ * (kern_drivers.h) take that order, and the planner calibrates such
+ * copies as a kind of their own (plan.c, TL_CAL_BANDS). */
+static inline bool tl_transpose_in_bands(uint64_t row_bytes)
+{
+    return row_bytes >= 128 && row_bytes <= 256;
+}
 typedef void (*tl_fill_fn)(uint8_t *dst, const uint8_t *val, size_t n);
 typedef void (*tl_interleave_fn)(const uint8_t *src, size_t plane, uint8_t *dst, size_t n);
 typedef void (*tl_deinterleave_fn)(const uint8_t *src, uint8_t *dst, size_t plane, size_t n);

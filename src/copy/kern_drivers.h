@@ -272,7 +272,7 @@ static inline void tl_prefetch_ahead(const uint8_t *s, size_t ss, size_t n, size
     {                                                                                        \
         enum { LINE = 64 / (ES) };                                                           \
         size_t c = 0, across = cols;   /* the column lines the loop below goes down */     \
-        if ((NARROW) && cols >= 2 * LINE && cols * (ES) <= 256) {                            \
+        if ((NARROW) && tl_transpose_in_bands(cols * (ES))) {                                \
             size_t cfull = cols / LINE * LINE, r = 0;                                        \
             for (; r + LINE <= rows; r += LINE)                                              \
                 for (c = 0; c < cfull; c += LINE)                                            \
@@ -358,7 +358,7 @@ static inline void tl_prefetch_ahead(const uint8_t *s, size_t ss, size_t n, size
     {                                                                                        \
         const size_t line = 64 / (ES);                                                       \
         size_t r = 0;                                                                        \
-        if ((B) * (ES) >= 32 && cols >= 2 * line && cols * (ES) <= 256) {  /* across bands */ \
+        if ((B) * (ES) >= 32 && tl_transpose_in_bands(cols * (ES))) {                        \
             size_t cfull = cols / line * line;                                               \
             for (; r + line <= rows; r += line)                                              \
                 for (size_t c = 0; c < cfull; c += line)                                     \

@@ -68,7 +68,7 @@ static enum tl_cal_kind cal_kind(const struct tl_copy_plan *p)
         /* source rows of two to four lines, unconverted: the ordinary
          * kernel goes across bands of rows (kern_drivers.h), which is a
          * race of its own against streaming */
-        if (!p->convert && p->n[p->b] * p->es >= 128 && p->n[p->b] * p->es <= 256)
+        if (!p->convert && tl_transpose_in_bands(p->n[p->b] * p->es))
             return TL_CAL_BANDS;
         return TL_CAL_TRANSPOSE_WIDE;
     case TL_COPY_GENERAL: return TL_CAL_GENERAL;
