@@ -3,9 +3,9 @@
  * (`tensorlayout calibrate`): the copies themselves, timed both ways.
  *
  * Per kind of copy (a flat FLOAT32 copy, the rows of a padded FLOAT32
- * layout (1918 elements of every 1920), FLOAT16 and FLOAT32 transposes of
- * 64 rows both ways, a stride-3 FLOAT32 gather, a FLOAT32 fill, and NHWC
- * of 64 FLOAT32 channels into NCHW alone), at 256 KiB to 128 MiB
+ * layout (1918 elements of every 1920), transposes of 64 FLOAT16 and 128
+ * FLOAT32 rows both ways, a stride-3 FLOAT32 gather, a FLOAT32 fill, and
+ * NHWC of 64 FLOAT32 channels into NCHW alone), at 256 KiB to 128 MiB
  * of source + destination, the copy with ordinary and with streaming
  * stores, on one thread and on two, taking turns (measure_kind says how the
  * sizes are read off the times); and per contested slot, the kernels of the
@@ -77,15 +77,20 @@ static void kind_pair(enum tl_cal_kind kind, uint64_t bytes, struct tl_desc *s, 
     n = n / (64 * 3136) * (64 * 3136);
     if (n < 64 * 3136)
         n = 64 * 3136;
+    /* a 4-byte transpose of 64 channels into NCHW reads rows of 256
+     * bytes, which the planner sends to the bands kind
+     * (tl_transpose_in_bands): the wide kind times 128, which it sends
+     * here (n stays a multiple of 128 x 1568 = 28 x 56 pixels) */
+    uint64_t ch = kind == TL_CAL_TRANSPOSE_WIDE ? 128 : 64;
     s->dtype = d->dtype = dt;
     s->rank = d->rank = 2;
-    s->sizes[0] = d->sizes[0] = 64;                      /* channels of a 64-channel image */
-    s->sizes[1] = d->sizes[1] = n / 64;
-    d->strides[0] = n / 64;
+    s->sizes[0] = d->sizes[0] = ch;                      /* channels of an image */
+    s->sizes[1] = d->sizes[1] = n / ch;
+    d->strides[0] = n / ch;
     d->strides[1] = 1;
     switch (kind) {
     case TL_CAL_FLAT:
-        s->strides[0] = n / 64;
+        s->strides[0] = n / ch;
         s->strides[1] = 1;
         break;
     case TL_CAL_ROWS:               /* unpadding rows of 1918 of 1920: its lines cut */
@@ -99,10 +104,10 @@ static void kind_pair(enum tl_cal_kind kind, uint64_t bytes, struct tl_desc *s, 
     case TL_CAL_TRANSPOSE_WIDE:                        /* NHWC into NCHW's rows */
     case TL_CAL_BANDS:                                 /* ... of 64 channels: 256 bytes */
         s->strides[0] = 1;
-        s->strides[1] = 64;
+        s->strides[1] = ch;
         break;
     case TL_CAL_GENERAL:                               /* every third element */
-        s->strides[0] = 3 * (n / 64);
+        s->strides[0] = 3 * (n / ch);
         s->strides[1] = 3;
         break;
     default:                                           /* one value everywhere */
