@@ -420,7 +420,7 @@ void dtype_should_print_the_shortest_text_of_float64(void)
         x ^= x >> 7;
         x ^= x << 17;
         double v;
-        switch (i % 3) {
+        switch (i % 4) {
         case 0: {                      /* any FLOAT32, widened */
             uint32_t b = (uint32_t)(x >> 16);
             float f;
@@ -430,6 +430,11 @@ void dtype_should_print_the_shortest_text_of_float64(void)
         }
         case 1: {                      /* any double of magnitude 1e-30 .. 1e30 */
             uint64_t b = (x & 0x800fffffffffffffull) | (uint64_t)(923 + x % 200) << 52;
+            memcpy(&v, &b, 8);
+            break;
+        }
+        case 2: {                      /* the integer path's range, 2^-40 .. 2^60, and past it */
+            uint64_t b = (x & 0x800fffffffffffffull) | (uint64_t)(980 + x % 110) << 52;
             memcpy(&v, &b, 8);
             break;
         }
@@ -451,7 +456,13 @@ void dtype_should_print_the_shortest_text_of_float64(void)
         }
     }
     double edge[] = { DBL_MAX, DBL_MIN, 4.9406564584124654e-324, 2.2250738585072009e-308,
-                      9007199254740993.0, 0.1, 0.3, 5e-324, 1e23, 8.41e21, 5.0e-324 };
+                      9007199254740993.0, 0.1, 0.3, 5e-324, 1e23, 8.41e21, 5.0e-324,
+                      /* the integer path's ends: midpoints that are decimals of
+                       * 17 digits, whole numbers, the first and last scales */
+                      9007199254740991.0, 9007199254740992.0, 4503599627370497.0,
+                      1e16, 9.999999999999998e16, 1e17, 1.0000000000000002,
+                      0.30000000000000004, 1e-11, 9.99999999999e-12, 1.1e-11,
+                      0x1p-37, 0x1p52, 0x1p53, 0x1p56, 0x1.fffffffffffffp55 };
     for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
         if (!shortest64(edge[i], why, sizeof why) && bad++ < 10)
             CHECK_STR(why, "(the shortest text)");
