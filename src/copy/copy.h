@@ -121,6 +121,10 @@ bool tl_copy_plan_same_kernels(const struct tl_copy_plan *plan, enum tl_isa a, e
  */
 typedef void (*tl_transpose_fn)(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds,
                                 size_t rows, size_t cols);
+typedef void (*tl_fill_fn)(uint8_t *dst, const uint8_t *val, size_t n);
+typedef void (*tl_interleave_fn)(const uint8_t *src, size_t plane, uint8_t *dst, size_t n);
+typedef void (*tl_deinterleave_fn)(const uint8_t *src, uint8_t *dst, size_t plane, size_t n);
+typedef void (*tl_copy_fn)(const uint8_t *src, uint8_t *dst, size_t bytes);
 
 /* Whether a transpose whose source rows are row_bytes long goes across
  * bands of rows rather than down column lines: rows of two to four cache
@@ -131,10 +135,6 @@ static inline bool tl_transpose_in_bands(uint64_t row_bytes)
 {
     return row_bytes >= 128 && row_bytes <= 256;
 }
-typedef void (*tl_fill_fn)(uint8_t *dst, const uint8_t *val, size_t n);
-typedef void (*tl_interleave_fn)(const uint8_t *src, size_t plane, uint8_t *dst, size_t n);
-typedef void (*tl_deinterleave_fn)(const uint8_t *src, uint8_t *dst, size_t plane, size_t n);
-typedef void (*tl_copy_fn)(const uint8_t *src, uint8_t *dst, size_t bytes);
 
 /* cvt[S][D]: converts n contiguous elements of type S at src into type D
  * at dst, exactly as tl_convert_value() does each (SPEC section 7); returns
