@@ -36,7 +36,9 @@ static const char about[] =
     "$XDG_CACHE_HOME/tensorlayout/CPU.txt (else ~/.cache/tensorlayout/), one\n"
     "file per CPU model; TENSORLAYOUT_CALIBRATION=off uses the built-in rules,\n"
     "=FILE a calibration file of your choice.  Run it on an idle machine: what\n"
-    "else runs meanwhile is measured too.";
+    "else runs meanwhile is measured too (when memcpy on 2 threads runs below\n"
+    "0.8x its speed on 1, it waits and measures again, three times at most, and\n"
+    "then says `disturbed:`).";
 
 /* Where the calibration every copy uses came from, for --show. */
 static char source[4096 + 128] = "built-in rules";
@@ -201,6 +203,9 @@ static void print_text(const struct tl_calib *c, const char *from)
                "%.1f\n", c->memcpy_gbs[0], c->memcpy_gbs[1],
                c->memcpy_gbs[0] > 0 ? c->memcpy_gbs[1] / c->memcpy_gbs[0] : 0,
                c->stream_gbs[0], c->stream_gbs[1]);
+        if (tl_calib_disturbed(c))
+            printf("disturbed: 2 threads slower than 0.8x one, so another program held a "
+                   "CPU while it measured: run calibrate again when the machine is idle\n");
         printf("pool wake-up: %.0f us\n", c->wake_us);
     }
     /* the thread counts up to the online CPUs (and one more level) */
@@ -395,6 +400,11 @@ int cmd_calibrate(int argc, char **argv)
             } else {
                 rc = save(&cal, path);
             }
+            if (rc == CLI_OK && json->count && tl_calib_disturbed(&cal))   /* text: a line */
+                cli_note("calibrate: memcpy on 2 threads ran at %.2fx its speed on 1: another "
+                         "program was using a CPU, so the sizes from which threads pay may be "
+                         "too high; run calibrate again when the machine is idle\n",
+                         cal.memcpy_gbs[1] / cal.memcpy_gbs[0]);
             if (rc == CLI_OK) {
                 char from[4096 + 32];
                 snprintf(from, sizeof from, "measured now, written to %s", path);

@@ -196,6 +196,12 @@ void tl_calib_default(struct tl_calib *cal)
     tl_calib_levels(cal, 0);
 }
 
+bool tl_calib_disturbed(const struct tl_calib *cal)
+{
+    return cal->measured && cal->cpus >= 2 && cal->memcpy_gbs[0] > 0 &&
+           cal->memcpy_gbs[1] < cal->memcpy_gbs[0] * 0.8;
+}
+
 bool tl_calib_fits(const struct tl_calib *cal)
 {
     char cpu[sizeof cal->cpu];

@@ -525,11 +525,17 @@ void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char 
         tl_calib_set(&with);
     }
 
-    if (note)
-        note("memcpy", ctx);
-    for (unsigned t = 0; t < 2; t++) {
-        cal->memcpy_gbs[t] = copy_gbs(&m, m.cap, t + 1, false);
-        cal->stream_gbs[t] = copy_gbs(&m, m.cap, t + 1, true);
+    for (int attempt = 0; attempt < 3; attempt++) {
+        if (attempt)
+            sleep(1);                /* another program held a CPU: let it pass */
+        if (note)
+            note(attempt ? "memcpy again (two threads were slower than one)" : "memcpy", ctx);
+        for (unsigned t = 0; t < 2; t++) {
+            cal->memcpy_gbs[t] = copy_gbs(&m, m.cap, t + 1, false);
+            cal->stream_gbs[t] = copy_gbs(&m, m.cap, t + 1, true);
+        }
+        if (!tl_calib_disturbed(cal))
+            break;
     }
     for (int k = 0; k < TL_CAL_KINDS; k++) {
         if (note)

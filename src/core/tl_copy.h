@@ -191,8 +191,18 @@ void tl_calib_levels(struct tl_calib *cal, unsigned from);
 /* The built-in rules for this machine. */
 void tl_calib_default(struct tl_calib *cal);
 
+/* Whether a measured calibration looks taken while another program held a
+ * CPU: memcpy from memory on two threads below 0.8 times its speed on one
+ * (0.93-2.0 times on the idle guests recorded in tests/calib, AMD Zen 5
+ * and Intel family 6 model 207; 0.51 in a make bench whose calibration
+ * then kept six kinds of copy on one thread).  Its sizes from
+ * which threads pay are then too high. */
+bool tl_calib_disturbed(const struct tl_calib *cal);
+
 /* Measures this machine (a few seconds; `quick`: smaller sizes and fewer
- * runs, a rough answer in a fraction of the time).  note(text, ctx), when
+ * runs, a rough answer in a fraction of the time).  When memcpy's figures
+ * say another program holds a CPU (tl_calib_disturbed), it waits a second
+ * and takes them again, three times at most, before measuring the copies.  note(text, ctx), when
  * not NULL, hears each step's name; debug(line, ctx), when not NULL, each
  * size's times.  Runs copies with every thread of the pool: nothing else
  * may copy meanwhile. */

@@ -473,6 +473,10 @@ static void bench_calibrate(void)
     tl_calib_format(&cal, text, sizeof text);
     printf("calibration (%s):\n", cal.measured ? "measured now; BENCH_CALIBRATION=off for the "
            "built-in rules" : "the built-in rules, BENCH_CALIBRATION=off");
+    if (tl_calib_disturbed(&cal))
+        printf("  DISTURBED: memcpy on 2 threads at %.2fx its speed on 1 after three tries: "
+               "another program held a CPU; the thread sizes below are suspect\n",
+               cal.memcpy_gbs[1] / cal.memcpy_gbs[0]);
     for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
         if (line[0] != '#' && strncmp(line, "crc32", 5) != 0 && strncmp(line, "tensorlayout-", 13))
             printf("  %s\n", line);

@@ -183,3 +183,23 @@ void calib_should_give_files_of_before_the_bands_kind_transpose4s_sizes(void)
     CHECK(tl_calib_parse(text, strlen(text), &b, &err) == TL_E_VALUE);
     CHECK(strstr(err.msg, "a key is missing") != NULL);
 }
+
+/* A measurement whose two-thread memcpy ran below 0.8 of its one-thread
+ * speed was disturbed; the built-in rules and one CPU never are. */
+void calib_should_call_two_slow_threads_disturbed(void)
+{
+    struct tl_calib c;
+    tl_calib_default(&c);
+    c.cpus = 2;
+    c.memcpy_gbs[0] = 19.37;
+    c.memcpy_gbs[1] = 9.91;                /* make bench's, Intel family 6 model 207 */
+    CHECK(!tl_calib_disturbed(&c));        /* not measured: the rules */
+    c.measured = true;
+    CHECK(tl_calib_disturbed(&c));
+    c.memcpy_gbs[1] = 17.54;               /* tests/calib/intel-xeon-emr-2x.txt: 0.93x */
+    CHECK(!tl_calib_disturbed(&c));
+    c.memcpy_gbs[1] = 15.4;
+    CHECK(tl_calib_disturbed(&c));
+    c.cpus = 1;
+    CHECK(!tl_calib_disturbed(&c));
+}

@@ -8,6 +8,7 @@
     X(calib_should_read_files_of_before_the_levels) \
     X(calib_should_read_files_of_before_the_copy_slot) \
     X(calib_should_give_files_of_before_the_bands_kind_transpose4s_sizes) \
+    X(calib_should_call_two_slow_threads_disturbed) \
     X(dtype_should_name_and_size_every_type) \
     X(dtype_table_should_agree_with_itself) \
     X(dtype_should_format_shortest_values) \
