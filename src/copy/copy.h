@@ -210,12 +210,21 @@ typedef void (*tl_fp8s_fn)(const uint8_t *c, const uint8_t *t, float scale, uint
  * each block's 256 results (tl_fp8s_lut_make): the first `in` codes at c
  * (1 to 128) by lut[0], every 128 after them by the next table; n codes
  * in all, BFLOAT16 at y.  With stream, the stores that fill a whole cache
- * line stream it out (the caller fences).  Only where a kernel has a byte
- * permute that looks up 128 table bytes at once (AVX-512 VBMI, cpu.c). */
+ * line stream it out (the caller fences).  AVX-512 VBMI's looks up 128
+ * table bytes at once (cpu.c); AVX2's looks up 16, in the four nibble
+ * tables where the block has them (nib_ok), else a code at a time. */
 struct tl_fp8s_lut {
     _Alignas(64) uint8_t lo[128];       /* low byte of code k, k < 128 (the
                                            sign does not change it) */
     uint8_t hi[256];                    /* high byte of code k */
+    /* Where nib_ok, code k of magnitude 8 .. 126 has the low byte
+     * nlo[k & 15] and the high byte (nhi[k & 15] + (k >> 4 & 7)) ^ (k &
+     * 0x80): its exponent field's high bits added to the value of its low
+     * four bits; a code below 8 (zero or subnormal) slo[k & 7] and
+     * shi[k & 7] ^ (k & 0x80).  A NaN code (magnitude 127) is not in them. */
+    _Alignas(16) uint8_t nlo[16];
+    uint8_t nhi[16], slo[16], shi[16];
+    bool nib_ok;
 };
 typedef void (*tl_fp8s_lut_fn)(const uint8_t *c, const struct tl_fp8s_lut *lut, size_t in,
                                uint8_t *y, size_t n, bool stream);

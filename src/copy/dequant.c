@@ -150,6 +150,32 @@ static void e4m3_fill(void)
     }
 }
 
+/* The nibble tables of lut (copy.h), from its codes 16 .. 31 (exponent
+ * field 2 and 3) and 0 .. 7, kept where they give every code but NaN as
+ * lo and hi do: where no product is subnormal or near BFLOAT16's end. */
+static void nib_tables(struct tl_fp8s_lut *lut)
+{
+    for (int j = 0; j < 16; j++) {
+        lut->nlo[j] = lut->lo[16 + j];
+        lut->nhi[j] = (uint8_t)(lut->hi[16 + j] - 1);
+        lut->slo[j] = lut->lo[j & 7];
+        lut->shi[j] = lut->hi[j & 7];
+    }
+    bool ok = true;                     /* a row of codes k = 16 e + j at a time */
+    for (int e = 0; e < 16 && ok; e++) {
+        int m0 = 16 * (e & 7);
+        uint8_t lo[16], hi[16];
+        for (int j = 0; j < 16; j++) {
+            bool sub = m0 == 0 && j < 8;
+            lo[j] = sub ? lut->slo[j] : lut->nlo[j];
+            hi[j] = (uint8_t)((sub ? lut->shi[j] : lut->nhi[j] + (e & 7)) ^ (e & 8) << 4);
+        }
+        size_t len = (e & 7) == 7 ? 15 : 16;        /* not the NaN code */
+        ok = memcmp(lo, lut->lo + m0, len) == 0 && memcmp(hi, lut->hi + 16 * e, len) == 0;
+    }
+    lut->nib_ok = ok;
+}
+
 bool tl_fp8s_lut_make(float scale, struct tl_fp8s_lut *lut)
 {
     if (!isfinite(scale))
@@ -171,6 +197,7 @@ bool tl_fp8s_lut_make(float scale, struct tl_fp8s_lut *lut)
     }
     for (int k = 0; k < 256; k++)
         lut->hi[k] = (uint8_t)(h[k] >> 8);
+    nib_tables(lut);
     return true;
 }
 

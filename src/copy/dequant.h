@@ -76,13 +76,14 @@ bool tl_fp8s_table(float scale, uint8_t t[32]);
 
 /* Block scale's table for the fp8s_lut kernels: each code's value times
  * scale, rounded to BFLOAT16, as tl_fp8s_bf16_scalar() gives it (the
- * products by the CPU's FLOAT32 -> BFLOAT16 kernel).  @return false (no
- * table) for a scale that is not finite, or should a code's low byte
- * depend on its sign. */
+ * products by the CPU's FLOAT32 -> BFLOAT16 kernel), and its nibble tables
+ * where they hold (copy.h).  @return false (no table) for a scale that is
+ * not finite, or should a code's low byte depend on its sign. */
 struct tl_fp8s_lut;             /* copy.h */
 bool tl_fp8s_lut_make(float scale, struct tl_fp8s_lut *lut);
 
-/* The fp8s_lut kernel (kern_avx512.c), for a CPU with AVX-512 VBMI. */
+/* The fp8s_lut kernel of a CPU with AVX-512 VBMI (kern_avx512.c; AVX2's
+ * is in its table, kern_avx2.c). */
 void tl_fp8s_lut_vbmi(const uint8_t *c, const struct tl_fp8s_lut *lut, size_t in, uint8_t *y,
                       size_t n, bool stream);
 

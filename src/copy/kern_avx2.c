@@ -868,6 +868,73 @@ static void fp8s_bf16(const uint8_t *c, const uint8_t *t, float scale, uint8_t *
     tl_fp8s_bf16_scalar(c + i, t, scale, y + 2 * i, n - i);
 }
 
+/* Block FP8 to BFLOAT16 by each block's nibble tables (copy.h,
+ * tl_fp8s_lut), 32 codes a step in bytes: the low and high bytes of a
+ * code's value looked up by its low four bits, a subnormal code's in the
+ * subnormal tables, the exponent field's high bits added to the high byte,
+ * the sign applied; then the two interleaved into 32 BFLOAT16 values.  A
+ * NaN code takes its table's NaN; a block without nibble tables, and the
+ * codes of a block's run short of 32, go a code at a time by lo and hi. */
+static void fp8s_lut_codes(const uint8_t *c, const struct tl_fp8s_lut *lut, uint8_t *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        y[2 * i] = lut->lo[c[i] & 0x7f];
+        y[2 * i + 1] = lut->hi[c[i]];
+    }
+}
+
+static inline __m256i table16(const uint8_t *t)
+{
+    return _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)t));
+}
+
+static void fp8s_lut(const uint8_t *c, const struct tl_fp8s_lut *lut, size_t in, uint8_t *y,
+                     size_t n, bool stream)
+{
+    const __m256i low4 = _mm256_set1_epi8(0x0f), exp_lo = _mm256_set1_epi8(0x78),
+                  seven = _mm256_set1_epi8(7), sign = _mm256_set1_epi8((char)0x80),
+                  ones = _mm256_set1_epi8(-1), zero = _mm256_setzero_si256();
+    for (size_t i = 0, len = in; i < n; lut++, len = 128) {
+        if (len > n - i)
+            len = n - i;
+        size_t end = i + len;
+        if (lut->nib_ok) {
+            const __m256i nlo = table16(lut->nlo), nhi = table16(lut->nhi),
+                          slo = table16(lut->slo), shi = table16(lut->shi);
+            const __m256i nan_lo = _mm256_set1_epi8((char)lut->lo[0x7f]),
+                          nan_pos = _mm256_set1_epi8((char)lut->hi[0x7f]),
+                          nan_neg = _mm256_set1_epi8((char)lut->hi[0xff]);
+            for (; i + 32 <= end; i += 32) {
+                __m256i x = _mm256_loadu_si256((const __m256i *)(const void *)(c + i));
+                x = _mm256_permute4x64_epi64(x, 0xd8);      /* codes 0-7 16-23 | 8-15 24-31 */
+                __m256i k = _mm256_and_si256(x, low4);
+                __m256i sub = _mm256_cmpeq_epi8(_mm256_and_si256(x, exp_lo), zero);
+                __m256i e = _mm256_and_si256(_mm256_srli_epi16(x, 4), seven);
+                __m256i lo = _mm256_blendv_epi8(_mm256_shuffle_epi8(nlo, k),
+                                                _mm256_shuffle_epi8(slo, k), sub);
+                __m256i hi = _mm256_blendv_epi8(_mm256_add_epi8(_mm256_shuffle_epi8(nhi, k), e),
+                                                _mm256_shuffle_epi8(shi, k), sub);
+                hi = _mm256_xor_si256(hi, _mm256_and_si256(x, sign));
+                /* no branch: random codes have a NaN in one step of 5 */
+                __m256i nan = _mm256_cmpeq_epi8(_mm256_or_si256(x, sign), ones);
+                lo = _mm256_blendv_epi8(lo, nan_lo, nan);
+                hi = _mm256_blendv_epi8(hi, _mm256_blendv_epi8(nan_pos, nan_neg, x), nan);
+                __m256i a = _mm256_unpacklo_epi8(lo, hi), b = _mm256_unpackhi_epi8(lo, hi);
+                uint8_t *o = y + 2 * i;
+                if (stream && ((uintptr_t)o & 63) == 0) {
+                    _mm256_stream_si256((__m256i *)(void *)o, a);
+                    _mm256_stream_si256((__m256i *)(void *)(o + 32), b);
+                } else {
+                    _mm256_storeu_si256((__m256i *)(void *)o, a);
+                    _mm256_storeu_si256((__m256i *)(void *)(o + 32), b);
+                }
+            }
+        }
+        fp8s_lut_codes(c + i, lut, y + 2 * i, end - i);
+        i = end;
+    }
+}
+
 /* 8 bytes as 8 floats, unsigned or signed. */
 static inline __m256 bytes_ps(const uint8_t *p, bool sign)
 {
@@ -1097,4 +1164,5 @@ const struct tl_kernels tl_kernels_avx2 = {
     .mx4 = tl_mx4_avx2,
     .mx4_bf16 = mx4_bf16,
     .fp8s_bf16 = fp8s_bf16,
+    .fp8s_lut = fp8s_lut,
 };

@@ -656,7 +656,8 @@ static void check_scaled_bf16(const char *isa, const struct tl_kernels *k, size_
  * block: n codes from `in` codes before a block's end, each block's scale
  * an edge one, any bits, or DeepSeek's sort; edge codes; codes ending at
  * an unreadable page, outputs misaligned, streamed or not.  A scale
- * without a table (not finite) is refused by tl_fp8s_lut_make. */
+ * without a table (not finite) is refused by tl_fp8s_lut_make; one of
+ * DeepSeek's sort has nibble tables (copy.h). */
 static void check_fp8s_lut(const char *isa, const struct tl_kernels *k, size_t n, size_t in,
                            unsigned mis, bool stream)
 {
@@ -688,6 +689,10 @@ static void check_fp8s_lut(const char *isa, const struct tl_kernels *k, size_t n
         memcpy(&bits, &scale, 4);
         if (!tl_fp8s_lut_make(scale, &lut[b])) {
             snprintf(what, sizeof what, "%s fp8s_lut: no table for scale %08x", isa,
+                     (unsigned)bits);
+            fail(what);
+        } else if (pick == 2 && !lut[b].nib_ok) {   /* their products are all normal */
+            snprintf(what, sizeof what, "%s fp8s_lut: no nibble tables for scale %08x", isa,
                      (unsigned)bits);
             fail(what);
         }
