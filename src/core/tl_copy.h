@@ -202,10 +202,10 @@ bool tl_calib_disturbed(const struct tl_calib *cal);
 /* Measures this machine (a few seconds; `quick`: smaller sizes and fewer
  * runs, a rough answer in a fraction of the time).  When memcpy's figures
  * say another program holds a CPU (tl_calib_disturbed), it waits a second
- * and takes them again, three times at most, before measuring the copies.  note(text, ctx), when
- * not NULL, hears each step's name; debug(line, ctx), when not NULL, each
- * size's times.  Runs copies with every thread of the pool: nothing else
- * may copy meanwhile. */
+ * and takes them again, three times at most, before measuring the copies.
+ * note(text, ctx), when not NULL, hears each step's name; debug(line, ctx),
+ * when not NULL, each size's times.  Runs copies with every thread of the
+ * pool: nothing else may copy meanwhile. */
 void tl_calib_measure(struct tl_calib *cal, bool quick, void (*note)(const char *, void *),
                       void (*debug)(const char *, void *), void *ctx);
 
