@@ -237,7 +237,14 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, step_w8_nt, TL_LINE_ALI
  * vector) and rounds NaNs as bf16_round does; FLOAT16's results are right
  * already, and flag_f16 works out the exact flag alone.  Such steps are
  * rare in real data (a NaN or an infinity, or a value past the threshold,
- * in 512 values). */
+ * in 512 values).  Tried for BFLOAT16 and not kept: checking each half
+ * step before its stores, the exact half doing the work where the check
+ * fires (as kern_avx512.c's step does), and rounding NaNs right in the
+ * quick step with only the flag redone.  Both took a NaN in every 97
+ * values from 0.34-0.40 of memcpy to 0.50-0.54 and 0.34-0.37, and both
+ * lost nchw_f32_nhwc_bf16_m on one thread, 0.80-0.84 to 0.59-0.71 and
+ * 0.54-0.69 (the first spilled twice the vectors; Intel Xeon family 6
+ * model 207 guest). */
 #define ST_NT_PS(p, v) _mm256_stream_ps((float *)(void *)(p), (v))
 #define DEFINE_cvt_step(NAME, PAIR, STORE, START, CHECK, REDO)                              \
 static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst,     \
@@ -335,6 +342,7 @@ static inline bool at_least_bf16(__m256i hi, __m256i uhi)
     neg = _mm256_cmpeq_epi32(_mm256_max_epu32(uhi, neg), uhi);
     return _mm256_movemask_epi8(_mm256_or_si256(pos, neg)) != 0;
 }
+
 /* FLOAT16's exact flag, where the quick one fired: the step's results
  * are exact already, so only the flag is worked out again, from the
  * step's source (still in L1), and nothing is written twice.  (Redoing the

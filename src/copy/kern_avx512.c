@@ -161,10 +161,10 @@ TL_BLOCK __m512i pair_bf16_exact(const uint8_t *a, const uint8_t *b, __m512i *bi
  * the largest signed value (a positive's bits) in hi and the largest
  * unsigned one (a negative's, where there is one) in uhi, where keep_big
  * takes three; a step where they reach the threshold has its exact flag
- * worked out (FLOAT16) or is redone by the exact step (BFLOAT16).  FLOAT16
- * looks at its exact 16-bit results (an infinity or a NaN); BFLOAT16 at
- * the FLOAT32 bits (a value that overflows, an infinity or a NaN), so its
- * rounding skips the NaN case. */
+ * worked out (FLOAT16) or is done by the exact step instead (BFLOAT16).
+ * FLOAT16 looks at its exact 16-bit results (an infinity or a NaN);
+ * BFLOAT16 at the FLOAT32 bits (a value that overflows, an infinity or a
+ * NaN), so its rounding skips the NaN case. */
 TL_BLOCK __m512i pair_f16(const uint8_t *a, const uint8_t *b, __m512i *hi, __m512i *uhi)
 {
     __m256i x = _mm512_cvtps_ph(_mm512_loadu_ps((const void *)a), FROUND);
