@@ -216,8 +216,10 @@ static inline bool bf16_odd(__m512i hi, __m512i uhi)
  * against 1.11 ms; from memory, streamed, FLOAT16 1.06-1.09 against
  * 1.27-1.59 ms, BFLOAT16 1.21-1.25 against 1.42 ms.  Out of line:
  * inlined into its loop, an earlier step had GCC keep the 32 row
- * addresses on the stack. */
-#define DEFINE_cvt_step(NAME, PAIR, COL, STORE, START, CHECK, REDO)                      \
+ * addresses on the stack.  Where CHECK fires, REDO(src, ss, dst, ds)
+ * gives the exact flag: after the stores, or, when EARLY, before them and
+ * instead of them (REDO then does the step's work). */
+#define DEFINE_cvt_step(NAME, PAIR, COL, STORE, START, CHECK, REDO, EARLY)               \
 static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, \
                                             size_t ds)                                  \
 {                                                                                       \
@@ -225,11 +227,13 @@ static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_
     TL_UNROLL                                                                           \
     for (int i = 0; i < 16; i++)                                                        \
         r[i] = PAIR(src + 2 * i * ss, src + (2 * i + 1) * ss, &hi, &uhi);               \
+    if ((EARLY) && CHECK(hi, uhi))                                                      \
+        return REDO(src, ss, dst, ds);                                                  \
     butterfly_w4_regs(r);                                                               \
     TL_UNROLL                                                                           \
     for (int j = 0; j < 16; j++)                                                        \
         STORE((void *)(dst + COL(j) * ds), r[j]);                                       \
-    return CHECK(hi, uhi) && REDO(src, ss, dst, ds);                                    \
+    return !(EARLY) && CHECK(hi, uhi) && REDO(src, ss, dst, ds);                        \
 }
 
 /* The exact BFLOAT16 steps: hi keeps the largest finite magnitude
@@ -239,9 +243,9 @@ static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_
 #define NO_REDO(s, ss, d, ds) true
 #define ZERO _mm512_setzero_si512()
 DEFINE_cvt_step(step_bf16_exact, pair_bf16_exact, COL_BF16, _mm512_storeu_si512, ZERO, EXACT_BF16,
-                NO_REDO)
+                NO_REDO, 0)
 DEFINE_cvt_step(step_bf16_nt_exact, pair_bf16_exact, COL_BF16, _mm512_stream_si512, ZERO,
-                EXACT_BF16, NO_REDO)
+                EXACT_BF16, NO_REDO, 0)
 
 /* FLOAT16's exact flag where the quick one fired, from the step's source
  * alone: its results are right already (kern_avx2.c's flag_f16). */
@@ -258,8 +262,8 @@ static __attribute__((noinline)) bool flag_f16(const uint8_t *src, size_t ss, ui
 /* The steps the drivers call: quick, and where the quick check fires
  * (rare in real data: kern_avx2.c) the exact flag, or step. */
 #define LEAST _mm512_set1_epi32(INT32_MIN)
-DEFINE_cvt_step(step_f16, pair_f16, COL_F16, _mm512_storeu_si512, LEAST, f16_odd, flag_f16)
-DEFINE_cvt_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, LEAST, f16_odd, flag_f16)
+DEFINE_cvt_step(step_f16, pair_f16, COL_F16, _mm512_storeu_si512, LEAST, f16_odd, flag_f16, 0)
+DEFINE_cvt_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, LEAST, f16_odd, flag_f16, 0)
 
 /* BFLOAT16's quick results can be wrong (a NaN's), so its step checks
  * before it stores, and where the quick check fires, the exact step does
@@ -267,26 +271,10 @@ DEFINE_cvt_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, LEAST, f16_
  * its stores streamed each line of a step with a NaN twice:
  * nchw_f32_nhwc_bf16_nan, a NaN in every 97 values, ran at 0.37-0.45 of
  * memcpy; Intel Xeon family 6 model 207 guest, one thread.) */
-#define DEFINE_checked_step(NAME, PAIR, COL, STORE, CHECK, EXACT)                         \
-static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, \
-                                            size_t ds)                                  \
-{                                                                                       \
-    __m512i r[16], hi = LEAST, uhi = _mm512_setzero_si512();                            \
-    TL_UNROLL                                                                           \
-    for (int i = 0; i < 16; i++)                                                        \
-        r[i] = PAIR(src + 2 * i * ss, src + (2 * i + 1) * ss, &hi, &uhi);               \
-    if (CHECK(hi, uhi))                                                                 \
-        return EXACT(src, ss, dst, ds);                                                 \
-    butterfly_w4_regs(r);                                                               \
-    TL_UNROLL                                                                           \
-    for (int j = 0; j < 16; j++)                                                        \
-        STORE((void *)(dst + COL(j) * ds), r[j]);                                       \
-    return false;                                                                       \
-}
-DEFINE_checked_step(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512, bf16_odd,
-                    step_bf16_exact)
-DEFINE_checked_step(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512, bf16_odd,
-                    step_bf16_nt_exact)
+DEFINE_cvt_step(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512, LEAST, bf16_odd,
+                step_bf16_exact, 1)
+DEFINE_cvt_step(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512, LEAST, bf16_odd,
+                step_bf16_nt_exact, 1)
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
