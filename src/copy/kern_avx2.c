@@ -237,14 +237,8 @@ TL_DEFINE_TRANSPOSE_ANY(transpose_w8_nt, 8, 4, block_w8, step_w8_nt, TL_LINE_ALI
  * vector) and rounds NaNs as bf16_round does; FLOAT16's results are right
  * already, and flag_f16 works out the exact flag alone.  Such steps are
  * rare in real data (a NaN or an infinity, or a value past the threshold,
- * in 512 values).  Tried for BFLOAT16 and not kept: checking each half
- * step before its stores, the exact half doing the work where the check
- * fires (as kern_avx512.c's step does), and rounding NaNs right in the
- * quick step with only the flag redone.  Both took a NaN in every 97
- * values from 0.34-0.40 of memcpy to 0.50-0.54 and 0.34-0.37, and both
- * lost nchw_f32_nhwc_bf16_m on one thread, 0.80-0.84 to 0.59-0.71 and
- * 0.54-0.69 (the first spilled twice the vectors; Intel Xeon family 6
- * model 207 guest). */
+ * in 512 values); where they are not, BFLOAT16 turns wary for a while and
+ * checks each step before storing it (step_bf16 below). */
 #define ST_NT_PS(p, v) _mm256_stream_ps((float *)(void *)(p), (v))
 #define DEFINE_cvt_step(NAME, PAIR, STORE, START, CHECK, REDO)                              \
 static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_t *dst,     \
@@ -318,11 +312,21 @@ static inline bool at_least16(__m256i hi, __m256i uhi)
  * largest signed, uhi the largest unsigned): a value at or past the
  * threshold, an infinity or a NaN, sets it, and the step is redone, so
  * the rounding here need not care for NaNs (whose payload can carry the
- * sum past the exponent).  The two rounded rows pair with a 16-bit blend. */
+ * sum past the exponent).  The two rounded rows pair with a 16-bit blend;
+ * pair_bf16_plain, for steps checked before (step_bf16), keeps no flag. */
 TL_BLOCK __m256i round_bf16_quick(__m256i v)
 {
     __m256i odd = _mm256_and_si256(_mm256_srli_epi32(v, 16), _mm256_set1_epi32(1));
     return _mm256_add_epi32(v, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff)));
+}
+
+TL_BLOCK __m256 pair_bf16_plain(const uint8_t *a, const uint8_t *b, __m256i *hi, __m256i *uhi)
+{
+    (void)hi, (void)uhi;
+    __m256i va = _mm256_loadu_si256((const __m256i *)(const void *)a);
+    __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)b);
+    __m256i x = _mm256_srli_epi32(round_bf16_quick(va), 16);
+    return _mm256_castsi256_ps(_mm256_blend_epi16(x, round_bf16_quick(vb), 0xaa));
 }
 
 TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b, __m256i *hi, __m256i *uhi)
@@ -331,8 +335,7 @@ TL_BLOCK __m256 pair_bf16(const uint8_t *a, const uint8_t *b, __m256i *hi, __m25
     __m256i vb = _mm256_loadu_si256((const __m256i *)(const void *)b);
     *hi = _mm256_max_epi32(_mm256_max_epi32(*hi, va), vb);
     *uhi = _mm256_max_epu32(_mm256_max_epu32(*uhi, va), vb);
-    __m256i x = _mm256_srli_epi32(round_bf16_quick(va), 16);
-    return _mm256_castsi256_ps(_mm256_blend_epi16(x, round_bf16_quick(vb), 0xaa));
+    return pair_bf16_plain(a, b, hi, uhi);
 }
 
 static inline bool at_least_bf16(__m256i hi, __m256i uhi)
@@ -366,8 +369,41 @@ static __attribute__((noinline)) bool flag_f16(const uint8_t *src, size_t ss, ui
 
 #define QUICK_START _mm256_set1_epi32((int)0x80000000u)     /* below both kinds' bounds */
 DEFINE_cvt_step(step_f16_nt, pair_f16, ST_NT_PS, QUICK_START, at_least16, flag_f16)
-DEFINE_cvt_step(step_bf16, pair_bf16, ST_PS, QUICK_START, at_least_bf16, step_bf16_exact)
-DEFINE_cvt_step(step_bf16_nt, pair_bf16, ST_NT_PS, QUICK_START, at_least_bf16, step_bf16_nt_exact)
+/* BFLOAT16's step, quick or wary.  A quick step whose check fires stores
+ * its lines twice (the redo), so a run of such steps, as in data with NaNs
+ * here and there, would stream every line twice.  After one fires, the
+ * next WARY_STEPS steps of the thread first check their source alone
+ * (fires_bf16: 64 loads from lines the step then finds in L1, and the same
+ * two operations a vector) and go either the exact way or the plain one,
+ * which keeps no flag; each such step that fires starts the count again.
+ * The check costs a clean step about a tenth, so the thread goes back to
+ * quick steps after WARY_STEPS clean ones.  Either way gives the same
+ * bytes and flag (copy_diff runs both, in turn).  nchw_f32_nhwc_bf16_nan,
+ * a NaN in every 97 values: 0.33-0.39 of memcpy to 0.49-0.54 on one
+ * thread, 0.40-0.45 to 0.54-0.58 on two; nchw_f32_nhwc_bf16_m the same
+ * within the noise (0.71-0.87; Intel Xeon family 6 model 207 guest, A/B
+ * runs alternating).  Checking every step before storing it instead:
+ * _nan the same, _m 0.72 against 0.82-0.86.  Also tried and not kept:
+ * checking each half step before its stores with its vectors in registers
+ * (spilled twice the vectors; _m 0.59-0.71), and rounding NaNs right in
+ * the quick step with only the flag redone (_nan 0.34-0.37, _m
+ * 0.54-0.69). */
+TL_BLOCK bool fires_bf16(const uint8_t *src, size_t ss)
+{
+    __m256i hi[2] = { QUICK_START, QUICK_START }, uhi[2] = { QUICK_START, QUICK_START };
+    TL_UNROLL
+    for (int i = 0; i < 32; i++)
+        pair_bf16(src + i * ss, src + i * ss + 32, &hi[i & 1], &uhi[i & 1]);
+    return at_least_bf16(_mm256_max_epi32(hi[0], hi[1]), _mm256_max_epu32(uhi[0], uhi[1]));
+}
+
+enum { WARY_STEPS = 64 };
+static _Thread_local unsigned wary;     /* steps left to check first */
+
+#define NO_FLAG(hi, uhi) ((void)(hi), (void)(uhi), false)
+#define DEFINE_bf16_step(NAME, STORE)                                                      static bool NAME##_redo(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)            {                                                                                              wary = WARY_STEPS;                                                                         return NAME##_exact(src, ss, dst, ds);                                                 }                                                                                          DEFINE_cvt_step(NAME##_quick, pair_bf16, STORE, QUICK_START, at_least_bf16, NAME##_redo)   DEFINE_cvt_step(NAME##_plain, pair_bf16_plain, STORE, QUICK_START, NO_FLAG, NO_REDO)       static bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                   {                                                                                              if (!wary)                                                                                     return NAME##_quick(src, ss, dst, ds);                                                 if (fires_bf16(src, ss))                                                                       return NAME##_redo(src, ss, dst, ds);                                                  wary--;                                                                                    return NAME##_plain(src, ss, dst, ds);                                                 }
+DEFINE_bf16_step(step_bf16, ST_PS)
+DEFINE_bf16_step(step_bf16_nt, ST_NT_PS)
 
 /* FLOAT16 with ordinary stores goes in steps of 8 rows, by 8 x 8 blocks
  * that convert the transposed rows as they store them: 0.59-0.61 ms

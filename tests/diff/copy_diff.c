@@ -466,16 +466,19 @@ static void check_cvt(const char *isa, tl_cvt_fn fn, enum tl_dtype sdt, enum tl_
 }
 
 /* A converting transpose against its scalar twin: rows x cols of edge
- * values (NaNs, subnormals, halfway points), tame or clean ones (above),
- * any strides and alignment, or the destination on cache lines as the
- * streaming kind needs. */
+ * values (NaNs, subnormals, halfway points; pick 0), tame (1) or clean
+ * ones (2, above), or any of them (-1), any strides and alignment, or the
+ * destination on cache lines as the streaming kind needs. */
 static void check_tcvt(const char *isa, tl_tcvt_fn fn, enum tl_dtype sdt, enum tl_dtype ddt,
-                       size_t rows, size_t cols, bool aligned)
+                       size_t rows, size_t cols, bool aligned, int pick)
 {
     unsigned es = tl_dtype_size(sdt);
     struct tbufs t;
     tbufs_alloc(&t, rows, cols, es, tl_dtype_size(ddt), aligned);
-    int pick = tl_dtype_is_float(sdt) ? (int)rnd(3) : 0;
+    if (!tl_dtype_is_float(sdt))
+        pick = 0;
+    else if (pick < 0)
+        pick = (int)rnd(3);
     if (pick == 1)
         tame_values(sdt, t.s.p, t.s.n / es);
     else if (pick == 2)
@@ -768,10 +771,18 @@ static void check_table(const char *isa, const struct tl_kernels *k)
                 for (size_t r = 0; r <= 2 * 64 + 1; r += 1 + rnd(5))
                     for (size_t c = 0; c <= 2 * 16 + 1; c += 1 + rnd(3))
                         check_tcvt(isa, f, (enum tl_dtype)sdt, (enum tl_dtype)ddt, r, c,
-                                   nt && rnd(2));
+                                   nt && rnd(2), -1);
                 for (size_t i = 0; i < sizeof big / sizeof big[0]; i++)
                     check_tcvt(isa, f, (enum tl_dtype)sdt, (enum tl_dtype)ddt, big[i],
-                               big[5 - i] / 3 + 1, nt);
+                               big[5 - i] / 3 + 1, nt, -1);
+                /* a kernel may choose its steps' way by what the steps
+                 * before it met (kern_avx2.c's BFLOAT16): runs of clean
+                 * steps, more than such a memory lasts, around ones
+                 * that meet edge values */
+                static const int runs[] = { 2, 0, 2, 2, 1, 0, 0, 2 };
+                for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
+                    check_tcvt(isa, f, (enum tl_dtype)sdt, (enum tl_dtype)ddt, 64,
+                               runs[i] ? 16 * 48 + 3 : 16 * 4, nt, runs[i]);
             }
         }
     }
