@@ -4,7 +4,7 @@
  *
  * The logical index space is cut into boxes (a block of each axis) shaped
  * so that both sides read long runs: the block of each side's innermost
- * axis is long, the others fill a budget of BOX elements.  Each side's box
+ * axis is long, the others fill a budget of BOX_BYTES.  Each side's box
  * is brought into a small buffer in the box's logical order, in a common
  * type that holds both sides' values exactly, by the copy engine's own
  * plans and kernels (tl_copy_plan of the box, tl_copy_run on one thread);
@@ -33,10 +33,15 @@
 
 #include "copy.h"
 
-/* Elements a box holds at most: two boxes staged in the widest common type
- * (8 bytes) are 256 KiB a thread, half of a 512 KiB L2 cache (FLOAT32
- * boxes, 128 KiB), while each side's rows are long runs (see OTHER_RUN). */
-#define BOX 16384
+/* Bytes a staged box takes at most: two boxes are 256 KiB a thread, half
+ * of a 512 KiB L2 cache, while each side's rows are long runs (see
+ * OTHER_RUN).  A budget of bytes, not elements: with 16 K elements, as
+ * the widest common type (8 bytes) had, FLOAT32 boxes took half as much,
+ * and make bench compare_nchw_nhwc_f32_l took 1.54-1.64 times convert's
+ * time on one thread and 1.84-2.06 on two, against 1.39-1.54 and
+ * 1.65-1.87 with 32 K (four alternating runs; Intel Xeon family 6 model
+ * 207 guest, 2 MiB L2). */
+#define BOX_BYTES (128 * 1024)
 /* Boxes a worker takes at once, at most: consecutive boxes, so that its
  * look-ahead reads the box it will compare next, while a tensor of a few
  * hundred boxes still spreads over the threads. */
@@ -70,6 +75,7 @@ struct cmp_job {
     unsigned rank;
     uint64_t sizes[TL_MAX_RANK];
     uint64_t block[TL_MAX_RANK], grid[TL_MAX_RANK];
+    uint64_t box;                /* elements a box holds at most */
     uint64_t boxes;
     uint64_t run;                /* boxes a worker takes at once */
     struct stats *st;            /* each worker's own, by team member */
@@ -422,7 +428,7 @@ static void work(void *arg, unsigned who)
 {
     struct cmp_job *j = arg;
     struct stats *st = &j->st[who];
-    uint8_t *abuf = malloc(BOX * 8), *bbuf = malloc(BOX * 8);
+    uint8_t *abuf = malloc(BOX_BYTES), *bbuf = malloc(BOX_BYTES);
     struct box_plan *cache = calloc(PLAN_CACHE, sizeof *cache);
     if (!abuf || !bbuf || !cache) {
         atomic_store(&j->failed, true);
@@ -493,10 +499,10 @@ static enum common common_type(enum tl_dtype a, enum tl_dtype b, enum tl_dtype *
  * elements (two cache lines) NCHW against NHWC {32,256,56,56} read B 128
  * bytes of every 1 KiB pixel per box and each pixel's lines in 8 passes
  * over the tensor: make bench compare_nchw_nhwc_f32_l took 1.6-2.1 times
- * convert's time; with 256 (a box is a whole row of pixels, 56 KiB of B in
- * one run, and 256 rows of A that the next box continues), 1.20-1.41 (AMD
- * EPYC Zen 3, 1 and 2 threads, three runs; boxes of 8 K elements and 128
- * or 512 were no better). */
+ * convert's time; with 256 (a box of 16 K elements is a whole row of
+ * pixels, 56 KiB of B in one run, and 256 rows of A that the next box
+ * continues), 1.20-1.41 (AMD EPYC Zen 3, 1 and 2 threads, three runs;
+ * boxes of 8 K elements and 128 or 512 were no better). */
 #define OTHER_RUN 256
 
 static void shape_boxes(struct cmp_job *j)
@@ -516,7 +522,7 @@ static void shape_boxes(struct cmp_job *j)
         unsigned ax = order_a[k];
         if (ax == ib && ib != ia)
             continue;
-        uint64_t want = BOX / prod;
+        uint64_t want = j->box / prod;
         j->block[ax] = j->sizes[ax] < want ? j->sizes[ax] : want ? want : 1;
         prod *= j->block[ax];
     }
@@ -544,6 +550,8 @@ int tl_compare(const struct tl_desc *a, const uint8_t *a_file, const struct tl_d
     j->k = tl_kernels_for(tl_isa_active());
     j->rank = a->rank;
     memcpy(j->sizes, a->sizes, sizeof j->sizes);
+    unsigned sa = tl_dtype_size(j->a.stage), sb = tl_dtype_size(j->b.stage);
+    j->box = BOX_BYTES / (sa > sb ? sa : sb);
     shape_boxes(j);
     r->element_count = 1;
     for (unsigned i = 0; i < j->rank; i++)
