@@ -211,8 +211,9 @@ typedef void (*tl_fp8s_fn)(const uint8_t *c, const uint8_t *t, float scale, uint
  * (1 to 128) by lut[0], every 128 after them by the next table; n codes
  * in all, BFLOAT16 at y.  With stream, the stores that fill a whole cache
  * line stream it out (the caller fences).  AVX-512 VBMI's looks up 128
- * table bytes at once (cpu.c); AVX2's looks up 16, in the four nibble
- * tables where the block has them (nib_ok), else a code at a time. */
+ * table bytes at once (cpu.c); AVX-512BW's and AVX2's look up 16, in the
+ * four nibble tables where the block has them (nib_ok), else a code at a
+ * time. */
 struct tl_fp8s_lut {
     _Alignas(64) uint8_t lo[128];       /* low byte of code k, k < 128 (the
                                            sign does not change it) */

@@ -83,7 +83,7 @@ struct tl_fp8s_lut;             /* copy.h */
 bool tl_fp8s_lut_make(float scale, struct tl_fp8s_lut *lut);
 
 /* The fp8s_lut kernel of a CPU with AVX-512 VBMI (kern_avx512.c; AVX2's
- * is in its table, kern_avx2.c). */
+ * and AVX-512BW's are in their tables). */
 void tl_fp8s_lut_vbmi(const uint8_t *c, const struct tl_fp8s_lut *lut, size_t in, uint8_t *y,
                       size_t n, bool stream);
 
