@@ -401,7 +401,23 @@ enum { WARY_STEPS = 64 };
 static _Thread_local unsigned wary;     /* steps left to check first */
 
 #define NO_FLAG(hi, uhi) ((void)(hi), (void)(uhi), false)
-#define DEFINE_bf16_step(NAME, STORE)                                                      static bool NAME##_redo(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)            {                                                                                              wary = WARY_STEPS;                                                                         return NAME##_exact(src, ss, dst, ds);                                                 }                                                                                          DEFINE_cvt_step(NAME##_quick, pair_bf16, STORE, QUICK_START, at_least_bf16, NAME##_redo)   DEFINE_cvt_step(NAME##_plain, pair_bf16_plain, STORE, QUICK_START, NO_FLAG, NO_REDO)       static bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                   {                                                                                              if (!wary)                                                                                     return NAME##_quick(src, ss, dst, ds);                                                 if (fires_bf16(src, ss))                                                                       return NAME##_redo(src, ss, dst, ds);                                                  wary--;                                                                                    return NAME##_plain(src, ss, dst, ds);                                                 }
+#define DEFINE_bf16_step(NAME, STORE)                                                      \
+static bool NAME##_redo(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)            \
+{                                                                                          \
+    wary = WARY_STEPS;                                                                     \
+    return NAME##_exact(src, ss, dst, ds);                                                 \
+}                                                                                          \
+DEFINE_cvt_step(NAME##_quick, pair_bf16, STORE, QUICK_START, at_least_bf16, NAME##_redo)   \
+DEFINE_cvt_step(NAME##_plain, pair_bf16_plain, STORE, QUICK_START, NO_FLAG, NO_REDO)       \
+static bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                   \
+{                                                                                          \
+    if (!wary)                                                                             \
+        return NAME##_quick(src, ss, dst, ds);                                             \
+    if (fires_bf16(src, ss))                                                               \
+        return NAME##_redo(src, ss, dst, ds);                                              \
+    wary--;                                                                                \
+    return NAME##_plain(src, ss, dst, ds);                                                 \
+}
 DEFINE_bf16_step(step_bf16, ST_PS)
 DEFINE_bf16_step(step_bf16_nt, ST_NT_PS)
 
