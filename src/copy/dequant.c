@@ -201,6 +201,14 @@ bool tl_fp8s_lut_make(float scale, struct tl_fp8s_lut *lut)
     return true;
 }
 
+void tl_fp8s_lut_codes(const uint8_t *c, const struct tl_fp8s_lut *lut, uint8_t *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        y[2 * i] = lut->lo[c[i] & 0x7f];
+        y[2 * i + 1] = lut->hi[c[i]];
+    }
+}
+
 void tl_dq_q4_0(const uint8_t *x, float *y, size_t nb)
 {
     for (size_t i = 0; i < nb; i++, x += 18, y += 32) {

@@ -81,6 +81,9 @@ bool tl_fp8s_table(float scale, uint8_t t[32]);
  * not finite, or should a code's low byte depend on its sign. */
 struct tl_fp8s_lut;             /* copy.h */
 bool tl_fp8s_lut_make(float scale, struct tl_fp8s_lut *lut);
+/* n codes at c by lut's 256 results, a code at a time, BFLOAT16 at y: what
+ * the fp8s_lut kernels do where a block has no nibble tables. */
+void tl_fp8s_lut_codes(const uint8_t *c, const struct tl_fp8s_lut *lut, uint8_t *y, size_t n);
 
 /* The fp8s_lut kernel of a CPU with AVX-512 VBMI (kern_avx512.c; AVX2's
  * and AVX-512BW's are in their tables). */

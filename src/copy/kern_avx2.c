@@ -946,14 +946,6 @@ static void fp8s_bf16(const uint8_t *c, const uint8_t *t, float scale, uint8_t *
  * do: make bench scaled_fp8_bf16, 0.55-0.76 of memcpy (four of six runs
  * 0.71-0.76) against 0.50-0.64 without (six alternating runs, Intel Xeon
  * family 6 model 207 guest). */
-static void fp8s_lut_codes(const uint8_t *c, const struct tl_fp8s_lut *lut, uint8_t *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        y[2 * i] = lut->lo[c[i] & 0x7f];
-        y[2 * i + 1] = lut->hi[c[i]];
-    }
-}
-
 static inline __m256i table16(const uint8_t *t)
 {
     return _mm256_broadcastsi128_si256(_mm_load_si128((const __m128i *)(const void *)t));
@@ -1002,7 +994,7 @@ static void fp8s_lut(const uint8_t *c, const struct tl_fp8s_lut *lut, size_t in,
                 }
             }
         }
-        fp8s_lut_codes(c + i, lut, y + 2 * i, end - i);
+        tl_fp8s_lut_codes(c + i, lut, y + 2 * i, end - i);
         i = end;
     }
 }

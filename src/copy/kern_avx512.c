@@ -540,14 +540,6 @@ VBMI void tl_fp8s_lut_vbmi(const uint8_t *c, const struct tl_fp8s_lut *lut, size
  * 6 model 207 guest): 0.73-0.78 of memcpy, where the VBMI kernel gave
  * 0.70-0.75 and AVX2's, which such a CPU ran before, 0.47-0.61; without
  * asking for the codes ahead, 0.54-0.72. */
-static void fp8s_lut_codes(const uint8_t *c, const struct tl_fp8s_lut *lut, uint8_t *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        y[2 * i] = lut->lo[c[i] & 0x7f];
-        y[2 * i + 1] = lut->hi[c[i]];
-    }
-}
-
 static inline __m512i table16(const uint8_t *t)
 {
     return _mm512_broadcast_i32x4(_mm_load_si128((const __m128i *)(const void *)t));
@@ -567,7 +559,7 @@ static void fp8s_lut(const uint8_t *c, const struct tl_fp8s_lut *lut, size_t in,
             len = n - i;
         size_t end = i + len;
         if (!lut->nib_ok) {
-            fp8s_lut_codes(c + i, lut, y + 2 * i, len);
+            tl_fp8s_lut_codes(c + i, lut, y + 2 * i, len);
             i = end;
             continue;
         }
