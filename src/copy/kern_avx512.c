@@ -165,15 +165,29 @@ TL_BLOCK __m512i pair_bf16_exact(const uint8_t *a, const uint8_t *b, __m512i *bi
  * FLOAT16 looks at its exact 16-bit results (an infinity or a NaN);
  * BFLOAT16 at the FLOAT32 bits (a value that overflows, an infinity or a
  * NaN), so its rounding skips the NaN case. */
+TL_BLOCK __m512i pair_f16_bits(__m512 a, __m512 b)
+{
+    __m256i x = _mm512_cvtps_ph(a, FROUND), y = _mm512_cvtps_ph(b, FROUND);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_unpacklo_epi16(x, y)),
+                              _mm256_unpackhi_epi16(x, y), 1);
+}
+
 TL_BLOCK __m512i pair_f16(const uint8_t *a, const uint8_t *b, __m512i *hi, __m512i *uhi)
 {
-    __m256i x = _mm512_cvtps_ph(_mm512_loadu_ps((const void *)a), FROUND);
-    __m256i y = _mm512_cvtps_ph(_mm512_loadu_ps((const void *)b), FROUND);
-    __m512i v = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_unpacklo_epi16(x, y)),
-                                   _mm256_unpackhi_epi16(x, y), 1);
+    __m512i v = pair_f16_bits(_mm512_loadu_ps((const void *)a), _mm512_loadu_ps((const void *)b));
     *hi = _mm512_max_epi16(*hi, v);
     *uhi = _mm512_max_epu16(*uhi, v);
     return v;
+}
+
+/* FLOAT16's exact kind: big keeps the largest finite magnitude of the
+ * source (keep_big), as flag_f16 below does after a quick step. */
+TL_BLOCK __m512i pair_f16_exact(const uint8_t *a, const uint8_t *b, __m512i *big, __m512i *unused)
+{
+    (void)unused;
+    __m512i va = _mm512_loadu_si512((const void *)a), vb = _mm512_loadu_si512((const void *)b);
+    *big = keep_big(keep_big(*big, va), vb);
+    return pair_f16_bits(_mm512_castsi512_ps(va), _mm512_castsi512_ps(vb));
 }
 
 static inline bool f16_odd(__m512i hi, __m512i uhi)
@@ -240,12 +254,17 @@ static __attribute__((noinline)) bool NAME(const uint8_t *src, size_t ss, uint8_
  * (keep_big; uhi is unused), and their flag is the answer (nothing to
  * redo). */
 #define EXACT_BF16(hi, uhi) ((void)(uhi), reached(hi, TL_OVF_BF16))
+#define EXACT_F16(hi, uhi) ((void)(uhi), reached(hi, TL_OVF_F16))
 #define NO_REDO(s, ss, d, ds) true
 #define ZERO _mm512_setzero_si512()
 DEFINE_cvt_step(step_bf16_exact, pair_bf16_exact, COL_BF16, _mm512_storeu_si512, ZERO, EXACT_BF16,
                 NO_REDO, 0)
 DEFINE_cvt_step(step_bf16_nt_exact, pair_bf16_exact, COL_BF16, _mm512_stream_si512, ZERO,
                 EXACT_BF16, NO_REDO, 0)
+DEFINE_cvt_step(step_f16_exact, pair_f16_exact, COL_F16, _mm512_storeu_si512, ZERO, EXACT_F16,
+                NO_REDO, 0)
+DEFINE_cvt_step(step_f16_nt_exact, pair_f16_exact, COL_F16, _mm512_stream_si512, ZERO, EXACT_F16,
+                NO_REDO, 0)
 
 /* FLOAT16's exact flag where the quick one fired, from the step's source
  * alone: its results are right already (kern_avx2.c's flag_f16). */
@@ -260,29 +279,29 @@ static __attribute__((noinline)) bool flag_f16(const uint8_t *src, size_t ss, ui
 }
 
 /* The steps the drivers call: quick, and where the quick check fires
- * (rare in real data: kern_avx2.c) the exact flag, or step. */
-#define LEAST _mm512_set1_epi32(INT32_MIN)
-DEFINE_cvt_step(step_f16, pair_f16, COL_F16, _mm512_storeu_si512, LEAST, f16_odd, flag_f16, 0)
-DEFINE_cvt_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, LEAST, f16_odd, flag_f16, 0)
-
-/* BFLOAT16's quick results can be wrong (a NaN's), so its step checks
- * before it stores, and where the quick check fires, the exact step does
- * the work instead: no line is written twice.  (Redoing the step after
- * its stores streamed each line of a step with a NaN twice:
+ * (rare in real data: kern_avx2.c) the exact flag (FLOAT16) or step
+ * (BFLOAT16).  BFLOAT16's quick results can be wrong (a NaN's), so its
+ * step checks before it stores, and where the check fires, the exact step
+ * does the work instead: no line is written twice.  (Redoing the step
+ * after its stores streamed each line of a step with a NaN twice:
  * nchw_f32_nhwc_bf16_nan, a NaN in every 97 values, ran at 0.37-0.45 of
- * memcpy; Intel Xeon family 6 model 207 guest, one thread.)  After a
- * step that fires, the thread's next SURE_STEPS steps go the exact way
- * unchecked, as AVX2's wary ones do: _nan 0.59-0.61 to 0.74-0.75 of
- * memcpy on one thread, 0.64-0.69 to 0.84-0.91 on two; _m the same. */
+ * memcpy; Intel Xeon family 6 model 207 guest, one thread.)  After a step
+ * whose check fires, the thread's next SURE_STEPS steps go the exact way
+ * unchecked, as AVX2's do: where most steps hold a NaN, each paid for the
+ * quick pass and then the exact one.  _nan 0.59-0.61 to 0.74-0.75 of
+ * memcpy on one thread, 0.64-0.69 to 0.84-0.91 on two (BFLOAT16);
+ * 0.60-0.69 to 0.74-0.82, and 0.74-0.83 to 0.89-0.97 (FLOAT16); the _m
+ * cases the same. */
+#define LEAST _mm512_set1_epi32(INT32_MIN)
 enum { SURE_STEPS = 8 };
 static _Thread_local unsigned sure;     /* steps left to go the exact way unchecked */
-#define DEFINE_bf16_step(NAME, STORE)                                                      \
-static bool NAME##_redo(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)            \
+#define DEFINE_sure_step(NAME, PAIR, COL, STORE, CHECK, REDO, EARLY)                       \
+static bool NAME##_fired(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)           \
 {                                                                                          \
     sure = SURE_STEPS;                                                                     \
-    return NAME##_exact(src, ss, dst, ds);                                                 \
+    return REDO(src, ss, dst, ds);                                                         \
 }                                                                                          \
-DEFINE_cvt_step(NAME##_quick, pair_bf16, COL_BF16, STORE, LEAST, bf16_odd, NAME##_redo, 1) \
+DEFINE_cvt_step(NAME##_quick, PAIR, COL, STORE, LEAST, CHECK, NAME##_fired, EARLY)         \
 static bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)                   \
 {                                                                                          \
     if (!sure)                                                                             \
@@ -290,8 +309,11 @@ static bool NAME(const uint8_t *src, size_t ss, uint8_t *dst, size_t ds)        
     sure--;                                                                                \
     return NAME##_exact(src, ss, dst, ds);                                                 \
 }
-DEFINE_bf16_step(step_bf16, _mm512_storeu_si512)
-DEFINE_bf16_step(step_bf16_nt, _mm512_stream_si512)
+DEFINE_sure_step(step_f16, pair_f16, COL_F16, _mm512_storeu_si512, f16_odd, flag_f16, 0)
+DEFINE_sure_step(step_f16_nt, pair_f16, COL_F16, _mm512_stream_si512, f16_odd, flag_f16, 0)
+DEFINE_sure_step(step_bf16, pair_bf16, COL_BF16, _mm512_storeu_si512, bf16_odd, step_bf16_exact, 1)
+DEFINE_sure_step(step_bf16_nt, pair_bf16, COL_BF16, _mm512_stream_si512, bf16_odd,
+                 step_bf16_nt_exact, 1)
 
 /* Transposes that convert FLOAT32 to FLOAT16 or BFLOAT16 in the block:
  * one pass, no staging buffer (plan.c). */
