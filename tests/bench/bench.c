@@ -93,7 +93,7 @@ struct bcase {
  * past FLOAT16's range and 1 in 256 a NaN or an infinity), or FLOAT32
  * values as a model holds them (finite, magnitudes 2^-24 to 2^8, either
  * sign), or those with every 97th a NaN (no step of the converting
- * kernels free of one: their slowest case, every step checked twice). */
+ * kernels free of one: their slowest case, every step the exact way). */
 enum { VALS_BITS, VALS_MODEL, VALS_NAN97 };
 #define TO(t) ((int)(t) + 1)
 

@@ -776,9 +776,9 @@ static void check_table(const char *isa, const struct tl_kernels *k)
                     check_tcvt(isa, f, (enum tl_dtype)sdt, (enum tl_dtype)ddt, big[i],
                                big[5 - i] / 3 + 1, nt, -1);
                 /* a kernel may choose its steps' way by what the steps
-                 * before it met (kern_avx2.c's BFLOAT16): runs of clean
-                 * steps, more than such a memory lasts, around ones
-                 * that meet edge values */
+                 * before it met (AVX2's and AVX-512's SURE_STEPS, AVX2's
+                 * WARY_STEPS): runs of clean steps, more than such a
+                 * memory lasts, around ones that meet edge values */
                 static const int runs[] = { 2, 0, 2, 2, 1, 0, 0, 2 };
                 for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++)
                     check_tcvt(isa, f, (enum tl_dtype)sdt, (enum tl_dtype)ddt, 64,
