@@ -381,8 +381,41 @@ static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                    
     }                                                                                       \
     return tl_cvt_scalar(SDT, DDT, src + i, dst + DES * i, n - i);                          \
 }
-DEFINE_cvt_byte(cvt_u8_f32, TL_DT_UINT8, false, TL_DT_FLOAT32, 4, _mm512_storeu_ps(dst + 4 * i, v))
-DEFINE_cvt_byte(cvt_i8_f32, TL_DT_INT8, true, TL_DT_FLOAT32, 4, _mm512_storeu_ps(dst + 4 * i, v))
+/* The first m of 16 bytes at p (the others not read) as FLOAT32. */
+static inline __m512 bytes_ps_mask(const uint8_t *p, __mmask16 m, bool sign)
+{
+    __m128i b = _mm_maskz_loadu_epi8(m, p);
+    return _mm512_cvtepi32_ps(sign ? _mm512_cvtepi8_epi32(b) : _mm512_cvtepu8_epi32(b));
+}
+
+/* Bytes to FLOAT32 store a whole line at a time: a first store under a
+ * mask up to a line's start (where the output's elements are aligned),
+ * the rest under a mask too.  Stores across lines made make bench
+ * hwc_u8_chw_f32 (whose pieces of rows start anywhere in a line) run
+ * behind AVX2's kernel: 0.75-0.83 of memcpy against its 0.86-0.88 on one
+ * thread, four alternating runs; aligned, 0.72-0.88 against 0.69-0.88,
+ * and u8_f32_flat 0.92-0.96 against 0.81-0.92 (Intel Xeon family 6 model
+ * 207 guest). */
+#define DEFINE_cvt_byte_f32(NAME, SIGN)                                                     \
+static bool NAME(const uint8_t *src, uint8_t *dst, size_t n)                                \
+{                                                                                           \
+    size_t i = 0;                                                                           \
+    if (((uintptr_t)dst & 3) == 0 && ((uintptr_t)dst & 63) != 0 && n) {                     \
+        size_t k = (64 - ((uintptr_t)dst & 63)) / 4;                                        \
+        i = k < n ? k : n;                                                                  \
+        __mmask16 m = (__mmask16)((1u << i) - 1);                                           \
+        _mm512_mask_storeu_ps(dst, m, bytes_ps_mask(src, m, SIGN));                         \
+    }                                                                                       \
+    for (; i + 16 <= n; i += 16)                                                            \
+        _mm512_storeu_ps(dst + 4 * i, bytes_ps(src + i, SIGN));                             \
+    if (i < n) {                                                                            \
+        __mmask16 m = (__mmask16)((1u << (n - i)) - 1);                                     \
+        _mm512_mask_storeu_ps(dst + 4 * i, m, bytes_ps_mask(src + i, m, SIGN));             \
+    }                                                                                       \
+    return false;                  /* every byte's value is exact in FLOAT32 */             \
+}
+DEFINE_cvt_byte_f32(cvt_u8_f32, false)
+DEFINE_cvt_byte_f32(cvt_i8_f32, true)
 DEFINE_cvt_byte(cvt_u8_f16, TL_DT_UINT8, false, TL_DT_FLOAT16, 2,
                 _mm256_storeu_si256((__m256i *)(void *)(dst + 2 * i), _mm512_cvtps_ph(v, FROUND)))
 DEFINE_cvt_byte(cvt_i8_f16, TL_DT_INT8, true, TL_DT_FLOAT16, 2,

@@ -134,6 +134,12 @@ static const struct bcase cases[] = {
       { 0 }, TO(TL_DT_FLOAT16), VALS_NAN97 },
     { "hwc_u8_chw_f32", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "1,2,0", "0,1,2", { 0 },
       TO(TL_DT_FLOAT32), VALS_BITS },
+    /* the same bytes to FLOAT32 in their layout, and an image of 224 x 224
+     * whose output stays in the caches */
+    { "u8_f32_flat", TL_DT_UINT8, 3, { 3, 1080, 1920 }, "0,1,2", "0,1,2", { 0 },
+      TO(TL_DT_FLOAT32), VALS_BITS },
+    { "u8_f32_flat_s", TL_DT_UINT8, 3, { 3, 224, 224 }, "0,1,2", "0,1,2", { 0 },
+      TO(TL_DT_FLOAT32), VALS_BITS },
     { "nchw_f32_nhwc_bf16_m", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1", { 0 },
       TO(TL_DT_BFLOAT16), VALS_MODEL },
     { "nchw_f32_nhwc_bf16_nan", TL_DT_FLOAT32, 4, { 8, 64, 112, 112 }, "0,1,2,3", "0,2,3,1",
