@@ -12,6 +12,7 @@
  * back: every message names the option that is wrong.
  */
 #include <argtable2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,9 +108,30 @@ int cli_parse_args_desc(int argc, char **argv, void **table, const char *about,
     args[0] = argv[0];
     args[1] = (char *)cli_desc_opts_arg(o, 0);
     memcpy(args + 2, argv + 1, (size_t)argc * sizeof *args);   /* and the NULL */
-    /* the first argument typed is DATA: a DESC as well is one too many */
-    int rc = cli_parse_args_hint(argc + 1, args, table, about,
-                                 "--type and --sizes describe DATA: give them or DESC, not both");
+    /* the first argument typed is DATA: a DESC as well is one too many.
+     * The hint names an option that was given, and DESC's key for it. */
+    const struct {
+        const void *opt;
+        const char *name, *key;
+    } keys[] = {
+        { o->strides, "strides", "strides" },
+        { o->layout, "layout", "layout" },
+        { o->byte_offset, "byte-offset", "byteOffset" },
+        { o->total_size, "total-size", "totalTensorSizeInBytes" },
+        { o->file_offset, "file-offset", "fileOffset" },
+        { o->alignment, "alignment", "guaranteedBaseOffsetAlignment" },
+    };
+    char hint[200] = "--type and --sizes describe DATA: give them or DESC, not both";
+    for (size_t i = 0; !o->type->count && !o->sizes->count && i < sizeof keys / sizeof keys[0];
+         i++) {
+        if (((const struct arg_str *)keys[i].opt)->count) {
+            snprintf(hint, sizeof hint, "--%s is part of a description given by options "
+                     "(with --type and --sizes): with DESC, write its key \"%s\" into DESC",
+                     keys[i].name, keys[i].key);
+            break;
+        }
+    }
+    int rc = cli_parse_args_hint(argc + 1, args, table, about, hint);
     free(args);       /* argtable keeps pointers to the strings, not to args */
     return rc;
 }
