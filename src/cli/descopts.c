@@ -111,7 +111,7 @@ int cli_parse_args_desc(int argc, char **argv, void **table, const char *about,
     /* the first argument typed is DATA: a DESC as well is one too many.
      * The hint names an option that was given, and DESC's key for it. */
     const struct {
-        const void *opt;
+        const struct arg_str *opt;
         const char *name, *key;
     } keys[] = {
         { o->strides, "strides", "strides" },
@@ -124,7 +124,7 @@ int cli_parse_args_desc(int argc, char **argv, void **table, const char *about,
     char hint[200] = "--type and --sizes describe DATA: give them or DESC, not both";
     for (size_t i = 0; !o->type->count && !o->sizes->count && i < sizeof keys / sizeof keys[0];
          i++) {
-        if (((const struct arg_str *)keys[i].opt)->count) {
+        if (keys[i].opt->count) {
             snprintf(hint, sizeof hint, "--%s is part of a description given by options "
                      "(with --type and --sizes): with DESC, write its key \"%s\" into DESC",
                      keys[i].name, keys[i].key);
