@@ -606,6 +606,8 @@ struct cli_writer {
     int last_pct;
     uint8_t *win[2];          /* the windows tensors are built in */
     size_t cap;
+    uint8_t *stage;           /* the input's bytes a window is built from (write.c) */
+    size_t stage_cap;
     bool crc_on;              /* crc is the CRC-32 of the bytes written since it was set */
     uint32_t crc;
     uint64_t overflow;        /* values of the last tensor written that became +-Inf in its

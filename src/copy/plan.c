@@ -1007,9 +1007,25 @@ int tl_copy_slab_axis(const struct tl_desc *dst, unsigned *axis)
     return inner < dst->strides[ax] || dst->sizes[ax] == 1 ? 0 : TL_E_VALUE;
 }
 
-int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, const struct tl_desc *dst,
-                 unsigned axis, uint64_t i0, uint64_t i1, uint8_t *win, uint64_t win_lo,
-                 unsigned threads, struct tl_error *err)
+uint64_t tl_copy_slab_reach(const struct tl_desc *src, unsigned axis, uint64_t i0, uint64_t i1,
+                            uint64_t *lo, uint64_t *hi)
+{
+    uint64_t span = 1, used = 1;                   /* in elements */
+    *lo = *hi = tl_desc_origin(src) + i0 * src->strides[axis] * tl_dtype_size(src->dtype);
+    for (unsigned k = 0; k < src->rank; k++) {
+        uint64_t n = k == axis ? i1 - i0 : src->sizes[k];
+        if (n == 0)
+            return 0;
+        span += (n - 1) * src->strides[k];
+        used *= src->strides[k] ? n : 1;           /* a broadcast axis reads one */
+    }
+    *hi = *lo + tl_dtype_bytes(src->dtype, span);
+    return tl_dtype_bytes(src->dtype, used);
+}
+
+int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, uint64_t src_lo,
+                 const struct tl_desc *dst, unsigned axis, uint64_t i0, uint64_t i1,
+                 uint8_t *win, uint64_t win_lo, unsigned threads, struct tl_error *err)
 {
     struct tl_desc s = *src, d = *dst;
     unsigned ses = tl_dtype_size(src->dtype), des = tl_dtype_size(dst->dtype);
@@ -1019,6 +1035,9 @@ int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, const struc
     s.byte_offset = tl_desc_origin(src) + i0 * src->strides[axis] * ses;
     d.byte_offset = tl_desc_origin(dst) + i0 * dst->strides[axis] * des;
     s.file_offset = d.file_offset = 0;
+    if (s.byte_offset < src_lo)
+        return tl_fail(err, TL_E_VALUE, NULL, "the slab starts before the source bytes given");
+    s.byte_offset -= src_lo;
     if (d.byte_offset < win_lo)
         return tl_fail(err, TL_E_VALUE, NULL, "the slab starts before its window");
     d.byte_offset -= win_lo;

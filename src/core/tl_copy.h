@@ -86,12 +86,21 @@ int tl_copy_convert(enum tl_dtype sdt, const void *src, enum tl_dtype ddt, void 
  * stride.  tl_copy_slab_axis() names that axis: @return 0, or TL_E_VALUE
  * when the destination cannot be cut so.  tl_copy_slab() writes the slab's
  * elements into win, whose first byte is byte win_lo of the destination
- * file: @return 0, TL_E_RANGE when a converted value did not fit (clamped),
+ * file, from src_file, whose first byte is byte src_lo of the source file:
+ * @return 0, TL_E_RANGE when a converted value did not fit (clamped),
  * or a planning error. */
 int tl_copy_slab_axis(const struct tl_desc *dst, unsigned *axis);
-int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, const struct tl_desc *dst,
-                 unsigned axis, uint64_t i0, uint64_t i1, uint8_t *win, uint64_t win_lo,
-                 unsigned threads, struct tl_error *err);
+int tl_copy_slab(const struct tl_desc *src, const uint8_t *src_file, uint64_t src_lo,
+                 const struct tl_desc *dst, unsigned axis, uint64_t i0, uint64_t i1,
+                 uint8_t *win, uint64_t win_lo, unsigned threads, struct tl_error *err);
+
+/* The bytes of the source file that the slabs [i0, i1) of a copy from src
+ * read: [*lo, *hi).  A caller may read them into memory of its own and pass
+ * that to tl_copy_slab as src_file with src_lo = *lo (the bytes from file
+ * position src_lo on; 0 and the whole file otherwise).  @return how many of
+ * them hold the elements read (the rest lie between them). */
+uint64_t tl_copy_slab_reach(const struct tl_desc *src, unsigned axis, uint64_t i0, uint64_t i1,
+                            uint64_t *lo, uint64_t *hi);
 
 /* Writes n copies of the element at val (es bytes: 1, 2, 4 or 8) to dst,
  * with the active ISA's fill kernel. */

@@ -12,6 +12,10 @@
  *                 at their places), counted together
  *   no_copy_file_range  copy_file_range() fails with EXDEV, as between two
  *                 file systems on an old kernel
+ *   pread_fails   pread() fails with EIO (the input read into memory
+ *                 before a window is built from it: the mapping is read)
+ *   pread_short   pread() reads at most 1000 bytes, and every other call
+ *                 fails with EINTR first
  *   stall         ftruncate() (which sizes the temporary output) sleeps 5 s
  *                 first, so that a signal can arrive while the temporary
  *                 file exists
@@ -126,6 +130,28 @@ ssize_t copy_file_range(int in, off_t *in_off, int out, off_t *out_off, size_t n
         return -1;
     }
     return real(in, in_off, out, out_off, k, flags);
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+    static ssize_t (*real)(int, void *, size_t, off_t);
+    static bool interrupted;
+    if (!real)
+        real = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+    if (strcmp(fault(), "pread_fails") == 0) {
+        errno = EIO;
+        return -1;
+    }
+    if (strcmp(fault(), "pread_short") == 0) {
+        interrupted = !interrupted;
+        if (interrupted) {
+            errno = EINTR;
+            return -1;
+        }
+        if (n > 1000)
+            n = 1000;
+    }
+    return real(fd, buf, n, off);
 }
 
 int ftruncate(int fd, off_t len)

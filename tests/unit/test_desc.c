@@ -259,3 +259,30 @@ void desc_should_place_buffers_by_file_offset(void)
     CHECK(parse("{\"dataType\":\"UINT8\",\"sizes\":[2],\"fileOffset\":18446744073709551615}",
                 &d, &err) != 0);
 }
+
+void slab_reach_should_cover_what_the_slabs_read(void)
+{
+    struct tl_desc d;
+    struct tl_error err;
+    uint64_t lo, hi;
+    /* NCHW [2, 3, 4, 5] FLOAT32 at file offset 8, cut along N: image 1 is
+     * the 240 bytes after the first image's */
+    CHECK(parse("{\"dataType\":\"FLOAT32\",\"sizes\":[2,3,4,5],\"fileOffset\":8}", &d, &err) == 0);
+    CHECK_EQ_U64(tl_copy_slab_reach(&d, 0, 1, 2, &lo, &hi), 240);
+    CHECK_EQ_U64(lo, 8 + 240);
+    CHECK_EQ_U64(hi, 8 + 480);
+    /* along W (stride 1): rows 1-2 of W in every image and channel reach
+     * from element 1 to the last image's last row's element 2 */
+    CHECK_EQ_U64(tl_copy_slab_reach(&d, 3, 1, 3, &lo, &hi), 2 * 3 * 4 * 2 * 4);
+    CHECK_EQ_U64(lo, 8 + 4);
+    CHECK_EQ_U64(hi, 8 + 4 * (119 + 1 - 2));
+    /* a broadcast channel axis reads one channel's bytes, whatever its size */
+    CHECK(parse("{\"dataType\":\"FLOAT16\",\"sizes\":[1,8,2,3],\"strides\":[6,0,3,1]}", &d,
+                &err) == 0);
+    CHECK_EQ_U64(tl_copy_slab_reach(&d, 1, 0, 8, &lo, &hi), 12);
+    CHECK_EQ_U64(lo, 0);
+    CHECK_EQ_U64(hi, 12);
+    /* an empty slab reads nothing */
+    CHECK_EQ_U64(tl_copy_slab_reach(&d, 1, 3, 3, &lo, &hi), 0);
+    CHECK_EQ_U64(hi - lo, 0);
+}

@@ -26,6 +26,7 @@
     X(desc_should_compute_offsets) \
     X(desc_should_locate_elements_one_way) \
     X(desc_should_place_buffers_by_file_offset) \
+    X(slab_reach_should_cover_what_the_slabs_read) \
     X(json_should_accept_both_spellings) \
     X(json_should_accept_every_key_form) \
     X(json_should_reject_each_error_with_key_path) \
