@@ -26,10 +26,12 @@ struct side {
     size_t nfiles;
     struct tl_file *files;
     struct cli_data *datas;
+    struct cli_buf buf;                 /* the tensor being compared, read (staged) */
 };
 
 static void side_close(struct side *s)
 {
+    cli_buf_free(&s->buf);
     if (s->sharded) {
         cli_shards_close(&s->shards);
     } else {
@@ -148,9 +150,31 @@ static int raw_bytes(const struct cli_data *in, const struct tl_file_tensor *t,
     return rc;
 }
 
+/* A stored tensor's bytes read into buf are compared from there, when they
+ * are no more than this: the kernel copies them faster than the comparison
+ * reads them through the mapping (cli_data_read). */
+#define STAGE_MAX (64ull << 20)
+
+/* The bytes that tensor t's description *d is of: t's own, read into buf,
+ * with *d moved to them; or, where they are not read (encoded, too large,
+ * no regular file), `bytes` and t's description as it is. */
+static const uint8_t *staged(const struct cli_data *in, const struct tl_file_tensor *t,
+                             const uint8_t *bytes, struct cli_buf *buf, struct tl_desc *d)
+{
+    uint64_t n = t->end - t->begin;
+    const uint8_t *p = NULL;
+    *d = t->desc;
+    if (t->encoding == TL_ENC_PLAIN && n <= STAGE_MAX && d->file_offset >= t->begin)
+        p = cli_data_read(in, t->begin, n, buf);
+    if (!p)
+        return bytes;
+    d->file_offset -= t->begin;
+    return p;
+}
+
 /* Compares tensor ta of side A with tb of side B into r. */
-static int compare_pair(const struct side *a, size_t ka, const struct tl_file_tensor *ta,
-                        const struct side *b, size_t kb, const struct tl_file_tensor *tb,
+static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *ta,
+                        struct side *b, size_t kb, const struct tl_file_tensor *tb,
                         const struct tl_compare_opts *o, struct row *r)
 {
     struct cli_data ta_tmp, tb_tmp;
@@ -175,13 +199,16 @@ static int compare_pair(const struct side *a, size_t ka, const struct tl_file_te
         r->v = V_SIZES;
     } else {
         /* an encoded tensor's desc is in its decoded bytes */
-        const uint8_t *fa = ta->encoding == TL_ENC_PLAIN ? a->datas[ka].bytes : pa;
-        const uint8_t *fb = tb->encoding == TL_ENC_PLAIN ? b->datas[kb].bytes : pb;
+        struct tl_desc da, db;
+        const uint8_t *fa = staged(&a->datas[ka], ta, ta->encoding == TL_ENC_PLAIN ?
+                                   a->datas[ka].bytes : pa, &a->buf, &da);
+        const uint8_t *fb = staged(&b->datas[kb], tb, tb->encoding == TL_ENC_PLAIN ?
+                                   b->datas[kb].bytes : pb, &b->buf, &db);
         struct tl_compare_result res;
         struct tl_error err = { 0 };
         struct tl_compare_opts oo = *o;
         oo.show = 0;
-        if (tl_compare(&ta->desc, fa, &tb->desc, fb, &oo, &res, &err)) {
+        if (tl_compare(&da, fa, &db, fb, &oo, &res, &err)) {
             fprintf(stderr, "tensorlayout: compare: %s\n", err.msg);
             rc = CLI_IO;
             r->v = V_ERROR;

@@ -292,6 +292,48 @@ void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi)
         madvise((uint8_t *)data->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
 }
 
+uint8_t *cli_huge_alloc(size_t n)
+{
+    const size_t huge = (size_t)2 << 20;
+    n = (n + huge - 1) / huge * huge;
+    uint8_t *p = aligned_alloc(huge, n);
+#ifdef MADV_HUGEPAGE
+    if (p)
+        madvise(p, n, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+const uint8_t *cli_data_read(const struct cli_data *data, uint64_t at, uint64_t n,
+                             struct cli_buf *buf)
+{
+    if (!data->has_fd || n == 0 || at > data->size || n > data->size - at || n > SIZE_MAX)
+        return NULL;
+    if (n > buf->cap) {
+        free(buf->p);
+        buf->p = cli_huge_alloc((size_t)n);
+        buf->cap = buf->p ? (size_t)n : 0;
+        if (!buf->p)
+            return NULL;
+    }
+    for (uint64_t got = 0; got < n;) {
+        ssize_t r = pread(data->fd, buf->p + got, (size_t)(n - got), (off_t)(at + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return NULL;       /* a file cut short since: the mapping says how */
+        got += (uint64_t)r;
+    }
+    return buf->p;
+}
+
+void cli_buf_free(struct cli_buf *buf)
+{
+    free(buf->p);
+    buf->p = NULL;
+    buf->cap = 0;
+}
+
 /* A model's folder (SPEC 19: list DIR): its model.safetensors.index.json,
  * else its one *.index.json, else its one tensor file, into found.
  * @return false with a message when there is none or several. */

@@ -53,13 +53,10 @@
 
 /* The input file's bytes that a window's slabs read, when they are no more
  * than this (and no more than 4 times the elements' own bytes), are read
- * into memory of the writer's own with pread() before the window is built
- * from there.  Read through the input's mapping instead, by the copy itself,
- * they cost a page fault per 16 pages and a walk of the page tables per 4
- * KiB page: on an AMD EPYC Zen 5 guest (family 26 model 2) the copy read
- * a 103 MB FLOAT32 NCHW file on tmpfs at 2.5 GB/s that way (the NHWC
- * conversion 81 ms against cat's 33-40), and the kernel's copy from the
- * page cache into a buffer that stays in the caches made it 42 ms. */
+ * into memory of the writer's own (cli_data_read) and the window is built
+ * from there: a 103 MB FLOAT32 NCHW file on tmpfs converted to NHWC in
+ * 81 ms through the mapping, in 42 ms so, against cat's 33-40 (AMD EPYC Zen
+ * 5 guest). */
 #define STAGE_MAX (16ull << 20)
 
 /* A slab (one index of the destination's outermost axis) larger than this
@@ -270,9 +267,9 @@ static void drop_windows(struct cli_writer *w)
 {
     free(w->win[0]);
     free(w->win[1]);
-    free(w->stage);
-    w->win[0] = w->win[1] = w->stage = NULL;
-    w->cap = w->stage_cap = 0;
+    cli_buf_free(&w->stage);
+    w->win[0] = w->win[1] = NULL;
+    w->cap = 0;
 }
 
 int cli_writer_commit(struct cli_writer *w)
@@ -316,8 +313,9 @@ void cli_writer_fork(const struct cli_writer *w, struct cli_writer *fork,
     fork->at = true;
     fork->also = NULL;
     fork->threads = 1;
-    fork->win[0] = fork->win[1] = fork->stage = NULL;
-    fork->cap = fork->stage_cap = 0;
+    fork->win[0] = fork->win[1] = NULL;
+    fork->cap = 0;
+    fork->stage = (struct cli_buf){ NULL, 0 };
     fork->crc_on = false;
     fork->shared = shared;
     fork->overflow = 0;
@@ -342,23 +340,6 @@ int cli_writer_seek(struct cli_writer *w, uint64_t pos)
 
 /* ---- bytes --------------------------------------------------------------- */
 
-/* A window's memory: on 2 MiB boundaries, in whole 2 MiB, with transparent
- * huge pages asked for where the system has them.  Its pages are new to
- * the process and the copy touches each first: 8 MiB in 4 KiB pages
- * measured 2.9-4.5 ms here, in huge pages 0.8-1.6 ms, against a 60 ms
- * conversion of 103 MB. */
-static uint8_t *window_alloc(size_t n)
-{
-    const size_t huge = (size_t)2 << 20;
-    n = (n + huge - 1) / huge * huge;
-    uint8_t *p = aligned_alloc(huge, n);
-#ifdef MADV_HUGEPAGE
-    if (p)
-        madvise(p, n, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
 /* Makes sure both windows hold at least n bytes. */
 static int windows(struct cli_writer *w, size_t n)
 {
@@ -366,8 +347,8 @@ static int windows(struct cli_writer *w, size_t n)
         return CLI_OK;
     free(w->win[0]);
     free(w->win[1]);
-    w->win[0] = window_alloc(n);
-    w->win[1] = window_alloc(n);
+    w->win[0] = cli_huge_alloc(n);
+    w->win[1] = cli_huge_alloc(n);
     w->cap = w->win[0] && w->win[1] ? n : 0;
     if (!w->cap) {
         fprintf(stderr, "tensorlayout: out of memory\n");
@@ -481,7 +462,7 @@ static void fill_window(uint8_t *win, uint64_t lo, uint64_t hi, const struct tl_
 struct slabs {
     const struct tl_desc *s, *d;
     const uint8_t *bytes, *fill;
-    int fd;                        /* the input file whose mapping bytes is, or -1 */
+    const struct cli_data *in;     /* the input file whose mapping bytes is, or NULL */
     struct cli_writer *w;          /* its stage */
     unsigned axis, threads;
     uint64_t n0, per, step, start, end;
@@ -495,36 +476,19 @@ struct slabs {
     pthread_cond_t cv;
 };
 
-/* Reads the input's bytes that slabs [i0, i1) read into the writer's
- * stage (STAGE_MAX says when): @return whether it did, with *at the file
- * position of the stage's first byte.  Where pread() fails (a file cut
- * short since), the slabs read the mapping, as without a stage. */
-static bool stage_slabs(struct slabs *b, uint64_t i0, uint64_t i1, uint64_t *at)
+/* The input's bytes that slabs [i0, i1) read, in the writer's stage
+ * (STAGE_MAX says when), with *at the file position of its first byte; or
+ * NULL: the slabs read the input's mapping. */
+static const uint8_t *stage_slabs(struct slabs *b, uint64_t i0, uint64_t i1, uint64_t *at)
 {
     uint64_t lo, hi;
-    if (b->fd < 0)
-        return false;
+    if (!b->in)
+        return NULL;
     uint64_t used = tl_copy_slab_reach(b->s, b->axis, i0, i1, &lo, &hi), n = hi - lo;
-    if (n == 0 || n > STAGE_MAX || n / 4 > used)
-        return false;
-    struct cli_writer *w = b->w;
-    if (n > w->stage_cap) {
-        free(w->stage);
-        w->stage = window_alloc((size_t)n);
-        w->stage_cap = w->stage ? (size_t)n : 0;
-        if (!w->stage)
-            return false;
-    }
-    for (uint64_t got = 0; got < n;) {
-        ssize_t r = pread(b->fd, w->stage + got, (size_t)(n - got), (off_t)(lo + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return false;
-        got += (uint64_t)r;
-    }
+    if (n > STAGE_MAX || n / 4 > used)
+        return NULL;
     *at = lo;
-    return true;
+    return cli_data_read(b->in, lo, n, &b->w->stage);
 }
 
 /* Builds window number k (its slabs from k * per on) into win[k % 2]. */
@@ -538,7 +502,11 @@ static void build_window(struct slabs *b, uint64_t k)
     fill_window(b->win[h], lo, hi, b->d, b->end, b->fill, b->covered);
     struct tl_error err = { 0 };
     uint64_t at = 0;
-    const uint8_t *from = stage_slabs(b, i0, i1, &at) ? b->w->stage : b->bytes;
+    const uint8_t *from = stage_slabs(b, i0, i1, &at);
+    if (!from) {
+        from = b->bytes;
+        at = 0;
+    }
     int r = tl_copy_slab(b->s, from, at, b->d, b->axis, i0, i1, b->win[h], lo, b->threads, &err);
     pthread_mutex_lock(&b->mu);
     if (r && r != TL_E_RANGE && !b->err[0])
@@ -872,18 +840,40 @@ int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
 struct encoded {
     const struct cli_data *in;
     const struct tl_file_tensor *t;
+    struct cli_buf *buf;
 };
 
+/* Stored bytes of a tensor read at once, where its encoding cuts into
+ * pieces (tl_file_piece), into memory that stays in the caches. */
+#define PIECE_MAX (512ull << 10)
+
+/* The tensor decoded in pieces read into memory of the writer's own (as
+ * STAGE_MAX says of windows: through the mapping, each 4 KiB page costs a
+ * fault and a page-table walk); from the mapping where it does not cut
+ * into pieces or the read fails. */
 static int produce_encoded(const void *src, tl_put_fn put, void *put_ctx, struct tl_error *err)
 {
     const struct encoded *e = src;
-    return tl_file_decode(e->in->bytes, e->in->size, e->t, put, put_ctx, err);
+    const struct tl_file_tensor *t = e->t;
+    struct tl_file_tensor part;
+    uint64_t from = 0, n;
+    if (t->stored_at > e->in->size || t->stored_bytes > e->in->size - t->stored_at)
+        return tl_file_decode(e->in->bytes, e->in->size, t, put, put_ctx, err);   /* says why */
+    while ((n = tl_file_piece(t, from, PIECE_MAX, &part))) {
+        const uint8_t *p = cli_data_read(e->in, t->stored_at + from, n, e->buf);
+        int rc = tl_file_decode(p ? p : e->in->bytes + t->stored_at + from, n, &part, put,
+                                put_ctx, err);
+        if (rc)
+            return rc;
+        from += n;
+    }
+    return from ? 0 : tl_file_decode(e->in->bytes, e->in->size, t, put, put_ctx, err);
 }
 
 int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
                        const struct tl_file_tensor *t, const struct tl_desc *d)
 {
-    struct encoded e = { in, t };
+    struct encoded e = { in, t, &w->stage };
     struct tl_error err = { 0 };
     char q[64];
     int prc, rc = pipeline_run(w, d->dtype, false, produce_encoded, &e, &prc, &err);
@@ -912,9 +902,10 @@ bool cli_writer_windowed(const struct tl_desc *src, const struct tl_desc *d)
     return slab_axis(src, d, true, &axis);
 }
 
-/* cli_writer_tensor, from src_file, the mapping of file fd (-1: memory). */
+/* cli_writer_tensor, from src_file, the bytes of input in (NULL: memory). */
 static int tensor_from(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,
-                       int fd, const struct tl_desc *d, uint64_t end, const uint8_t *fill)
+                       const struct cli_data *in, const struct tl_desc *d, uint64_t end,
+                       const uint8_t *fill)
 {
     w->overflow = 0;
     int rc = zeros_to(w, tl_desc_origin(d));
@@ -925,7 +916,7 @@ static int tensor_from(struct cli_writer *w, const struct tl_desc *src, const ui
     unsigned es = tl_dtype_size(d->dtype), axis;
     if (!slab_axis(src, d, w->seq, &axis))
         return write_whole(w, src, src_file, d, end, fill);
-    struct slabs b = { .s = src, .d = d, .bytes = src_file, .fd = fd, .w = w, .fill = fill,
+    struct slabs b = { .s = src, .d = d, .bytes = src_file, .in = in, .w = w, .fill = fill,
                        .axis = axis,
                        .threads = w->threads > 1 ? w->threads - 1 : 1, .n0 = d->sizes[axis],
                        .step = d->strides[axis] * es, .start = tl_desc_origin(d), .end = end,
@@ -947,7 +938,7 @@ static int tensor_from(struct cli_writer *w, const struct tl_desc *src, const ui
 int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,
                       const struct tl_desc *d, uint64_t end, const uint8_t *fill)
 {
-    return tensor_from(w, src, src_file, -1, d, end, fill);
+    return tensor_from(w, src, src_file, NULL, d, end, fill);
 }
 
 int cli_writer_tensor_of(struct cli_writer *w, const struct cli_data *in,
@@ -966,5 +957,5 @@ int cli_writer_tensor_of(struct cli_writer *w, const struct cli_data *in,
     tl_copy_plan_free(plan);
     if (run)
         return cli_writer_carry(w, in, from, len);
-    return tensor_from(w, src, in->bytes, in->has_fd ? in->fd : -1, d, end, fill);
+    return tensor_from(w, src, in->bytes, in, d, end, fill);
 }

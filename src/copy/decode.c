@@ -361,6 +361,26 @@ static const struct {
     [TL_ENC_GGML] = { "ggml", decode_ggml },
 };
 
+uint64_t tl_file_piece(const struct tl_file_tensor *t, uint64_t from, uint64_t max,
+                       struct tl_file_tensor *part)
+{
+    const struct tl_ggml_type *gt = t->encoding == TL_ENC_GGML ? tl_ggml_type(t->ggml_type) : NULL;
+    if (!gt || gt->plain >= 0 || !gt->bytes || t->stored_bytes % gt->bytes ||
+        t->stored_bytes / gt->bytes * gt->block * 4 != t->decoded_bytes ||
+        from % gt->bytes || from >= t->stored_bytes)
+        return 0;
+    uint64_t blocks = (t->stored_bytes - from) / gt->bytes, n = max / gt->bytes;
+    if (n < 1)
+        n = 1;
+    if (n > blocks)
+        n = blocks;
+    *part = *t;
+    part->stored_at = 0;
+    part->stored_bytes = n * gt->bytes;
+    part->decoded_bytes = n * gt->block * 4;
+    return part->stored_bytes;
+}
+
 const char *tl_encoding_name(enum tl_encoding e)
 {
     return e < TL_ENC_COUNT ? encodings[e].name : "?";

@@ -286,6 +286,16 @@ typedef int (*tl_put_fn)(void *ctx, const uint8_t *bytes, size_t n);
 int tl_file_decode(const uint8_t *file, uint64_t len, const struct tl_file_tensor *t,
                    tl_put_fn put, void *ctx, struct tl_error *err);
 
+/* A piece of t's stored bytes that decodes alone, so that a caller can
+ * read them in pieces (into memory of its own) and decode each with
+ * tl_file_decode: *part becomes the row of the piece that starts `from`
+ * bytes into them, whole blocks of at most max bytes (one block at least),
+ * as if stored at file position 0.  @return the piece's stored bytes; 0
+ * where t does not cut so (only a ggml row does, and only one whose sizes
+ * agree: tl_file_decode then says what is wrong) or nothing is left. */
+uint64_t tl_file_piece(const struct tl_file_tensor *t, uint64_t from, uint64_t max,
+                       struct tl_file_tensor *part);
+
 /* Inflates t's raw deflate stream (inflate.c): its first `want` decoded
  * bytes, or (whole) all of them, which must be exactly decoded_bytes (with
  * decoded_crc where has_crc); each piece goes to put.  npz.c peeks at a

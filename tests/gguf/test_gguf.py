@@ -152,6 +152,25 @@ def test_decode_random_blocks():
             assert same_bits(got, expected(t, ne, raw)), (isa, name)
 
 
+def test_decode_in_pieces():
+    """Tensors of more stored bytes than the tool reads at once (512 KiB,
+    whole blocks of each type: Q6_K's 210-byte and IQ4_NL's 18-byte blocks
+    do not divide it), decoded piece after piece, bit for bit as ggml's
+    to_float, on one thread and on two."""
+    rng = np.random.default_rng(19)
+    tensors = model("pieces.gguf", ["Q4_K", "Q6_K", "Q8_0", "IQ4_NL"], [[256 * 16, 400]], rng)
+    for name, t, ne, raw in tensors:
+        assert len(raw) > 512 * 1024, (name, len(raw))
+    for threads in ("1", "2"):
+        out = path("pieces_%s.safetensors" % threads)
+        tl("convert", path("pieces.gguf"), "-o", out, "--threads", threads)
+        h, data = read_safetensors(out)
+        for name, t, ne, raw in tensors:
+            e = h[name]
+            got = np.frombuffer(data[e["data_offsets"][0]:e["data_offsets"][1]], np.float32)
+            assert same_bits(got, expected(t, ne, raw)), (threads, name)
+
+
 def test_plain_types_kept():
     """F32, F16, BF16, F64 and the integers are carried as they are, their
     types kept; into .npz numpy loads them with ggml's values and shapes."""
