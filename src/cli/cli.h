@@ -347,7 +347,10 @@ void cli_buf_free(struct cli_buf *buf);
 
 /* n bytes (rounded up to whole 2 MiB) on a 2 MiB boundary, with
  * transparent huge pages asked for where the system has them: the memory
- * of windows and buffers, which the copy touches first.  free() frees it. */
+ * of windows and buffers, whose pages are new to the process and touched
+ * first by the copy (8 MiB in 4 KiB pages measured 2.9-4.5 ms, in huge
+ * pages 0.8-1.6 ms, against a 60 ms conversion of 103 MB).  free() frees
+ * it. */
 uint8_t *cli_huge_alloc(size_t n);
 
 /* ---- a destination description (dest.c) --------------------------------- */
