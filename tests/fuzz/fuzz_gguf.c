@@ -79,6 +79,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct sink s = { 0, malloc(count * 4 + 1), count * 4 };
         CHECK(s.first != NULL);
         CHECK(tl_file_decode(b, size, t, put, &s, &err) == 0 && s.got == count * 4);
+        /* in pieces of a few whole blocks, as the command line reads a
+         * tensor (tl_file_piece), each decoded alone: the same bits */
+        struct sink p = { 0, malloc(count * 4 + 1), count * 4 };
+        struct tl_file_tensor part;
+        uint64_t from = 0, n;
+        CHECK(p.first != NULL);
+        while ((n = tl_file_piece(t, from, 3 * gt->bytes + 1, &part))) {
+            CHECK(n <= 3 * gt->bytes && n % gt->bytes == 0 && part.stored_at == 0);
+            CHECK(tl_file_decode(b + t->stored_at + from, n, &part, put, &p, &err) == 0);
+            from += n;
+        }
+        CHECK(from == t->stored_bytes && p.got == count * 4);
+        CHECK(memcmp(p.first, s.first, (size_t)count * 4) == 0);
+        free(p.first);
         /* the scalar twin gives the same bits (a NaN any NaN) */
         float *ref = malloc(count * 4 + 1);
         CHECK(ref != NULL);
