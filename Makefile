@@ -63,7 +63,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: lane-plain lane-checked all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: job-plain job-san-rest job-neon job-tsan all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -85,42 +85,48 @@ $(BIN): $(CLI_OBJ) $(LIB)
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
-# make test runs two lanes side by side, one a CPU (LANES=1: one after the
-# other): the plain build's tests, the NEON cross-build and three quarters
-# of the command-line tests under valgrind; the ASan + UBSan build's tests
-# (the slowest), ThreadSanitizer's and the last quarter under valgrind.
-# Each lane's output goes to build/lanes/*.log, printed whole when both end;
-# test fails when either lane does.
-LANES ?= 2
+# make test runs the jobs below TEST_JOBS at a time (default: the online
+# CPUs), longest first, each job taken by the first CPU that is free, so no
+# CPU idles while another has a queue (two fixed lanes left one CPU idle for
+# a third of the run on an AMD EPYC Zen 5 guest).  Each job's output is
+# printed whole when it ends (make -O); test fails when any job does, after
+# the others have run (-k).  Everything is built first, so that no two jobs
+# build the same file.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# the TENSORLAYOUT_SIMD ceilings the command-line suite runs under (one that
+# this CPU or build does not have says skip); 'default' is the binary's own
+# choice
+CLI_PASSES = default scalar sse2 avx2 avx512 neon
+TEST_JOBS_LIST = job-plain job-san-rest $(CLI_PASSES:%=job-san-cli-%) \
+                 job-valgrind-0 job-valgrind-1 job-valgrind-2 job-valgrind-3 job-neon job-tsan
 test: ## every test; again under ASan + UBSan; the command-line tests under valgrind
-	@mkdir -p build/lanes
-	@if [ "$(LANES)" = 1 ]; then \
-	    $(MAKE) lane-plain && $(MAKE) lane-checked; \
-	else \
-	    echo "make test: two lanes side by side (build/lanes/plain.log, checked.log)"; \
-	    $(MAKE) WERROR=1 $(BIN) $(INJECT) > build/lanes/build.log 2>&1 || { cat build/lanes/build.log; exit 1; }; \
-	    $(MAKE) lane-plain > build/lanes/plain.log 2>&1 & plain=$$!; \
-	    $(MAKE) lane-checked > build/lanes/checked.log 2>&1; checked=$$?; \
-	    wait $$plain; plain=$$?; \
-	    echo "== lane 1: plain build, NEON, valgrind"; cat build/lanes/plain.log; \
-	    echo "== lane 2: ASan + UBSan, ThreadSanitizer"; cat build/lanes/checked.log; \
-	    echo "make test: lane 1 exit $$plain, lane 2 exit $$checked"; \
-	    [ $$plain -eq 0 ] && [ $$checked -eq 0 ]; \
-	fi
+	$(MAKE) -j$(TEST_JOBS) WERROR=1 $(BIN) $(INJECT) $(UNIT_BIN) $(DIFF_BIN)
+	$(MAKE) -j$(TEST_JOBS) WERROR=1 SANITIZE=1 build/san/tensorlayout build/san/inject.so \
+	    build/san/test_unit build/san/copy_diff
+	$(MAKE) -j$(TEST_JOBS) SANITIZE=thread WERROR=1 build/tsan/copy_diff
+	@$(MAKE) --no-print-directory -k -O -j$(TEST_JOBS) $(TEST_JOBS_LIST) && echo "make test: every job passed"
 
-lane-plain:
+# the plain build's tests
+job-plain:
 	$(MAKE) test-once WERROR=1
+# the ASan + UBSan build's: all but the command-line suite, and that suite
+# once per ceiling, each a job of its own
+job-san-rest:
+	$(MAKE) $(TEST_ONCE_REST) WERROR=1 SANITIZE=1
+job-san-cli-%:
+	$(MAKE) test-cli WERROR=1 SANITIZE=1 CLI_PASS=$*
+job-valgrind-%:
+	$(MAKE) test-valgrind TL_SHARD=$*/4
+job-neon:
 	$(MAKE) test-neon
-	$(MAKE) test-valgrind TL_SHARD=0,1,2/4
-
-lane-checked:
-	$(MAKE) test-once WERROR=1 SANITIZE=1
+job-tsan:
 	$(MAKE) test-tsan
-	$(MAKE) test-valgrind TL_SHARD=3/4
 
 check: test  ## same as test
 
-test-once: test-lib test-unit test-diff test-cli test-interrupt test-interop test-gguf test-pytorch test-fp8 test-draw test-docs test-man
+TEST_ONCE_REST = test-lib test-unit test-diff test-interrupt test-interop test-gguf test-pytorch test-fp8 \
+                 test-draw test-docs test-man
+test-once: test-cli $(TEST_ONCE_REST)
 
 # SPEC 15: the library prints nothing, reads no environment variable and
 # opens no file (the command line reads the calibration's cache and /proc
@@ -204,11 +210,16 @@ $(INJECT): tests/fault/inject.c | $(BUILD)/dirs
 # The command-line suite runs once as it is, then once more under each
 # TENSORLAYOUT_SIMD value this CPU supports, against the same expectations.
 CLI_ENV = TL=$(abspath $(BIN)) TL_INJECT_LIB=$(abspath $(INJECT)) ASAN_OPTIONS=verify_asan_link_order=0
+# CLI_PASS=WORDS runs only those passes ('default', or a ceiling).
+CLI_PASS ?=
 test-cli: $(BIN) $(INJECT)  ## command-line tests (exact stdout, stderr, exit status), once per SIMD ceiling
-	$(CLI_ENV) sh tests/cli/run.sh
-	@for isa in $$($(BIN) --version | sed -n 's/.*(supported: \(.*\))/\1/p'); do \
-	    echo "TENSORLAYOUT_SIMD=$$isa"; \
-	    TENSORLAYOUT_SIMD=$$isa TL_LABEL=cli-$$isa $(CLI_ENV) sh tests/cli/run.sh || exit 1; \
+	@sup=" $$($(BIN) --version | sed -n 's/.*(supported: \(.*\))/\1/p') "; \
+	for pass in $(or $(CLI_PASS),default $$sup); do \
+	    if [ "$$pass" = default ]; then $(CLI_ENV) sh tests/cli/run.sh || exit 1; continue; fi; \
+	    case "$$sup" in *" $$pass "*) ;; \
+	    *) echo "skip: cli-$$pass (not supported by this CPU or build)"; continue ;; esac; \
+	    echo "TENSORLAYOUT_SIMD=$$pass"; \
+	    TENSORLAYOUT_SIMD=$$pass TL_LABEL=cli-$$pass $(CLI_ENV) sh tests/cli/run.sh || exit 1; \
 	done
 
 # Once more under valgrind (memcheck), as CI does.  CLI_FILTER restricts
