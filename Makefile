@@ -63,7 +63,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: job-plain job-san-rest job-neon job-tsan all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: test-bins job-plain job-san-rest job-neon job-tsan all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -86,12 +86,14 @@ $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
 # make test runs the jobs below TEST_JOBS at a time (default: the online
-# CPUs), longest first, each job taken by the first CPU that is free, so no
-# CPU idles while another has a queue (two fixed lanes left one CPU idle for
-# a third of the run on an AMD EPYC Zen 5 guest).  Each job's output is
-# printed whole when it ends (make -O); test fails when any job does, after
-# the others have run (-k).  Everything is built first, so that no two jobs
-# build the same file.
+# CPUs), each taken by the first CPU that is free, so no CPU idles while
+# another has a queue (two fixed lanes left one CPU idle for a third of the
+# run on an AMD EPYC Zen 5 guest).  They are listed longest first, as
+# measured there.  Each test's output is printed whole when it ends (make
+# -O); test fails when any job does, after the others have run (-k).  The
+# plain and ASan builds' test binaries are made first, so that no two jobs
+# build the same file (ThreadSanitizer's and the NEON cross-build are made
+# by their own jobs, the only ones that use them).
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 # the TENSORLAYOUT_SIMD ceilings the command-line suite runs under (one that
 # this CPU or build does not have says skip); 'default' is the binary's own
@@ -100,10 +102,8 @@ CLI_PASSES = default scalar sse2 avx2 avx512 neon
 TEST_JOBS_LIST = job-plain job-san-rest $(CLI_PASSES:%=job-san-cli-%) \
                  job-valgrind-0 job-valgrind-1 job-valgrind-2 job-valgrind-3 job-neon job-tsan
 test: ## every test; again under ASan + UBSan; the command-line tests under valgrind
-	$(MAKE) -j$(TEST_JOBS) WERROR=1 $(BIN) $(INJECT) $(UNIT_BIN) $(DIFF_BIN)
-	$(MAKE) -j$(TEST_JOBS) WERROR=1 SANITIZE=1 build/san/tensorlayout build/san/inject.so \
-	    build/san/test_unit build/san/copy_diff
-	$(MAKE) -j$(TEST_JOBS) SANITIZE=thread WERROR=1 build/tsan/copy_diff
+	$(MAKE) -j$(TEST_JOBS) WERROR=1 test-bins
+	$(MAKE) -j$(TEST_JOBS) WERROR=1 SANITIZE=1 test-bins
 	@$(MAKE) --no-print-directory -k -O -j$(TEST_JOBS) $(TEST_JOBS_LIST) && echo "make test: every job passed"
 
 # the plain build's tests
@@ -206,6 +206,9 @@ test-neon:  ## the NEON kernels, cross-built for AArch64 and run under qemu
 INJECT = $(BUILD)/inject.so
 $(INJECT): tests/fault/inject.c | $(BUILD)/dirs
 	$(CC) -O2 -shared -fPIC -Wall -Wextra $< -o $@ -ldl
+
+# the binaries the tests of this BUILD run (make test makes them first)
+test-bins: $(BIN) $(INJECT) $(UNIT_BIN) $(DIFF_BIN)
 
 # The command-line suite runs once as it is, then once more under each
 # TENSORLAYOUT_SIMD value this CPU supports, against the same expectations.
