@@ -29,6 +29,13 @@ else ifeq ($(SANITIZE),thread)
 BUILD    ?= build/tsan
 TL_CFLAGS += -fsanitize=thread -fno-omit-frame-pointer
 TL_LDFLAGS += -fsanitize=thread
+else ifeq ($(TRACE),1)
+# the trace build: which functions each command-line test reaches
+# (tests/cli/trace.c, tests/cli/trace.py)
+BUILD    ?= build/trace
+TL_CFLAGS += -finstrument-functions -fno-pie
+TL_LDFLAGS += -no-pie
+TRACE_OBJ = $(BUILD)/tests/cli/trace.o
 else
 BUILD    ?= build
 endif
@@ -63,7 +70,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: test-bins job-plain job-san-rest job-neon job-tsan all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -72,57 +79,89 @@ $(BUILD)/%.o: %.c $(wildcard src/*/*.h tests/*/*.h) | $(BUILD)/dirs
 
 $(BUILD)/dirs: Makefile
 	mkdir -p $(BUILD)/src/core $(BUILD)/src/copy $(BUILD)/src/cli $(BUILD)/src/draw $(BUILD)/tests/unit \
-	         $(BUILD)/tests/diff $(BUILD)/tests/bench
+	         $(BUILD)/tests/diff $(BUILD)/tests/bench $(BUILD)/tests/cli
 	touch $@
 
 $(LIB): $(CORE_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(TL_LIBS)
+$(BIN): $(CLI_OBJ) $(LIB) $(TRACE_OBJ)
+	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(TRACE_OBJ) $(TL_LIBS)
 
 $(UNIT_BIN): $(UNIT_SRC:%.c=$(BUILD)/%.o) $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
 # make test runs the jobs below TEST_JOBS at a time (default: the online
 # CPUs), each taken by the first CPU that is free, so no CPU idles while
-# another has a queue (two fixed lanes left one CPU idle for a third of the
-# run on an AMD EPYC Zen 5 guest).  They are listed longest first, as
-# measured there.  Each test's output is printed whole when it ends (make
-# -O); test fails when any job does, after the others have run (-k).  The
-# plain and ASan builds' test binaries are made first, so that no two jobs
-# build the same file (ThreadSanitizer's and the NEON cross-build are made
-# by their own jobs, the only ones that use them).
+# another has a queue.  They are listed longest first, as measured on a
+# 2-vCPU AMD EPYC (Zen 5) guest.  Each test's output is printed whole when it
+# ends (make -O); test fails when any job does, after the others have run
+# (-k), and ends with a table of the jobs and the slowest tests by wall time
+# (tests/times.sh).  The plain, ASan and trace builds' test binaries are made
+# first, so that no two jobs build the same file (ThreadSanitizer's and the
+# NEON cross-build are made by their own jobs, the only ones that use them).
+#
+# What runs where: every command-line test runs plainly and under ASan +
+# UBSan under the binary's own SIMD choice; under each other ceiling, the
+# tests whose data passes through a copy kernel; under valgrind, the tests
+# that run the tool as another user or in a namespace and the fewest others
+# that together reach every function the suite reaches.  Those two lists
+# are not written by hand: the trace build records what each test reaches
+# (make test-trace; tests/cli/trace.py says how).
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+TIMES = $(abspath build/times)
 # the TENSORLAYOUT_SIMD ceilings the command-line suite runs under (one that
 # this CPU or build does not have says skip); 'default' is the binary's own
-# choice
+# choice, which runs every test; a ceiling runs the kernel tests
 CLI_PASSES = default scalar sse2 avx2 avx512 neon
-TEST_JOBS_LIST = job-plain job-san-rest $(CLI_PASSES:%=job-san-cli-%) \
-                 job-valgrind-0 job-valgrind-1 job-valgrind-2 job-valgrind-3 job-neon job-tsan
-test: ## every test; again under ASan + UBSan; the command-line tests under valgrind
-	$(MAKE) -j$(TEST_JOBS) WERROR=1 test-bins
-	$(MAKE) -j$(TEST_JOBS) WERROR=1 SANITIZE=1 test-bins
-	@$(MAKE) --no-print-directory -k -O -j$(TEST_JOBS) $(TEST_JOBS_LIST) && echo "make test: every job passed"
+TEST_JOBS_LIST = job-neon job-trace job-san-rest job-plain job-san-cli job-valgrind-0 job-valgrind-1 \
+                 job-tsan
+test: ## every test; again under ASan + UBSan; each SIMD ceiling; valgrind (TEST_JOBS=N at once)
+	@rm -rf $(TIMES) && mkdir -p $(TIMES)
+	+@sh tests/timed.sh $(TIMES) build $(MAKE) -j$(TEST_JOBS) WERROR=1 test-bins
+	+@sh tests/timed.sh $(TIMES) build-asan $(MAKE) -j$(TEST_JOBS) WERROR=1 SANITIZE=1 test-bins
+	+@sh tests/timed.sh $(TIMES) build-trace $(MAKE) -j$(TEST_JOBS) WERROR=1 TRACE=1 SANITIZE= trace-bins
+	@$(MAKE) --no-print-directory -k -O -j$(TEST_JOBS) $(TEST_JOBS_LIST); rc=$$?; \
+	sh tests/times.sh $(TIMES); \
+	if [ $$rc -eq 0 ]; then echo "make test: every job passed"; else echo "make test: a job failed"; fi; \
+	exit $$rc
 
+JOB = sh tests/timed.sh $(TIMES) $@ $(MAKE) TL_TIMES=$(TIMES)/tests
 # the plain build's tests
-job-plain:
-	$(MAKE) test-once WERROR=1
-# the ASan + UBSan build's: all but the command-line suite, and that suite
-# once per ceiling, each a job of its own
+job-plain: job-trace
+	+@$(JOB) test-once WERROR=1
+# the ASan + UBSan build's: the command-line suite, then all the rest
+job-san-cli: job-trace
+	+@$(JOB) test-cli WERROR=1 SANITIZE=1
 job-san-rest:
-	$(MAKE) $(TEST_ONCE_REST) WERROR=1 SANITIZE=1
-job-san-cli-%:
-	$(MAKE) test-cli WERROR=1 SANITIZE=1 CLI_PASS=$*
-job-valgrind-%:
-	$(MAKE) test-valgrind TL_SHARD=$*/4
+	+@$(JOB) $(TEST_ONCE_REST) WERROR=1 SANITIZE=1
+job-trace:
+	+@$(JOB) test-trace TRACE=1 SANITIZE=
+job-valgrind-%: job-trace
+	+@$(JOB) test-valgrind TL_SHARD=$*/2
 job-neon:
-	$(MAKE) test-neon
+	+@$(JOB) test-neon
 job-tsan:
-	$(MAKE) test-tsan
+	+@$(JOB) test-tsan
 
-check: test  ## same as test
+# The edit loop's check, in a few minutes: the build, the unit tests, a
+# bounded differential run (TL_ITERS=CHECK_ITERS cases a kernel), the
+# command-line suite once, plainly.
+CHECK_ITERS ?= 200
+EXHAUSTIVE_ITERS ?= 30000
+check: $(BIN) $(INJECT) $(BATCH) $(UNIT_BIN) $(DIFF_BIN)  ## the edit loop: build, unit, a bounded differential run, the CLI suite once
+	$(UNIT_BIN)
+	TL_ITERS=$(CHECK_ITERS) $(DIFF_BIN)
+	@$(MAKE) --no-print-directory test-cli CLI_PASS=default
+
+# What make test runs at reduced counts, at full count: the unit tests'
+# randomized checks ten times as long (TL_UNIT_FULL=1), the differential
+# test with ten times the cases, the interrupt test with 1000 runs.
+test-exhaustive: $(UNIT_BIN) $(DIFF_BIN) $(BIN)  ## the randomized tests at full count (tens of minutes)
+	TL_UNIT_FULL=1 $(UNIT_BIN)
+	TL_ITERS=$(EXHAUSTIVE_ITERS) $(DIFF_BIN)
+	@$(MAKE) --no-print-directory test-interrupt INTERRUPT_RUNS=1000
 
 TEST_ONCE_REST = test-lib test-unit test-diff test-interrupt test-interop test-gguf test-pytorch test-fp8 \
                  test-draw test-docs test-man
@@ -207,33 +246,61 @@ INJECT = $(BUILD)/inject.so
 $(INJECT): tests/fault/inject.c | $(BUILD)/dirs
 	$(CC) -O2 -shared -fPIC -Wall -Wextra $< -o $@ -ldl
 
+# The command-line suite's batch driver (tests/cli/batch.c): many command
+# lines in one process, as the tool runs each.
+BATCH = $(BUILD)/tl_batch
+$(BATCH): $(BUILD)/tests/cli/batch.o $(filter-out $(BUILD)/src/cli/main.o,$(CLI_OBJ)) $(LIB) $(TRACE_OBJ)
+	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
+
 # the binaries the tests of this BUILD run (make test makes them first)
-test-bins: $(BIN) $(INJECT) $(UNIT_BIN) $(DIFF_BIN)
+test-bins: $(BIN) $(INJECT) $(BATCH) $(UNIT_BIN) $(DIFF_BIN)
 
 # The command-line suite runs once as it is, then once more under each
-# TENSORLAYOUT_SIMD value this CPU supports, against the same expectations.
-CLI_ENV = TL=$(abspath $(BIN)) TL_INJECT_LIB=$(abspath $(INJECT)) ASAN_OPTIONS=verify_asan_link_order=0
+# TENSORLAYOUT_SIMD value this CPU supports, against the same expectations:
+# every test as it is, the kernel tests (build/trace/lists/kernel-tests,
+# made by test-trace when missing) under a ceiling.
+CLI_ENV = TL=$(abspath $(BIN)) TL_BATCH=$(abspath $(BATCH)) TL_INJECT_LIB=$(abspath $(INJECT)) \
+          ASAN_OPTIONS=verify_asan_link_order=0 $(if $(TL_TIMES),TL_TIMES=$(TL_TIMES))
+TRACE_LISTS = build/trace/lists
 # CLI_PASS=WORDS runs only those passes ('default', or a ceiling).
 CLI_PASS ?=
-test-cli: $(BIN) $(INJECT)  ## command-line tests (exact stdout, stderr, exit status), once per SIMD ceiling
+test-cli: $(BIN) $(INJECT) $(BATCH)  ## command-line tests (exact stdout, stderr, exit status): all, then the kernel tests per SIMD ceiling
 	@sup=" $$($(BIN) --version | sed -n 's/.*(supported: \(.*\))/\1/p') "; \
 	for pass in $(or $(CLI_PASS),default $$sup); do \
-	    if [ "$$pass" = default ]; then $(CLI_ENV) sh tests/cli/run.sh || exit 1; continue; fi; \
+	    if [ "$$pass" = default ]; then TL_LABEL=cli$(if $(filter 1,$(SANITIZE)),-asan) $(CLI_ENV) sh tests/cli/run.sh || exit 1; continue; fi; \
 	    case "$$sup" in *" $$pass "*) ;; \
 	    *) echo "skip: cli-$$pass (not supported by this CPU or build)"; continue ;; esac; \
-	    echo "TENSORLAYOUT_SIMD=$$pass"; \
-	    TENSORLAYOUT_SIMD=$$pass TL_LABEL=cli-$$pass $(CLI_ENV) sh tests/cli/run.sh || exit 1; \
+	    [ -f $(TRACE_LISTS)/kernel-tests ] || $(MAKE) --no-print-directory TRACE=1 SANITIZE= test-trace || exit 1; \
+	    echo "TENSORLAYOUT_SIMD=$$pass: the $$(wc -l < $(TRACE_LISTS)/kernel-tests) kernel tests"; \
+	    TENSORLAYOUT_SIMD=$$pass TL_LABEL=cli$(if $(filter 1,$(SANITIZE)),-asan)-$$pass TL_LIST=$(abspath $(TRACE_LISTS)/kernel-tests) \
+	        $(CLI_ENV) sh tests/cli/run.sh || exit 1; \
 	done
 
-# Once more under valgrind (memcheck), as CI does.  CLI_FILTER restricts
-# it to the tests whose names contain one of its words.
+# The trace build (TRACE=1) runs the whole suite, recording the functions
+# each test reaches, and writes the lists of kernel tests and valgrind tests
+# (tests/cli/trace.py).
+trace-bins: $(BIN) $(BATCH) $(INJECT)
+test-trace:  ## the command-line suite in the trace build; writes the kernel and valgrind lists
+	@$(MAKE) --no-print-directory TRACE=1 SANITIZE= trace-bins
+	@rm -rf build/trace/t build/trace/times && mkdir -p build/trace/t
+	@TL_TRACE_DIR=$(abspath build/trace/t) TL_LABEL=cli-trace \
+	    TL=$(abspath build/trace/tensorlayout) TL_BATCH=$(abspath build/trace/tl_batch) \
+	    TL_INJECT_LIB=$(abspath build/trace/inject.so) TL_TIMES=$(abspath build/trace/times) \
+	    sh tests/cli/run.sh
+	@python3 tests/cli/trace.py tests/cli build/trace/t $(TRACE_LISTS) build/trace/times
+
+# Under valgrind (memcheck): the valgrind tests of the trace's lists, or
+# the tests whose names contain one of CLI_FILTER's words.
 CLI_FILTER ?=
 TL_SHARD ?=
 comma := ,
-test-valgrind: $(BIN) $(INJECT)  ## command-line tests under valgrind --error-exitcode (TL_SHARD=K/N: a share)
-	@if command -v valgrind >/dev/null 2>&1; then \
-	    TL_SHARD=$(TL_SHARD) TL_LABEL=cli-valgrind$(if $(TL_SHARD),-$(subst /,-of-,$(subst $(comma),+,$(TL_SHARD)))) TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh $(CLI_FILTER); \
-	else echo "skip: valgrind (not installed)"; fi
+test-valgrind: $(BIN) $(INJECT) $(BATCH)  ## command-line tests under valgrind --error-exitcode (TL_SHARD=K/N: a share)
+	@if ! command -v valgrind >/dev/null 2>&1; then echo "skip: valgrind (not installed)"; exit 0; fi; \
+	if [ -z "$(CLI_FILTER)" ] && [ ! -f $(TRACE_LISTS)/valgrind-tests ]; then \
+	    $(MAKE) --no-print-directory TRACE=1 SANITIZE= test-trace || exit 1; fi; \
+	$(if $(CLI_FILTER),,TL_LIST=$(abspath $(TRACE_LISTS)/valgrind-tests)) TL_SHARD=$(TL_SHARD) \
+	    TL_LABEL=cli-valgrind$(if $(TL_SHARD),-$(subst /,-of-,$(subst $(comma),+,$(TL_SHARD)))) \
+	    TL_EXEC_PREFIX="valgrind -q --error-exitcode=99" $(CLI_ENV) sh tests/cli/run.sh $(CLI_FILTER)
 
 # Conversions (one tensor, whole files, a sharded model written by several
 # threads) ended by SIGINT, SIGTERM or SIGHUP at random moments: nothing
@@ -242,7 +309,7 @@ test-valgrind: $(BIN) $(INJECT)  ## command-line tests under valgrind --error-ex
 INTERRUPT_RUNS ?= 320
 INTERRUPT_SEED ?=
 test-interrupt: $(BIN)  ## conversions interrupted at random moments leave nothing behind
-	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/interrupt.sh $(INTERRUPT_RUNS) $(INTERRUPT_SEED)
+	TL_LABEL=interrupt$(if $(filter 1,$(SANITIZE)),-asan) TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/interrupt.sh $(INTERRUPT_RUNS) $(INTERRUPT_SEED)
 
 test-interop: $(BIN)  ## numpy reads what the tool writes and writes what it reads
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/interop/run.sh

@@ -11,7 +11,7 @@
  *      argv[0] is the command name, as arg_parse() expects.  Build its
  *      argtable, call cli_parse_args() (which handles --help and usage
  *      errors), do the work, and return a CLI_* status; never exit().
- *   2. Declare it below and add a row to commands[] in main.c.
+ *   2. Declare it below and add a row to commands[] in commands.c.
  *   3. Document it in man/tensorlayout.1 (SYNOPSIS, COMMANDS, EXAMPLES)
  *      and add tests under tests/cli/NAME/.
  */
@@ -36,6 +36,10 @@ enum cli_status {
 };
 
 #define CLI_CONTINUE (-1)
+
+/* Runs one command line (argv[0] the program's name, argv[1] the command)
+ * and returns its exit status (commands.c). */
+int cli_main(int argc, char **argv);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_size(int argc, char **argv);

@@ -13,7 +13,13 @@
 # refuses) prints one line "skip: REASON" and exits 77; it is counted as
 # skipped, never as passed.  Tests that must run the binary from a folder of
 # their own (as user nobody, say) use $TL_BIN, the binary itself, and
-# $TL_EXEC_PREFIX, the wrapper, rather than $TL.
+# $TL_EXEC_PREFIX, the wrapper, rather than $TL.  $TL_BATCH (wrapped too)
+# runs many command lines in one process (tests/cli/batch.c).
+#
+# TL_LIST=FILE runs only the tests it names (GROUP/NAME.sh, a line each:
+# the lists of tests/cli/trace.py).  TL_TIMES=FILE appends "START END LABEL
+# NAME" for each test run (make test's table of the slowest).  TL_TRACE_DIR
+# (the trace build) records the functions each test's processes reach.
 #
 # TL_SHARD=K/N runs only every Nth test from the Kth (0 <= K < N; K may be
 # a list, 0,1,2/4), so that runs side by side share the suite (make test's
@@ -41,6 +47,9 @@ shard_n=${TL_SHARD:-0/1}; shard_n=${shard_n#*/}
 index=-1
 for t in "$here"/*/*.sh; do
     name=${t#"$here"/}
+    if [ -n "${TL_LIST:-}" ] && ! grep -qxF "$name" "$TL_LIST"; then
+        continue
+    fi
     index=$((index + 1))
     case ",$shard_k," in *",$((index % shard_n)),"*) ;; *) continue ;; esac
     if [ $# -gt 0 ]; then
@@ -52,12 +61,17 @@ for t in "$here"/*/*.sh; do
     fi
     dir="$scratch/run"
     rm -rf "$dir" && mkdir -p "$dir" || exit 3
+    start=$(date +%s.%N)
     ln -s "$root/examples" "$dir/examples"
     ln -s "$here/bad" "$dir/bad"
-    (cd "$dir" && XDG_CACHE_HOME="$dir/.cache" TL_BIN="$TL" TL_EXEC_PREFIX="${TL_EXEC_PREFIX:-}" \
-        TL="${TL_EXEC_PREFIX:+$TL_EXEC_PREFIX }$TL" sh "$t" \
+    trace=
+    [ -n "${TL_TRACE_DIR:-}" ] && trace="$TL_TRACE_DIR/$(echo "$name" | tr / %)"
+    (cd "$dir" && TL_TRACE_FILE=$trace XDG_CACHE_HOME="$dir/.cache" TL_BIN="$TL" TL_EXEC_PREFIX="${TL_EXEC_PREFIX:-}" \
+        TL="${TL_EXEC_PREFIX:+$TL_EXEC_PREFIX }$TL" \
+        TL_BATCH="${TL_EXEC_PREFIX:+$TL_EXEC_PREFIX }${TL_BATCH:-}" sh "$t" \
         >"$scratch/stdout" 2>"$scratch/stderr" </dev/null)
     echo $? >"$scratch/exit"
+    [ -n "${TL_TIMES:-}" ] && echo "$start $(date +%s.%N) $label $name" >>"$TL_TIMES"
     if [ "$(cat "$scratch/exit")" = 77 ] && head -n 1 "$scratch/stdout" | grep -q '^skip: '; then
         echo "$(head -n 1 "$scratch/stdout") ($name)"
         skipped=$((skipped + 1))

@@ -19,6 +19,10 @@ extern int check_failures;
     check_failures++; fprintf(stderr, "%s:%d: %s is \"%s\", expected \"%s\"\n", \
                               __FILE__, __LINE__, #a, a_, b_); } } while (0)
 
+/* The iterations of a randomized check: its full count under
+ * TL_UNIT_FULL=1 (make test-exhaustive), a tenth of it otherwise (main.c). */
+long check_iterations(long full);
+
 /* A test is a void function; tests.h lists them. */
 typedef void (*test_fn)(void);
 struct test { const char *name; test_fn fn; };

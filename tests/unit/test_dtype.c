@@ -319,7 +319,7 @@ void dtype_should_print_the_shortest_text_of_each_type(void)
         }
     }
     uint64_t x = 0x243f6a8885a308d3ull;
-    for (long i = 0; i < 10000000; i++) {
+    for (long i = 0, n = check_iterations(10000000); i < n; i++) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
@@ -415,7 +415,7 @@ void dtype_should_print_the_shortest_text_of_float64(void)
                 CHECK_STR(why, "(the shortest text)");
         }
     }
-    for (long i = 0; i < 1200000; i++) {
+    for (long i = 0, n = check_iterations(1200000); i < n; i++) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
