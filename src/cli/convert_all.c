@@ -91,9 +91,10 @@ struct rule_use {
 };
 
 /* Applies the rules to every tensor of f, noting in u which rules changed
- * something. */
-static void plan_items(const struct cli_whole *w, const struct tl_file *f, struct item *it,
-                       const enum tl_dtype *to_type, struct rule_use *u)
+ * something.  @return CLI_OK, or CLI_INVALID (said) for a tensor whose
+ * packed copy no file could hold (a broadcast view of absurd sizes). */
+static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct item *it,
+                      const enum tl_dtype *to_type, struct rule_use *u)
 {
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];
@@ -148,7 +149,16 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
         tl_strides_for_order(s->rank, s->sizes, order, 0, it[i].dst.strides, NULL);
         if (it[i].type)
             it[i].dst.dtype = *to_type;
-        tl_desc_validate(&it[i].dst, NULL);
+        struct tl_error err = { 0 };
+        uint64_t bits = tl_dtype_bits(it[i].dst.dtype);
+        if (tl_desc_validate(&it[i].dst, &err) ||
+            info.element_count > (uint64_t)INT64_MAX / (bits >= 8 ? bits / 8 : 1)) {
+            char q[64];
+            fprintf(stderr, "tensorlayout: %s: tensor '%s': its %" PRIu64 " elements of %s need "
+                    "more bytes than any file holds\n", w->name, tl_quote(t->name, q, sizeof q),
+                    info.element_count, tl_dtype_name(it[i].dst.dtype));
+            return CLI_INVALID;
+        }
         it[i].bytes = tl_dtype_bytes(it[i].dst.dtype, info.element_count);
         /* a layout it already has is no change (a map's padded or offset
          * buffer still comes out packed, as every tensor does) */
@@ -159,6 +169,7 @@ static void plan_items(const struct cli_whole *w, const struct tl_file *f, struc
             u->to[which] = true;
         u->type |= it[i].type;
     }
+    return CLI_OK;
 }
 
 /* Says which rule changed nothing: an error. */
@@ -773,8 +784,13 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
         at += tl_zip_local(names[i], local) + bytes + TL_ZIP_DESCRIPTOR;
     }
     if (rc == CLI_OK && tl_zip_directory(e, n, at, &dir, &dlen, &err)) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
-        rc = CLI_IO;
+        if (err.code == TL_E_NOMEM) {
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            rc = CLI_IO;
+        } else {
+            fprintf(stderr, "tensorlayout: %s: %s\n", w->shown ? w->shown : w->out, err.msg);
+            rc = CLI_INVALID;
+        }
     }
     if (rc)
         goto out;
@@ -1042,7 +1058,8 @@ int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size
             fprintf(stderr, "tensorlayout: out of memory\n");
             return CLI_IO;
         }
-        plan_items(w, &files[k], it, has ? &to_type : NULL, &u);
+        if (!rc)
+            rc = plan_items(w, &files[k], it, has ? &to_type : NULL, &u);
         free(it);
     }
     return rc ? rc : rules_used(w, &u, has ? &to_type : NULL);
@@ -1194,7 +1211,11 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
         fprintf(stderr, "tensorlayout: out of memory\n");
         return CLI_IO;
     }
-    plan_items(w, f, it, has ? &to_type : NULL, &u);
+    int planned = plan_items(w, f, it, has ? &to_type : NULL, &u);
+    if (planned) {
+        free(it);
+        return planned;
+    }
     size_t quantized = 0;
     for (size_t i = 0; quant != UINT32_MAX && i < f->count; i++) {
         /* the floating tensors whose rows are whole blocks of 32 */

@@ -64,6 +64,12 @@ static int open_shard(struct cli_shards *s, size_t k)
                 s->x.shards[k], strerror(errno));
         return CLI_INVALID;
     }
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {   /* nothing outside the folder */
+        fprintf(stderr, "tensorlayout: %s: shard '%s' is a symbolic link or no regular file: "
+                "a model's shards are read only as the regular files of its folder\n", s->name,
+                s->x.shards[k]);
+        return CLI_INVALID;
+    }
     int rc = cli_open_file(path, &s->data[k], &format);
     if (rc)
         return rc;

@@ -245,10 +245,19 @@ static int copy_others(const struct cli_shards *s, const char *index_path, const
             shard |= strcmp(e->d_name, s->x.shards[k]) == 0;
         snprintf(src, sizeof src, "%s/%s", from, e->d_name);
         if (e->d_name[0] == '.' || shard || strcmp(e->d_name, index_name(index_path)) == 0 ||
-            weights_file(e->d_name) || stat(src, &st) != 0 || !S_ISREG(st.st_mode))
+            weights_file(e->d_name) || lstat(src, &st) != 0)
             continue;
+        if (!S_ISREG(st.st_mode)) {     /* a link may lead anywhere: not copied */
+            if (S_ISLNK(st.st_mode)) {
+                char q[128];
+                cli_note("%s: is a symbolic link: not copied (only the regular files of the "
+                         "model's folder are)\n", tl_quote(src, q, sizeof q));
+            }
+            continue;
+        }
         snprintf(dst, sizeof dst, "%s/%s", dir, e->d_name);
-        int in = open(src, O_RDONLY), out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        int in = open(src, O_RDONLY | O_NOFOLLOW),
+            out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0666);
         char buf[1 << 16];
         ssize_t n = 0;
         while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)

@@ -628,6 +628,12 @@ static int parse_text(struct parser *pp, const char *text, size_t len, cJSON **r
         tl_fail(p.err, TL_E_JSON, NULL, "empty: no description in it");
         return TL_E_JSON;
     }
+    long nul = tl_json_nul_at(text, len);
+    if (nul >= 0) {
+        tl_fail(p.err, TL_E_JSON, NULL, "a string holds a NUL (\\u0000): no name or key may");
+        line_col(text, text + nul, &p.err->line, &p.err->col);
+        return TL_E_JSON;
+    }
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
     const char *mistake = root ? NULL : diagnose(text, len, &why);
     if (mistake) {
@@ -899,3 +905,18 @@ const struct tl_format_entry tl_format_json = {
     .title = "a JSON description", .endings = ".json", .bid = json_bid,
     .spelling = TL_SPELL_NAME,
 };
+
+long tl_json_nul_at(const char *text, size_t n)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < n; i++) {
+        if (text[i] == '"') {
+            in_string = !in_string;
+        } else if (in_string && text[i] == '\\' && i + 1 < n) {
+            if (text[i + 1] == 'u' && i + 5 < n && strncmp(text + i + 2, "0000", 4) == 0)
+                return (long)i;
+            i++;                        /* the escaped character */
+        }
+    }
+    return -1;
+}

@@ -5,18 +5,41 @@
 
 #include "tl.h"
 
+/* Writes text into buf (n bytes) with each control character (below 0x20,
+ * and 0x7f) as \xNN, cut short rather than split an escape: a message
+ * holds one line however a file spells the names it quotes.  Every error's
+ * key and message pass here (tl_fail, tl_error_key). */
+static void escape_controls(char *buf, size_t n, const char *text)
+{
+    size_t o = 0;
+    for (; *text && o + 1 < n; text++) {
+        unsigned char c = (unsigned char)*text;
+        if (c >= 0x20 && c != 0x7f) {
+            buf[o++] = (char)c;
+        } else if (o + 5 < n) {
+            snprintf(buf + o, n - o, "\\x%02x", c);
+            o += 4;
+        } else {
+            break;
+        }
+    }
+    buf[o] = '\0';
+}
+
 int tl_fail(struct tl_error *err, int code, const char *key, const char *fmt, ...)
 {
     if (!err)
         return code;
+    char text[sizeof err->msg];
     err->code = code;
     err->line = 0;
     err->col = 0;
-    snprintf(err->key, sizeof err->key, "%s", key ? key : "");
+    escape_controls(err->key, sizeof err->key, key ? key : "");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    escape_controls(err->msg, sizeof err->msg, text);
     return code;
 }
 
@@ -41,7 +64,7 @@ const char *tl_quote(const char *s, char *buf, size_t n)
 
 void tl_error_key(struct tl_error *err, const char *key)
 {
-    size_t n = strnlen(key, sizeof err->key - 1);
-    memmove(err->key, key, n);
-    err->key[n] = '\0';
+    char text[sizeof err->key];
+    snprintf(text, sizeof text, "%s", key);
+    escape_controls(err->key, sizeof err->key, text);
 }

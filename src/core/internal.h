@@ -42,6 +42,12 @@ extern struct tl_find_limits tl_find_limits;
  * readers fill the tensor table with the helpers of desc.c. */
 
 #define TL_FILE_HEADER_MAX (UINT64_C(100) << 20)   /* 100 MiB, for every format */
+#define TL_FILE_BYTES_MAX ((uint64_t)INT64_MAX)   /* the most a file holds (off_t) */
+
+/* Where a JSON text of n bytes writes a NUL in a string (the escape
+ * \u0000, which cJSON would cut the string at), or -1: a name or key with
+ * a NUL is refused, never cut short (desc_json.c). */
+long tl_json_nul_at(const char *text, size_t n);
 
 /* The format table's entries, each in its format's file (format.c lists
  * them). */

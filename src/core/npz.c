@@ -373,8 +373,14 @@ int tl_zip_directory(const struct tl_zip_entry *e, size_t n, uint64_t at, uint8_
                      size_t *len, struct tl_error *err)
 {
     size_t cap = 56 + 20 + 22;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        char q[80];
+        if (tl_path_escapes(e[i].name))     /* unpacked, it would land outside the folder */
+            return tl_fail(err, TL_E_VALUE, NULL, "member '%s' would be absolute or climb out "
+                           "of the folder it is unpacked in ('..'): rename the tensor",
+                           tl_quote(e[i].name, q, sizeof q));
         cap += 46 + strlen(e[i].name) + 28;
+    }
     uint8_t *buf = malloc(cap), *p = buf;
     if (!buf)
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");

@@ -356,6 +356,11 @@ int tl_pk_load(const uint8_t *b, size_t len, const struct tl_pk_rules *rules,
                 break;
             }
             bool bytes = op == 'B' || op == 'C' || op == 0x8e;
+            if (!bytes && memchr(b + v.at, 0, (size_t)n)) {     /* a name cut short */
+                rc = tl_fail(err, TL_E_VALUE, "data.pkl", "the string at byte %zu holds a NUL: "
+                             "no tensor name or storage key may", v.at);
+                break;
+            }
             rc = push(&v, str_obj(&v, b + v.at, (size_t)n, bytes ? TL_PK_BYTES : TL_PK_STR));
             v.at += (size_t)n;
             break;

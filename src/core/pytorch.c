@@ -364,7 +364,14 @@ static int tensor_row(struct rows *r, const char *name, const struct tensor *x,
     if (count && last >= s->numel)
         return tl_fail(err, TL_E_RANGE, key, "reaches element %" PRIu64 " of storage '%s', "
                        "which holds %" PRIu64, last, s->key, s->numel);
+    if (!count && x->offset > s->numel)
+        return tl_fail(err, TL_E_RANGE, key, "starts at element %" PRIu64 " of storage '%s', "
+                       "which holds %" PRIu64, x->offset, s->key, s->numel);
     unsigned es = types[s->type].size;
+    uint64_t packed;
+    if (!tl_mul_ok(count, es, &packed) || packed > TL_FILE_BYTES_MAX)
+        return tl_fail(err, TL_E_OVERFLOW, key, "holds %" PRIu64 " elements of %u bytes: more "
+                       "than any file can hold", count, es);
     uint64_t at = m->encoding == TL_ENC_PLAIN ? m->stored_at : 0;
     t->encoding = m->encoding;
     t->stored_at = m->stored_at;
@@ -379,8 +386,13 @@ static int tensor_row(struct rows *r, const char *name, const struct tensor *x,
         t->begin = m->begin;
         t->end = m->end;
     }
-    if (count == 0)
-        return 0;                       /* no elements: listed, not decoded */
+    if (count == 0) {                   /* no elements: listed, not decoded, */
+        t->encoding = TL_ENC_PLAIN;     /* and carried as the none it holds */
+        t->end = t->begin;
+        t->stored_bytes = t->decoded_bytes = 0;
+        t->has_crc = false;
+        return 0;
+    }
     struct tl_desc *d = &t->desc;
     memset(d, 0, sizeof *d);
     d->dtype = types[s->type].dt >= 0 ? (enum tl_dtype)types[s->type].dt : TL_DT_UINT8;

@@ -211,6 +211,10 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, stru
         if (text[i] == '\0')
             return tl_fail(err, TL_E_JSON, "header", "holds a NUL byte at %" PRIu64, 8 + i);
     }
+    long nul = tl_json_nul_at(text, (size_t)n);
+    if (nul >= 0)
+        return tl_fail(err, TL_E_JSON, "header", "a string holds a NUL (\\u0000) at byte %ld: "
+                       "no tensor name or key may", 8 + nul);
     cJSON *root = cJSON_ParseWithLengthOpts(text, (size_t)n, &end, 0);
     if (!root) {
         uint64_t at = end ? (uint64_t)(end - text) : 0;

@@ -70,6 +70,9 @@ int tl_shard_index_parse(const char *text, size_t len, struct tl_shard_index *x,
                          struct tl_error *err)
 {
     memset(x, 0, sizeof *x);
+    if (tl_json_nul_at(text, len) >= 0)
+        return tl_fail(err, TL_E_JSON, NULL, "a string of the index holds a NUL (\\u0000): no "
+                       "tensor or shard name may");
     cJSON *doc = cJSON_ParseWithLength(text, len);
     if (!doc || !cJSON_IsObject(doc)) {
         cJSON_Delete(doc);

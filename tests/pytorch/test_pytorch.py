@@ -207,12 +207,13 @@ class Payload:
         return (self.func, (self.arg,))
 
 
-def archive(pkl, storages=None, name="archive"):
+def archive(pkl, storages=None, name="archive", deflate=False):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
         z.writestr(name + "/data.pkl", pkl)
         for k, data in (storages or {"0": bytes(64)}).items():
-            z.writestr(name + "/data/" + k, data)
+            z.writestr(name + "/data/" + k, data,
+                       compress_type=zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED)
         z.writestr(name + "/version", "3\n")
     return buf.getvalue()
 
@@ -248,7 +249,56 @@ def hostile_cases(marker):
         ("protocol_1", archive(b"\x80\x01N."), "protocol 1"),
         ("newobj", archive(b"\x80\x02ccollections\nOrderedDict\n)\x81."), "opcode 0x81"),
         ("bad_opcode", archive(b"\x80\x02I1\n."), "opcode"),
+        # what a file says is printed escaped: no terminal control, one line
+        ("escape_module", archive(b"\x80\x02cos\x1b]0;OWNED\x07\nsystem\n)R."),
+         "os\\x1b]0;OWNED\\x07.system"),
+        ("newline_storage_key", archive(storage.replace(b"X\x01\x00\x00\x000", b"X\x03\x00\x00\x000\n1"),
+                                        {"0": bytes(64)}), "0\\x0a1"),
     ]
+
+
+def view(sizes, strides, offset=0):
+    """A checkpoint {'w': a FLOAT32 view of storage '0' (12 elements)},
+    its sizes, strides and offset as given: any integers, written as
+    pickle's 8-byte LONG1."""
+    def ints(xs):
+        return b"(" + b"".join(b"\x8a\x08" + struct.pack("<q", x) for x in xs) + b"t"
+    return (b"\x80\x02}X\x01\x00\x00\x00wctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00"
+            b"\x00storagectorch\nFloatStorage\nX\x01\x00\x00\x000X\x03\x00\x00\x00cpuK\x0ctQ"
+            + ints([offset]).strip(b"(t") + ints(sizes) + ints(strides)
+            + b"\x89ccollections\nOrderedDict\n)RtRs.")
+
+
+def test_hostile_views_leak_nothing():
+    """Views whose sizes no file can hold, and empty views past or on a
+    deflated storage (issue 73): refused in one line with exit 4, or carried
+    as the nothing they hold; never a byte of the process's memory or past
+    the input in the output."""
+    cases = [
+        ("broadcast_huge", archive(view([2 ** 63 - 1], [0])), "more than any file can hold"),
+        ("empty_past_storage", archive(view([3, 0], [1, 1], offset=252)), "starts at element 252"),
+    ]
+    for name, data, says in cases:
+        f = path("view_%s.pt" % name)
+        open(f, "wb").write(data)
+        for args in (["list", f], ["convert", f, "-o", "-", "--format", "safetensors"],
+                     ["convert", f, "-o", path("v.safetensors")], ["dump", f + ":w"]):
+            r = tl(*args, check=False)
+            lines = r.stderr.decode().strip().split("\n")
+            assert r.returncode == 4 and r.stdout == b"", (name, args, r.returncode, len(r.stdout))
+            assert len(lines) == 1 and says in lines[0], (name, lines, says)
+        assert not os.path.exists(path("v.safetensors"))
+    # an empty view on a deflated storage: carried with no bytes, and torch
+    # reads the output as the empty tensor it is
+    f = path("view_empty_deflated.pt")
+    open(f, "wb").write(archive(view([0], [1], offset=5), {"0": os.urandom(48) * 40}, deflate=True))
+    r = tl("convert", f, "-o", "-", "--format", "safetensors")
+    n = struct.unpack("<Q", r.stdout[:8])[0]
+    head = json.loads(r.stdout[8:8 + n])
+    assert len(r.stdout) == 8 + n and head["w"]["data_offsets"] == [0, 0], (len(r.stdout), head)
+    tl("convert", f, "-o", path("empty.safetensors"))
+    got = read_safetensors(path("empty.safetensors"))
+    assert got["w"][1].shape == (0,), got
 
 
 def test_hostile_pickles_run_nothing():

@@ -1,0 +1,1 @@
+$TL inspect bad/tf_st_metadata_key_nul.safetensors; echo exit $?

@@ -1,0 +1,1 @@
+$TL list bad/tf_st_name_nul.safetensors; echo exit $?
