@@ -41,6 +41,10 @@ static int fail(struct vm *v, const char *msg)
 
 struct tl_pk *tl_pk_new(struct tl_pk_arena *a, enum tl_pk_kind kind)
 {
+    if (a->limit && a->n >= a->limit) {
+        a->over = true;
+        return NULL;
+    }
     struct tl_pk *p = calloc(1, sizeof *p);
     if (!p)
         return NULL;
@@ -88,6 +92,10 @@ void tl_pk_free(struct tl_pk_arena *a)
 
 static int nomem(struct vm *v)
 {
+    if (v->arena->over)
+        return tl_fail(v->err, TL_E_RANGE, "data.pkl", "builds more than %zu values, more than "
+                       "a pickle of %zu bytes may (the work a file costs is bounded by its size)",
+                       v->arena->limit, v->len);
     return tl_fail(v->err, TL_E_NOMEM, NULL, "out of memory");
 }
 

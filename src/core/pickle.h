@@ -30,10 +30,14 @@ struct tl_pk {
     void *obj;
 };
 
-/* Every value of one load, freed at once. */
+/* Every value of one load, freed at once.  limit (when not 0) bounds the
+ * values built: past it tl_pk_new returns NULL and sets over, and the
+ * load fails saying so (a file's work is bounded by its size). */
 struct tl_pk_arena {
     struct tl_pk **all;
     size_t n, cap;
+    size_t limit;
+    bool over;
 };
 
 struct tl_pk *tl_pk_new(struct tl_pk_arena *a, enum tl_pk_kind kind);

@@ -127,7 +127,24 @@ struct ctx {
     const struct tl_file *zip;          /* the archive's members */
     const char *dir;                    /* ARCHIVE, the members' folder */
     size_t dirlen;
-};
+    const struct tl_file_tensor **by_name;  /* the members by name: a storage is */
+};                                          /* found in log time, however many */
+
+static int member_cmp(const void *a, const void *b)
+{
+    const struct tl_file_tensor *x = *(const struct tl_file_tensor *const *)a;
+    const struct tl_file_tensor *y = *(const struct tl_file_tensor *const *)b;
+    return strcmp(x->name, y->name);
+}
+
+/* The member of that name, or NULL. */
+static const struct tl_file_tensor *member_named(const struct ctx *c, const char *name)
+{
+    struct tl_file_tensor key = { .name = (char *)name };
+    const struct tl_file_tensor *k = &key, **hit = bsearch(&k, c->by_name, c->zip->count,
+                                                           sizeof *c->by_name, member_cmp);
+    return hit ? *hit : NULL;
+}
 
 static int bad(struct tl_error *err, const char *msg)
 {
@@ -236,7 +253,7 @@ static int persistent(void *vctx, struct tl_pk_arena *a, const struct tl_pk *pid
         return tl_fail(err, TL_E_VALUE, "data.pkl", "storage key '%s' is not a member's name",
                        tl_quote(key, q, sizeof q));
     snprintf(name, sizeof name, "%.*sdata/%s", (int)c->dirlen, c->dir, key);
-    const struct tl_file_tensor *m = tl_file_find(c->zip, name);
+    const struct tl_file_tensor *m = member_named(c, name);
     if (!m)
         return tl_fail(err, TL_E_VALUE, "data.pkl", "storage '%s' has no member %s in the "
                        "archive", tl_quote(key, q, sizeof q), name);
@@ -278,7 +295,23 @@ struct rows {
     struct tl_file_tensor *t;
     size_t n, cap;
     uint64_t file_len;
+    uint64_t work, budget;      /* containers and values visited, and their bound */
 };
+
+/* The work a pickle of n bytes may cost (SPEC 17: bounded by its size): a
+ * value built for every two bytes (torch.save's values take two or more:
+ * an opcode and its argument, or a memo index), and four values visited a
+ * byte when flattened (a value the memo shares counts each time it is
+ * reached: tied weights a few times, a bomb of shared lists 2^k times). */
+static uint64_t values_budget(uint64_t n)
+{
+    return n / 2 + 65536;
+}
+
+static uint64_t visits_budget(uint64_t n)
+{
+    return 4 * n + 65536;
+}
 
 static struct tl_file_tensor *row(struct rows *r, const char *name, struct tl_error *err)
 {
@@ -418,6 +451,10 @@ static int flatten(struct rows *r, const struct tl_pk *p, char *name, size_t len
 {
     if (depth > 64)
         return bad(err, "nests containers deeper than 64 levels");
+    if (++r->work > r->budget)
+        return tl_fail(err, TL_E_RANGE, "data.pkl", "flattens into more than %" PRIu64 " values, "
+                       "more than a pickle of its size may (the work a file costs is bounded by "
+                       "its size: lists the memo shares?)", r->budget);
     if (p->kind == TL_PK_OBJECT && p->i == O_TENSOR)
         return tensor_row(r, name, p->obj, err);
     if (p->kind != TL_PK_DICT && p->kind != TL_PK_LIST && p->kind != TL_PK_TUPLE)
@@ -481,25 +518,46 @@ static int pytorch_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
         return tl_fail(err, TL_E_VALUE, "data.pkl", "is missing: not a torch.save checkpoint");
     }
     const char *slash = strrchr(pkl->name, '/');
-    struct ctx c = { &zip, pkl->name, slash ? (size_t)(slash - pkl->name) + 1 : 0 };
+    struct ctx c = { &zip, pkl->name, slash ? (size_t)(slash - pkl->name) + 1 : 0,
+                     malloc((zip.count ? zip.count : 1) * sizeof *c.by_name) };
+    if (!c.by_name) {
+        tl_file_free(&zip);
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    for (size_t i = 0; i < zip.count; i++)
+        c.by_name[i] = &zip.tensors[i];
+    qsort(c.by_name, zip.count, sizeof *c.by_name, member_cmp);
     /* the pickle's bytes: in place, or inflated */
     uint8_t *text = NULL;
     const uint8_t *p = b + pkl->stored_at;
     if (pkl->decoded_bytes > TL_FILE_HEADER_MAX) {
+        free(c.by_name);
         tl_file_free(&zip);
         return tl_fail(err, TL_E_RANGE, "data.pkl", "holds %" PRIu64 " bytes, above the limit "
                        "of 100 MiB", pkl->decoded_bytes);
+    }
+    /* torch.save stores it; a deflated one inflates to at most 16 times the
+     * file (or 1 MiB) */
+    uint64_t most = 16 * len > (UINT64_C(1) << 20) ? 16 * len : UINT64_C(1) << 20;
+    if (pkl->encoding != TL_ENC_PLAIN && pkl->decoded_bytes > most) {
+        free(c.by_name);
+        tl_file_free(&zip);
+        return tl_fail(err, TL_E_RANGE, "data.pkl", "inflates to %" PRIu64 " bytes from a file "
+                       "of %" PRIu64 ": more than 16 times its size (and 1 MiB) is refused",
+                       pkl->decoded_bytes, len);
     }
     if (pkl->encoding != TL_ENC_PLAIN) {
         struct fill buf = { malloc((size_t)pkl->decoded_bytes + 1), 0 };
         text = buf.b;
         if (!text) {
+            free(c.by_name);
             tl_file_free(&zip);
             return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
         }
         rc = tl_inflate(b, pkl, 0, true, fill_put, &buf, err);
         if (rc) {
             free(text);
+            free(c.by_name);
             tl_file_free(&zip);
             return rc;
         }
@@ -507,14 +565,16 @@ static int pytorch_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
     }
     struct tl_pk_rules rules = { &c, allowed, call, persistent, NULL };
     struct tl_pk_arena arena = { 0 };
+    arena.limit = (size_t)values_budget(pkl->decoded_bytes);
     struct tl_pk *root;
     rc = tl_pk_load(p, (size_t)pkl->decoded_bytes, &rules, &arena, &root, err);
-    struct rows r = { NULL, 0, 0, len };
+    struct rows r = { NULL, 0, 0, len, 0, visits_budget(pkl->decoded_bytes) };
     char name[1024] = "";
     if (!rc)
         rc = flatten(&r, root, name, 0, 0, err);
     tl_pk_free(&arena);
     free(text);
+    free(c.by_name);
     tl_file_free(&zip);
     f->tensors = r.t;
     f->count = r.n;

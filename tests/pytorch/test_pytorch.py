@@ -207,10 +207,11 @@ class Payload:
         return (self.func, (self.arg,))
 
 
-def archive(pkl, storages=None, name="archive", deflate=False):
+def archive(pkl, storages=None, name="archive", deflate=False, deflate_pkl=False):
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
-        z.writestr(name + "/data.pkl", pkl)
+        z.writestr(name + "/data.pkl", pkl,
+                   compress_type=zipfile.ZIP_DEFLATED if deflate_pkl else zipfile.ZIP_STORED)
         for k, data in (storages or {"0": bytes(64)}).items():
             z.writestr(name + "/data/" + k, data,
                        compress_type=zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED)
@@ -299,6 +300,72 @@ def test_hostile_views_leak_nothing():
     tl("convert", f, "-o", path("empty.safetensors"))
     got = read_safetensors(path("empty.safetensors"))
     assert got["w"][1].shape == (0,), got
+
+
+# Runs the tool from a small python (this one, having loaded torch, would
+# lend its forked child its own peak) and prints the child's peak RSS.
+PEAK = """import os, sys
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.execv(sys.argv[1], sys.argv[1:])
+_, status, use = os.wait4(pid, 0)
+print(os.waitstatus_to_exitcode(status), use.ru_maxrss)
+"""
+
+
+def peak(*args):
+    """(exit status, stderr, peak RSS in MiB) of one run of the tool."""
+    p = subprocess.run([sys.executable, "-c", PEAK, TL] + [str(a) for a in args],
+                       capture_output=True)
+    rc, kib = p.stdout.split()
+    return int(rc), p.stderr, int(kib) / 1024
+
+
+def shared_lists(levels):
+    """{'w': L} where L(k) = [L(k-1), L(k-1)], each level one list the memo
+    shares: 2**levels values once flattened, from a few bytes a level."""
+    p = b"\x80\x02}X\x01\x00\x00\x00w]q\x00"
+    for k in range(1, levels + 1):
+        p += b"0]q" + bytes([k]) + b"(h" + bytes([k - 1]) + b"h" + bytes([k - 1]) + b"e"
+    return p + b"s."
+
+
+def test_hostile_work_is_bounded():
+    """Small files that cost unbounded work (issue 73): a chain of shared
+    lists, a deflated data.pkl of 100 MiB of one opcode, 20,000 storages
+    looked up by name: each is refused, or read, in one line and bounded
+    memory (peak RSS under 100 MiB)."""
+    cases = [
+        ("shared_lists_22", archive(shared_lists(22)), "flattens into more than"),
+        ("shared_lists_40", archive(shared_lists(40)), "flattens into more than"),
+        ("nones_100mib", archive(b"\x80\x02" + b"N" * ((100 << 20) - 8) + b".", deflate_pkl=True),
+         "more than 16 times its size"),
+        ("nones_1mib", archive(b"\x80\x02" + b"N" * (1 << 20) + b"."), "builds more than"),
+    ]
+    for name, data, says in cases:
+        f = path("work_%s.pt" % name)
+        open(f, "wb").write(data)
+        rc, err, mib = peak("list", f)
+        lines = err.decode().strip().split("\n")
+        assert rc == 4 and len(lines) == 1 and says in lines[0], (name, rc, lines)
+        assert mib < 100, (name, mib)
+    # 20,000 storages, each of one element, each viewed once: read whole,
+    # the storages found by name in log time
+    n = 20000
+    pkl = b"\x80\x02}"
+    storages = {}
+    for i in range(n):
+        key = str(i).encode()
+        pkl += (b"X" + struct.pack("<I", len(b"t%d" % i)) + b"t%d" % i
+                + b"ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storagectorch\nFloatStorage\n"
+                + b"X" + struct.pack("<I", len(key)) + key + b"X\x03\x00\x00\x00cpuK\x01tQK\x00K\x01\x85K\x01\x85"
+                + b"\x89ccollections\nOrderedDict\n)RtRs")
+        storages[str(i)] = struct.pack("<f", i)
+    f = path("work_many_storages.pt")
+    open(f, "wb").write(archive(pkl + b".", storages))
+    rc, err, mib = peak("list", f)
+    assert rc == 0 and mib < 100, (rc, err[:200], mib)
 
 
 def test_hostile_pickles_run_nothing():
