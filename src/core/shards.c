@@ -27,43 +27,84 @@ void tl_shard_index_free(struct tl_shard_index *x)
     memset(x, 0, sizeof *x);
 }
 
-static size_t shard_of(struct tl_shard_index *x, const char *file)
+/* A table of strings by hash (open addressing, FNV-1a): each string's
+ * number, in the order first seen.  The weight map's names and shard files
+ * are checked and numbered in linear time, however many (a map of 100,000
+ * entries, each its own shard, is read in milliseconds). */
+struct strtab {
+    const char **key;
+    size_t *val;
+    size_t cap;
+};
+
+static bool strtab_init(struct strtab *t, size_t n)
 {
-    for (size_t i = 0; i < x->nshards; i++) {
-        if (strcmp(x->shards[i], file) == 0)
-            return i;
+    t->cap = 16;
+    while (t->cap < 2 * n)
+        t->cap *= 2;
+    t->key = calloc(t->cap, sizeof *t->key);
+    t->val = calloc(t->cap, sizeof *t->val);
+    return t->key && t->val;
+}
+
+static void strtab_free(struct strtab *t)
+{
+    free(t->key);
+    free(t->val);
+}
+
+/* The number of s: the one it was given, or val when s is new (*fresh). */
+static size_t strtab_put(struct strtab *t, const char *s, size_t val, bool *fresh)
+{
+    uint64_t h = 1469598103934665603u;
+    for (const char *p = s; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211u;
+    size_t i = (size_t)h & (t->cap - 1);
+    while (t->key[i] && strcmp(t->key[i], s) != 0)
+        i = (i + 1) & (t->cap - 1);
+    *fresh = !t->key[i];
+    if (*fresh) {
+        t->key[i] = s;
+        t->val[i] = val;
     }
-    x->shards[x->nshards] = strdup(file);
-    return x->shards[x->nshards] ? x->nshards++ : SIZE_MAX;
+    return t->val[i];
 }
 
 static int index_fill(const cJSON *map, struct tl_shard_index *x, struct tl_error *err)
 {
     size_t n = (size_t)cJSON_GetArraySize(map);
     char q[64], key[128];
+    struct strtab names = { 0 }, files = { 0 };
     x->names = calloc(n ? n : 1, sizeof *x->names);
     x->shard = calloc(n ? n : 1, sizeof *x->shard);
     x->shards = calloc(n ? n : 1, sizeof *x->shards);
-    if (!x->names || !x->shard || !x->shards)
-        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-    for (const cJSON *e = map->child; e; e = e->next) {
+    int rc = 0;
+    if (!x->names || !x->shard || !x->shards || !strtab_init(&names, n) || !strtab_init(&files, n))
+        rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    for (const cJSON *e = rc ? NULL : map->child; e && !rc; e = e->next) {
+        bool fresh;
         snprintf(key, sizeof key, "weight_map.%s", tl_quote(e->string, q, sizeof q));
-        if (!cJSON_IsString(e))
-            return tl_fail(err, TL_E_TYPE, key, "must be a string: the shard's file name");
-        if (!e->valuestring[0] || tl_path_escapes(e->valuestring))
-            return tl_fail(err, TL_E_VALUE, key, "'%s' leaves the index's folder (an absolute "
-                           "path or '..'): a shard lies beside its index",
-                           tl_quote(e->valuestring, q, sizeof q));
-        for (size_t i = 0; i < x->count; i++) {
-            if (strcmp(x->names[i], e->string) == 0)
-                return tl_fail(err, TL_E_KEY, key, "appears twice in the weight map");
+        if (!cJSON_IsString(e)) {
+            rc = tl_fail(err, TL_E_TYPE, key, "must be a string: the shard's file name");
+        } else if (!e->valuestring[0] || tl_path_escapes(e->valuestring)) {
+            rc = tl_fail(err, TL_E_VALUE, key, "'%s' leaves the index's folder (an absolute "
+                         "path or '..'): a shard lies beside its index",
+                         tl_quote(e->valuestring, q, sizeof q));
+        } else if (strtab_put(&names, e->string, x->count, &fresh), !fresh) {
+            rc = tl_fail(err, TL_E_KEY, key, "appears twice in the weight map");
+        } else {
+            size_t s = strtab_put(&files, e->valuestring, x->nshards, &fresh);
+            if (fresh && !(x->shards[x->nshards++] = strdup(e->valuestring)))
+                rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+            else if (!(x->names[x->count] = strdup(e->string)))
+                rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+            else
+                x->shard[x->count++] = s;
         }
-        size_t s = shard_of(x, e->valuestring);
-        if (s == SIZE_MAX || !(x->names[x->count] = strdup(e->string)))
-            return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-        x->shard[x->count++] = s;
     }
-    return 0;
+    strtab_free(&names);
+    strtab_free(&files);
+    return rc;
 }
 
 int tl_shard_index_parse(const char *text, size_t len, struct tl_shard_index *x,

@@ -91,6 +91,9 @@ def cases(base):
         ("name_twice", gguf([], [tensor("a", [8], F32, 0), tensor("a", [8], F32, 32)], f + f),
          "appears twice"),
         ("key_twice", gguf([kv_u32("k", 1), kv_u32("k", 2)]), "appears twice"),
+        # found in n log n: 100,000 keys, the last a second k5 (issue 73)
+        ("keys_100k_twice", gguf([kv_u32("k%d" % i, i) for i in range(100000)] + [kv_u32("k5", 1)]),
+         "key 'k5': appears twice"),
         ("name_empty", gguf([], [tensor("", [8], F32, 0)], f), "empty"),
     ]
     return out
