@@ -408,6 +408,7 @@ struct cli_whole {
     bool quiet, json;
     bool part;                          /* one shard of a model: its rules are checked over all */
     bool dequantize;                    /* decode scaled weights (SPEC 18) */
+    bool allow_expand;                  /* write views that spread a few bytes far */
     /* set by cli_convert_whole for convert_all.c's planning: for each row
      * of the file converted, the scaled pair it decodes (or NULL), and the
      * file whose rows the pairs index */

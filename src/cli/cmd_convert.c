@@ -57,7 +57,7 @@ struct options {
     const char *to_type, *name, *shard, *to_byte_offset;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
-    bool saturate, index_only, dequantize;
+    bool saturate, index_only, dequantize, allow_expand;
     uint64_t max_shard;                 /* --max-shard-size, 0 when not given */
     int threads;
     bool quiet, json;
@@ -254,7 +254,7 @@ static struct cli_whole whole_options(const struct options *o, const char *name)
         .name = name, .format = cli_format_for(o->out, o->format), .out = o->out, .to = o->tos, .nto = o->nto, .to_type = o->to_type,
         .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
         .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
-        .json = o->json, .dequantize = o->dequantize,
+        .json = o->json, .dequantize = o->dequantize, .allow_expand = o->allow_expand,
     };
 }
 
@@ -582,6 +582,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...; into a .gguf OUT also Q8_0, Q4_0)");
     struct arg_lit *saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
     struct arg_lit *dequantize = arg_lit0(NULL, "dequantize", "whole file: decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales) into W, FLOAT32 or --to-type");
+    struct arg_lit *allow_expand = arg_lit0(NULL, "allow-expand", "whole file: write a view that spreads its stored bytes over more than 64 times as many (and 64 MiB)");
     struct arg_str *shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     struct arg_lit *index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
     struct arg_str *max_shard = arg_str0(NULL, "max-shard-size", "SIZE", "sharded model: re-shard into shards of at most SIZE bytes of tensors (5GB, 500MiB; one file when all fit)");
@@ -592,7 +593,7 @@ int cmd_convert(int argc, char **argv)
     cli_desc_opts_init(&dopt, "convert", 1);
     struct arg_end *end = arg_end(5);
     void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, out, to, to_strides, to_desc, to_byte_offset, to_type, saturate, dequantize, fill, out_desc,
+                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, out, to, to_strides, to_desc, to_byte_offset, to_type, saturate, dequantize, allow_expand, fill, out_desc,
                       axes, format, name, select, exclude, shard, index_only, max_shard, threads, quiet,
                       json, help, end };
     int rc = CLI_IO;
@@ -669,6 +670,7 @@ int cmd_convert(int argc, char **argv)
                 .select = select->sval, .nselect = select->count,
                 .exclude = exclude->sval, .nexclude = exclude->count,
                 .saturate = saturate->count > 0, .dequantize = dequantize->count > 0,
+                .allow_expand = allow_expand->count > 0,
                 .threads = threads->count ? threads->ival[0] : 0,
                 .quiet = quiet->count > 0, .json = json->count > 0,
             };

@@ -90,6 +90,12 @@ struct rule_use {
     bool to[TL_MAX_RANK];               /* each --to changed a tensor */
 };
 
+/* A tensor written from a view may take at most this many times the bytes
+ * it reads, plus the slack, unless --allow-expand (decoding the densest
+ * block types into FLOAT64 is about 41 times). */
+#define EXPAND_TIMES 64
+#define EXPAND_SLACK (UINT64_C(64) << 20)
+
 /* Applies the rules to every tensor of f, noting in u which rules changed
  * something.  @return CLI_OK, or CLI_INVALID (said) for a tensor whose
  * packed copy no file could hold (a broadcast view of absurd sizes). */
@@ -160,6 +166,18 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
             return CLI_INVALID;
         }
         it[i].bytes = tl_dtype_bytes(it[i].dst.dtype, info.element_count);
+        /* a view spreading a few stored bytes over many (a broadcast, a
+         * stride of 0) writes them all only when asked (SPEC 9) */
+        uint64_t read = t->encoding == TL_ENC_PLAIN ? t->end - t->begin : t->decoded_bytes;
+        if (!w->allow_expand && it[i].bytes > EXPAND_SLACK &&
+            it[i].bytes - EXPAND_SLACK > EXPAND_TIMES * read) {
+            char q[64];
+            fprintf(stderr, "tensorlayout: %s: tensor '%s' would write %" PRIu64 " bytes from "
+                    "the %" PRIu64 " it holds (a broadcast view): more than %d times as many "
+                    "and 64 MiB needs --allow-expand\n", w->name, tl_quote(t->name, q, sizeof q),
+                    it[i].bytes, read, EXPAND_TIMES);
+            return CLI_INVALID;
+        }
         /* a layout it already has is no change (a map's padded or offset
          * buffer still comes out packed, as every tensor does) */
         it[i].layout = it[i].layout &&

@@ -289,6 +289,16 @@ def test_hostile_views_leak_nothing():
             assert r.returncode == 4 and r.stdout == b"", (name, args, r.returncode, len(r.stdout))
             assert len(lines) == 1 and says in lines[0], (name, lines, says)
         assert not os.path.exists(path("v.safetensors"))
+    # a view that spreads 4 bytes over 64 GB (or 128 MiB) is refused without
+    # --allow-expand, which writes it whole
+    for sizes in ([2 ** 17, 2 ** 17], [2 ** 12, 2 ** 13]):
+        f = path("view_expand.pt")
+        open(f, "wb").write(archive(view(sizes, [0, 0])))
+        r = tl("convert", f, "-o", "-", "--format", "safetensors", check=False)
+        assert r.returncode == 4 and r.stdout == b"" and b"--allow-expand" in r.stderr, r.stderr
+    r = tl("convert", f, "-o", "-", "--format", "safetensors", "--allow-expand")
+    n = struct.unpack("<Q", r.stdout[:8])[0]
+    assert len(r.stdout) == 8 + n + 4 * 2 ** 25, len(r.stdout)
     # an empty view on a deflated storage: carried with no bytes, and torch
     # reads the output as the empty tensor it is
     f = path("view_empty_deflated.pt")
