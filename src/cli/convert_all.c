@@ -272,18 +272,44 @@ static cJSON *report(const struct item *it, size_t n, enum tl_format format)
     return arr;
 }
 
-/* The bytes a tensor is read from: the input's, or for a deflated .npz
- * member its .npy inflated into *tmp (close it after). */
-static int source_bytes(const struct cli_data *in, const struct tl_file_tensor *t,
-                        struct cli_data *tmp, const uint8_t **bytes)
+/* A deflated member inflated once for every tensor that reads it in turn
+ * (the views of a PyTorch storage lie together in file order; a storage of
+ * 1 GiB viewed by 200 tensors is inflated once, not 200 times): each
+ * writer keeps one, and frees it when done. */
+struct inflated {
+    const uint8_t *file;                /* the input it was inflated from, or NULL */
+    uint64_t at, n;                     /* the member's stored bytes */
+    struct cli_data data;
+};
+
+static void inflated_free(struct inflated *c)
 {
-    memset(tmp, 0, sizeof *tmp);
+    if (c->file)
+        cli_close_data(&c->data);
+    memset(c, 0, sizeof *c);
+}
+
+/* The bytes a tensor is read from: the input's, or for a deflated member
+ * (an .npz member's .npy, a PyTorch storage) the member inflated, kept in
+ * *cache. */
+static int source_bytes(const struct cli_data *in, const struct tl_file_tensor *t,
+                        struct inflated *cache, const uint8_t **bytes)
+{
     *bytes = in->bytes;
     if (t->encoding == TL_ENC_PLAIN)
         return CLI_OK;
-    int rc = cli_decode_tensor(in, t, tmp);
-    *bytes = tmp->bytes;
-    return rc;
+    if (cache->file != in->bytes || cache->at != t->stored_at || cache->n != t->stored_bytes) {
+        inflated_free(cache);
+        int rc = cli_decode_tensor(in, t, &cache->data);
+        if (rc) {
+            cli_close_data(&cache->data);
+            memset(cache, 0, sizeof *cache);
+            return rc;
+        }
+        *cache = (struct inflated){ in->bytes, t->stored_at, t->stored_bytes, cache->data };
+    }
+    *bytes = cache->data.bytes;
+    return CLI_OK;
 }
 
 /* The n bytes of .npz member t's .npy data, after its header: in place,
@@ -324,9 +350,8 @@ static _Thread_local const struct tl_file *w_paired;
 /* Writes tensor x's bytes: converted through the copy core into its
  * destination (OUT's bytes up to end), or carried as they are. */
 static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
-                      struct item *x, uint64_t end)
+                      struct item *x, uint64_t end, struct inflated *cache)
 {
-    struct cli_data tmp;
     const uint8_t *bytes;
     int rc;
     wr->overflow = 0;
@@ -343,11 +368,9 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
         rc = cli_writer_member(wr, in, x->t);
     else if (x->t->encoding == TL_ENC_GGML && !x->layout && tl_dtype_is_float(x->dst.dtype))
         rc = cli_writer_decoded(wr, in, x->t, &x->dst);    /* decoded on the way out */
-    else if ((rc = source_bytes(in, x->t, &tmp, &bytes)) == CLI_OK) {
+    else if ((rc = source_bytes(in, x->t, cache, &bytes)) == CLI_OK)
         rc = bytes == in->bytes ? cli_writer_tensor_of(wr, in, &x->t->desc, &x->dst, end, NULL)
                                 : cli_writer_tensor(wr, &x->t->desc, bytes, &x->dst, end, NULL);
-        cli_close_data(&tmp);
-    }
     x->overflow = wr->overflow;
     cli_data_done_with(in, x->t->begin, x->t->end);
     return rc;
@@ -396,6 +419,7 @@ static void *crew_member(void *arg)
     struct cli_writer fork;
     cli_writer_fork(c->wr, &fork, c->shared);
     w_paired = c->paired;
+    struct inflated cache = { 0 };
     for (;;) {
         size_t k = atomic_fetch_add(&c->next, 1);
         if (k >= c->n || atomic_load(&c->rc) != CLI_OK)
@@ -403,12 +427,13 @@ static void *crew_member(void *arg)
         struct item *x = &c->it[c->order[k]];
         int rc = cli_writer_seek(&fork, c->hlen + x->offset);
         if (rc == CLI_OK)
-            rc = put_tensor(&fork, c->f, c->in, x, c->hlen + x->offset + x->bytes);
+            rc = put_tensor(&fork, c->f, c->in, x, c->hlen + x->offset + x->bytes, &cache);
         if (rc != CLI_OK) {
             int ok = CLI_OK;
             atomic_compare_exchange_strong(&c->rc, &ok, rc);
         }
     }
+    inflated_free(&cache);
     cli_writer_release(&fork);
     return NULL;
 }
@@ -703,14 +728,16 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     struct cli_shared_progress shared = { hlen, -1, false };
     if (rc == CLI_OK && done)
         rc = put_on_crew(&wr, f, in, it, n, hlen, done, &shared);
+    struct inflated cache = { 0 };
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
         if (done && done[i])
             continue;
         if (done)
             rc = cli_writer_seek(&wr, hlen + it[i].offset);
         if (rc == CLI_OK)
-            rc = put_tensor(&wr, f, in, &it[i], hlen + it[i].offset + it[i].bytes);
+            rc = put_tensor(&wr, f, in, &it[i], hlen + it[i].offset + it[i].bytes, &cache);
     }
+    inflated_free(&cache);
     if (rc == CLI_OK && done)
         rc = cli_writer_seek(&wr, *written);
     free(done);
@@ -819,6 +846,7 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
     if (w->shown)                      /* a shard: named where it will be, not where it is built */
         tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
     size_t carried = 0;
+    struct inflated cache = { 0 };
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
         size_t ll = tl_zip_local(names[i], local);
         rc = cli_writer_put(&wr, local, ll);
@@ -829,12 +857,13 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
         it[i].dst.file_offset = e[i].at + ll + nlen[i];
         carried += !it[i].t->decodable;
         if (rc == CLI_OK)
-            rc = put_tensor(&wr, f, in, &it[i], e[i].at + ll + e[i].bytes);
+            rc = put_tensor(&wr, f, in, &it[i], e[i].at + ll + e[i].bytes, &cache);
         wr.crc_on = false;
         e[i].crc = wr.crc;
         if (rc == CLI_OK)
             rc = cli_writer_put(&wr, desc, tl_zip_descriptor(e[i].crc, e[i].bytes, desc));
     }
+    inflated_free(&cache);
     if (rc == CLI_OK) {
         free(dir);
         dir = NULL;
@@ -906,9 +935,9 @@ static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in
         struct tl_info info;
         tl_desc_classify(&t->desc, &info);
         uint64_t count = info.element_count;
-        struct cli_data tmp;
+        struct inflated cache = { 0 };
         const uint8_t *bytes;
-        if ((rc = source_bytes(in, t, &tmp, &bytes)) != CLI_OK) {
+        if ((rc = source_bytes(in, t, &cache, &bytes)) != CLI_OK) {
             free(q.buf);
             return rc;
         }
@@ -925,7 +954,7 @@ static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in
         if (!plan) {
             bool nomem = !all || err.code == TL_E_NOMEM;
             free(all);
-            cli_close_data(&tmp);
+            inflated_free(&cache);
             free(q.buf);
             fprintf(stderr, "tensorlayout: %s: tensor '%s': %s\n", in->name,
                     tl_quote(t->name, name, sizeof name), nomem ? "out of memory" : err.msg);
@@ -933,7 +962,7 @@ static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in
         }
         tl_copy_run(plan, bytes, (uint8_t *)all, wr->threads, NULL, NULL);
         tl_copy_plan_free(plan);
-        cli_close_data(&tmp);
+        inflated_free(&cache);
         for (uint64_t at = 0; rc == 0 && at < count; at += 65536)
             rc = put_quantized(&q, (const uint8_t *)(all + at),
                                (size_t)((count - at < 65536 ? count - at : 65536) * 4));
@@ -1019,6 +1048,7 @@ static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
         tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
     rc = cli_writer_put(&wr, header, hlen);
     static const uint8_t zeros[256];
+    struct inflated cache = { 0 };
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
         struct item *x = &it[i];
         uint64_t at = hlen + offs[i];
@@ -1036,9 +1066,10 @@ static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
         else if (x->raw)
             rc = cli_writer_put(&wr, in->bytes + x->t->stored_at, x->t->stored_bytes);
         else
-            rc = put_tensor(&wr, f, in, x, at + bytes[i]);
+            rc = put_tensor(&wr, f, in, x, at + bytes[i], &cache);
         cli_data_done_with(in, x->t->begin, x->t->end);
     }
+    inflated_free(&cache);
     rc = finish(w, &wr, rc, 0);
 out:
     free(e);

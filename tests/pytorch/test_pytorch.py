@@ -378,6 +378,28 @@ def test_hostile_work_is_bounded():
     assert rc == 0 and mib < 100, (rc, err[:200], mib)
 
 
+def test_views_of_one_deflated_storage():
+    """200 views of one deflated storage (issue 73: it is inflated once for
+    all of them, not once each): every view's values as numpy slices them."""
+    n, k = 200, 1024
+    vals = np.arange(n * k, dtype=np.float32) * np.float32(0.5)
+    pkl = b"\x80\x02}"
+    for i in range(n):
+        name = b"w%d" % i
+        off = b"J" + struct.pack("<i", i * k)
+        pkl += (b"X" + struct.pack("<I", len(name)) + name
+                + b"ctorch._utils\n_rebuild_tensor_v2\n((X\x07\x00\x00\x00storagectorch\nFloatStorage\n"
+                + b"X\x01\x00\x00\x000X\x03\x00\x00\x00cpuJ" + struct.pack("<i", n * k) + b"tQ"
+                + off + b"M\x00\x04\x85K\x01\x85\x89ccollections\nOrderedDict\n)RtRs")
+    f = path("views_deflated.pt")
+    open(f, "wb").write(archive(pkl + b".", {"0": vals.tobytes()}, deflate=True))
+    tl("convert", f, "-o", path("views.safetensors"))
+    got = read_safetensors(path("views.safetensors"))
+    assert len(got) == n
+    for i in range(n):
+        assert np.array_equal(got["w%d" % i][1], vals[i * k:(i + 1) * k]), i
+
+
 def test_hostile_pickles_run_nothing():
     """Each hostile checkpoint: one line naming what it refuses, exit 4, for
     list, dump and convert; the file its payload would create never
