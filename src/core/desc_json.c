@@ -920,3 +920,26 @@ long tl_json_nul_at(const char *text, size_t n)
     }
     return -1;
 }
+
+long tl_json_deep_at(const char *text, size_t n)
+{
+    bool in_string = false;
+    long depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > CJSON_NESTING_LIMIT)
+                return (long)i;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return -1;
+}

@@ -49,6 +49,10 @@ extern struct tl_find_limits tl_find_limits;
  * a NUL is refused, never cut short (desc_json.c). */
 long tl_json_nul_at(const char *text, size_t n);
 
+/* Where a JSON text of n bytes nests deeper than cJSON parses (1000
+ * levels), or -1: said in those words, not as "malformed JSON". */
+long tl_json_deep_at(const char *text, size_t n);
+
 /* The format table's entries, each in its format's file (format.c lists
  * them). */
 extern const struct tl_format_entry tl_format_json, tl_format_npy, tl_format_npz,

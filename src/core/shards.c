@@ -111,6 +111,9 @@ int tl_shard_index_parse(const char *text, size_t len, struct tl_shard_index *x,
                          struct tl_error *err)
 {
     memset(x, 0, sizeof *x);
+    if (tl_json_deep_at(text, len) >= 0)
+        return tl_fail(err, TL_E_JSON, NULL, "the index nests deeper than %d levels",
+                       CJSON_NESTING_LIMIT);
     if (tl_json_nul_at(text, len) >= 0)
         return tl_fail(err, TL_E_JSON, NULL, "a string of the index holds a NUL (\\u0000): no "
                        "tensor or shard name may");

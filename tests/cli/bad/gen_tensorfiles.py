@@ -118,6 +118,7 @@ case("st_duplicate_names", sth('{"t":{"dtype":"U8","shape":[4],"data_offsets":[0
 # a NUL in a name is refused, never cut short (a\u0000b is not a)
 case("st_name_nul", sth('{"a\\u0000b":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}'), "list")
 case("st_metadata_key_nul", sth('{"__metadata__":{"k\\u0000":"v"},"t":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}}'))
+case("st_nested_1001", sth('{"__metadata__":{"k":"v"},"t":{"dtype":"F32","shape":[2],"data_offsets":[0,8],"x":' + "[" * 1001 + "]" * 1001 + "}}"))
 case("st_missing_dtype", sth('{"t":{"shape":[2],"data_offsets":[0,8]}}'))
 case("st_missing_offsets", sth('{"t":{"dtype":"F32","shape":[2]}}'))
 case("st_tensor_not_object", sth('{"t":"F32"}'))
