@@ -70,7 +70,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: test-json test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -164,7 +164,7 @@ test-exhaustive: $(UNIT_BIN) $(DIFF_BIN) $(BIN)  ## the randomized tests at full
 	@$(MAKE) --no-print-directory test-interrupt INTERRUPT_RUNS=1000
 
 TEST_ONCE_REST = test-lib test-unit test-diff test-interrupt test-interop test-gguf test-pytorch test-fp8 \
-                 test-draw test-docs test-man
+                 test-draw test-docs test-man test-json
 test-once: test-cli $(TEST_ONCE_REST)
 
 # SPEC 15: the library prints nothing, reads no environment variable and
@@ -310,6 +310,17 @@ INTERRUPT_RUNS ?= 320
 INTERRUPT_SEED ?=
 test-interrupt: $(BIN)  ## conversions interrupted at random moments leave nothing behind
 	TL_LABEL=interrupt$(if $(filter 1,$(SANITIZE)),-asan) TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/interrupt.sh $(INTERRUPT_RUNS) $(INTERRUPT_SEED)
+
+# Every --json output of the command-line suite through a strict JSON parser
+# (tests/cli/json_check.sh, Python's json with NaN and Infinity refused): the
+# tests whose text names --json, each command line that takes it.
+test-json: $(BIN) $(INJECT) $(BATCH)  ## every --json output of the command-line tests, parsed as strict JSON
+	@list=$$(mktemp) && bad=$$(mktemp) && cd tests/cli && grep -l -e '--json' */*.sh > $$list; cd $(CURDIR); \
+	TL_LIST=$$list TL_JSON_BAD=$$bad TL_LABEL=cli-json TL_EXEC_PREFIX="sh $(abspath tests/cli/json_check.sh)" \
+	    $(CLI_ENV) sh tests/cli/run.sh; rc=$$?; \
+	if [ -s $$bad ]; then echo "json: not strict JSON:"; cat $$bad; rc=1; \
+	else echo "json: every --json output of $$(wc -l < $$list) tests is strict JSON"; fi; \
+	rm -f $$list $$bad; exit $$rc
 
 test-interop: $(BIN)  ## numpy reads what the tool writes and writes what it reads
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/interop/run.sh

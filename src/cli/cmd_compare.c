@@ -316,22 +316,50 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
         }
         differ = false;
     }
-    if (differ) {
-        fprintf(stderr, "tensorlayout: compare: the sizes differ: %s has ", a.desc.name);
-        cli_print_u64_list(stderr, a.desc.d.sizes, a.desc.d.rank, ",");
-        fprintf(stderr, " and %s has ", b.desc.name);
-        cli_print_u64_list(stderr, b.desc.d.sizes, b.desc.d.rank, ",");
+    if (differ) {                       /* the answer is no (SPEC 8), on stdout */
+        if (json) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON *sa = cJSON_CreateArray(), *sb = cJSON_CreateArray();
+            bool ok = o && sa && sb && cJSON_AddBoolToObject(o, "equal", false) &&
+                      cJSON_AddStringToObject(o, "reason", "sizes");
+            for (unsigned k = 0; ok && k < a.desc.d.rank; k++)
+                ok = cJSON_AddItemToArray(sa, cJSON_CreateNumber((double)a.desc.d.sizes[k]));
+            for (unsigned k = 0; ok && k < b.desc.d.rank; k++)
+                ok = cJSON_AddItemToArray(sb, cJSON_CreateNumber((double)b.desc.d.sizes[k]));
+            if (ok) {
+                cJSON_AddItemToObject(o, "sizesA", sa);
+                cJSON_AddItemToObject(o, "sizesB", sb);
+                rc = cli_print_json(o);
+            } else {
+                cJSON_Delete(sa);
+                cJSON_Delete(sb);
+                cJSON_Delete(o);
+                fprintf(stderr, "tensorlayout: out of memory\n");
+                rc = CLI_IO;
+            }
+        } else {
+            printf("different: sizes [");
+            cli_print_u64_list(stdout, a.desc.d.sizes, a.desc.d.rank, ",");
+            printf("] and [");
+            cli_print_u64_list(stdout, b.desc.d.sizes, b.desc.d.rank, ",");
+            printf("]\n");
+        }
         /* the same sizes in another order: most often a tensor file written
          * in another layout (convert --to NHWC -o x.npy), read as its shape */
         bool fa = a.desc.format != TL_FMT_JSON && !axes_a;
         bool fb = b.desc.format != TL_FMT_JSON && !axes_b;
-        if (permuted(&a.desc.d, &b.desc.d) && (fa || fb))
-            fprintf(stderr, " (the same sizes in another order: a tensor file in another layout "
-                    "is read with %s L, e.g. %s NHWC for an (N,H,W,C) array)",
+        fflush(stdout);                 /* the answer, then the note, in a terminal too */
+        if (permuted(&a.desc.d, &b.desc.d) && (fa || fb) && cli_notes_on())
+            fprintf(stderr, "tensorlayout: note: compare: %s and %s hold the same sizes in "
+                    "another order: a tensor file in another layout is read with %s L, e.g. %s "
+                    "NHWC for an (N,H,W,C) array\n", a.desc.name, b.desc.name,
                     fa && fb ? "--axes-a or --axes-b" : fa ? "--axes-a" : "--axes-b",
                     fb ? "--axes-b" : "--axes-a");
-        fprintf(stderr, "\n");
-        rc = CLI_NO;
+        if (!rc)
+            rc = CLI_NO;
+        release(&a);
+        release(&b);
+        return rc;
     }
     struct tl_compare_result r;
     struct tl_error err = { 0 };

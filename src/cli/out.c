@@ -103,10 +103,10 @@ const char *cli_value_json(enum tl_dtype dt, const void *p, char *buf, size_t n)
     if (tl_dtype_is_float(dt)) {
         double v;
         tl_convert_value(dt, p, TL_DT_FLOAT64, &v);
-        if (isnan(v))
-            return "\"NaN\"";
-        if (isinf(v))
-            return v < 0 ? "\"-Infinity\"" : "\"Infinity\"";
+        if (isnan(v) || isinf(v)) {     /* into buf too: callers print buf */
+            snprintf(buf, n, "%s", isnan(v) ? "\"NaN\"" : v < 0 ? "\"-Infinity\"" : "\"Infinity\"");
+            return buf;
+        }
         if (v == 0 && signbit(v)) {
             snprintf(buf, n, "-0.0");
             return buf;
