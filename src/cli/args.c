@@ -119,7 +119,19 @@ int cli_parse_args_hint(int argc, char **argv, void **table, const char *about,
         while (*msg == ':' || *msg == ' ')
             msg++;
         msg[strcspn(msg, "\n")] = '\0';
-        if (strncmp(msg, "excess option ", 14) == 0 && msg[14] == '-') {
+        int dashes = 0;                 /* after "--", every word is an argument */
+        for (int i = 1; i < argc && !dashes; i++)
+            if (strcmp(argv[i], "--") == 0)
+                dashes = i;
+        bool after = false;
+        for (int i = dashes + 1; dashes && i < argc; i++)
+            after |= strncmp(msg, "excess option ", 14) == 0 && strcmp(argv[i], msg + 14) == 0;
+        if (after) {
+            char q[64];
+            cli_usage_error(cmd, "unexpected argument '%s': after '--' every word is an argument, "
+                            "not an option (give the options before '--')",
+                            tl_quote(msg + 14, q, sizeof q));
+        } else if (strncmp(msg, "excess option ", 14) == 0 && msg[14] == '-') {
             char q[64];
             cli_usage_error(cmd, "'%s': that option was given more times than it can be",
                             tl_quote(msg + 14, q, sizeof q));
@@ -202,6 +214,8 @@ int cli_parse_u64_list(const char *s, uint64_t *out, int max)
 {
     int n = 0;
     for (;;) {
+        if (*s == '-' && isdigit((unsigned char)s[1]))
+            return -2;                  /* a negative number: said so */
         if (n == max || !isdigit((unsigned char)*s))
             return -1;
         char *end;

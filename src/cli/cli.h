@@ -95,7 +95,8 @@ int cli_model_path(const char *path, char *found, size_t n, const char **out);
 struct arg_str;
 int cli_search_steps(const char *cmd, const struct arg_str *a, uint64_t *steps);
 
-/* Parses "1,0,1" into at most max numbers; returns how many, or -1. */
+/* Parses "1,0,1" into at most max numbers; returns how many, -2 when one
+ * is negative, or -1. */
 int cli_parse_u64_list(const char *s, uint64_t *out, int max);
 
 /* TENSORLAYOUT_SIMD (see ENVIRONMENT): cli_simd_select() sets the kernels'

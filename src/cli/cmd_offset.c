@@ -194,7 +194,8 @@ static int by_index(const struct cli_desc *c, int n, const char **args, bool jso
         int got = cli_parse_u64_list(args[i], idx[i], TL_MAX_RANK);
         if (got != (int)d->rank) {
             fprintf(stderr, "tensorlayout: offset: index '%s' must be %u comma-separated "
-                    "integers\n", tl_quote(args[i], q, sizeof q), d->rank);
+                    "integers%s\n", tl_quote(args[i], q, sizeof q), d->rank,
+                    got == -2 ? ", none negative (an index counts from 0)" : "");
             free(idx);
             return CLI_INVALID;
         }

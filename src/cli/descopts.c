@@ -182,6 +182,9 @@ int cli_desc_from_opts(const char *arg, struct cli_desc *out)
     if (cli_type_arg(cmd, "--type", type, &dt))
         return CLI_USAGE;
     int rank = cli_parse_u64_list(sizes, n, TL_MAX_RANK + 1);
+    if (rank == -2)
+        return opt_error(cmd, "--sizes", "holds a negative size: every size is at least 1",
+                         sizes);
     if (rank < 1 || rank > TL_MAX_RANK)
         return opt_error(cmd, "--sizes", "is not 1 to 8 comma-separated integers", sizes);
     for (int i = 0; i < rank; i++) {
@@ -203,10 +206,11 @@ int cli_desc_from_opts(const char *arg, struct cli_desc *out)
         tl_strides_for_order((unsigned)rank, out->d.sizes, order, 0, out->d.strides, NULL);
         out->d.strides_src = TL_STRIDES_LAYOUT;
     } else if (strides) {
-        if (cli_parse_u64_list(strides, out->d.strides, TL_MAX_RANK) != rank) {
-            char msg[80];
-            snprintf(msg, sizeof msg, "must be %d comma-separated integers, as --sizes has",
-                     rank);
+        int got = cli_parse_u64_list(strides, out->d.strides, TL_MAX_RANK);
+        if (got != rank) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "must be %d comma-separated integers, as --sizes has%s",
+                     rank, got == -2 ? ", none negative (DirectML's strides are unsigned)" : "");
             return opt_error(cmd, "--strides", msg, strides);
         }
         out->d.strides_src = TL_STRIDES_GIVEN;

@@ -582,6 +582,9 @@ static bool only_space(const char *p, const char *end)
  * bracket.  @return where, with *why, or NULL. */
 static const char *diagnose(const char *text, size_t len, const char **why)
 {
+    static _Thread_local char missing[160];
+    char open[TL_MAX_JSON_DEPTH + 1];   /* the brackets open, outermost first */
+    size_t depth = 0;
     bool in_string = false;
     for (const char *c = text; c < text + len; c++) {
         if (in_string) {
@@ -591,7 +594,11 @@ static const char *diagnose(const char *text, size_t len, const char **why)
                 in_string = false;
             continue;
         }
-        if (*c == '"') {
+        if ((*c == '{' || *c == '[') && depth < sizeof open) {
+            open[depth++] = *c;
+        } else if ((*c == '}' || *c == ']') && depth > 0) {
+            depth--;
+        } else if (*c == '"') {
             in_string = true;
         } else if (*c == '\'') {
             *why = "malformed JSON: strings need double quotes, not single ones";
@@ -608,6 +615,19 @@ static const char *diagnose(const char *text, size_t len, const char **why)
                 return c;
             }
         }
+    }
+    if (in_string) {                    /* cut short: say what would close it */
+        *why = "malformed JSON: it ends inside a string (a closing '\"' is missing)";
+        return text + len;
+    }
+    if (depth > 0 && depth < sizeof open) {
+        size_t o = (size_t)snprintf(missing, sizeof missing, "malformed JSON: it ends before "
+                                    "its closing brackets: '");
+        for (size_t k = depth; k-- > 0 && o + 3 < sizeof missing;)
+            missing[o++] = open[k] == '{' ? '}' : ']';
+        snprintf(missing + o, sizeof missing - o, "' %s missing", depth > 1 ? "are" : "is");
+        *why = missing;
+        return text + len;
     }
     return NULL;
 }
