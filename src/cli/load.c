@@ -593,8 +593,9 @@ struct fix {
     uint64_t strides[TL_MAX_RANK];
     unsigned axis;                      /* the stride changed */
     unsigned inner;                     /* the axis it was derived from */
-    enum { FIX_OUTSIDE, FIX_FACTOR, FIX_INNERMOST } why;
+    enum { FIX_OUTSIDE, FIX_FACTOR, FIX_INSIDE, FIX_INNERMOST } why;
     unsigned inversions;                /* pairs of axes out of logical order */
+    unsigned gap;                       /* where its padding starts (outer_gap) */
 };
 #define MAX_FIXES 3
 
@@ -607,6 +608,57 @@ static unsigned inversions(const struct tl_desc *d)
         for (unsigned b = a + 1; b < d->rank; b++)
             n += d->sizes[a] > 1 && d->sizes[b] > 1 && d->strides[a] < d->strides[b];
     return n;
+}
+
+/* How far out a layout's padding lies: its axes (of size > 1) in stride
+ * order, the outermost place where a stride is not the next inner axis's
+ * size times its stride; 0 when every one is.  A fix whose padding is a
+ * row's (W padded to 64, which N's stride then agrees with) comes before
+ * one that leaves a gap between the outer blocks. */
+static unsigned outer_gap(const struct tl_desc *d)
+{
+    unsigned ax[TL_MAX_RANK], m = 0, gap = 0;
+    for (unsigned a = 0; a < d->rank; a++) {
+        if (d->strides[a] == 0)
+            continue;
+        unsigned k = m++;
+        while (k > 0 && d->strides[ax[k - 1]] > d->strides[a]) {
+            ax[k] = ax[k - 1];
+            k--;
+        }
+        ax[k] = a;
+    }
+    for (unsigned k = 1; k < m; k++)
+        if (d->strides[ax[k]] != d->sizes[ax[k - 1]] * d->strides[ax[k - 1]])
+            gap = k;
+    return gap;
+}
+
+/* Whether fix f is listed before g. */
+static bool fix_before(const struct fix *f, const struct fix *g)
+{
+    return f->inversions != g->inversions ? f->inversions < g->inversions : f->gap < g->gap;
+}
+
+/* Adds f to the fixes out[*n] unless it is there, best first (nearest the
+ * logical order, then the one whose padding lies innermost: consistent
+ * with the strides outside it), at most MAX_FIXES. */
+static void add_fix(struct fix *out, size_t *n, const struct fix *f)
+{
+    for (size_t k = 0; k < *n; k++)
+        if (memcmp(out[k].strides, f->strides, sizeof f->strides) == 0)
+            return;
+    size_t at = *n < MAX_FIXES ? (*n)++ : MAX_FIXES;
+    if (at == MAX_FIXES) {
+        if (!fix_before(f, &out[MAX_FIXES - 1]))
+            return;
+        at = MAX_FIXES - 1;
+    }
+    while (at > 0 && fix_before(f, &out[at - 1])) {
+        out[at] = out[at - 1];
+        at--;
+    }
+    out[at] = *f;
 }
 
 /* The layouts that change one stride of an overlapping description and
@@ -629,12 +681,19 @@ static size_t meant_strides(const struct tl_desc *d, struct fix *out)
         for (unsigned a = 0; a < d->rank; a++) {
             if (d->sizes[a] < 2 || d->strides[a] == 0 || (pass == 0) != (d->strides[a] < top))
                 continue;
-            uint64_t cand[3 * TL_MAX_RANK + 1];
-            unsigned from[3 * TL_MAX_RANK + 1], why[3 * TL_MAX_RANK + 1], nc = 0;
+            uint64_t cand[4 * TL_MAX_RANK + 1];
+            unsigned from[4 * TL_MAX_RANK + 1], why[4 * TL_MAX_RANK + 1], nc = 0;
             cand[nc] = 1, from[nc] = a, why[nc++] = FIX_INNERMOST;
-            for (int kind = FIX_OUTSIDE; kind <= FIX_FACTOR; kind++) {
+            for (int kind = FIX_OUTSIDE; kind <= FIX_INSIDE; kind++) {
                 for (unsigned i = 0; i < d->rank; i++) {
                     uint64_t v;
+                    if (kind == FIX_INSIDE) {   /* just inside axis i: i's stride / A's size */
+                        if (i != a && d->strides[i] &&
+                            d->strides[i] % d->sizes[a] == 0)
+                            cand[nc] = d->strides[i] / d->sizes[a], from[nc] = i,
+                            why[nc++] = FIX_INSIDE;
+                        continue;
+                    }
                     if (i == a || d->sizes[i] < 2 || d->strides[i] == 0 ||
                         __builtin_mul_overflow(d->sizes[i], d->strides[i], &v))
                         continue;
@@ -659,37 +718,21 @@ static size_t meant_strides(const struct tl_desc *d, struct fix *out)
                 tl_desc_classify(&t, &ti);
                 if (ti.overlapping)
                     continue;
-                /* the outermost changed: only its smallest fit */
-                if (pass == 1 && have && cand[c] >= best.strides[a])
-                    continue;
                 struct fix f = { .axis = a, .inner = from[c], .why = why[c],
-                                 .inversions = inversions(&t) };
+                                 .inversions = inversions(&t), .gap = outer_gap(&t) };
                 memcpy(f.strides, t.strides, sizeof f.strides);
-                if (pass == 1) {
-                    best = f;
+                /* the outermost changed: only its smallest fit, and those
+                 * an outer stride implies (N's, of a batch of 1 too) */
+                if (pass == 1 && why[c] != FIX_INSIDE) {
+                    if (!have || cand[c] < best.strides[a])
+                        best = f;
                     have = true;
                     continue;
                 }
-                bool dup = false;
-                for (size_t k = 0; k < n; k++)
-                    dup |= memcmp(out[k].strides, f.strides, sizeof f.strides) == 0;
-                if (dup)
-                    continue;
-                /* kept best first: nearest the logical order */
-                size_t at = n < MAX_FIXES ? n++ : MAX_FIXES;
-                if (at == MAX_FIXES) {
-                    if (f.inversions >= out[MAX_FIXES - 1].inversions)
-                        continue;
-                    at = MAX_FIXES - 1;
-                }
-                while (at > 0 && out[at - 1].inversions > f.inversions) {
-                    out[at] = out[at - 1];
-                    at--;
-                }
-                out[at] = f;
+                add_fix(out, &n, &f);
             }
-            if (pass == 1 && have && n < MAX_FIXES)
-                out[n++] = best;
+            if (pass == 1 && have)
+                add_fix(out, &n, &best);
         }
     }
     return n;
@@ -729,6 +772,23 @@ static void put_fix(char *buf, size_t cap, size_t *n, const struct tl_desc *d,
                                "like it lacks a factor: times %s's size %" PRIu64 " it is %"
                                PRIu64 "%s)", o, was, i, d->sizes[f->inner] * d->strides[f->inner],
                                now, pad);
+    }
+    else if (f->why == FIX_INSIDE) {
+        /* the axis just inside it, padded: the outer stride agrees */
+        unsigned in = f->axis;
+        for (unsigned k = 0; k < d->rank; k++) {
+            if (k != f->axis && d->sizes[k] > 1 && f->strides[k] && f->strides[k] < now &&
+                (in == f->axis || f->strides[k] > f->strides[in]))
+                in = k;
+        }
+        char pad[64] = "";
+        if (in != f->axis && now % f->strides[in] == 0 && now / f->strides[in] > d->sizes[in])
+            snprintf(pad, sizeof pad, ": %c padded to %" PRIu64,
+                     letters ? letters[in] : (char)('0' + in), now / f->strides[in]);
+        *n += (size_t)snprintf(buf + *n, cap - *n, " (the stride of %s, %" PRIu64 ", as %s's "
+                               "stride %" PRIu64 " implies, %s's size %" PRIu64 " times %"
+                               PRIu64 "%s)", o, was, i, d->strides[f->inner], o,
+                               d->sizes[f->axis], now, pad);
     }
     else if (was && now % was == 0)
         *n += (size_t)snprintf(buf + *n, cap - *n, " (the stride of %s, %" PRIu64 ", looks "
