@@ -315,7 +315,10 @@ bool cli_overlap_note(const struct cli_desc *desc, char *buf, size_t cap);
  * element size, the quotients a packed layout, the strides themselves
  * not), the note that says so (@return false otherwise). */
 bool cli_byte_strides_note(const struct cli_desc *desc, char *buf, size_t cap);
-/* Both notes, when they apply, each one line on standard error. */
+/* The notes on a description, when they apply, each one line on standard
+ * error: sizes that look given in memory order (a channels-last layout
+ * whose C is large and W tiny), strides that look like byte counts, and
+ * the overlap note. */
 void cli_note_overlap(const struct cli_desc *desc);
 
 /* Checks that data holds the elements' bytes of desc; prints the message

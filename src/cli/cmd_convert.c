@@ -168,9 +168,20 @@ static int check_outputs(const struct options *o)
     if ((o->to_desc && same_file(o->out, o->to_desc)) ||
         (o->out_desc && (same_file(o->out_desc, o->desc) ||
                          (o->data && same_file(o->out_desc, o->data))))) {
-        cli_usage_error(cmd, "an output would overwrite an input (%s): give it another name",
-                        o->to_desc && same_file(o->out, o->to_desc) ? "OUT is --to-desc"
-                                                                     : "--out-desc is an input");
+        char q[128];
+        bool to = o->to_desc && same_file(o->out, o->to_desc);
+        cli_usage_error(cmd, "an output would overwrite an input (%s %s is %s): give it another "
+                        "name", to ? "-o" : "--out-desc", tl_quote(to ? o->out : o->out_desc, q,
+                                                                   sizeof q),
+                        to ? "--to-desc" : same_file(o->out_desc, o->desc) ? "DESC" : "DATA");
+        return CLI_USAGE;
+    }
+    struct stat st;
+    if (o->out_desc && strcmp(o->out_desc, "-") != 0 && stat(o->out_desc, &st) == 0 &&
+        S_ISDIR(st.st_mode)) {
+        char q[128];
+        cli_usage_error(cmd, "--out-desc %s is a directory: give it a file name in it",
+                        tl_quote(o->out_desc, q, sizeof q));
         return CLI_USAGE;
     }
     return cli_check_stdin(cmd, o->desc, o->data);

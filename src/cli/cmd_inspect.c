@@ -211,7 +211,7 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
     }
     printf(")\n");
     printf(LABEL "%" PRIu64 "\n", "elementCount", in->element_count);
-    printf(LABEL "%" PRIu64 " elements\n", "span", in->span);
+    printf(LABEL "%" PRIu64 " element%s\n", "span", in->span, in->span == 1 ? "" : "s");
     printf(LABEL "%" PRIu64 "\n", "minimumImpliedSizeInBytes", in->min_size);
     printf(LABEL "%" PRIu64 "%s\n", "totalTensorSizeInBytes", d->total_bytes,
            d->total_given ? "" : " (implied)");

@@ -519,14 +519,34 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
             }
         }
     }
+    /* a file exactly half what the tensor needs: a dump of a type half
+     * as wide (a FLOAT16 file read as FLOAT32) */
+    if (!hint[0] && !d->file_offset && !d->byte_offset && data->size &&
+        desc->info.elements_bytes % data->size == 0) {
+        uint64_t k = desc->info.elements_bytes / data->size;
+        unsigned want = tl_dtype_bits(d->dtype) / (unsigned)(k ? k : 1);
+        int n = 0;
+        for (int t = 0; k == 2 && t < TL_DT_COUNT && n >= 0 && n < (int)sizeof hint; t++) {
+            enum tl_dtype dt = (enum tl_dtype)t;
+            if (tl_dtype_bits(dt) == want && want >= 8 &&
+                tl_dtype_is_float(dt) == tl_dtype_is_float(d->dtype))
+                n += snprintf(hint + n, sizeof hint - (size_t)n, "%s%s", n ? " or " : "; as ",
+                              tl_dtype_name(dt));
+        }
+        if (n > 0 && n < (int)sizeof hint)
+            snprintf(hint + n, sizeof hint - (size_t)n, ", the file would hold it exactly: "
+                     "data of another type?");
+        else
+            hint[0] = '\0';
+    }
     char file_offset[48] = "";
     if (desc->d.file_offset)
         snprintf(file_offset, sizeof file_offset, "fileOffset %llu + ",
                  (unsigned long long)desc->d.file_offset);
     char per[48];
     if (tl_dtype_bits(d->dtype) == 4)
-        snprintf(per, sizeof per, "%llu nibbles, two a byte",
-                 (unsigned long long)desc->info.span);
+        snprintf(per, sizeof per, "%llu nibble%s, two a byte",
+                 (unsigned long long)desc->info.span, desc->info.span == 1 ? "" : "s");
     else
         snprintf(per, sizeof per, "%llu x %u bytes", (unsigned long long)desc->info.span, es);
     fprintf(stderr, "tensorlayout: %s: file has %llu bytes but the tensor needs %llu "
@@ -872,8 +892,43 @@ bool cli_byte_strides_note(const struct cli_desc *desc, char *buf, size_t cap)
     return true;
 }
 
+/* Sizes that look given in memory order: a channels-last layout (C's
+ * stride the smallest, from "layout") whose C is large and W tiny, as
+ * NHWC's [1,224,224,3] read as N,C,H,W.  Sizes are logical (NCHW). */
+static bool memory_order_note(const struct cli_desc *desc, char *buf, size_t cap)
+{
+    const struct tl_desc *d = &desc->d;
+    if (d->strides_src != TL_STRIDES_LAYOUT || (d->rank != 4 && d->rank != 5))
+        return false;
+    unsigned c = 1, w = d->rank - 1;
+    for (unsigned a = 0; a < d->rank; a++)
+        if (a != c && d->sizes[a] > 1 && d->strides[a] <= d->strides[c])
+            return false;                       /* C is not innermost */
+    if (d->sizes[c] < 16 || d->sizes[w] > 4 || d->sizes[w] >= d->sizes[c])
+        return false;
+    /* read as memory order (N, spatial..., C): the logical sizes */
+    uint64_t want[TL_MAX_RANK];
+    want[0] = d->sizes[0];
+    want[1] = d->sizes[w];
+    for (unsigned a = 2; a < d->rank; a++)
+        want[a] = d->sizes[a - 1];
+    size_t n = (size_t)snprintf(buf, cap, "sizes [");
+    put_index(buf, cap, &n, d->sizes, d->rank);
+    n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "] look given in memory order (C %"
+                          PRIu64 ", W %" PRIu64 "): sizes are logical, N,C,%s whatever the "
+                          "layout; did you mean [", d->sizes[c], d->sizes[w],
+                          d->rank == 5 ? "D,H,W" : "H,W");
+    put_index(buf, cap, &n, want, d->rank);
+    if (n < cap)
+        snprintf(buf + n, cap - n, "]?");
+    return true;
+}
+
 void cli_note_overlap(const struct cli_desc *desc)
 {
+    char order[512];
+    if (memory_order_note(desc, order, sizeof order))
+        cli_note("%s: %s\n", desc->name, order);
     char bytes[512];
     if (cli_byte_strides_note(desc, bytes, sizeof bytes))
         cli_note("%s: %s\n", desc->name, bytes);

@@ -55,7 +55,8 @@ void cli_problem_text(const struct tl_problem *p, char *buf, size_t n)
         snprintf(buf, n, "%s: %llu is not a multiple of %llu", p->key, a, b);
         break;
     case TL_P_DATA_SHORT:
-        snprintf(buf, n, "%s: the file has %llu bytes but DirectML needs %llu", p->key, a, b);
+        snprintf(buf, n, "%s: the file has %llu bytes but DirectML needs %llu "
+                 "(totalTensorSizeInBytes)", p->key, a, b);
         break;
     case TL_P_DTYPE_NOT_DML:
         snprintf(buf, n, "%s: %s is not a DirectML data type", p->key,
