@@ -299,13 +299,14 @@ struct rows {
 };
 
 /* The work a pickle of n bytes may cost (SPEC 17: bounded by its size): a
- * value built for every two bytes (torch.save's values take two or more:
- * an opcode and its argument, or a memo index), and four values visited a
- * byte when flattened (a value the memo shares counts each time it is
- * reached: tied weights a few times, a bomb of shared lists 2^k times). */
+ * value built for every four bytes (torch.save's take seven or more a
+ * value: an opcode, its argument, a memo index; a tensor's rebuild some
+ * hundred bytes for fifteen), and four values visited a byte when
+ * flattened (a value the memo shares counts each time it is reached: tied
+ * weights a few times, a bomb of shared lists 2^k times). */
 static uint64_t values_budget(uint64_t n)
 {
-    return n / 2 + 65536;
+    return n / 4 + 65536;
 }
 
 static uint64_t visits_budget(uint64_t n)
@@ -531,20 +532,22 @@ static int pytorch_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
     uint8_t *text = NULL;
     const uint8_t *p = b + pkl->stored_at;
     if (pkl->decoded_bytes > TL_FILE_HEADER_MAX) {
+        rc = tl_fail(err, TL_E_RANGE, "data.pkl", "holds %" PRIu64 " bytes, above the limit "
+                     "of 100 MiB", pkl->decoded_bytes);
         free(c.by_name);
-        tl_file_free(&zip);
-        return tl_fail(err, TL_E_RANGE, "data.pkl", "holds %" PRIu64 " bytes, above the limit "
-                       "of 100 MiB", pkl->decoded_bytes);
+        tl_file_free(&zip);             /* pkl is one of its rows: said first */
+        return rc;
     }
     /* torch.save stores it; a deflated one inflates to at most 16 times the
      * file (or 1 MiB) */
     uint64_t most = 16 * len > (UINT64_C(1) << 20) ? 16 * len : UINT64_C(1) << 20;
     if (pkl->encoding != TL_ENC_PLAIN && pkl->decoded_bytes > most) {
+        rc = tl_fail(err, TL_E_RANGE, "data.pkl", "inflates to %" PRIu64 " bytes from a file "
+                     "of %" PRIu64 ": more than 16 times its size (and 1 MiB) is refused",
+                     pkl->decoded_bytes, len);
         free(c.by_name);
-        tl_file_free(&zip);
-        return tl_fail(err, TL_E_RANGE, "data.pkl", "inflates to %" PRIu64 " bytes from a file "
-                       "of %" PRIu64 ": more than 16 times its size (and 1 MiB) is refused",
-                       pkl->decoded_bytes, len);
+        tl_file_free(&zip);             /* pkl is one of its rows: said first */
+        return rc;
     }
     if (pkl->encoding != TL_ENC_PLAIN) {
         struct fill buf = { malloc((size_t)pkl->decoded_bytes + 1), 0 };
