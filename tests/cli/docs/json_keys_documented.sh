@@ -28,6 +28,7 @@ man=$(dirname "$(readlink examples)")/man/tensorlayout.1
     $TL list --json examples/readback_map.json examples/readback_map.bin
     $TL list --json examples/sharded/model.safetensors.index.json
     $TL compare --json examples/nchw.npy examples/nchw.npy
+    $TL compare --json examples/hw.json examples/hw.bin examples/dhw.json examples/dhw.bin
     $TL compare --json examples/nchw.json examples/nchw.bin examples/nhwc.json examples/nhwc.bin
     $TL compare --json examples/weights.npz examples/weights.npz
     $TL convert --json examples/nchw.json examples/nchw.bin --to NHWC -o x.bin
