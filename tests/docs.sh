@@ -2,7 +2,7 @@
 # docs.sh - the documentation's examples are tests.
 #
 # Runs every "$ command" line of the man page's .EX/.EE blocks and of the
-# README's ```console blocks in a scratch directory where examples/ and
+# ```console blocks of README.md and doc/*.md in a scratch directory where examples/ and
 # tests/ are linked, with the binary's directory first on PATH, and compares
 # its standard output and error with the lines that follow it in the
 # document.
@@ -44,7 +44,7 @@ check() {   # doc, command, expected-file
     fi
 }
 
-for doc in "$root/man/tensorlayout.1" "$root/README.md"; do
+for doc in "$root/man/tensorlayout.1" "$root/README.md" "$root"/doc/*.md; do
     extract "$doc" >"$scratch/blocks"
     cmd=
     : >"$scratch/want"

@@ -22,7 +22,7 @@ static const struct command commands[] = {
     { "strides", cmd_strides, "strides for a layout (DirectML's CalculateStrides)" },
     { "dump",    cmd_dump,    "the values of a tensor, logically or in buffer order" },
     { "convert", cmd_convert, "rewrite a tensor's data in another layout" },
-    { "list",    cmd_list,    "the tensors of a @FORMATS_OR@ file or a shard index" },
+    { "list",    cmd_list,    "the tensors of a @FORMATS_OR@ file, a shard index or a buffer map" },
     { "compare", cmd_compare, "whether two tensors hold the same values, whatever their layouts" },
     { "draw",    cmd_draw,    "a picture of a layout: logical and physical views, text or SVG" },
     { "calibrate", cmd_calibrate, "measure this machine for the copy core, and cache it" },
@@ -52,6 +52,7 @@ static void usage(FILE *f)
         "FILE:NAME (FILE alone when it holds one tensor).  Or DESC as options:\n"
         "--type T --sizes LIST [--strides LIST | --layout L] [--byte-offset N],\n"
         "then DATA (tensorlayout dump --type float16 --sizes 2,3 x.bin).\n"
+        "NCHW to NHWC: tensorlayout convert nchw.json nchw.bin --to NHWC -o nhwc.bin\n"
         "Exit status: 0 success, 1 the answer is no (problems found, tensors differ),\n"
         "2 usage error, 3 input/output error, 4 invalid input.  Notes on standard\n"
         "error ('tensorlayout: note: ...') are silenced by TENSORLAYOUT_NOTES=off.\n"
