@@ -39,6 +39,7 @@ struct entry {
     const struct tl_ggml_type *ggml;   /* a GGUF tensor's type */
     const char *storage;          /* a PyTorch view's storage ("" elsewhere) */
     const char *leaf;             /* a PyTorch value that is no tensor: its text */
+    const struct tl_desc *desc;   /* a buffer map's entry: its description */
 };
 
 static void problem_text(const struct tl_file *tf, const struct tl_file_problem *p, char *buf,
@@ -261,8 +262,11 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
                          : cJSON_AddStringToObject(t, "storage", e[i].storage) != NULL)) &&
              cJSON_AddBoolToObject(t, "decodable", e[i].decodable) &&
              tl_json_add_u64_array(t, "sizes", e[i].sizes, e[i].rank) &&
-             tl_json_add_u64(t, "byteOffset", e[i].begin) &&
-             tl_json_add_u64(t, "bytes", e[i].end - e[i].begin);
+             tl_json_add_u64(t, "fileByte", e[i].begin) &&
+             tl_json_add_u64(t, "bytes", e[i].end - e[i].begin) &&
+             (!e[i].desc ||             /* a map's entry: its description's offsets */
+              (tl_json_add_u64(t, "fileOffset", e[i].desc->file_offset) &&
+               tl_json_add_u64(t, "byteOffset", e[i].desc->byte_offset)));
     }
     ok = ok && (meta = cJSON_AddObjectToObject(o, "metadata")) != NULL;
     for (size_t i = 0; ok && i < tf->nmeta && format != TL_FMT_GGUF; i++)
@@ -370,7 +374,7 @@ static int run_index(const char *path, bool json)
                      cJSON_AddBoolToObject(o, "decodable", t->decodable) &&
                      tl_json_add_u64_array(o, "sizes", sizes, rank) &&
                      cJSON_AddStringToObject(o, "shard", s.x.shards[k]) &&
-                     tl_json_add_u64(o, "byteOffset", t->begin) &&
+                     tl_json_add_u64(o, "fileByte", t->begin) &&
                      tl_json_add_u64(o, "bytes", t->end - t->begin);
                 continue;
             }
@@ -488,7 +492,7 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
                                                                     : t->desc.rank,
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
                                      t->encoding, tl_ggml_type(t->ggml_type), t->storage,
-                                     t->leaf };
+                                     t->leaf, tf.format == TL_FMT_JSON ? &t->desc : NULL };
         undecodable += !t->decodable && !t->leaf;
         deflated += (t->encoding == TL_ENC_DEFLATE);
     }

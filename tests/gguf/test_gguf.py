@@ -267,7 +267,7 @@ def test_list_json_against_ggml():
     for name, t, off, size in truth["tensors"]:
         e = by[name]
         assert e["ggmlType"] == [k for k, v in G.names.items() if v == t][0]
-        assert e["byteOffset"] == truth["data"] + off and e["bytes"] == size, (e, off, size)
+        assert e["fileByte"] == truth["data"] + off and e["bytes"] == size, (e, off, size)
         assert e["sizes"] == list(reversed(shapes[name]))
         blck, bsize = G.block(t)
         assert e["blockElements"] == blck and e["blockBytes"] == bsize
@@ -294,7 +294,7 @@ def test_alignment_and_version_2():
         assert doc["version"] == truth["version"] and doc["alignment"] == truth["alignment"]
         assert doc["dataOffset"] == truth["data"]
         for (tname, t, off, size), e in zip(truth["tensors"], doc["tensors"]):
-            assert e["name"] == tname and e["byteOffset"] == truth["data"] + off
+            assert e["name"] == tname and e["fileByte"] == truth["data"] + off
         got = json.loads(tl("dump", path(name) + ":a", "--json").stdout)
         vals = got["values"] if isinstance(got, dict) else got
         assert np.array_equal(np.array(vals, np.float32).reshape(-1), np.arange(8))
