@@ -253,6 +253,35 @@ struct owners {
     bool failed;
 };
 
+static int count_owner(const uint64_t *idx, void *ctx)
+{
+    (void)idx;
+    ++*(uint64_t *)ctx;
+    return 0;
+}
+
+/* Every owner of the byte's elements counted, within the search's work
+ * bound: the total a cut list carries.  @return false when the count did
+ * not finish (or memory ran out). */
+static bool count_owners(const struct tl_desc *d, uint64_t elem, unsigned slots, uint64_t span,
+                         uint64_t steps, uint64_t *total)
+{
+    bool complete = true;
+    *total = 0;
+    for (unsigned k = 0; k < slots && complete; k++) {
+        if (elem + k >= span)
+            continue;
+        struct tl_finder *f = tl_finder_new(d);
+        if (!f)
+            return false;
+        tl_finder_limit(f, steps);
+        tl_finder_find(f, elem + k, UINT64_MAX, count_owner, total);
+        complete = tl_finder_complete(f);
+        tl_finder_free(f);
+    }
+    return complete;
+}
+
 static int print_owner(const uint64_t *idx, void *ctx)
 {
     struct owners *o = ctx;
@@ -348,6 +377,17 @@ static int byte_owners(const struct cli_desc *c, uint64_t byte, const char *pref
                 " (--search-steps N lets it search further)");
     int rc = complete ? CLI_OK : CLI_NO;
     if (json) {
+        /* a list cut at MAX_OWNERS carries its total (null when the
+         * count, within the same work bound, did not finish) */
+        uint64_t total = found;
+        bool cut = found > MAX_OWNERS, counted = !cut ||
+                   count_owners(d, elem, slots, in->span, steps, &total);
+        if (!cJSON_AddBoolToObject(doc, "truncated", cut) ||
+            !(counted ? tl_json_add_u64(doc, "indexCount", cut ? total : found)
+                      : cJSON_AddNullToObject(doc, "indexCount") != NULL)) {
+            cJSON_Delete(doc);
+            return cli_print_json(NULL);
+        }
         if (!cJSON_AddBoolToObject(doc, "padding", !outside && found == 0 && complete) ||
             !cJSON_AddBoolToObject(doc, "outside", outside) ||
             !cJSON_AddBoolToObject(doc, "complete", complete)) {
