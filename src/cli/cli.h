@@ -739,7 +739,8 @@ const char *cli_value_json(enum tl_dtype dt, const void *p, char *buf, size_t n)
 /* Prints "a,b,c" to f. */
 void cli_print_u64_list(FILE *f, const uint64_t *v, unsigned n, const char *sep);
 
-/* Prints a cJSON document (freeing it) followed by a newline on stdout.
+/* Prints a cJSON document (freeing it) on one line, compact (no spaces:
+ * every --json output of the tool is spelled so), and a newline on stdout.
  * @return CLI_OK, or CLI_IO when it could not be built or written. */
 struct cJSON;
 int cli_print_json(struct cJSON *doc);

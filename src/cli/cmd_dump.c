@@ -427,20 +427,20 @@ static int count_one(const uint64_t *idx, void *ctx)
 
 static void physical_json(struct dump *s, uint64_t span)
 {
-    printf("{\"slotCount\": %" PRIu64 ", \"slots\": [", span);
+    printf("{\"slotCount\":%" PRIu64 ",\"slots\":[", span);
     for (uint64_t o = 0; o < span; o++) {
         struct owners own = { .rank = s->rank };
         tl_finder_find(s->finder, o, MAX_LISTED + 1, keep_owner, &own);
         unsigned bit;
         uint64_t at = tl_desc_byte(s->d, o, &bit);
-        printf("%s\n{\"offset\": %" PRIu64 ", \"byte\": %" PRIu64 ", ", o ? "," : "", o, at);
+        printf("%s{\"offset\":%" PRIu64 ",\"byte\":%" PRIu64 ",", o ? "," : "", o, at);
         if (tl_dtype_bits(s->d->dtype) == 4)
-            printf("\"nibble\": \"%s\", ", bit ? "high" : "low");
-        printf("\"value\": ");
+            printf("\"nibble\":\"%s\",", bit ? "high" : "low");
+        printf("\"value\":");
         json_value(s, o);
         json_flush(s);                   /* before the printf that follows */
         bool known = tl_finder_complete(s->finder);
-        printf(", \"padding\": %s, \"shared\": %s, \"unknown\": %s, \"indices\": [",
+        printf(",\"padding\":%s,\"shared\":%s,\"unknown\":%s,\"indices\":[",
                known && own.n == 0 ? "true" : "false", known && own.n > 1 ? "true" : "false",
                known ? "false" : "true");
         for (uint64_t i = 0; i < own.n && i < MAX_LISTED; i++) {
@@ -456,13 +456,13 @@ static void physical_json(struct dump *s, uint64_t span)
             tl_finder_find(s->finder, o, MAX_COUNTED + 1, count_one, &total);
         }
         if (total > MAX_COUNTED || !tl_finder_complete(s->finder))
-            printf("], \"truncated\": %s, \"indexCount\": null}",
+            printf("],\"truncated\":%s,\"indexCount\":null}",
                    own.n > MAX_LISTED ? "true" : "false");
         else
-            printf("], \"truncated\": %s, \"indexCount\": %" PRIu64 "}",
+            printf("],\"truncated\":%s,\"indexCount\":%" PRIu64 "}",
                    own.n > MAX_LISTED ? "true" : "false", total);
     }
-    printf("\n]}\n");
+    printf("]}\n");
 }
 
 /* An index prefix ("0,1"): digits and commas, not a file's name. */
@@ -563,8 +563,8 @@ static void stats(const struct cli_desc *c, const unsigned char *file, bool json
     }
     if (json) {
         cli_value_json(TL_DT_FLOAT64, &mean, smean, sizeof smean);
-        printf("{\"count\": %" PRIu64 ", \"min\": %s, \"max\": %s, \"mean\": %s, \"nan\": %"
-               PRIu64 ", \"inf\": %" PRIu64 "}\n", count, smin, smax, have ? smean : "null",
+        printf("{\"count\":%" PRIu64 ",\"min\":%s,\"max\":%s,\"mean\":%s,\"nan\":%"
+               PRIu64 ",\"inf\":%" PRIu64 "}\n", count, smin, smax, have ? smean : "null",
                nan, inf);
         return;
     }
@@ -591,9 +591,9 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
             printf("[]\n");
             return CLI_OK;
         }
-        printf("{\"sizes\": [");
-        cli_print_u64_list(stdout, shape, ndim, ", ");
-        printf("], \"values\": ");
+        printf("{\"sizes\":[");
+        cli_print_u64_list(stdout, shape, ndim, ",");
+        printf("],\"values\":");
         unsigned k = 0;             /* the axes before the first 0 hold lists */
         uint64_t lists = 1;
         while (k < ndim && shape[k]) {
@@ -673,14 +673,14 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         tl_finder_free(s.finder);
     } else if (json && desc.scalar) {
         /* a 0-d array, as numpy's tolist() gives it: no sizes, one value */
-        printf("{\"sizes\": [], \"values\": ");
+        printf("{\"sizes\":[],\"values\":");
         json_value(&s, 0);
         json_flush(&s);
         printf("}\n");
     } else if (json) {
-        printf("{\"sizes\": [");
-        cli_print_u64_list(stdout, desc.d.sizes, desc.d.rank, ", ");
-        printf("], \"values\": ");
+        printf("{\"sizes\":[");
+        cli_print_u64_list(stdout, desc.d.sizes, desc.d.rank, ",");
+        printf("],\"values\":");
         logical_json(&s, 0);
         json_flush(&s);
         printf("}\n");

@@ -75,7 +75,7 @@ void cli_print_u64_list(FILE *f, const uint64_t *v, unsigned n, const char *sep)
 
 int cli_print_json(cJSON *doc)
 {
-    char *text = doc ? cJSON_Print(doc) : NULL;
+    char *text = doc ? cJSON_PrintUnformatted(doc) : NULL;   /* one line: SPEC 23 */
     cJSON_Delete(doc);
     if (!text) {
         fprintf(stderr, "tensorlayout: out of memory\n");
