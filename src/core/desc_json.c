@@ -618,7 +618,7 @@ static const char *diagnose(const char *text, size_t len, const char **why)
     }
     if (in_string) {                    /* cut short: say what would close it */
         *why = "malformed JSON: it ends inside a string (a closing '\"' is missing)";
-        return text + len;
+        return text + len - 1;          /* its last character (len > 0 here) */
     }
     if (depth > 0 && depth < sizeof open) {
         size_t o = (size_t)snprintf(missing, sizeof missing, "malformed JSON: it ends before "
@@ -627,7 +627,7 @@ static const char *diagnose(const char *text, size_t len, const char **why)
             missing[o++] = open[k] == '{' ? '}' : ']';
         snprintf(missing + o, sizeof missing - o, "' %s missing", depth > 1 ? "are" : "is");
         *why = missing;
-        return text + len;
+        return text + len - 1;
     }
     return NULL;
 }
