@@ -390,6 +390,20 @@ static int build_physical(struct draw_physical *p, const struct draw_side *s,
         if (d->sizes[a] > 1 && st >= 2 && st <= fit && st < p->span)
             per = st;
     }
+    if (!per) {
+        /* no row fits the width: a divisor of the narrowest row that does
+         * not (at least half the width), so that each row still starts a
+         * line (24 slots a row, 18 fit: 12 a line) */
+        uint64_t row = 0;
+        for (unsigned a = 0; a < d->rank; a++) {
+            uint64_t st = d->strides[a];
+            if (d->sizes[a] > 1 && st > fit && st < p->span && (!row || st < row))
+                row = st;
+        }
+        for (uint64_t q = fit; row && q >= 2 && 2 * q >= fit && !per; q--)
+            if (row % q == 0)
+                per = q;
+    }
     if (!per)
         per = p->span < fit ? p->span : fit;
     /* 4-bit slots go by byte: a row of whole bytes (SPEC 19) */
