@@ -114,6 +114,21 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
         it[i].pair = w->pair_of ? w->pair_of[i] : NULL;
         if (!t->decodable) {            /* carried byte for byte */
             it[i].bytes = t->encoding != TL_ENC_PLAIN ? t->decoded_bytes : t->end - t->begin;
+            /* only when its bytes are what its type and shape say (an
+             * .npz member carries its .npy header too) */
+            enum tl_dtype kt;
+            uint64_t count = 1, want;
+            for (unsigned k = 0; k < t->ndim && count; k++)
+                count = t->shape[k] <= UINT64_MAX / count ? count * t->shape[k] : 0;
+            if (f->format != TL_FMT_NPZ && !t->leaf &&
+                tl_format_dtype(f->format, t->dtype, &kt) == 0 &&
+                (want = tl_dtype_bytes(kt, count)) != it[i].bytes) {
+                char q[64];
+                fprintf(stderr, "tensorlayout: %s: tensor '%s' holds %" PRIu64 " bytes where its "
+                        "type and shape say %" PRIu64 ": not carried\n", w->name,
+                        tl_quote(t->name, q, sizeof q), it[i].bytes, want);
+                return CLI_INVALID;
+            }
             /* but an empty tensor's type follows --to-type like the others'
              * (SPEC 19), into safetensors, whose header alone says it */
             enum tl_dtype dt;
