@@ -70,7 +70,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: test-json test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: test-kernel-reach test-json test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -288,6 +288,29 @@ test-trace:  ## the command-line suite in the trace build; writes the kernel and
 	    TL_INJECT_LIB=$(abspath build/trace/inject.so) TL_TIMES=$(abspath build/trace/times) \
 	    sh tests/cli/run.sh
 	@python3 tests/cli/trace.py tests/cli build/trace/t $(TRACE_LISTS) build/trace/times
+
+# The proof that the kernel tests are enough: under each ceiling this CPU
+# supports, the trace build runs the whole suite and the kernel tests alone,
+# and the kernel functions each reaches must be the same (not part of make
+# test: it runs the suite once more per ceiling).
+test-kernel-reach:  ## under each SIMD ceiling, the kernel tests reach every kernel the whole suite reaches
+	@$(MAKE) --no-print-directory TRACE=1 SANITIZE= trace-bins
+	@[ -f $(TRACE_LISTS)/kernel-tests ] || $(MAKE) --no-print-directory TRACE=1 SANITIZE= test-trace
+	@sup=" $$(build/trace/tensorlayout --version | sed -n 's/.*(supported: \(.*\))/\1/p') "; rc=0; \
+	for pass in $$sup; do \
+	    for part in all kernel; do \
+	        rm -rf build/trace/reach-$$part && mkdir -p build/trace/reach-$$part; \
+	        TENSORLAYOUT_SIMD=$$pass TL_TRACE_DIR=$(abspath build/trace)/reach-$$part TL_LABEL=reach-$$pass-$$part \
+	            TL_LIST=$$([ $$part = kernel ] && echo $(abspath $(TRACE_LISTS)/kernel-tests)) \
+	            TL=$(abspath build/trace/tensorlayout) TL_BATCH=$(abspath build/trace/tl_batch) \
+	            TL_INJECT_LIB=$(abspath build/trace/inject.so) sh tests/cli/run.sh | tail -n 1; \
+	        python3 tests/cli/trace.py --kernels build/trace/reach-$$part > build/trace/reach-$$pass-$$part.txt; \
+	    done; \
+	    if cmp -s build/trace/reach-$$pass-all.txt build/trace/reach-$$pass-kernel.txt; then \
+	        echo "$$pass: the kernel tests reach the $$(wc -l < build/trace/reach-$$pass-all.txt) kernel functions the whole suite reaches"; \
+	    else echo "$$pass: kernels the whole suite reaches and the kernel tests do not:"; \
+	        comm -23 build/trace/reach-$$pass-all.txt build/trace/reach-$$pass-kernel.txt; rc=1; fi; \
+	done; exit $$rc
 
 # Under valgrind (memcheck): the valgrind tests of the trace's lists, or
 # the tests whose names contain one of CLI_FILTER's words.
