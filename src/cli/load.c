@@ -758,6 +758,25 @@ static size_t meant_strides(const struct tl_desc *d, struct fix *out)
     return n;
 }
 
+/* The axis just inside fix f's changed stride `now`, when its run of `now`
+ * elements holds more slots than it has elements: "<sep>W padded to 64"
+ * into pad, else "". */
+static void padded_inside(const struct tl_desc *d, const struct fix *f, uint64_t now,
+                          const char *sep, char *pad, size_t cap)
+{
+    const char *letters = tl_axis_letters(d->rank);
+    unsigned in = f->axis;
+    for (unsigned k = 0; k < d->rank; k++) {
+        if (k != f->axis && d->sizes[k] > 1 && f->strides[k] && f->strides[k] < now &&
+            (in == f->axis || f->strides[k] > f->strides[in]))
+            in = k;
+    }
+    pad[0] = '\0';
+    if (in != f->axis && now % f->strides[in] == 0 && now / f->strides[in] > d->sizes[in])
+        snprintf(pad, cap, "%s%c padded to %" PRIu64, sep,
+                 letters ? letters[in] : (char)('0' + in), now / f->strides[in]);
+}
+
 /* What a fix changes and why, into buf at *n. */
 static void put_fix(char *buf, size_t cap, size_t *n, const struct tl_desc *d,
                     const struct fix *f)
@@ -775,36 +794,16 @@ static void put_fix(char *buf, size_t cap, size_t *n, const struct tl_desc *d,
         *n += (size_t)snprintf(buf + *n, cap - *n, " (%s innermost: its stride %" PRIu64
                                " as 1)", o, was);
     else if (f->why == FIX_FACTOR) {
-        /* the axis just inside it, then padded: its run of `now` elements
-         * holds more slots than it has elements */
-        unsigned in = f->axis;
-        for (unsigned k = 0; k < d->rank; k++) {
-            if (k != f->axis && d->sizes[k] > 1 && f->strides[k] && f->strides[k] < now &&
-                (in == f->axis || f->strides[k] > f->strides[in]))
-                in = k;
-        }
-        char pad[64] = "";
-        if (in != f->axis && now % f->strides[in] == 0 &&
-            now / f->strides[in] > d->sizes[in])
-            snprintf(pad, sizeof pad, ", %c padded to %" PRIu64,
-                     letters ? letters[in] : (char)('0' + in), now / f->strides[in]);
+        char pad[64];
+        padded_inside(d, f, now, ", ", pad, sizeof pad);
         *n += (size_t)snprintf(buf + *n, cap - *n, " (the stride of %s, %" PRIu64 ", looks "
                                "like it lacks a factor: times %s's size %" PRIu64 " it is %"
                                PRIu64 "%s)", o, was, i, d->sizes[f->inner] * d->strides[f->inner],
                                now, pad);
     }
     else if (f->why == FIX_INSIDE) {
-        /* the axis just inside it, padded: the outer stride agrees */
-        unsigned in = f->axis;
-        for (unsigned k = 0; k < d->rank; k++) {
-            if (k != f->axis && d->sizes[k] > 1 && f->strides[k] && f->strides[k] < now &&
-                (in == f->axis || f->strides[k] > f->strides[in]))
-                in = k;
-        }
-        char pad[64] = "";
-        if (in != f->axis && now % f->strides[in] == 0 && now / f->strides[in] > d->sizes[in])
-            snprintf(pad, sizeof pad, ": %c padded to %" PRIu64,
-                     letters ? letters[in] : (char)('0' + in), now / f->strides[in]);
+        char pad[64];                   /* the outer stride agrees */
+        padded_inside(d, f, now, ": ", pad, sizeof pad);
         *n += (size_t)snprintf(buf + *n, cap - *n, " (the stride of %s, %" PRIu64 ", as %s's "
                                "stride %" PRIu64 " implies, %s's size %" PRIu64 " times %"
                                PRIu64 "%s)", o, was, i, d->strides[f->inner], o,
