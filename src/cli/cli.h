@@ -745,6 +745,9 @@ void cli_print_u64_list(FILE *f, const uint64_t *v, unsigned n, const char *sep)
 struct cJSON;
 int cli_print_json(struct cJSON *doc);
 
+/* A finder's callback that only counts (count: a uint64_t). */
+int cli_count_one(const uint64_t *idx, void *count);
+
 /* Flushes stdout; reports a write error (a full disk, a closed pipe).
  * @return status, or CLI_IO when the output could not be written. */
 int cli_finish_output(int status);

@@ -414,13 +414,6 @@ static void physical_text(struct dump *s, uint64_t span)
     }
 }
 
-static int count_one(const uint64_t *idx, void *ctx)
-{
-    (void)idx;
-    ++*(uint64_t *)ctx;
-    return 0;
-}
-
 /* The owners a slot's cut list stands for, counted up to this many (more
  * is null: a broadcast slot may have billions). */
 #define MAX_COUNTED 65536
@@ -453,7 +446,7 @@ static void physical_json(struct dump *s, uint64_t span)
         uint64_t total = own.n;         /* a cut list carries its total */
         if (own.n > MAX_LISTED) {
             total = 0;
-            tl_finder_find(s->finder, o, MAX_COUNTED + 1, count_one, &total);
+            tl_finder_find(s->finder, o, MAX_COUNTED + 1, cli_count_one, &total);
         }
         if (total > MAX_COUNTED || !tl_finder_complete(s->finder))
             printf("],\"truncated\":%s,\"indexCount\":null}",

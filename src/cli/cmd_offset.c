@@ -253,13 +253,6 @@ struct owners {
     bool failed;
 };
 
-static int count_owner(const uint64_t *idx, void *ctx)
-{
-    (void)idx;
-    ++*(uint64_t *)ctx;
-    return 0;
-}
-
 /* Every owner of the byte's elements counted, within the search's work
  * bound: the total a cut list carries.  @return false when the count did
  * not finish (or memory ran out). */
@@ -275,7 +268,7 @@ static bool count_owners(const struct tl_desc *d, uint64_t elem, unsigned slots,
         if (!f)
             return false;
         tl_finder_limit(f, steps);
-        tl_finder_find(f, elem + k, UINT64_MAX, count_owner, total);
+        tl_finder_find(f, elem + k, UINT64_MAX, cli_count_one, total);
         complete = tl_finder_complete(f);
         tl_finder_free(f);
     }

@@ -648,7 +648,8 @@ static int parse_text(struct parser *pp, const char *text, size_t len, cJSON **r
         tl_fail(p.err, TL_E_JSON, NULL, "empty: no description in it");
         return TL_E_JSON;
     }
-    long nul = tl_json_nul_at(text, len);
+    long nul, deep;
+    tl_json_scan(text, len, &nul, &deep);
     if (nul >= 0) {
         tl_fail(p.err, TL_E_JSON, NULL, "a string holds a NUL (\\u0000): no name or key may");
         line_col(text, text + nul, &p.err->line, &p.err->col);
@@ -926,40 +927,29 @@ const struct tl_format_entry tl_format_json = {
     .spelling = TL_SPELL_NAME,
 };
 
-long tl_json_nul_at(const char *text, size_t n)
-{
-    bool in_string = false;
-    for (size_t i = 0; i < n; i++) {
-        if (text[i] == '"') {
-            in_string = !in_string;
-        } else if (in_string && text[i] == '\\' && i + 1 < n) {
-            if (text[i + 1] == 'u' && i + 5 < n && strncmp(text + i + 2, "0000", 4) == 0)
-                return (long)i;
-            i++;                        /* the escaped character */
-        }
-    }
-    return -1;
-}
-
-long tl_json_deep_at(const char *text, size_t n)
+void tl_json_scan(const char *text, size_t n, long *nul_at, long *deep_at)
 {
     bool in_string = false;
     long depth = 0;
-    for (size_t i = 0; i < n; i++) {
+    *nul_at = *deep_at = -1;
+    for (size_t i = 0; i < n && (*nul_at < 0 || *deep_at < 0); i++) {
         char c = text[i];
         if (in_string) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
+            if (c == '\\' && i + 1 < n) {
+                if (text[i + 1] == 'u' && i + 5 < n && strncmp(text + i + 2, "0000", 4) == 0 &&
+                    *nul_at < 0)
+                    *nul_at = (long)i;
+                i++;                    /* the escaped character */
+            } else if (c == '"') {
                 in_string = false;
+            }
         } else if (c == '"') {
             in_string = true;
         } else if (c == '[' || c == '{') {
-            if (++depth > CJSON_NESTING_LIMIT)
-                return (long)i;
+            if (++depth > CJSON_NESTING_LIMIT && *deep_at < 0)
+                *deep_at = (long)i;
         } else if (c == ']' || c == '}') {
             depth--;
         }
     }
-    return -1;
 }

@@ -44,14 +44,12 @@ extern struct tl_find_limits tl_find_limits;
 #define TL_FILE_HEADER_MAX (UINT64_C(100) << 20)   /* 100 MiB, for every format */
 #define TL_FILE_BYTES_MAX ((uint64_t)INT64_MAX)   /* the most a file holds (off_t) */
 
-/* Where a JSON text of n bytes writes a NUL in a string (the escape
- * \u0000, which cJSON would cut the string at), or -1: a name or key with
- * a NUL is refused, never cut short (desc_json.c). */
-long tl_json_nul_at(const char *text, size_t n);
-
-/* Where a JSON text of n bytes nests deeper than cJSON parses (1000
- * levels), or -1: said in those words, not as "malformed JSON". */
-long tl_json_deep_at(const char *text, size_t n);
+/* One pass over a JSON text of n bytes: where it writes a NUL in a string
+ * (the escape \u0000, which cJSON would cut the string at: a name or key
+ * with a NUL is refused, never cut short), and where it nests deeper than
+ * cJSON parses (1000 levels: said in those words, not as "malformed
+ * JSON"); -1 for each when it does not (desc_json.c). */
+void tl_json_scan(const char *text, size_t n, long *nul_at, long *deep_at);
 
 /* The format table's entries, each in its format's file (format.c lists
  * them). */

@@ -211,11 +211,11 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, stru
         if (text[i] == '\0')
             return tl_fail(err, TL_E_JSON, "header", "holds a NUL byte at %" PRIu64, 8 + i);
     }
-    long deep = tl_json_deep_at(text, (size_t)n);
+    long nul, deep;
+    tl_json_scan(text, (size_t)n, &nul, &deep);
     if (deep >= 0)
         return tl_fail(err, TL_E_JSON, "header", "nests deeper than %d levels (at byte %ld)",
                        CJSON_NESTING_LIMIT, 8 + deep);
-    long nul = tl_json_nul_at(text, (size_t)n);
     if (nul >= 0)
         return tl_fail(err, TL_E_JSON, "header", "a string holds a NUL (\\u0000) at byte %ld: "
                        "no tensor name or key may", 8 + nul);

@@ -111,10 +111,12 @@ int tl_shard_index_parse(const char *text, size_t len, struct tl_shard_index *x,
                          struct tl_error *err)
 {
     memset(x, 0, sizeof *x);
-    if (tl_json_deep_at(text, len) >= 0)
+    long nul, deep;
+    tl_json_scan(text, len, &nul, &deep);
+    if (deep >= 0)
         return tl_fail(err, TL_E_JSON, NULL, "the index nests deeper than %d levels",
                        CJSON_NESTING_LIMIT);
-    if (tl_json_nul_at(text, len) >= 0)
+    if (nul >= 0)
         return tl_fail(err, TL_E_JSON, NULL, "a string of the index holds a NUL (\\u0000): no "
                        "tensor or shard name may");
     cJSON *doc = cJSON_ParseWithLength(text, len);
