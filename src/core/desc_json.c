@@ -649,7 +649,7 @@ static int parse_text(struct parser *pp, const char *text, size_t len, cJSON **r
         return TL_E_JSON;
     }
     long nul, deep;
-    tl_json_scan(text, len, &nul, &deep);
+    tl_json_scan(text, len, &nul, &deep, NULL);
     if (nul >= 0) {
         tl_fail(p.err, TL_E_JSON, NULL, "a string holds a NUL (\\u0000): no name or key may");
         line_col(text, text + nul, &p.err->line, &p.err->col);
@@ -927,12 +927,14 @@ const struct tl_format_entry tl_format_json = {
     .spelling = TL_SPELL_NAME,
 };
 
-void tl_json_scan(const char *text, size_t n, long *nul_at, long *deep_at)
+void tl_json_scan(const char *text, size_t n, long *nul_at, long *deep_at, size_t *keys)
 {
     bool in_string = false;
     long depth = 0;
     *nul_at = *deep_at = -1;
-    for (size_t i = 0; i < n && (*nul_at < 0 || *deep_at < 0); i++) {
+    if (keys)
+        *keys = 0;
+    for (size_t i = 0; i < n && (keys || *nul_at < 0 || *deep_at < 0); i++) {
         char c = text[i];
         if (in_string) {
             if (c == '\\' && i + 1 < n) {
@@ -950,6 +952,8 @@ void tl_json_scan(const char *text, size_t n, long *nul_at, long *deep_at)
                 *deep_at = (long)i;
         } else if (c == ']' || c == '}') {
             depth--;
+        } else if (c == ':' && depth == 1 && keys) {
+            (*keys)++;
         }
     }
 }

@@ -450,6 +450,8 @@ static int gguf_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct 
     if (ntensors > (len - r.at) / 32)
         return tl_fail(err, TL_E_RANGE, "header", "claims %" PRIu64 " tensors, more than its %"
                        PRIu64 " bytes can hold", ntensors, len);
+    if ((rc = tl_file_count_ok(ntensors, "tensors", err)))
+        return rc;
     if (nkv > (len - r.at) / 12)
         return tl_fail(err, TL_E_RANGE, "header", "claims %" PRIu64 " key/value pairs, more "
                        "than its %" PRIu64 " bytes can hold", nkv, len);

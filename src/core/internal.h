@@ -44,12 +44,24 @@ extern struct tl_find_limits tl_find_limits;
 #define TL_FILE_HEADER_MAX (UINT64_C(100) << 20)   /* 100 MiB, for every format */
 #define TL_FILE_BYTES_MAX ((uint64_t)INT64_MAX)   /* the most a file holds (off_t) */
 
+/* The most tensors one file may hold: 131,072, above the tens of thousands
+ * of the largest real checkpoints.  A row costs about 1 KiB while a file
+ * is read, so a header of empty tensors (a few dozen bytes each) cannot
+ * make the tool take twenty times its size in memory. */
+#define TL_FILE_TENSORS_MAX (UINT64_C(1) << 17)
+
+/* Refuses a header that declares more than TL_FILE_TENSORS_MAX tensors
+ * (`what`: "tensors", "entries"), before a row is made (tensorfile.c). */
+int tl_file_count_ok(uint64_t count, const char *what, struct tl_error *err);
+
 /* One pass over a JSON text of n bytes: where it writes a NUL in a string
  * (the escape \u0000, which cJSON would cut the string at: a name or key
  * with a NUL is refused, never cut short), and where it nests deeper than
  * cJSON parses (1000 levels: said in those words, not as "malformed
- * JSON"); -1 for each when it does not (desc_json.c). */
-void tl_json_scan(const char *text, size_t n, long *nul_at, long *deep_at);
+ * JSON"); -1 for each when it does not.  `keys`, when not NULL, counts the
+ * outermost object's keys, so a reader can refuse too many before it
+ * parses (desc_json.c). */
+void tl_json_scan(const char *text, size_t n, long *nul_at, long *deep_at, size_t *keys);
 
 /* The format table's entries, each in its format's file (format.c lists
  * them). */

@@ -293,6 +293,8 @@ int tl_zip_members(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_
     if (count < 0 || (uint64_t)count > len / 46)
         rc = tl_fail(err, TL_E_VALUE, "central directory", "claims more entries than the "
                      "archive can hold (truncated or inconsistent)");
+    else if ((rc = tl_file_count_ok((uint64_t)count, "members", err)))
+        ;
     else if (!(f->tensors = calloc(count ? (size_t)count : 1, sizeof *f->tensors)))
         rc = tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     for (zip_int64_t i = 0; !rc && i < count; i++) {

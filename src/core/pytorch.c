@@ -314,23 +314,26 @@ static uint64_t visits_budget(uint64_t n)
     return 4 * n + 65536;
 }
 
-static struct tl_file_tensor *row(struct rows *r, const char *name, struct tl_error *err)
+static int row(struct rows *r, const char *name, struct tl_file_tensor **out,
+               struct tl_error *err)
 {
+    if (r->n == TL_FILE_TENSORS_MAX)
+        return tl_file_count_ok((uint64_t)r->n + 1, "tensors", err);
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 16;
         struct tl_file_tensor *t = realloc(r->t, cap * sizeof *t);
         if (!t)
-            return NULL;
+            return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
         r->t = t;
         r->cap = cap;
     }
-    (void)err;
     struct tl_file_tensor *t = &r->t[r->n];
     memset(t, 0, sizeof *t);
     if (!(t->name = strdup(name)))
-        return NULL;
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     t->order = r->n++;
-    return t;
+    *out = t;
+    return 0;
 }
 
 static int leaf(struct rows *r, const char *name, const struct tl_pk *p, struct tl_error *err)
@@ -360,8 +363,11 @@ static int leaf(struct rows *r, const char *name, const struct tl_pk *p, struct 
         break;
     default:          snprintf(text, sizeof text, "-"); break;
     }
-    struct tl_file_tensor *t = row(r, name, err);
-    if (!t || !(t->leaf = strdup(text)))
+    struct tl_file_tensor *t;
+    int rc = row(r, name, &t, err);
+    if (rc)
+        return rc;
+    if (!(t->leaf = strdup(text)))
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     snprintf(t->dtype, sizeof t->dtype, "%s", p->kind == TL_PK_GLOBAL && p->i >= G_DTYPE
                                               ? "dtype" : kinds[p->kind]);
@@ -375,9 +381,10 @@ static int tensor_row(struct rows *r, const char *name, const struct tensor *x,
     const struct tl_file_tensor *m = s->member;
     char key[160], q[80];
     snprintf(key, sizeof key, "tensor '%s'", tl_quote(name, q, sizeof q));
-    struct tl_file_tensor *t = row(r, name, err);
-    if (!t)
-        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    struct tl_file_tensor *t;
+    int rc = row(r, name, &t, err);
+    if (rc)
+        return rc;
     snprintf(t->dtype, sizeof t->dtype, "%s", types[s->type].st);
     snprintf(t->storage, sizeof t->storage, "%s", s->key);
     t->ndim = x->rank;
@@ -438,7 +445,7 @@ static int tensor_row(struct rows *r, const char *name, const struct tensor *x,
     d->strides_src = TL_STRIDES_GIVEN;
     d->file_offset = at;
     d->byte_offset = x->offset * es;
-    int rc = tl_desc_validate(d, err);
+    rc = tl_desc_validate(d, err);
     if (rc) {
         tl_error_key(err, key);
         return rc;

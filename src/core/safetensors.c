@@ -212,19 +212,25 @@ int tl_safetensors_parse(const uint8_t *b, uint64_t len, struct tl_file *f, stru
             return tl_fail(err, TL_E_JSON, "header", "holds a NUL byte at %" PRIu64, 8 + i);
     }
     long nul, deep;
-    tl_json_scan(text, (size_t)n, &nul, &deep);
+    size_t keys;
+    tl_json_scan(text, (size_t)n, &nul, &deep, &keys);
     if (deep >= 0)
         return tl_fail(err, TL_E_JSON, "header", "nests deeper than %d levels (at byte %ld)",
                        CJSON_NESTING_LIMIT, 8 + deep);
     if (nul >= 0)
         return tl_fail(err, TL_E_JSON, "header", "a string holds a NUL (\\u0000) at byte %ld: "
                        "no tensor name or key may", 8 + nul);
+    bool has_meta = false;                  /* a key counted that is no tensor */
+    for (uint64_t i = 0; i + 14 <= n && !has_meta; i++)
+        has_meta = memcmp(text + i, "\"__metadata__\"", 14) == 0;
+    int rc = tl_file_count_ok(keys - (has_meta && keys > 0), "tensors", err);
+    if (rc)
+        return rc;
     cJSON *root = cJSON_ParseWithLengthOpts(text, (size_t)n, &end, 0);
     if (!root) {
         uint64_t at = end ? (uint64_t)(end - text) : 0;
         return tl_fail(err, TL_E_JSON, "header", "malformed JSON near byte %" PRIu64, 8 + at);
     }
-    int rc = 0;
     for (const char *p = end; p < text + n; p++) {
         if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
             rc = tl_fail(err, TL_E_JSON, "header", "text after the JSON object, at byte %" PRIu64,

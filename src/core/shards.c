@@ -112,7 +112,7 @@ int tl_shard_index_parse(const char *text, size_t len, struct tl_shard_index *x,
 {
     memset(x, 0, sizeof *x);
     long nul, deep;
-    tl_json_scan(text, len, &nul, &deep);
+    tl_json_scan(text, len, &nul, &deep, NULL);
     if (deep >= 0)
         return tl_fail(err, TL_E_JSON, NULL, "the index nests deeper than %d levels",
                        CJSON_NESTING_LIMIT);

@@ -5,6 +5,7 @@
  * lies between the tensors.  Which format a file is, and which reader reads
  * it, is format.c's.
  */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +102,15 @@ const char *tl_file_name_twice(const struct tl_file *f, bool *nomem)
             twice = by[i]->name;
     free(by);
     return twice;
+}
+
+int tl_file_count_ok(uint64_t count, const char *what, struct tl_error *err)
+{
+    if (count <= TL_FILE_TENSORS_MAX)
+        return 0;
+    return tl_fail(err, TL_E_RANGE, "header", "declares %" PRIu64 " %s, more than the %" PRIu64
+                   " one file may hold here; split it into shards (see 'man tensorlayout', "
+                   "MODEL FILES)", count, what, TL_FILE_TENSORS_MAX);
 }
 
 int tl_file_order(struct tl_file *f, uint64_t len)

@@ -388,6 +388,37 @@ def test_hostile_work_is_bounded():
     assert rc == 0 and mib < 100, (rc, err[:200], mib)
 
 
+def test_too_many_tensors():
+    """A header of a million empty tensors (issue 73: 56 MB took 1.2 GB) is
+    refused before a row is made, in one line and bounded memory, in each
+    format that declares a count: safetensors, GGUF, and a pickle's rows;
+    131,072 tensors, the most a file may hold, still list."""
+    def st(n, meta=True):
+        entry = '"t%d":{"dtype":"F32","shape":[0],"data_offsets":[0,0]}'
+        text = ("{" + ('"__metadata__":{"format":"pt"},' if meta else "")
+                + ",".join(entry % i for i in range(n)) + "}").encode()
+        return struct.pack("<Q", len(text)) + text
+    gguf = b"GGUF" + struct.pack("<IQQ", 3, 200000, 0) + bytes(200000 * 32)
+    ints = b"\x80\x02}" + b"".join(b"X" + struct.pack("<I", len(b"k%d" % i)) + b"k%d" % i
+                                     + b"K\x01s" for i in range(140000)) + b"."
+    cases = [("million.safetensors", st(1000000, meta=False), "declares 1000000 tensors"),
+             ("limit_plus_one.safetensors", st(131073), "declares 131073 tensors"),
+             ("many.gguf", gguf, "declares 200000 tensors"),
+             ("many_leaves.pt", archive(ints), "declares 131073 tensors")]
+    for name, data, says in cases:
+        f = path(name)
+        open(f, "wb").write(data)
+        rc, err, mib = peak("list", f)
+        lines = err.decode().strip().split("\n")
+        assert rc == 4 and len(lines) == 1 and says in lines[0], (name, rc, lines)
+        assert "split it into shards" in lines[0], lines
+        assert mib < 100, (name, mib)
+    f = path("limit.safetensors")
+    open(f, "wb").write(st(131072))
+    rc, err, mib = peak("list", f)
+    assert rc == 0 and mib < 250, (rc, err[:200], mib)
+
+
 def test_views_of_one_deflated_storage():
     """200 views of one deflated storage (issue 73: it is inflated once for
     all of them, not once each): every view's values as numpy slices them."""
