@@ -325,12 +325,16 @@ int tl_safetensors_header(const struct tl_st_entry *t, size_t n, const struct tl
     char key[128];
     cJSON *root = cJSON_CreateObject();
     bool ok = root != NULL;
-    if (ok && nmeta) {           /* the source's __metadata__ first, as the reference writes */
-        cJSON *m = cJSON_AddObjectToObject(root, "__metadata__");
-        ok = m != NULL;
-        for (size_t i = 0; ok && i < nmeta; i++)
-            ok = cJSON_AddStringToObject(m, meta[i].key, meta[i].value) != NULL;
-    }
+    /* __metadata__ first, as the reference writes it: the source's, and
+     * "format": "pt" where it says no format (transformers refuses a
+     * safetensors file without one, SPEC 23) */
+    bool has_format = false;
+    for (size_t i = 0; i < nmeta; i++)
+        has_format |= strcmp(meta[i].key, "format") == 0;
+    cJSON *m = ok ? cJSON_AddObjectToObject(root, "__metadata__") : NULL;
+    ok = m && (has_format || cJSON_AddStringToObject(m, "format", "pt"));
+    for (size_t i = 0; ok && i < nmeta; i++)
+        ok = cJSON_AddStringToObject(m, meta[i].key, meta[i].value) != NULL;
     uint64_t at = 0;
     for (size_t i = 0; ok && i < n; i++) {
         const char *st = t[i].st ? t[i].st : tl_dtype_info(t[i].dtype)->st;

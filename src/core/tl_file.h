@@ -486,7 +486,8 @@ const char *tl_npy_safetensors(const char *descr);
 /* Writes a safetensors header (SPEC section 9) for tensors t[0 .. n) laid
  * out contiguously in that order (the caller orders them: the reference
  * writer sorts by element size, largest first, then by name), with the
- * __metadata__ entries first: the 8-byte length, then the JSON padded with
+ * __metadata__ entries first (with "format": "pt" unless they name a
+ * format, as loaders require): the 8-byte length, then the JSON padded with
  * spaces to a multiple of 8, so the data starts on 8 bytes.  @return 0
  * with *out (free it) and *len, or TL_E_VALUE (a type safetensors lacks,
  * the name __metadata__) / TL_E_NOMEM with err filled. */

@@ -354,6 +354,28 @@ with tempfile.TemporaryDirectory() as tmp:
           names == ["bn.num_batches_tracked", "pos_ids", "conv1.bias", "conv1.weight",
                     "conv2.weight"], "whole file: metadata kept, the reference writer's order")
 
+    # every safetensors file written says its format, as transformers requires
+    # ("format": "pt"), unless its source says another (SPEC 23)
+    def st_meta(path):
+        with open(path, "rb") as f:
+            n = int.from_bytes(f.read(8), "little")
+            return json.loads(f.read(n)).get("__metadata__")
+    arr = values("<f4", (2, 3))
+    np.save(os.path.join(tmp, "pt_src.npy"), arr)
+    np.savez(os.path.join(tmp, "pt_src.npz"), a=arr, b=arr[0])
+    mlx = os.path.join(tmp, "mlx_src.safetensors")
+    with open(mlx, "wb") as f:
+        f.write(tensorfiles.safetensors([("w", "F32", arr.shape, arr.tobytes())],
+                                        metadata={"format": "mlx", "k": "v"}))
+    metas = []
+    for src, extra in (("pt_src.npy", ()), ("pt_src.npz", ()), ("pt_src.npz", ("--to-type", "FLOAT16")),
+                       ("mlx_src.safetensors", ("--to-type", "FLOAT16"))):
+        out = os.path.join(tmp, "meta_out.safetensors")
+        r = tl("convert", os.path.join(tmp, src), *extra, "-o", out)
+        metas.append(st_meta(out) if r.returncode == 0 else r.stderr)
+    check(metas == [{"format": "pt"}] * 3 + [{"format": "mlx", "k": "v"}],
+          "every safetensors written has __metadata__.format, the source's kept: %r" % metas)
+
     # a whole file of many tensors, written by several threads at their
     # places (small ones and large ones, an empty one, INT64 carried,
     # OIHW weights of several windows transposed): the same bytes on 1 and
