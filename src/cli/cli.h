@@ -413,6 +413,10 @@ struct cli_whole {
     bool part;                          /* one shard of a model: its rules are checked over all */
     bool dequantize;                    /* decode scaled weights (SPEC 18) */
     bool allow_expand;                  /* write views that spread a few bytes far */
+    /* a shard's view (shards_convert.c): for each row of the file, the
+     * mapping its bytes lie in when not the input's (a scale another shard
+     * holds), else NULL; NULL for a file converted alone */
+    const uint8_t *const *row_file;
     /* set by cli_convert_whole for convert_all.c's planning: for each row
      * of the file converted, the scaled pair it decodes (or NULL), and the
      * file whose rows the pairs index */

@@ -1151,6 +1151,8 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
         cli_report(w->name, &err);
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
+    for (size_t k = 0; w->row_file && k < npairs; k++)
+        pairs[k].scale_file = w->row_file[pairs[k].scale];
     if (w->dequantize && !npairs && !w->part) {
         fprintf(stderr, "tensorlayout: %s: --dequantize: no scaled weights here (a FLOAT8E4M3 "
                 "W beside FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)\n", w->name);

@@ -144,37 +144,101 @@ bool cli_index_of_pytorch(const char *path)
     return torch;
 }
 
-/* Every shard holds what the index gives it, and nothing else. */
+/* Whether a converted shard may lack this name of the index: a scale
+ * decoded into its weight, or MXFP4 blocks decoded under the weight's
+ * name (SPEC 18, 23). */
+static bool decoded_away(const char *name)
+{
+    static const char *const ends[] = { "_scale_inv", "_scales", "_blocks" };
+    size_t n = strlen(name);
+    for (size_t e = 0; e < 3; e++) {
+        size_t m = strlen(ends[e]);
+        if (n > m && strcmp(name + n - m, ends[e]) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The index's names in sorted order, looked up by name in log time (a
+ * model's tens of thousands of tensors, issue 73). */
+struct by_name {
+    const struct tl_shard_index *x;
+    size_t *at;
+};
+
+static const struct tl_shard_index *sorting;    /* qsort's context: one thread reads shards */
+
+static int at_cmp(const void *a, const void *b)
+{
+    return strcmp(sorting->names[*(const size_t *)a], sorting->names[*(const size_t *)b]);
+}
+
+/* The index's entry for name (suffix appended), or SIZE_MAX. */
+static size_t index_of(const struct by_name *ix, const char *name, const char *suffix)
+{
+    char full[1024];
+    if (snprintf(full, sizeof full, "%s%s", name, suffix) >= (int)sizeof full)
+        return SIZE_MAX;
+    size_t lo = 0, hi = ix->x->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(ix->x->names[ix->at[mid]], full);
+        if (c == 0)
+            return ix->at[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return SIZE_MAX;
+}
+
+/* Every shard holds what the index gives it, and nothing else; a shard
+ * as converted may lack the scales decoded into their weights, and hold
+ * MXFP4's W where the index names W_blocks. */
 static int check_shards(const struct cli_shards *s)
 {
     char q[64];
-    for (size_t i = 0; i < s->x.count; i++) {
+    struct by_name ix = { &s->x, malloc((s->x.count ? s->x.count : 1) * sizeof *ix.at) };
+    if (!ix.at) {
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    for (size_t i = 0; i < s->x.count; i++)
+        ix.at[i] = i;
+    sorting = &s->x;
+    qsort(ix.at, s->x.count, sizeof *ix.at, at_cmp);
+    sorting = NULL;
+    int rc = CLI_OK;
+    for (size_t i = 0; rc == CLI_OK && i < s->x.count; i++) {
         size_t k = s->x.shard[i];
-        if (!tl_file_find(&s->files[k], s->x.names[i])) {
+        if (!tl_file_find(&s->files[k], s->x.names[i]) &&
+            !(s->converted && decoded_away(s->x.names[i]))) {
             fprintf(stderr, "tensorlayout: %s: tensor '%s' is in shard '%s' by the index, but "
                     "that shard does not hold it\n", s->name,
                     tl_quote(s->x.names[i], q, sizeof q), s->x.shards[k]);
-            return CLI_INVALID;
+            rc = CLI_INVALID;
         }
     }
-    for (size_t k = 0; k < s->x.nshards; k++) {
-        for (size_t j = 0; j < s->files[k].count; j++) {
+    for (size_t k = 0; rc == CLI_OK && k < s->x.nshards; k++) {
+        for (size_t j = 0; rc == CLI_OK && j < s->files[k].count; j++) {
             const char *name = s->files[k].tensors[j].name;
             if (s->files[k].tensors[j].leaf)
                 continue;                   /* a checkpoint's value, not a tensor */
-            size_t i = 0;
-            while (i < s->x.count && strcmp(s->x.names[i], name) != 0)
-                i++;
-            if (i == s->x.count || s->x.shard[i] != k) {
+            size_t i = index_of(&ix, name, "");
+            if (i == SIZE_MAX && s->converted)
+                i = index_of(&ix, name, "_blocks");
+            if (i == SIZE_MAX || s->x.shard[i] != k) {
                 fprintf(stderr, "tensorlayout: %s: shard '%s' holds tensor '%s', which the "
                         "index %s%s\n", s->name, s->x.shards[k], tl_quote(name, q, sizeof q),
-                        i == s->x.count ? "does not name" : "puts in shard ",
-                        i == s->x.count ? "" : s->x.shards[s->x.shard[i]]);
-                return CLI_INVALID;
+                        i == SIZE_MAX ? "does not name" : "puts in shard ",
+                        i == SIZE_MAX ? "" : s->x.shards[s->x.shard[i]]);
+                rc = CLI_INVALID;
             }
         }
     }
-    return CLI_OK;
+    free(ix.at);
+    return rc;
 }
 
 int cli_shards_open(const char *path, bool all, struct cli_shards *s)

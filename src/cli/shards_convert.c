@@ -51,8 +51,101 @@ static int make_parents(const char *dir, const char *shard)
     return CLI_OK;
 }
 
+/* ---- scaled weights across shards (SPEC 23) ----------------------------
+ * A weight's scales may lie in another shard than the weight (DeepSeek's
+ * shards split a layer's FP8 weight and its W_scale_inv).  The pairs are
+ * found over the whole model, and each shard is converted from a view of
+ * it: its own tensors but the scales a weight of another shard takes,
+ * and the scales its own weights take from other shards, each such row
+ * with the mapping its bytes lie in.  A shard's conversion then pairs and
+ * decodes them as in one file, and no scale is written. */
+struct views {
+    struct tl_file *f;                  /* one a shard, rows shared with the shards' */
+    const uint8_t ***row_file;          /* per view, per row: another shard's mapping, or NULL */
+    size_t nshards, npairs;
+};
+
+static void views_free(struct views *v)
+{
+    for (size_t k = 0; v->f && k < v->nshards; k++)
+        free(v->f[k].tensors);
+    for (size_t k = 0; v->row_file && k < v->nshards; k++)
+        free(v->row_file[k]);
+    free(v->f);
+    free(v->row_file);
+    memset(v, 0, sizeof *v);
+}
+
+/* The views of s's shards (above).  @return CLI_OK, or a status after a
+ * message (a companion of the wrong type or shape). */
+static int pair_views(const struct cli_shards *s, struct views *v)
+{
+    size_t n = 0, m = 0, np = 0;
+    for (size_t k = 0; k < s->x.nshards; k++)
+        n += s->files[k].count;
+    struct tl_file all = { 0 };
+    struct tl_scaled *pairs = NULL;
+    struct tl_error err = { 0 };
+    size_t *owner = malloc((n ? n : 1) * sizeof *owner), *taker = NULL, *count = NULL;
+    all.tensors = malloc((n ? n : 1) * sizeof *all.tensors);
+    memset(v, 0, sizeof *v);
+    v->nshards = s->x.nshards;
+    int rc = owner && all.tensors ? CLI_OK : CLI_IO;
+    for (size_t k = 0; rc == CLI_OK && k < s->x.nshards; k++) {
+        for (size_t i = 0; i < s->files[k].count; i++, m++) {
+            all.tensors[m] = s->files[k].tensors[i];
+            owner[m] = k;
+        }
+    }
+    all.count = n;
+    if (rc == CLI_OK && tl_scaled_find(&all, &pairs, &np, &err)) {
+        cli_report(s->name, &err);
+        rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    v->npairs = np;
+    if (rc == CLI_OK) {
+        taker = malloc((n ? n : 1) * sizeof *taker);
+        count = calloc(v->nshards ? v->nshards : 1, sizeof *count);
+        v->f = calloc(v->nshards ? v->nshards : 1, sizeof *v->f);
+        v->row_file = calloc(v->nshards ? v->nshards : 1, sizeof *v->row_file);
+        rc = taker && count && v->f && v->row_file ? CLI_OK : CLI_IO;
+    }
+    for (size_t i = 0; rc == CLI_OK && i < n; i++)
+        taker[i] = owner[i];            /* where each row is converted */
+    for (size_t k = 0; rc == CLI_OK && k < np; k++)
+        taker[pairs[k].scale] = owner[pairs[k].weight];
+    for (size_t i = 0; rc == CLI_OK && i < n; i++)
+        count[taker[i]]++;
+    for (size_t k = 0; rc == CLI_OK && k < v->nshards; k++) {
+        v->f[k] = s->files[k];
+        v->f[k].count = 0;
+        v->f[k].problems = NULL;        /* reported when the shard was read */
+        v->f[k].nproblems = 0;
+        v->f[k].tensors = malloc((count[k] ? count[k] : 1) * sizeof *v->f[k].tensors);
+        v->row_file[k] = calloc(count[k] ? count[k] : 1, sizeof *v->row_file[k]);
+        if (!v->f[k].tensors || !v->row_file[k])
+            rc = CLI_IO;
+    }
+    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+        struct tl_file *f = &v->f[taker[i]];
+        v->row_file[taker[i]][f->count] = taker[i] == owner[i] ? NULL : s->data[owner[i]].bytes;
+        f->tensors[f->count++] = all.tensors[i];
+    }
+    if (rc == CLI_IO)
+        fprintf(stderr, "tensorlayout: out of memory\n");
+    if (rc)
+        views_free(v);
+    free(pairs);
+    free(owner);
+    free(taker);
+    free(count);
+    free(all.tensors);
+    return rc;
+}
+
 struct shard_jobs {
     const struct cli_shards *s;
+    const struct views *views;          /* the shards' views, or NULL: the shards */
     struct cli_whole w;
     const char *dir, *outdir;           /* where shards are written; where they will be */
     size_t only;                        /* one shard, or SIZE_MAX for all */
@@ -80,8 +173,11 @@ static void *shard_worker(void *arg)
         w.shown = shown;
         w.name = j->s->data[k].name;
         int rc = make_parents(j->dir, name);
+        if (j->views)
+            w.row_file = (const uint8_t *const *)j->views->row_file[k];
         if (rc == CLI_OK)
-            rc = cli_convert_whole(&w, &j->s->files[k], &j->s->data[k], &j->bytes[k]);
+            rc = cli_convert_whole(&w, j->views ? &j->views->f[k] : &j->s->files[k],
+                                   &j->s->data[k], &j->bytes[k]);
         if (rc) {
             int zero = 0;
             atomic_compare_exchange_strong(&j->rc, &zero, rc);
@@ -92,10 +188,12 @@ static void *shard_worker(void *arg)
 
 /* Converts the shards (all, or only one) into dir, in parallel up to the
  * threads the conversion may use. */
-static int convert_shards(const struct cli_shards *s, const struct cli_whole *w, const char *dir,
-                          const char *outdir, size_t only, uint64_t *total)
+static int convert_shards(const struct cli_shards *s, const struct views *views,
+                          const struct cli_whole *w, const char *dir, const char *outdir,
+                          size_t only, uint64_t *total)
 {
-    struct shard_jobs j = { .s = s, .w = *w, .dir = dir, .outdir = outdir, .only = only };
+    struct shard_jobs j = { .s = s, .views = views, .w = *w, .dir = dir, .outdir = outdir,
+                            .only = only };
     atomic_init(&j.next, 0);
     atomic_init(&j.failed, false);
     atomic_init(&j.rc, 0);
@@ -151,26 +249,87 @@ static int put_index(char *text, const char *dir, const char *name)
     return rc;
 }
 
-/* Writes the index into dir, with total_size. */
-static int write_index(const struct cli_shards *s, const char *dir, const char *name,
+/* Writes the index into dir: the source's text with total_size and the
+ * weight map of the shards as written (c's files, read from where they
+ * were written): each name of the index whose shard still holds it, in
+ * the index's order, then the names a conversion made there (MXFP4's W
+ * for W_blocks).  The scales decoded into their weights are in no shard,
+ * so in no map (SPEC 23). */
+static int write_index(const struct cli_shards *c, const char *dir, const char *name,
                        uint64_t total)
 {
+    size_t n = 0, m = 0, nsh = c->x.nshards;
+    for (size_t k = 0; k < nsh; k++)
+        n += c->files[k].count;
+    const char **names = malloc((n ? n : 1) * sizeof *names);
+    const char **files = malloc((n ? n : 1) * sizeof *files);
+    char (*on)[256] = calloc(nsh ? nsh : 1, sizeof *on);
+    size_t *first = calloc(nsh + 1, sizeof *first);
+    bool *used = calloc(n ? n : 1, sizeof *used);
+    if (!names || !files || !on || !first || !used) {
+        free(names);
+        free(files);
+        free(on);
+        free(first);
+        free(used);
+        fprintf(stderr, "tensorlayout: out of memory\n");
+        return CLI_IO;
+    }
+    for (size_t k = 0; k < nsh; k++) {
+        cli_shard_written(c, k, on[k], sizeof on[k]);
+        first[k + 1] = first[k] + c->files[k].count;
+    }
+    for (size_t i = 0; i < c->x.count; i++) {
+        size_t k = c->x.shard[i];
+        const struct tl_file_tensor *t = tl_file_find(&c->files[k], c->x.names[i]);
+        if (!t)
+            continue;
+        used[first[k] + (size_t)(t - c->files[k].tensors)] = true;
+        names[m] = c->x.names[i];
+        files[m++] = on[k];
+    }
+    for (size_t k = 0; k < nsh; k++) {
+        for (size_t r = 0; r < c->files[k].count; r++) {
+            if (!used[first[k] + r]) {
+                names[m] = c->files[k].tensors[r].name;
+                files[m++] = on[k];
+            }
+        }
+    }
     char *text = NULL;
     struct tl_error err = { 0 };
-    char **renamed = s->renamed ? calloc(s->x.nshards ? s->x.nshards : 1, sizeof *renamed) : NULL;
-    for (size_t k = 0; renamed && k < s->x.nshards; k++)
-        if ((renamed[k] = malloc(256)))
-            cli_shard_out_name(s->x.shards[k], renamed[k], 256);
-    int wrc = tl_shard_index_write_renamed((const char *)s->index.bytes, (size_t)s->index.size,
-                                           total, &s->x, renamed, &text, &err);
-    for (size_t k = 0; renamed && k < s->x.nshards; k++)
-        free(renamed[k]);
-    free(renamed);
-    if (wrc) {
-        cli_report(s->name, &err);
-        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    int rc = CLI_OK;
+    if (tl_shard_index_write_map((const char *)c->index.bytes, (size_t)c->index.size, total,
+                                 names, files, m, &text, &err)) {
+        cli_report(c->name, &err);
+        rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
-    return put_index(text, dir, name);
+    free(names);
+    free(files);
+    free(on);
+    free(first);
+    free(used);
+    return rc ? rc : put_index(text, dir, name);
+}
+
+/* The model of index_path as its shards were converted into dir: c, to
+ * close with cli_shards_close.  @return a CLI_* status. */
+static int open_converted(const struct cli_shards *s, const char *index_path, const char *dir,
+                          struct cli_shards *c)
+{
+    int rc = cli_shards_open(index_path, false, c);
+    if (rc)
+        return rc;
+    c->renamed = s->renamed;
+    c->converted = true;
+    size_t len = strlen(dir);
+    if (len >= sizeof c->dir)
+        len = sizeof c->dir - 1;
+    memcpy(c->dir, dir, len);
+    c->dir[len] = '\0';
+    if ((rc = cli_shards_load(c)))
+        cli_shards_close(c);
+    return rc;
 }
 
 /* The index's own file name. */
@@ -533,19 +692,8 @@ static int reshard_model(struct cli_shards *s, const struct cli_whole *w, const 
     char oname[256];
     int rc = CLI_OK;
     if (converted) {
-        if ((rc = cli_shards_open(index_path, false, &c)))
+        if ((rc = open_converted(s, index_path, tmp, &c)))
             return rc;
-        c.renamed = s->renamed;
-        c.converted = true;
-        size_t len = strlen(tmp);
-        if (len >= sizeof c.dir)
-            len = sizeof c.dir - 1;
-        memcpy(c.dir, tmp, len);
-        c.dir[len] = '\0';
-        if ((rc = cli_shards_load(&c))) {
-            cli_shards_close(&c);
-            return rc;
-        }
         from = &c;
     }
     rc = reshard(from, stage, out_index_name(s, index_path, oname, sizeof oname), max,
@@ -616,13 +764,30 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         cli_shards_close(&s);
         return rc;
     }
+    /* scaled weights, paired over the model: decoded by --dequantize and by
+     * --to-type (a floating type: cli_whole_check said so) */
+    struct views views = { 0 };
+    if ((w->dequantize || w->to_type) && (rc = pair_views(&s, &views))) {
+        cli_shards_close(&s);
+        return rc;
+    }
+    const struct views *vs = views.npairs ? &views : NULL;
+    if (w->dequantize && !views.npairs) {
+        fprintf(stderr, "tensorlayout: %s: --dequantize: no scaled weights in any shard (a "
+                "FLOAT8E4M3 W beside FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)\n",
+                s.name);
+        views_free(&views);
+        cli_shards_close(&s);
+        return CLI_INVALID;
+    }
     if (shard) {                        /* one job of many: straight into OUTDIR */
         if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
             cli_report_errno(outdir, "cannot make the folder");
             rc = CLI_IO;
         } else {
-            rc = convert_shards(&s, w, outdir, outdir, only, &total);
+            rc = convert_shards(&s, vs, w, outdir, outdir, only, &total);
         }
+        views_free(&views);
         cli_shards_close(&s);
         return rc;
     }
@@ -630,12 +795,14 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         fprintf(stderr, "tensorlayout: %s: exists and is not an empty folder: a sharded model "
                 "is written into a new or empty one, whole, then put in place\n",
                 tl_quote(outdir, q, sizeof q));
+        views_free(&views);
         cli_shards_close(&s);
         return CLI_USAGE;
     }
     char tmp[4096 + 64], stage[4096 + 64];
     struct cli_tmp *reg = tmp_beside(outdir, tmp, sizeof tmp), *reg2 = NULL;
     if (!reg) {
+        views_free(&views);
         cli_shards_close(&s);
         return CLI_IO;
     }
@@ -644,7 +811,8 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     size_t nout = s.x.nshards;
     char (*names)[256] = NULL;
     if (convert)
-        rc = convert_shards(&s, w, tmp, outdir, SIZE_MAX, &total);
+        rc = convert_shards(&s, vs, w, tmp, outdir, SIZE_MAX, &total);
+    views_free(&views);
     if (rc == CLI_OK && max_shard) {
         size_t all = 1;
         for (size_t k = 0; k < s.x.nshards; k++)
@@ -659,8 +827,19 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         reg = reg2;
         if (reg)
             snprintf(tmp, sizeof tmp, "%s", stage);
-    } else if (rc == CLI_OK) {
-        rc = write_index(&s, tmp, out_index_name(&s, index_path, oname, sizeof oname), total);
+    } else if (rc == CLI_OK) {          /* the index of the shards as written */
+        struct cli_shards c;
+        if ((rc = open_converted(&s, index_path, tmp, &c)) == CLI_OK) {
+            rc = write_index(&c, tmp, out_index_name(&s, index_path, oname, sizeof oname), total);
+            for (size_t k = 0; rc == CLI_OK && k < s.x.nshards; k++) {
+                char path[4096 + 512], on[256];
+                cli_shard_written(&s, k, on, sizeof on);
+                snprintf(path, sizeof path, "%s/%s", tmp, on);
+                if (c.files[k].count == 0 && s.files[k].count > 0)
+                    unlink(path);       /* it held only scales, decoded elsewhere */
+            }
+            cli_shards_close(&c);
+        }
     }
     if (rc == CLI_OK)
         rc = copy_others(&s, index_path, tmp);

@@ -101,7 +101,7 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
     const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
     if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
         return TL_E_VALUE;
-    const uint8_t *wb = file + w->begin, *sb = file + s->begin;
+    const uint8_t *wb = file + w->begin, *sb = (p->scale_file ? p->scale_file : file) + s->begin;
     if (p->kind == TL_SCALED_FP8_BLOCK) {
         /* the part of a row in the range: its codes converted by the
          * kernel at once, then each 128-column block's times its scale */
@@ -165,7 +165,7 @@ static int scaled_bf16(const uint8_t *file, const struct tl_file *f, const struc
     const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
     if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
         return TL_E_VALUE;
-    const uint8_t *wb = file + w->begin, *sb = file + s->begin;
+    const uint8_t *wb = file + w->begin, *sb = (p->scale_file ? p->scale_file : file) + s->begin;
     const struct tl_kernels *k = tl_kernels_for(tl_isa_active());
     if (p->kind == TL_SCALED_FP8_BLOCK) {
         uint64_t cols = w->shape[1], sc = s->shape[1], r = first / cols, c = first % cols;
@@ -264,7 +264,7 @@ static int scaled_lut(const uint8_t *file, const struct tl_file *f, const struct
     const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
     if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
         return TL_E_VALUE;
-    const uint8_t *wb = file + w->begin, *sb = file + s->begin;
+    const uint8_t *wb = file + w->begin, *sb = (p->scale_file ? p->scale_file : file) + s->begin;
     uint64_t cols = w->shape[1], sc = s->shape[1];
     struct band_tables *bt = NULL;
     int rc = 0;

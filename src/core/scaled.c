@@ -21,13 +21,38 @@
 #include "internal.h"
 #include "tl.h"
 
-static const struct tl_file_tensor *named(const struct tl_file *f, const char *base,
+/* The table's rows by name (tl_scaled_find looks a companion up for each
+ * candidate: a model's tens of thousands of rows in log time, not by a
+ * scan each, issue 73). */
+struct by_name {
+    const struct tl_file_tensor **row;  /* the named rows, sorted by name */
+    size_t n;
+};
+
+static int row_cmp(const void *a, const void *b)
+{
+    return strcmp((*(const struct tl_file_tensor *const *)a)->name,
+                  (*(const struct tl_file_tensor *const *)b)->name);
+}
+
+static const struct tl_file_tensor *named(const struct by_name *ix, const char *base,
                                           const char *suffix)
 {
     char name[512];
     if (snprintf(name, sizeof name, "%s%s", base, suffix) >= (int)sizeof name)
         return NULL;
-    return tl_file_find(f, name);
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(ix->row[mid]->name, name);
+        if (c == 0)
+            return ix->row[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
 }
 
 static bool ends(const char *s, const char *suffix, size_t *stem)
@@ -43,8 +68,16 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
     *out = NULL;
     *n = 0;
     struct tl_scaled *p = calloc(f->count ? f->count : 1, sizeof *p);
-    if (!p)
+    struct by_name ix = { malloc((f->count ? f->count : 1) * sizeof *ix.row), 0 };
+    if (!p || !ix.row) {
+        free(p);
+        free(ix.row);
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    for (size_t i = 0; i < f->count; i++)
+        if (f->tensors[i].name)
+            ix.row[ix.n++] = &f->tensors[i];
+    qsort(ix.row, ix.n, sizeof *ix.row, row_cmp);
     char key[600], q[256];
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];
@@ -54,7 +87,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
         if (ends(t->name, "_scale_inv", &stem)) {                /* DeepSeek FP8 */
             char base[512];
             snprintf(base, sizeof base, "%.*s", (int)stem, t->name);
-            const struct tl_file_tensor *w = named(f, base, "");
+            const struct tl_file_tensor *w = named(&ix, base, "");
             snprintf(key, sizeof key, "tensor '%s'", tl_quote(t->name, q, sizeof q));
             if (!w)
                 continue;                   /* a scale of nothing here: left as it is */
@@ -65,6 +98,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
                                  "FLOAT8E4M3 [O, I] weight takes FLOAT32 [ceil(O/128), "
                                  "ceil(I/128)] scales", base);
                 free(p);
+                free(ix.row);
                 return rc;
             }
             p[*n].kind = TL_SCALED_FP8_BLOCK;
@@ -75,7 +109,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
         } else if (ends(t->name, "_blocks", &stem)) {           /* gpt-oss MXFP4 */
             char base[512];
             snprintf(base, sizeof base, "%.*s", (int)stem, t->name);
-            const struct tl_file_tensor *s = named(f, base, "_scales");
+            const struct tl_file_tensor *s = named(&ix, base, "_scales");
             snprintf(key, sizeof key, "tensor '%s'", tl_quote(t->name, q, sizeof q));
             if (!s)
                 continue;
@@ -89,6 +123,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
                 int rc = tl_fail(err, TL_E_VALUE, key, "and '%s_scales' are not an MXFP4 pair: "
                                  "UINT8 [..., G, 16] blocks take UINT8 [..., G] scales", base);
                 free(p);
+                free(ix.row);
                 return rc;
             }
             p[*n].kind = TL_SCALED_MXFP4;
@@ -98,6 +133,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
             (*n)++;
         }
     }
+    free(ix.row);
     *out = p;
     return 0;
 }

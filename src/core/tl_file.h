@@ -356,12 +356,15 @@ int tl_gguf_header(const struct tl_gguf_entry *e, size_t n, const uint8_t *kv, s
  * DeepSeek's block FP8 (W FLOAT8E4M3 [O, I] and W_scale_inv FLOAT32
  * [ceil(O/128), ceil(I/128)]), gpt-oss's MXFP4 (W_blocks UINT8
  * [..., G, 16] and W_scales UINT8 [..., G]).  weight and scale are rows of
- * the table (for MXFP4, weight is W_blocks); name is W. */
+ * the table (for MXFP4, weight is W_blocks); name is W.  scale_file, when
+ * not NULL, is the file the scale's bytes lie in (a sharded model's other
+ * shard: its row's begin counts from there); NULL, the weight's. */
 enum tl_scaled_kind { TL_SCALED_FP8_BLOCK, TL_SCALED_MXFP4 };
 struct tl_scaled {
     enum tl_scaled_kind kind;
     size_t weight, scale;
     char name[512];
+    const uint8_t *scale_file;
 };
 
 /* Every pair of f, in table order.  @return 0 with *out (free it) and *n,

@@ -312,6 +312,91 @@ def test_deepseek_large_layer_bf16():
     assert np.array_equal(got[~nan], rounded[~nan])
 
 
+def read_st(path):
+    """{name: (dtype, shape, bytes)} and the metadata of a safetensors file,
+    read from the format's description."""
+    b = open(path, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    h = json.loads(b[8:8 + n])
+    meta = h.pop("__metadata__", None)
+    return {k: (v["dtype"], v["shape"], b[8 + n + v["data_offsets"][0]:8 + n + v["data_offsets"][1]])
+            for k, v in h.items()}, meta
+
+
+def test_scales_across_shards():
+    """SPEC 23: a sharded model whose FP8 weight's W_scale_inv and whose MXFP4
+    W_blocks' W_scales lie in other shards than theirs.  --dequantize pairs
+    them through the weight map: each weight is OCP's values times its
+    scales (FLOAT32, and BFLOAT16 under --to-type), the scales are in no
+    shard and not in the new index (whose own list works), a shard left
+    with nothing is not written; the same with --max-shard-size, and with
+    --shard jobs and --index-only."""
+    rng = np.random.default_rng(23)
+    codes = rng.integers(0, 0x7E, (200, 130), dtype=np.uint8)
+    scales = (rng.uniform(0.5, 2, (2, 2)) * 2.0 ** rng.integers(-6, 6, (2, 2))).astype(np.float32)
+    blocks = rng.integers(0, 256, (3, 2, 16), dtype=np.uint8)
+    e8 = rng.integers(120, 135, (3, 2), dtype=np.uint8)
+    model = os.path.join(TMP, "shardmodel")
+    os.makedirs(model)
+    write_st(os.path.join(model, "a.safetensors"),
+             [("l.w", "F8_E4M3", [200, 130], codes.tobytes()),
+              ("e.w_scales", "U8", [3, 2], e8.tobytes()),
+              ("l.b", "F32", [2], np.ones(2, np.float32).tobytes())])
+    write_st(os.path.join(model, "b.safetensors"),
+             [("e.w_blocks", "U8", [3, 2, 16], blocks.tobytes())])
+    write_st(os.path.join(model, "c.safetensors"),
+             [("l.w_scale_inv", "F32", [2, 2], scales.tobytes())])
+    wmap = {"l.w": "a.safetensors", "e.w_scales": "a.safetensors", "l.b": "a.safetensors",
+            "e.w_blocks": "b.safetensors", "l.w_scale_inv": "c.safetensors"}
+    index = os.path.join(model, "model.safetensors.index.json")
+    json.dump({"metadata": {"total_size": 0}, "weight_map": wmap}, open(index, "w"))
+    table = np.array([ocp("FLOAT8E4M3", c) for c in range(256)], np.float32)
+    fp8 = table[codes] * np.kron(scales, np.ones((128, 128), np.float32))[:200, :130]
+    fp4 = np.array([ocp_fp4(c) for c in range(16)], np.float32)
+    vals = np.stack([fp4[blocks & 15], fp4[blocks >> 4]], axis=-1).reshape(3, 2, 32)
+    mx = (vals * (2.0 ** (e8.astype(np.float64) - 127)).astype(np.float32)[..., None]).reshape(3, 64)
+    want = {"l.w": fp8, "e.w": mx, "l.b": np.ones(2, np.float32)}
+
+    def check_dir(out, bf16=False):
+        idx = json.load(open(os.path.join(out, "model.safetensors.index.json")))
+        got = {}
+        for name, shard in idx["weight_map"].items():
+            t, _ = read_st(os.path.join(out, shard))
+            got[name] = t[name]
+        assert sorted(got) == sorted(want), sorted(got)
+        for name, a in want.items():
+            dt, shape, raw = got[name]
+            assert shape == list(a.shape), (name, shape)
+            if bf16:
+                u = a.view(np.uint32).astype(np.uint64)
+                r = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+                assert dt == "BF16" and np.array_equal(np.frombuffer(raw, np.uint16).reshape(a.shape), r), name
+            else:
+                assert dt == "F32" and np.array_equal(np.frombuffer(raw, np.float32).reshape(a.shape), a), name
+        assert idx["metadata"]["total_size"] == sum(len(v[2]) for v in got.values())
+        held = sorted(x for x in os.listdir(out) if x.endswith(".safetensors"))
+        assert held == sorted(set(idx["weight_map"].values())), held
+        listed = json.loads(tl("list", "--json", os.path.join(out, "model.safetensors.index.json")).stdout)
+        assert sorted(t["name"] for t in listed["tensors"]) == sorted(want), listed
+
+    out = os.path.join(TMP, "deq")
+    tl("convert", index, "--dequantize", "-o", out + "/")
+    check_dir(out)
+    out = os.path.join(TMP, "deq_bf16")
+    tl("convert", index, "--to-type", "BFLOAT16", "-o", out + "/")
+    check_dir(out, bf16=True)
+    out = os.path.join(TMP, "deq_split")
+    tl("convert", index, "--dequantize", "--max-shard-size", "60KB", "-o", out + "/")
+    check_dir(out)
+    assert len([x for x in os.listdir(out) if x.endswith(".safetensors")]) == 3, os.listdir(out)
+    out = os.path.join(TMP, "deq_jobs")
+    for shard in ("a.safetensors", "b.safetensors", "c.safetensors"):
+        tl("convert", index, "--dequantize", "--shard", shard, "-o", out + "/")
+    tl("convert", index, "--dequantize", "--index-only", "-o", out + "/")
+    idx = json.load(open(os.path.join(out, "model.safetensors.index.json")))
+    assert sorted(idx["weight_map"]) == sorted(want), idx
+
+
 def main():
     global TMP
     passed = failed = 0
