@@ -210,6 +210,11 @@ int cli_load_desc_file(const char *arg, struct cli_data *file, enum tl_format fo
 int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
                      struct cli_desc *out);
 void cli_desc_release(struct cli_desc *desc);
+/* FILE:NAME's scaled weight (SPEC 18, 23: convert --dequantize of one
+ * tensor), decoded whole into FLOAT32: NAME is W (or an FP8 weight's own
+ * row); a tensor that is no scaled weight, or a sharded model's index, is
+ * refused with a message.  @return a CLI_* status. */
+int cli_load_dequantized(const char *arg, struct cli_desc *out);
 
 /* Whether arg names a tensor file (FILE or FILE:NAME: a regular file
  * whose first bytes are a .npy, safetensors or .npz file's), without a

@@ -492,7 +492,13 @@ static int run_one(const struct options *o, struct input *in)
                         "safetensors file converted into a safetensors OUT");
         return CLI_USAGE;
     }
-    if (in->opened) {
+    if (o->dequantize) {               /* its pair, decoded: never ignored (SPEC 23) */
+        input_close(in);
+        rc = o->axes ? (cli_usage_error("convert", "--axes goes with no --dequantize (the "
+                                                   "decoded weight's sizes are its shape)"),
+                        CLI_USAGE)
+                     : cli_load_dequantized(o->desc, &src);
+    } else if (in->opened) {
         in->opened = false;             /* src takes the file over */
         rc = cli_load_desc_file(o->desc, &in->file, in->format, o->axes, &src);
     } else {
@@ -592,7 +598,7 @@ int cmd_convert(int argc, char **argv)
     struct arg_str *name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
     struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...; into a .gguf OUT also Q8_0, Q4_0)");
     struct arg_lit *saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
-    struct arg_lit *dequantize = arg_lit0(NULL, "dequantize", "whole file: decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales) into W, FLOAT32 or --to-type");
+    struct arg_lit *dequantize = arg_lit0(NULL, "dequantize", "decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales) into W, FLOAT32 or --to-type: a whole file's, a sharded model's, or FILE:W alone");
     struct arg_lit *allow_expand = arg_lit0(NULL, "allow-expand", "whole file: write a view that spreads its stored bytes over more than 64 times as many (and 64 MiB)");
     struct arg_str *shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     struct arg_lit *index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");

@@ -428,6 +428,93 @@ static int load_desc(const char *arg, const char *axes, const char *axes_opt,
     return CLI_OK;
 }
 
+int cli_load_dequantized(const char *arg, struct cli_desc *out)
+{
+    char path[4096], q[128];
+    const char *tname = NULL;
+    struct cli_data file;
+    struct tl_file tf;
+    struct tl_error err = { 0 };
+    memset(out, 0, sizeof *out);
+    cli_split_name(arg, path, sizeof path, &tname);
+    int rc = cli_open_input(path, "a description", &file, &out->format, 0);
+    if (rc)
+        return rc;
+    if (out->format == TL_FMT_JSON) {
+        bool index = tl_shard_index_looks((const char *)file.bytes, (size_t)file.size);
+        fprintf(stderr, "tensorlayout: %s: --dequantize decodes a scaled weight of a tensor "
+                "file; %s\n", file.name, index ? "of a sharded model, convert the index whole "
+                "with --dequantize (its pairs are found across shards)" : "this is a JSON "
+                "description");
+        cli_close_data(&file);
+        return CLI_USAGE;
+    }
+    if (tl_file_parse(file.bytes, file.size, &tf, &err)) {
+        cli_report(file.name, &err);
+        cli_close_data(&file);
+        return CLI_INVALID;
+    }
+    struct tl_scaled *pairs = NULL, *p = NULL;
+    size_t n = 0;
+    if (tl_scaled_find(&tf, &pairs, &n, &err)) {
+        cli_report(file.name, &err);
+        rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    for (size_t k = 0; !rc && tname && k < n && !p; k++)
+        if (strcmp(pairs[k].name, tname) == 0 || strcmp(tf.tensors[pairs[k].weight].name, tname) == 0)
+            p = &pairs[k];
+    if (!rc && !p) {
+        char list[300];
+        if (n)
+            snprintf(list, sizeof list, "it holds %zu ('tensorlayout list %.200s' names them)",
+                     n, file.name);
+        else
+            snprintf(list, sizeof list, "it holds none");
+        fprintf(stderr, "tensorlayout: %s: --dequantize: %s%s%s is no scaled weight (an FP8 W "
+                "beside W_scale_inv, or MXFP4 W_blocks beside W_scales, named W); %s\n",
+                file.name, tname ? "'" : "", tname ? tl_quote(tname, q, sizeof q) : "the file",
+                tname ? "'" : "", list);
+        rc = CLI_INVALID;
+    }
+    unsigned rank = 0;
+    uint64_t sizes[TL_MAX_RANK];
+    if (!rc) {
+        tl_scaled_shape(&tf, p, &rank, sizes);
+        if (tl_desc_init(&out->d, TL_DT_FLOAT32, rank, sizes, &err)) {
+            cli_report(file.name, &err);
+            rc = CLI_INVALID;
+        }
+    }
+    if (!rc) {                          /* its FLOAT32 values, decoded whole */
+        uint64_t count = out->d.total_bytes / 4;
+        out->file.heap = malloc(count ? (size_t)count * 4 : 1);
+        if (!out->file.heap || (size_t)count * 4 / 4 != count) {
+            fprintf(stderr, "tensorlayout: out of memory\n");
+            rc = CLI_IO;
+        } else if (tl_scaled_decode_as(file.bytes, &tf, p, 0, count, TL_DT_FLOAT32,
+                                       out->file.heap, NULL)) {
+            fprintf(stderr, "tensorlayout: %s: '%s' cannot be decoded (its tensors are not "
+                    "stored plain)\n", file.name, tl_quote(p->name, q, sizeof q));
+            rc = CLI_INVALID;
+        } else {
+            out->file.bytes = out->file.heap;
+            out->file.size = count * 4;
+            snprintf(out->file.name, sizeof out->file.name, "%s", file.name);
+            snprintf(out->name, sizeof out->name, "%.120s:%s", file.name,
+                     tl_quote(p->name, q, sizeof q));
+            snprintf(out->tensor, sizeof out->tensor, "%.255s", p->name);
+            out->shares_file = true;
+            tl_desc_classify(&out->d, &out->info);
+        }
+    }
+    if (rc)
+        cli_close_data(&out->file);
+    free(pairs);
+    tl_file_free(&tf);
+    cli_close_data(&file);
+    return rc;
+}
+
 void cli_desc_release(struct cli_desc *desc)
 {
     cli_close_data(&desc->file);

@@ -397,6 +397,51 @@ def test_scales_across_shards():
     assert sorted(idx["weight_map"]) == sorted(want), idx
 
 
+def test_dequantize_one_tensor():
+    """SPEC 23: convert FILE:W --dequantize decodes W with its scales (FP8
+    blocks, MXFP4) into one tensor, as the whole-file conversion does, with
+    --to and --to-type on the way; a tensor that is no scaled weight, and a
+    sharded model's INDEX:W, are refused in one line, nothing written."""
+    rng = np.random.default_rng(5)
+    codes = rng.integers(0, 0x7E, (130, 260), dtype=np.uint8)
+    scales = rng.uniform(0.25, 4, (2, 3)).astype(np.float32)
+    blocks = rng.integers(0, 256, (2, 3, 16), dtype=np.uint8)
+    e8 = rng.integers(118, 136, (2, 3), dtype=np.uint8)
+    p = os.path.join(TMP, "one.safetensors")
+    write_st(p, [("q.weight", "F8_E4M3", [130, 260], codes.tobytes()),
+                 ("q.weight_scale_inv", "F32", [2, 3], scales.tobytes()),
+                 ("e.w_blocks", "U8", [2, 3, 16], blocks.tobytes()),
+                 ("e.w_scales", "U8", [2, 3], e8.tobytes()),
+                 ("bias", "F32", [2], np.ones(2, np.float32).tobytes())])
+    table = np.array([ocp("FLOAT8E4M3", c) for c in range(256)], np.float32)
+    fp8 = table[codes] * np.kron(scales, np.ones((128, 128), np.float32))[:130, :260]
+    fp4 = np.array([ocp_fp4(c) for c in range(16)], np.float32)
+    vals = np.stack([fp4[blocks & 15], fp4[blocks >> 4]], axis=-1).reshape(2, 3, 32)
+    mx = (vals * (2.0 ** (e8.astype(np.float64) - 127)).astype(np.float32)[..., None]).reshape(2, 96)
+    out = os.path.join(TMP, "one.npy")
+    tl("convert", p + ":q.weight", "--dequantize", "-o", out)
+    assert np.array_equal(np.load(out), fp8)
+    tl("convert", p + ":e.w", "--dequantize", "--to", "WH", "-o", out)
+    assert np.array_equal(np.load(out), mx.T)
+    tl("convert", p + ":q.weight", "--dequantize", "--to-type", "FLOAT16", "-o", out)
+    assert np.array_equal(np.load(out).view(np.uint16), fp8.astype(np.float16).view(np.uint16))
+    model = os.path.join(TMP, "onemodel")
+    os.makedirs(model)
+    os.link(p, os.path.join(model, "one.safetensors"))
+    json.dump({"weight_map": {n: "one.safetensors" for n in
+                              ("q.weight", "q.weight_scale_inv", "e.w_blocks", "e.w_scales", "bias")}},
+              open(os.path.join(model, "model.safetensors.index.json"), "w"))
+    bad = os.path.join(TMP, "bad.npy")
+    for arg, status, says in ((p + ":bias", 4, "'bias' is no scaled weight"),
+                              (p + ":e.w_scales", 4, "'e.w_scales' is no scaled weight"),
+                              (os.path.join(model, "model.safetensors.index.json") + ":q.weight", 2,
+                               "convert the index whole with --dequantize")):
+        r = subprocess.run([TL, "convert", arg, "--dequantize", "-o", bad], capture_output=True)
+        lines = r.stderr.decode().strip().split("\n")
+        assert r.returncode == status and len(lines) == 1 and says in lines[0], (arg, r)
+        assert not os.path.exists(bad)
+
+
 def main():
     global TMP
     passed = failed = 0
