@@ -2,7 +2,8 @@
 #
 #   make              build build/tensorlayout
 #   make test         every test, then all of them again under ASan + UBSan
-#   make install      PREFIX=/usr/local DESTDIR= honoured
+#   make install      the binary, the man page and libtensorlayout (.so, .a,
+#                     headers, tensorlayout.pc); PREFIX=/usr/local DESTDIR= honoured
 #   make help         the targets
 
 CC      ?= cc
@@ -10,12 +11,16 @@ CFLAGS  ?= -O2 -g
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 INSTALL ?= install
 
 # Project flags, kept apart from the user's CFLAGS.
-TL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes \
+TL_INC    = -Isrc/core -Isrc/copy
+TL_CFLAGS = $(TL_INC) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wundef -ffp-contract=off
 TL_LIBS   = -lcjson -largtable2 -lzip -lz -lm -pthread
+LIB_LIBS  = -lcjson -lzip -lz -lm -pthread        # the library's own (tensorlayout.pc.in)
 
 ifeq ($(WERROR),1)
 TL_CFLAGS += -Werror
@@ -70,12 +75,12 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: test-kernel-reach test-json test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man install uninstall clean help
+.PHONY: test-kernel-reach test-json test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man test-install lib install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
 $(BUILD)/%.o: %.c $(wildcard src/*/*.h tests/*/*.h) | $(BUILD)/dirs
-	$(CC) $(CFLAGS) $(TL_CFLAGS) $(ISAFLAGS) -pthread -c $< -o $@
+	$(CC) $(CFLAGS) $(TL_CFLAGS) $(ISAFLAGS) $(PICFLAGS) -pthread -c $< -o $@
 
 $(BUILD)/dirs: Makefile
 	mkdir -p $(BUILD)/src/core $(BUILD)/src/copy $(BUILD)/src/cli $(BUILD)/src/draw $(BUILD)/tests/unit \
@@ -163,7 +168,7 @@ test-exhaustive: $(UNIT_BIN) $(DIFF_BIN) $(BIN)  ## the randomized tests at full
 	TL_ITERS=$(EXHAUSTIVE_ITERS) $(DIFF_BIN)
 	@$(MAKE) --no-print-directory test-interrupt INTERRUPT_RUNS=1000
 
-TEST_ONCE_REST = test-lib test-unit test-diff test-interrupt test-interop test-gguf test-pytorch test-fp8 \
+TEST_ONCE_REST = test-lib test-install test-unit test-diff test-interrupt test-interop test-gguf test-pytorch test-fp8 \
                  test-draw test-docs test-man test-json
 test-once: test-cli $(TEST_ONCE_REST)
 
@@ -387,7 +392,7 @@ FUZZ_TIMEOUT ?= 10
 FUZZ_MAX_LEN ?= 4096
 FUZZ_ARGS  ?=
 FUZZ_DIR    = build/fuzz
-FUZZ_FLAGS  = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=off \
+FUZZ_FLAGS  = $(TL_INC) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -ffp-contract=off \
               -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
               -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
 FUZZ_LIB    = $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
@@ -445,13 +450,71 @@ fuzz-replay: $(addprefix $(FUZZ_DIR)/,$(FUZZERS))  ## run each fuzzer once on ev
 	    fi; \
 	done
 
-install: $(BIN)  ## install the binary and the man page
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+# ---- the library as a product (SPEC 22) -----------------------------------
+# libtensorlayout.so (soname libtensorlayout.so.1) and libtensorlayout.a, of
+# the core's objects (built -fPIC, at no cost to the binary that links them
+# statically); the .so exports just the functions the public headers
+# declare (a version script made from them).
+SO_MAJOR  = 1
+SO_VER    = 1.0.0
+PUBLIC_H  = src/core/tensorlayout.h src/core/tl_types.h src/core/tl_desc.h src/copy/tl_copy.h \
+            src/copy/tl_compare.h src/core/tl_model.h
+PIC_DIR   = $(BUILD)/pic
+SHLIB     = $(BUILD)/libtensorlayout.so.$(SO_VER)
+STLIB     = $(BUILD)/libtensorlayout.a
+$(CORE_OBJ): PICFLAGS = -fPIC
+
+$(PIC_DIR)/exports.map: $(PUBLIC_H)
+	@mkdir -p $(dir $@)
+	{ echo 'TENSORLAYOUT_$(SO_MAJOR) {'; echo '  global:'; \
+	  grep -hv 'static inline' $(PUBLIC_H) | sed -n 's/^[a-z].*[ *]\(tl_[a-z0-9_]*\)(.*/    \1;/p' | sort -u; \
+	  echo '  local: *;'; echo '};'; } > $@
+
+$(SHLIB): $(CORE_OBJ) $(PIC_DIR)/exports.map
+	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -shared -Wl,-soname,libtensorlayout.so.$(SO_MAJOR) \
+	    -Wl,--version-script=$(PIC_DIR)/exports.map -o $@ $(CORE_OBJ) $(LIB_LIBS)
+
+$(STLIB): $(CORE_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+lib: $(SHLIB) $(STLIB)  ## build libtensorlayout.so and libtensorlayout.a
+
+install: $(BIN) $(SHLIB) $(STLIB)  ## install the binary, the man page and the library (headers, .so, .a, .pc)
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBDIR)/pkgconfig \
+	    $(DESTDIR)$(INCLUDEDIR)/tensorlayout
 	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/tensorlayout
 	$(INSTALL) -m 644 man/tensorlayout.1 $(DESTDIR)$(MANDIR)/man1/tensorlayout.1
+	$(INSTALL) -m 644 $(PUBLIC_H) $(DESTDIR)$(INCLUDEDIR)/tensorlayout/
+	$(INSTALL) -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/libtensorlayout.so.$(SO_VER)
+	ln -sf libtensorlayout.so.$(SO_VER) $(DESTDIR)$(LIBDIR)/libtensorlayout.so.$(SO_MAJOR)
+	ln -sf libtensorlayout.so.$(SO_MAJOR) $(DESTDIR)$(LIBDIR)/libtensorlayout.so
+	$(INSTALL) -m 644 $(STLIB) $(DESTDIR)$(LIBDIR)/libtensorlayout.a
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(SO_VER)|' tensorlayout.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/tensorlayout.pc
 
 uninstall:  ## remove what install put in place
 	rm -f $(DESTDIR)$(BINDIR)/tensorlayout $(DESTDIR)$(MANDIR)/man1/tensorlayout.1
+	rm -f $(DESTDIR)$(LIBDIR)/libtensorlayout.so.$(SO_VER) $(DESTDIR)$(LIBDIR)/libtensorlayout.so.$(SO_MAJOR) \
+	    $(DESTDIR)$(LIBDIR)/libtensorlayout.so $(DESTDIR)$(LIBDIR)/libtensorlayout.a \
+	    $(DESTDIR)$(LIBDIR)/pkgconfig/tensorlayout.pc
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/tensorlayout
+
+# SPEC 22: installed into a scratch prefix, the example program is built
+# against it with pkg-config (shared and static), run on model files, and
+# its output checked against numpy and torch (tests/install/).
+STAGE = $(abspath $(BUILD)/stage)
+test-install:  ## install into a scratch prefix; build and run examples/convert_model.c against it
+	@rm -rf $(STAGE) && $(MAKE) --no-print-directory -s install PREFIX=$(STAGE) >/dev/null
+	@PKG_CONFIG_PATH=$(STAGE)/lib/pkgconfig; export PKG_CONFIG_PATH; \
+	$(CC) -std=c11 -Wall -Wextra -Werror $(TL_LDFLAGS) examples/convert_model.c $$(pkg-config --cflags --libs tensorlayout) \
+	    -o $(BUILD)/convert_model && \
+	$(CC) -std=c11 -Wall -Wextra -Werror $(TL_LDFLAGS) examples/convert_model.c \
+	    $$(pkg-config --static --cflags --libs tensorlayout | sed 's/-ltensorlayout/-l:libtensorlayout.a/') \
+	    -o $(BUILD)/convert_model_static && \
+	LD_LIBRARY_PATH=$(STAGE)/lib TL_STAGE=$(STAGE) TL_EXAMPLE=$(abspath $(BUILD)/convert_model) \
+	    TL_EXAMPLE_STATIC=$(abspath $(BUILD)/convert_model_static) TL=$(abspath $(BIN)) \
+	    sh tests/install/run.sh
 
 clean:  ## remove build outputs
 	rm -rf build

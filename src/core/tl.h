@@ -35,8 +35,10 @@
 
 #include "tl_types.h"
 #include "tl_desc.h"
+#include "tl_json.h"
 #include "tl_file.h"
 #include "tl_copy.h"
+#include "tl_calib.h"
 #include "tl_compare.h"
 
 #endif

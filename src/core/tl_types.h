@@ -139,7 +139,8 @@ enum tl_errcode {
     TL_E_RANGE,     /* a number out of range, negative or fractional */
     TL_E_OVERFLOW,  /* derived size arithmetic does not fit in 64 bits */
     TL_E_MISMATCH,  /* two keys that must agree do not */
-    TL_E_NOMEM      /* out of memory */
+    TL_E_NOMEM,     /* out of memory */
+    TL_E_IO         /* the caller's sink stopped a writer (tl_model.h) */
 };
 
 /* Filled by a failing core function.  key is the path of the offending key
