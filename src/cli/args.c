@@ -24,10 +24,11 @@ const char *cli_formats_text(const char *text, char *buf, size_t n)
 {
     static const struct {
         const char *mark, *last;
-        bool many;
+        bool many, writes;
     } marks[] = {
-        { "@FORMATS@", ", ", false }, { "@FORMATS_OR@", " or ", false },
-        { "@MANY_OR@", " or ", true },      /* in the order of output formats */
+        { "@FORMATS@", ", ", false, false }, { "@FORMATS_OR@", " or ", false, false },
+        { "@MANY_OR@", " or ", true, false },   /* in the order of output formats */
+        { "@WRITES@", " or ", false, true },    /* what convert writes, by name */
     };
     size_t len = 0;
     buf[0] = '\0';
@@ -57,6 +58,8 @@ const char *cli_formats_text(const char *text, char *buf, size_t n)
                     done++;
                 }
             }
+        } else if (marks[k].writes) {
+            tl_format_write_list(list, sizeof list);
         } else {
             tl_format_list(list, sizeof list, marks[k].last);
         }

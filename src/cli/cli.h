@@ -407,7 +407,7 @@ int cli_compare_whole(const char *a, const char *b, const struct tl_compare_opts
 
 struct cli_whole {
     const char *name;                   /* the file, for messages */
-    const struct cli_format *format;    /* OUT's: safetensors or npz */
+    const struct tl_format_entry *format;   /* OUT's: safetensors, npz or gguf */
     const char *out, *to_type;
     const char *const *to;              /* --to, one a rank (SPEC 19: --to OHWI --to OWI) */
     int nto;
@@ -603,28 +603,15 @@ int cli_out_region_done(struct cli_out *o, uint64_t pos, uint64_t n, uint8_t *p,
 /* ---- writing tensors (write.c) ----------------------------------------- */
 
 /* The formats an output takes: a header before the data, or none. */
-struct cli_format {
-    const char *name;         /* as --format takes it */
-    const char *suffix;       /* an OUT name ending so (any case) takes it; NULL: none */
-    bool many;                /* holds several tensors: a whole file converts into it */
-    /* turns d into the format's tensor (its byteOffset past the header) and
-     * makes the header's bytes (malloc'd); NULL for a format without one */
-    int (*header)(struct tl_desc *d, const char *name, bool scalar, bool fortran,
-                  uint8_t **bytes, size_t *len, struct tl_error *err);
-};
-
-/* The format of a --format name, or NULL; the format --format (when not
- * NULL: NULL when it names none) or else OUT's name asks for, raw by
- * default; the names, as "npy or raw". */
-const struct cli_format *cli_format_find(const char *name);
-const struct cli_format *cli_format_for(const char *out, const char *format);
-const char *cli_format_names(char *buf, size_t n);
+/* The format --format names (NULL when it names none), else the one OUT's
+ * name asks for: the format table's (core/format.c), raw by default. */
+const struct tl_format_entry *cli_format_for(const char *out, const char *format);
 
 /* Makes dst a tensor of format f written to OUT (chosen: by --format),
  * named name where the format names tensors, header and all: *header (free
  * it) and *hlen.  @return CLI_OK, or CLI_INVALID after a message naming
  * OUT when the tensor cannot be one. */
-int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
+int cli_format_prepare(const struct tl_format_entry *f, const char *out, bool chosen,
                        const char *name, struct cli_desc *dst, uint8_t **header, size_t *hlen);
 
 /* An output written in order: headers, tensors, committed or removed.

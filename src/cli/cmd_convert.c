@@ -197,7 +197,7 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
     enum tl_dtype to_type;
     if (o->to_type && cli_type_arg(cmd, "--to-type", o->to_type, &to_type))
         return CLI_USAGE;
-    const struct cli_format *f = cli_format_for(o->out, o->format);
+    const struct tl_format_entry *f = cli_format_for(o->out, o->format);
     const char *to = o->to;
     if (o->nto > 1) {                   /* one --to a rank: the source's */
         unsigned order[TL_MAX_RANK];
@@ -215,7 +215,7 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
                              .to_byte_offset = o->to_byte_offset,
                              .to_type = o->to_type ? &to_type : NULL,
                              .numpy_order = !f->header ? CLI_ORDER_KEEP
-                                          : strcmp(f->name, "npy") == 0 ? CLI_ORDER_NPY
+                                          : f->id == TL_FMT_NPY ? CLI_ORDER_NPY
                                           : CLI_ORDER_C };
     int rc = cli_destination("convert", &dest, src, dst);
     if (rc)
@@ -365,7 +365,7 @@ static int classify_rest(const struct options *o, struct input *in)
                         o->index_only ? "--index-only" : "--max-shard-size");
         return CLI_USAGE;
     }
-    const struct cli_format *f = cli_format_for(o->out, o->format);
+    const struct tl_format_entry *f = cli_format_for(o->out, o->format);
     if (cli_desc_opts_is(o->desc))
         return CLI_OK;                  /* --type, --sizes: one tensor */
     bool to_st = f->many;               /* a file that holds many */
@@ -475,7 +475,7 @@ static int run_shards(const struct options *o)
         return CLI_USAGE;
     }
     struct cli_whole w = whole_options(o, o->desc);
-    w.format = cli_format_find("safetensors");
+    w.format = tl_format_entry(TL_FMT_SAFETENSORS);
     return cli_convert_shards(&w, o->desc, o->shard, o->index_only, o->max_shard);
 }
 
@@ -592,7 +592,8 @@ int cmd_convert(int argc, char **argv)
     struct arg_file *out_desc = arg_file0(NULL, "out-desc", "FILE", "also write the destination description");
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
     struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
-    struct arg_str *format = arg_str0(NULL, "format", "F", "npy, safetensors, npz or raw (any case): what OUT is (default: from OUT's name, .npy, .safetensors or .npz in any case; else raw)");
+    char fgloss[256];
+    struct arg_str *format = arg_str0(NULL, "format", "F", cli_formats_text("@WRITES@ (any case): what OUT is (default: by OUT's name's ending, as --formats lists them, in any case; else raw)", fgloss, sizeof fgloss));
     struct arg_str *select = arg_strn(NULL, "select", "GLOB", 0, CLI_MAX_GLOBS, "whole file: change only the tensors whose names match (repeatable)");
     struct arg_str *exclude = arg_strn(NULL, "exclude", "GLOB", 0, CLI_MAX_GLOBS, "whole file: leave the tensors whose names match as they are (repeatable)");
     struct arg_str *name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
@@ -632,7 +633,7 @@ int cmd_convert(int argc, char **argv)
         /* no rule: a format change alone is a conversion (SPEC 19), every
          * tensor as it is, into a file whose format has a header and is not
          * the input's */
-        const struct cli_format *of = format->count ? cli_format_find(format->sval[0])
+        const struct tl_format_entry *of = format->count ? tl_format_written(format->sval[0])
                                                     : cli_format_for(out->filename[0], NULL);
         bool format_change = (of && of->header &&
                               strcmp(of->name, tl_format_name(cli_sniff_arg(desc->filename[0]))) != 0) ||
@@ -658,11 +659,11 @@ int cmd_convert(int argc, char **argv)
                                              : "missing --to, --to-strides, --to-desc or "
                                                "--to-type");
             rc = CLI_USAGE;
-        } else if (format->count && !cli_format_find(format->sval[0])) {
+        } else if (format->count && !tl_format_written(format->sval[0])) {
             char q[64], names[64];
             cli_usage_error("convert", "--format: '%s' is not %s",
                             tl_quote(format->sval[0], q, sizeof q),
-                            cli_format_names(names, sizeof names));
+                            tl_format_write_list(names, sizeof names));
             rc = CLI_USAGE;
         } else if (threads->count && threads->ival[0] < 1) {
             cli_usage_error("convert", "--threads must be at least 1");

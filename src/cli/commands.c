@@ -66,9 +66,9 @@ static void formats(void)
     printf("%-12s %-5s %-6s %-18s %s\n", "format", "reads", "writes", "endings", "what");
     for (size_t i = 0; tl_format_at(i); i++) {
         const struct tl_format_entry *e = tl_format_at(i);
-        bool file = e->id != TL_FMT_JSON;
+        bool file = e->id != TL_FMT_JSON && e->id != TL_FMT_RAW;   /* a tensor file */
         printf("%-12s %-5s %-6s %-18s %s%s\n", e->name, e->read || !file ? "yes" : "no",
-               e->writes ? "yes" : "no", e->endings, e->title,
+               e->writes ? "yes" : "no", *e->endings ? e->endings : "-", e->title,
                e->read || !file ? "" : ": recognized, not read yet");
     }
 }

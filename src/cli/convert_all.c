@@ -135,7 +135,7 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
             bool empty = false;
             for (unsigned k = 0; k < t->ndim; k++)
                 empty |= t->shape[k] == 0;
-            if (empty && chosen && to_type && w->format->many && !strcmp(w->format->name, "safetensors") &&
+            if (empty && chosen && to_type && w->format->many && w->format->id == TL_FMT_SAFETENSORS &&
                 tl_format_dtype(f->format, t->dtype, &dt) == 0 && tl_dtype_is_float(dt) &&
                 dt != *to_type) {
                 it[i].retyped = it[i].type = true;
@@ -161,7 +161,7 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
          * into an .npz from any tensor file but an .npz (whose Fortran
          * arrays stay Fortran's): a transposed PyTorch view too */
         if (!it[i].layout && f->format != TL_FMT_JSON &&
-            (strcmp(w->format->name, "safetensors") == 0 || f->format != TL_FMT_NPZ)) {
+            (w->format->id == TL_FMT_SAFETENSORS || f->format != TL_FMT_NPZ)) {
             for (unsigned k = 0; k < s->rank; k++)
                 order[k] = k;
         } else if (!it[i].layout) {
@@ -1252,7 +1252,7 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
     bool has;
     struct rule_use u;
     memset(&u, 0, sizeof u);
-    bool gguf = strcmp(w->format->name, "gguf") == 0;
+    bool gguf = w->format->id == TL_FMT_GGUF;
     uint32_t quant = UINT32_MAX;            /* --to-type Q8_0 or Q4_0, into a GGUF OUT */
     struct cli_whole wq = *w;
     const struct tl_ggml_type *qt = w->to_type ? tl_ggml_type_named(w->to_type, &quant) : NULL;
@@ -1301,7 +1301,7 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
     if (!w->part && rc == CLI_OK)      /* a shard's rules are checked over the model */
         rc = rules_used(w, &u, has ? &to_type : NULL);
     uint64_t written = 0;
-    bool npz = strcmp(w->format->name, "npz") == 0;
+    bool npz = w->format->id == TL_FMT_NPZ;
     if (rc == CLI_OK) {
         if (!npz && !gguf)             /* the reference writer's order; others keep the input's */
             qsort(it, f->count, sizeof *it, by_size_then_name);

@@ -722,7 +722,7 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     w = &wr;
     /* PyTorch shards become safetensors ones, renamed (SPEC 17) */
     for (size_t k = 0; k < s.x.nshards; k++)
-        s.renamed |= strcmp(w->format->name, "safetensors") == 0 &&
+        s.renamed |= w->format->id == TL_FMT_SAFETENSORS &&
                      cli_shard_out_name(s.x.shards[k], oname, sizeof oname);
     if (index_only) {                   /* the converted shards, in OUTDIR */
         snprintf(s.dir, sizeof s.dir, "%s", outdir);

@@ -66,124 +66,14 @@
  * of OUT's temporary file instead. */
 #define SLAB_MAX (16ull << 20)
 
-/* ---- formats ------------------------------------------------------------- */
+/* ---- formats: the one table (core/format.c) ---------------------------- */
 
-/* A .npy file: its header, then the packed array. */
-static int npy_header(struct tl_desc *d, const char *name, bool scalar, bool fortran,
-                      uint8_t **bytes, size_t *len, struct tl_error *err)
+const struct tl_format_entry *cli_format_for(const char *out, const char *format)
 {
-    (void)name;                        /* a .npy array has none */
-    unsigned how = scalar ? TL_NPY_SCALAR : fortran ? TL_NPY_FORTRAN : 0;
-    if (tl_npy_header_as(d, how, NULL, 0, len, err))
-        return err->code;
-    if (!(*bytes = malloc(*len)))
-        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-    return tl_npy_header_as(d, how, *bytes, *len, len, err);
+    return format ? tl_format_written(format) : tl_format_for_path(out);
 }
 
-/* A safetensors file of one tensor, named name: its header, then the
- * packed tensor; the shape is the sizes in memory order, as for .npy. */
-static int st_header(struct tl_desc *d, const char *name, bool scalar, bool fortran,
-                     uint8_t **bytes, size_t *len, struct tl_error *err)
-{
-    (void)fortran;                     /* safetensors has no order flag */
-    struct tl_info info;
-    tl_desc_classify(d, &info);
-    if (!info.packed)
-        return tl_fail(err, TL_E_VALUE, "strides", "a safetensors tensor is packed, and this "
-                       "destination is %s", tl_status_name(info.status));
-    if (d->byte_offset || d->file_offset)
-        return tl_fail(err, TL_E_VALUE, "byteOffset", "a safetensors tensor's data follows "
-                       "the header: the destination's byteOffset and fileOffset must be 0");
-    struct tl_st_entry e = { .name = name, .dtype = d->dtype, .rank = scalar ? 0 : d->rank,
-                             .bytes = tl_dtype_bytes(d->dtype, info.element_count) };
-    for (unsigned i = 0; i < d->rank; i++)
-        e.shape[i] = d->sizes[info.axis_order[i]];
-    return tl_safetensors_header(&e, 1, NULL, 0, bytes, len, err);
-}
-
-/* An .npz holds several tensors, so a whole file converts into it
- * (convert_all.c); one tensor is written as .npy. */
-static int npz_header(struct tl_desc *d, const char *name, bool scalar, bool fortran,
-                      uint8_t **bytes, size_t *len, struct tl_error *err)
-{
-    (void)fortran;
-    (void)d;
-    (void)name;
-    (void)scalar;
-    (void)bytes;
-    (void)len;
-    return tl_fail(err, TL_E_VALUE, "format", "an .npz archive is written from a whole "
-                   "file's tensors (convert FILE -o OUT.npz); write one tensor as .npy");
-}
-
-/* A GGUF file of one tensor, named name: its header, then the packed
- * tensor, row-major; ne[] is the sizes in memory order, reversed. */
-static int gguf_header(struct tl_desc *d, const char *name, bool scalar, bool fortran,
-                       uint8_t **bytes, size_t *len, struct tl_error *err)
-{
-    (void)fortran;
-    struct tl_info info;
-    tl_desc_classify(d, &info);
-    if (!info.packed || d->byte_offset || d->file_offset)
-        return tl_fail(err, TL_E_VALUE, "strides", "a GGUF tensor is packed and follows the "
-                       "header: the destination must be packed, with byteOffset 0");
-    uint32_t type = tl_ggml_of_dtype(d->dtype);
-    if (type == UINT32_MAX)
-        return tl_fail(err, TL_E_VALUE, "dataType", "GGUF has no %s type (it has F32, F16, "
-                       "BF16, F64, I8, I16, I32, I64)", tl_dtype_name(d->dtype));
-    if (d->rank > 4)
-        return tl_fail(err, TL_E_VALUE, "sizes", "a GGUF tensor has at most 4 dimensions");
-    struct tl_gguf_entry e = { name, type, scalar ? 1 : d->rank,
-                               { 1, 1, 1, 1 } };
-    for (unsigned i = 0; !scalar && i < d->rank; i++)
-        e.ne[i] = d->sizes[info.axis_order[d->rank - 1 - i]];
-    uint64_t off, size;
-    return tl_gguf_header(&e, 1, NULL, 0, 0, 32, bytes, len, &off, &size, err);
-}
-
-static const struct cli_format formats[] = {
-    { "npy", ".npy", false, npy_header },
-    { "safetensors", ".safetensors", true, st_header },
-    { "npz", ".npz", true, npz_header },
-    { "gguf", ".gguf", true, gguf_header },
-    { "raw", NULL, false, NULL },
-};
-#define NFORMATS (sizeof formats / sizeof formats[0])
-
-const struct cli_format *cli_format_find(const char *name)
-{
-    for (size_t i = 0; i < NFORMATS; i++) {
-        if (strcasecmp(name, formats[i].name) == 0)
-            return &formats[i];
-    }
-    return NULL;
-}
-
-const char *cli_format_names(char *buf, size_t n)
-{
-    size_t len = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < NFORMATS && len < n; i++)
-        len += (size_t)snprintf(buf + len, n - len, "%s%s",
-                                i == 0 ? "" : i + 1 == NFORMATS ? " or " : ", ", formats[i].name);
-    return buf;
-}
-
-const struct cli_format *cli_format_for(const char *out, const char *format)
-{
-    if (format)
-        return cli_format_find(format);
-    size_t n = strlen(out);
-    for (size_t i = 0; i < NFORMATS; i++) {
-        const char *sfx = formats[i].suffix;
-        if (sfx && n >= strlen(sfx) && strcasecmp(out + n - strlen(sfx), sfx) == 0)
-            return &formats[i];
-    }
-    return cli_format_find("raw");
-}
-
-int cli_format_prepare(const struct cli_format *f, const char *out, bool chosen,
+int cli_format_prepare(const struct tl_format_entry *f, const char *out, bool chosen,
                        const char *name, struct cli_desc *dst, uint8_t **header, size_t *hlen)
 {
     struct tl_error err = { 0 };

@@ -12,13 +12,31 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "internal.h"
 #include "tl.h"
 
+/* Raw bytes: what a JSON description's DATA holds, and an OUT of no
+ * other format (no header: the tensor's bytes as its destination lays
+ * them out).  Nothing is sniffed as raw: a file that is no other format
+ * is taken for JSON text. */
+static unsigned raw_bid(const uint8_t *head, size_t n)
+{
+    (void)head;
+    (void)n;
+    return 0;
+}
+
+const struct tl_format_entry tl_format_raw = {
+    .id = TL_FMT_RAW, .name = "raw", .label = "raw", .endings = "",
+    .title = "raw bytes: a description's DATA, or an OUT of no other format",
+    .bid = raw_bid, .writes = 5, .spelling = TL_SPELL_NAME,
+};
+
 static const struct tl_format_entry *const table[] = {
     &tl_format_json, &tl_format_npy, &tl_format_npz, &tl_format_safetensors,
-    &tl_format_gguf, &tl_format_pytorch,
+    &tl_format_gguf, &tl_format_pytorch, &tl_format_raw,
 };
 _Static_assert(sizeof table / sizeof table[0] == TL_FMT_COUNT, "one entry per format");
 
@@ -54,6 +72,52 @@ const char *tl_format_list(char *buf, size_t n, const char *last)
         int w = snprintf(buf + len, n - len, "%s%s", sep, table[i]->label);
         len += w > 0 ? (size_t)w : 0;
         done++;
+    }
+    return buf;
+}
+
+const struct tl_format_entry *tl_format_written(const char *name)
+{
+    for (size_t i = 0; i < TL_FMT_COUNT; i++) {
+        if (table[i]->writes && strcasecmp(name, table[i]->name) == 0)
+            return table[i];
+    }
+    return NULL;
+}
+
+const struct tl_format_entry *tl_format_for_path(const char *path)
+{
+    size_t n = strlen(path);
+    for (size_t i = 0; i < TL_FMT_COUNT; i++) {
+        if (!table[i]->writes)
+            continue;
+        char endings[64];
+        snprintf(endings, sizeof endings, "%s", table[i]->endings);
+        for (char *save = NULL, *x = strtok_r(endings, " ", &save); x;
+             x = strtok_r(NULL, " ", &save)) {
+            size_t k = strlen(x);
+            if (n >= k && strcasecmp(path + n - k, x) == 0)
+                return table[i];
+        }
+    }
+    return &tl_format_raw;
+}
+
+const char *tl_format_write_list(char *buf, size_t n)
+{
+    size_t count = 0, len = 0, done = 0;
+    for (size_t i = 0; i < TL_FMT_COUNT; i++)
+        count += table[i]->writes != 0;
+    buf[0] = '\0';
+    for (unsigned place = 1; place <= TL_FMT_COUNT && len < n; place++) {
+        for (size_t i = 0; i < TL_FMT_COUNT && len < n; i++) {
+            if (table[i]->writes != place)
+                continue;
+            int w = snprintf(buf + len, n - len, "%s%s",
+                             done == 0 ? "" : done + 1 == count ? " or " : ", ", table[i]->name);
+            len += w > 0 ? (size_t)w : 0;
+            done++;
+        }
     }
     return buf;
 }

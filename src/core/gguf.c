@@ -616,8 +616,33 @@ int tl_gguf_header(const struct tl_gguf_entry *e, size_t n, const uint8_t *kv, s
     return 0;
 }
 
+/* A GGUF file of one tensor, named name: its header, then the packed
+ * tensor, row-major; ne[] is the sizes in memory order, reversed. */
+static int gguf_header(const struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                       uint8_t **bytes, size_t *len, struct tl_error *err)
+{
+    (void)fortran;
+    struct tl_info info;
+    tl_desc_classify(d, &info);
+    if (!info.packed || d->byte_offset || d->file_offset)
+        return tl_fail(err, TL_E_VALUE, "strides", "a GGUF tensor is packed and follows the "
+                       "header: the destination must be packed, with byteOffset 0");
+    uint32_t type = tl_ggml_of_dtype(d->dtype);
+    if (type == UINT32_MAX)
+        return tl_fail(err, TL_E_VALUE, "dataType", "GGUF has no %s type (it has F32, F16, "
+                       "BF16, F64, I8, I16, I32, I64)", tl_dtype_name(d->dtype));
+    if (d->rank > 4)
+        return tl_fail(err, TL_E_VALUE, "sizes", "a GGUF tensor has at most 4 dimensions");
+    struct tl_gguf_entry e = { name, type, scalar ? 1 : d->rank,
+                               { 1, 1, 1, 1 } };
+    for (unsigned i = 0; !scalar && i < d->rank; i++)
+        e.ne[i] = d->sizes[info.axis_order[d->rank - 1 - i]];
+    uint64_t off, size;
+    return tl_gguf_header(&e, 1, NULL, 0, 0, 32, bytes, len, &off, &size, err);
+}
+
 const struct tl_format_entry tl_format_gguf = {
     .id = TL_FMT_GGUF, .name = "gguf", .label = ".gguf", .title = "a GGUF file (llama.cpp)",
     .endings = ".gguf", .bid = gguf_bid, .read = gguf_parse, .spelling = TL_SPELL_SAFETENSORS,
-    .many = true, .writes = 4,
+    .many = true, .writes = 4, .header = gguf_header,
 };

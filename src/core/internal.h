@@ -66,7 +66,7 @@ void tl_json_scan(const char *text, size_t n, long *nul_at, long *deep_at, size_
 /* The format table's entries, each in its format's file (format.c lists
  * them). */
 extern const struct tl_format_entry tl_format_json, tl_format_npy, tl_format_npz,
-    tl_format_safetensors, tl_format_gguf, tl_format_pytorch;
+    tl_format_safetensors, tl_format_gguf, tl_format_pytorch, tl_format_raw;
 
 /* Whether a file starts as a zip does: a local header ("PK\3\4") or an
  * empty zip's end record ("PK\5\6"). */

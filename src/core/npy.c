@@ -366,9 +366,23 @@ static unsigned npy_bid(const uint8_t *head, size_t n)
            ? TL_BID_CERTAIN : 0;
 }
 
+/* A .npy file: its header, then the packed array. */
+static int npy_header(const struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                      uint8_t **bytes, size_t *len, struct tl_error *err)
+{
+    (void)name;                        /* a .npy array has none */
+    unsigned how = scalar ? TL_NPY_SCALAR : fortran ? TL_NPY_FORTRAN : 0;
+    if (tl_npy_header_as(d, how, NULL, 0, len, err))
+        return err->code;
+    if (!(*bytes = malloc(*len)))
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    return tl_npy_header_as(d, how, *bytes, *len, len, err);
+}
+
 const struct tl_format_entry tl_format_npy = {
     .id = TL_FMT_NPY, .name = "npy", .label = ".npy", .title = "a numpy .npy file",
     .endings = ".npy", .bid = npy_bid, .read = tl_npy_parse, .writes = 1,
+    .header = npy_header,
     .spelling = TL_SPELL_NPY,
 };
 

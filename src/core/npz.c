@@ -448,8 +448,24 @@ static unsigned npz_bid(const uint8_t *head, size_t n)
     return tl_zip_head(head, n) ? 50 : 0;
 }
 
+/* An .npz holds several tensors, so a whole file converts into it
+ * (convert_all.c); one tensor is written as .npy. */
+static int npz_header(const struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                      uint8_t **bytes, size_t *len, struct tl_error *err)
+{
+    (void)fortran;
+    (void)d;
+    (void)name;
+    (void)scalar;
+    (void)bytes;
+    (void)len;
+    return tl_fail(err, TL_E_VALUE, "format", "an .npz archive is written from a whole "
+                   "file's tensors (convert FILE -o OUT.npz); write one tensor as .npy");
+}
+
 const struct tl_format_entry tl_format_npz = {
     .id = TL_FMT_NPZ, .name = "npz", .label = ".npz", .title = "a numpy .npz archive",
     .endings = ".npz", .bid = npz_bid, .read = tl_npz_parse, .writes = 3, .many = true,
+    .header = npz_header,
     .spelling = TL_SPELL_NPY,
 };

@@ -391,9 +391,30 @@ static unsigned safetensors_bid(const uint8_t *head, size_t n)
     return 0;
 }
 
+/* A safetensors file of one tensor, named name: its header, then the
+ * packed tensor; the shape is the sizes in memory order, as for .npy. */
+static int st_header(const struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                     uint8_t **bytes, size_t *len, struct tl_error *err)
+{
+    (void)fortran;                     /* safetensors has no order flag */
+    struct tl_info info;
+    tl_desc_classify(d, &info);
+    if (!info.packed)
+        return tl_fail(err, TL_E_VALUE, "strides", "a safetensors tensor is packed, and this "
+                       "destination is %s", tl_status_name(info.status));
+    if (d->byte_offset || d->file_offset)
+        return tl_fail(err, TL_E_VALUE, "byteOffset", "a safetensors tensor's data follows "
+                       "the header: the destination's byteOffset and fileOffset must be 0");
+    struct tl_st_entry e = { .name = name, .dtype = d->dtype, .rank = scalar ? 0 : d->rank,
+                             .bytes = tl_dtype_bytes(d->dtype, info.element_count) };
+    for (unsigned i = 0; i < d->rank; i++)
+        e.shape[i] = d->sizes[info.axis_order[i]];
+    return tl_safetensors_header(&e, 1, NULL, 0, bytes, len, err);
+}
+
 const struct tl_format_entry tl_format_safetensors = {
     .id = TL_FMT_SAFETENSORS, .name = "safetensors", .label = "safetensors",
     .title = "a safetensors file", .endings = ".safetensors", .bid = safetensors_bid,
-    .read = tl_safetensors_parse, .writes = 2, .many = true,
+    .read = tl_safetensors_parse, .writes = 2, .many = true, .header = st_header,
     .spelling = TL_SPELL_SAFETENSORS,
 };

@@ -18,6 +18,7 @@
  * is writing its file and adding its entry there. */
 enum tl_format {
     TL_FMT_JSON, TL_FMT_NPY, TL_FMT_SAFETENSORS, TL_FMT_NPZ, TL_FMT_GGUF, TL_FMT_PYTORCH,
+    TL_FMT_RAW,                 /* bytes and nothing else: a description's DATA, an OUT */
     TL_FMT_COUNT
 };
 
@@ -46,6 +47,13 @@ struct tl_format_entry {
     unsigned writes;             /* convert -o writes it: its place in lists of output
                                   * formats (1 first: npy, safetensors, npz); 0: not */
     bool many;                   /* it holds several named tensors */
+    /* One tensor d as a file of this format: its header (malloc'd) for
+     * the tensor named name (a 0-d array when scalar; .npy's Fortran
+     * order when fortran), the tensor's packed bytes to follow it; NULL
+     * for a format with no header (raw).  @return 0, or a TL_E_* code
+     * with err saying why d cannot be one. */
+    int (*header)(const struct tl_desc *d, const char *name, bool scalar, bool fortran,
+                  uint8_t **bytes, size_t *len, struct tl_error *err);
     enum tl_dtype_spelling spelling;   /* how it spells type names */
 };
 
@@ -54,8 +62,17 @@ struct tl_format_entry {
 const struct tl_format_entry *tl_format_at(size_t i);
 const struct tl_format_entry *tl_format_entry(enum tl_format f);
 
-/* The entry's name ("json", "npy", "safetensors", "npz", "gguf", "pytorch"). */
+/* The entry's name ("json", "npy", "safetensors", "npz", "gguf", "pytorch",
+ * "raw"). */
 const char *tl_format_name(enum tl_format f);
+
+/* The formats convert writes: the one named name (any case), or NULL; the
+ * one an output named path is written in, by its ending (any case), raw
+ * when none claims it; their names in their order into buf, separated by
+ * ", ", the last by " or " (@return buf). */
+const struct tl_format_entry *tl_format_written(const char *name);
+const struct tl_format_entry *tl_format_for_path(const char *path);
+const char *tl_format_write_list(char *buf, size_t n);
 
 /* The labels of the tensor file formats the tool reads, in table order,
  * into buf: separated by ", ", the last by last (", " or " or ").
