@@ -189,26 +189,6 @@ bool cli_map_whole(const char *arg, struct tl_file *tf)
     return map;
 }
 
-bool cli_is_tensor_file(const char *arg)
-{
-    if (cli_sniff_arg(arg) != TL_FMT_JSON)
-        return true;
-    /* a sharded model's index too: its tensors' data is in its shards */
-    char path[4096];
-    const char *tname;
-    struct stat st;
-    struct cli_data d;
-    enum tl_format f;
-    if (strcmp(arg, "-") == 0)
-        return false;
-    cli_split_name(arg, path, sizeof path, &tname);
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || cli_open_file(path, &d, &f) != CLI_OK)
-        return false;
-    bool index = f == TL_FMT_JSON && tl_shard_index_looks((const char *)d.bytes, (size_t)d.size);
-    cli_close_data(&d);
-    return index;
-}
-
 /* Picks the tensor of a parsed file that the argument names (*picked). */
 static int pick_tensor(const struct tl_file *tf, const char *file, const char *tname,
                        struct cli_desc *out, const struct tl_file_tensor **picked)
