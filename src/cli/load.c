@@ -674,179 +674,24 @@ static void put_index(char *buf, size_t cap, size_t *n, const uint64_t *x, unsig
         *n += (size_t)snprintf(buf + *n, cap - *n, "%s%" PRIu64, i ? "," : "", x[i]);
 }
 
-/* A fix of an overlapping layout (SPEC 19): one stride changed, every
- * other kept, and what it is. */
-struct fix {
-    uint64_t strides[TL_MAX_RANK];
-    unsigned axis;                      /* the stride changed */
-    unsigned inner;                     /* the axis it was derived from */
-    enum { FIX_OUTSIDE, FIX_FACTOR, FIX_INSIDE, FIX_INNERMOST } why;
-    unsigned inversions;                /* pairs of axes out of logical order */
-    unsigned gap;                       /* where its padding starts (outer_gap) */
-};
-#define MAX_FIXES 3
-
-/* The pairs of stored axes whose strides are out of logical order (an
- * outer axis with the smaller stride): 0 for the logical order itself. */
-static unsigned inversions(const struct tl_desc *d)
-{
-    unsigned n = 0;
-    for (unsigned a = 0; a < d->rank; a++)
-        for (unsigned b = a + 1; b < d->rank; b++)
-            n += d->sizes[a] > 1 && d->sizes[b] > 1 && d->strides[a] < d->strides[b];
-    return n;
-}
-
-/* How far out a layout's padding lies: its axes (of size > 1) in stride
- * order, the outermost place where a stride is not the next inner axis's
- * size times its stride; 0 when every one is.  A fix whose padding is a
- * row's (W padded to 64, which N's stride then agrees with) comes before
- * one that leaves a gap between the outer blocks. */
-static unsigned outer_gap(const struct tl_desc *d)
-{
-    unsigned ax[TL_MAX_RANK], m = 0, gap = 0;
-    for (unsigned a = 0; a < d->rank; a++) {
-        if (d->strides[a] == 0)
-            continue;
-        unsigned k = m++;
-        while (k > 0 && d->strides[ax[k - 1]] > d->strides[a]) {
-            ax[k] = ax[k - 1];
-            k--;
-        }
-        ax[k] = a;
-    }
-    for (unsigned k = 1; k < m; k++)
-        if (d->strides[ax[k]] != d->sizes[ax[k - 1]] * d->strides[ax[k - 1]])
-            gap = k;
-    return gap;
-}
-
-/* Whether fix f is listed before g. */
-static bool fix_before(const struct fix *f, const struct fix *g)
-{
-    return f->inversions != g->inversions ? f->inversions < g->inversions : f->gap < g->gap;
-}
-
-/* Adds f to the fixes out[*n] unless it is there, best first (nearest the
- * logical order, then the one whose padding lies innermost: consistent
- * with the strides outside it), at most MAX_FIXES. */
-static void add_fix(struct fix *out, size_t *n, const struct fix *f)
-{
-    for (size_t k = 0; k < *n; k++)
-        if (memcmp(out[k].strides, f->strides, sizeof f->strides) == 0)
-            return;
-    size_t at = *n < MAX_FIXES ? (*n)++ : MAX_FIXES;
-    if (at == MAX_FIXES) {
-        if (!fix_before(f, &out[MAX_FIXES - 1]))
-            return;
-        at = MAX_FIXES - 1;
-    }
-    while (at > 0 && fix_before(f, &out[at - 1])) {
-        out[at] = out[at - 1];
-        at--;
-    }
-    out[at] = *f;
-}
-
-/* The layouts that change one stride of an overlapping description and
- * keep the rest (a typo is one stride): for axis A, the stride that puts it
- * just outside another axis I (I's size times I's stride), that stride
- * times A's own (a forgotten factor: W padded to 64 and the channels'
- * count forgotten), or 1.  A fix must not overlap, and must keep the
- * outermost axis outermost (its stride was computed last, from the rest);
- * only when no other fits is the outermost stride itself changed, to the
- * smallest that fits.  @return the number of fixes, best first (nearest
- * to the logical order), at most MAX_FIXES. */
-static size_t meant_strides(const struct tl_desc *d, struct fix *out)
-{
-    size_t n = 0;
-    uint64_t top = 0;
-    for (unsigned a = 0; a < d->rank; a++)
-        if (d->sizes[a] > 1 && d->strides[a] > top)
-            top = d->strides[a];
-    for (int pass = 0; pass < 2 && n == 0; pass++) {
-        for (unsigned a = 0; a < d->rank; a++) {
-            if (d->sizes[a] < 2 || d->strides[a] == 0 || (pass == 0) != (d->strides[a] < top))
-                continue;
-            uint64_t cand[4 * TL_MAX_RANK + 1];
-            unsigned from[4 * TL_MAX_RANK + 1], why[4 * TL_MAX_RANK + 1], nc = 0;
-            cand[nc] = 1, from[nc] = a, why[nc++] = FIX_INNERMOST;
-            for (int kind = FIX_OUTSIDE; kind <= FIX_INSIDE; kind++) {
-                for (unsigned i = 0; i < d->rank; i++) {
-                    uint64_t v;
-                    if (kind == FIX_INSIDE) {   /* just inside axis i: i's stride / A's size */
-                        if (i != a && d->strides[i] &&
-                            d->strides[i] % d->sizes[a] == 0)
-                            cand[nc] = d->strides[i] / d->sizes[a], from[nc] = i,
-                            why[nc++] = FIX_INSIDE;
-                        continue;
-                    }
-                    if (i == a || d->sizes[i] < 2 || d->strides[i] == 0 ||
-                        __builtin_mul_overflow(d->sizes[i], d->strides[i], &v))
-                        continue;
-                    if (kind == FIX_FACTOR &&
-                        (d->strides[a] < 2 || __builtin_mul_overflow(v, d->strides[a], &v)))
-                        continue;
-                    cand[nc] = v, from[nc] = i, why[nc++] = (unsigned)kind;
-                }
-            }
-            struct fix best = { .axis = a };
-            bool have = false;
-            for (unsigned c = 0; c < nc; c++) {
-                struct tl_desc t = *d;
-                struct tl_info ti;
-                uint64_t reach;
-                t.strides[a] = cand[c];
-                if (cand[c] == d->strides[a] || tl_desc_validate(&t, NULL) ||
-                    __builtin_mul_overflow(cand[c], d->sizes[a], &reach))
-                    continue;
-                if (pass == 0 && reach > top)          /* the outermost stays outermost */
-                    continue;
-                tl_desc_classify(&t, &ti);
-                if (ti.overlapping)
-                    continue;
-                struct fix f = { .axis = a, .inner = from[c], .why = why[c],
-                                 .inversions = inversions(&t), .gap = outer_gap(&t) };
-                memcpy(f.strides, t.strides, sizeof f.strides);
-                /* the outermost changed: only its smallest fit, and those
-                 * an outer stride implies (N's, of a batch of 1 too) */
-                if (pass == 1 && why[c] != FIX_INSIDE) {
-                    if (!have || cand[c] < best.strides[a])
-                        best = f;
-                    have = true;
-                    continue;
-                }
-                add_fix(out, &n, &f);
-            }
-            if (pass == 1 && have)
-                add_fix(out, &n, &best);
-        }
-    }
-    return n;
-}
-
 /* The axis just inside fix f's changed stride `now`, when its run of `now`
- * elements holds more slots than it has elements: "<sep>W padded to 64"
- * into pad, else "". */
-static void padded_inside(const struct tl_desc *d, const struct fix *f, uint64_t now,
-                          const char *sep, char *pad, size_t cap)
+ * elements holds more slots than it has elements (tl_fix_padded): "<sep>W
+ * padded to 64" into pad, else "". */
+static void padded_inside(const struct tl_desc *d, const struct tl_fix *f, const char *sep,
+                          char *pad, size_t cap)
 {
     const char *letters = tl_axis_letters(d->rank);
-    unsigned in = f->axis;
-    for (unsigned k = 0; k < d->rank; k++) {
-        if (k != f->axis && d->sizes[k] > 1 && f->strides[k] && f->strides[k] < now &&
-            (in == f->axis || f->strides[k] > f->strides[in]))
-            in = k;
-    }
+    uint64_t slots;
+    unsigned in = tl_fix_padded(d, f, &slots);
     pad[0] = '\0';
-    if (in != f->axis && now % f->strides[in] == 0 && now / f->strides[in] > d->sizes[in])
+    if (in < d->rank)
         snprintf(pad, cap, "%s%c padded to %" PRIu64, sep,
-                 letters ? letters[in] : (char)('0' + in), now / f->strides[in]);
+                 letters ? letters[in] : (char)('0' + in), slots);
 }
 
 /* What a fix changes and why, into buf at *n. */
 static void put_fix(char *buf, size_t cap, size_t *n, const struct tl_desc *d,
-                    const struct fix *f)
+                    const struct tl_fix *f)
 {
     const char *letters = tl_axis_letters(d->rank);
     char o[8], i[8];
@@ -857,20 +702,20 @@ static void put_fix(char *buf, size_t cap, size_t *n, const struct tl_desc *d,
     uint64_t was = d->strides[f->axis], now = f->strides[f->axis];
     if (*n >= cap)
         return;
-    if (f->why == FIX_INNERMOST)
+    if (f->why == TL_FIX_INNERMOST)
         *n += (size_t)snprintf(buf + *n, cap - *n, " (%s innermost: its stride %" PRIu64
                                " as 1)", o, was);
-    else if (f->why == FIX_FACTOR) {
+    else if (f->why == TL_FIX_FACTOR) {
         char pad[64];
-        padded_inside(d, f, now, ", ", pad, sizeof pad);
+        padded_inside(d, f, ", ", pad, sizeof pad);
         *n += (size_t)snprintf(buf + *n, cap - *n, " (the stride of %s, %" PRIu64 ", looks "
                                "like it lacks a factor: times %s's size %" PRIu64 " it is %"
                                PRIu64 "%s)", o, was, i, d->sizes[f->inner] * d->strides[f->inner],
                                now, pad);
     }
-    else if (f->why == FIX_INSIDE) {
+    else if (f->why == TL_FIX_INSIDE) {
         char pad[64];                   /* the outer stride agrees */
-        padded_inside(d, f, now, ": ", pad, sizeof pad);
+        padded_inside(d, f, ": ", pad, sizeof pad);
         *n += (size_t)snprintf(buf + *n, cap - *n, " (the stride of %s, %" PRIu64 ", as %s's "
                                "stride %" PRIu64 " implies, %s's size %" PRIu64 " times %"
                                PRIu64 "%s)", o, was, i, d->strides[f->inner], o,
@@ -892,7 +737,7 @@ bool cli_overlap_note(const struct cli_desc *desc, char *buf, size_t cap)
 {
     const struct tl_desc *d = &desc->d;
     uint64_t x[TL_MAX_RANK], y[TL_MAX_RANK];
-    struct fix fixes[MAX_FIXES];
+    struct tl_fix fixes[TL_MAX_FIXES];
     if (!desc->info.overlapping || !tl_desc_overlap_pair(d, x, y))
         return false;
     uint64_t off = 0;
@@ -904,7 +749,7 @@ bool cli_overlap_note(const struct cli_desc *desc, char *buf, size_t cap)
     put_index(buf, cap, &n, y, d->rank);
     n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "] share element offset %" PRIu64
                           ": the layout overlaps (DirectML allows it; a typo in strides?)", off);
-    size_t nf = n < cap ? meant_strides(d, fixes) : 0;
+    size_t nf = n < cap ? tl_desc_fixes(d, fixes) : 0;
     if (nf == 1) {
         n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, "; ");
         size_t at = n;

@@ -257,4 +257,31 @@ size_t tl_desc_problems(const struct tl_desc *d, const struct tl_info *info,
  * the description declares a total, byte_offset + total. */
 uint64_t tl_desc_bytes_needed(const struct tl_desc *d, const struct tl_info *info);
 
+/* ---- what an overlapping layout may have meant (fix.c; SPEC 19) ---------- */
+
+/* A layout that changes one stride of an overlapping description (axis),
+ * derived from axis inner, and why: just outside inner (its size times its
+ * stride), that times the stride it had (a forgotten factor), just inside
+ * inner (inner's stride over axis's size), or 1 (innermost); with how far
+ * it is from the logical order (pairs of axes out of order) and where its
+ * padding starts (0: none, else the place among the axes by stride). */
+enum tl_fix_kind { TL_FIX_OUTSIDE, TL_FIX_FACTOR, TL_FIX_INSIDE, TL_FIX_INNERMOST };
+struct tl_fix {
+    uint64_t strides[TL_MAX_RANK];
+    unsigned axis, inner;
+    enum tl_fix_kind why;
+    unsigned inversions, gap;
+};
+#define TL_MAX_FIXES 3
+
+/* The fixes of d that do not overlap, best first (nearest the logical
+ * order, then the one whose padding lies innermost), at most
+ * TL_MAX_FIXES of them into out.  @return how many. */
+size_t tl_desc_fixes(const struct tl_desc *d, struct tl_fix *out);
+
+/* The axis just inside fix f's changed stride when that stride's run holds
+ * more slots of it than it has elements (W padded to *slots), or d->rank
+ * when none is. */
+unsigned tl_fix_padded(const struct tl_desc *d, const struct tl_fix *f, uint64_t *slots);
+
 #endif

@@ -444,3 +444,46 @@ void find_should_stop_at_its_bound_with_the_first_owners(void)
     tl_finder_free(f);
 }
 
+
+void fixes_should_offer_the_strides_meant(void)
+{
+    /* NCHW [1, 3, 4, 5] packed is [60, 20, 5, 1]; with C's stride typed 5
+     * (H's) it overlaps; the best fix keeps the others and gives C the
+     * stride N's 60 implies (60 / 3 = 20), the packed layout, first */
+    uint64_t sizes[4] = { 1, 3, 4, 5 }, typo[4] = { 60, 5, 5, 1 };
+    struct tl_desc d;
+    struct tl_info in;
+    struct tl_fix f[TL_MAX_FIXES];
+    CHECK(make(&d, &in, TL_DT_FLOAT32, 4, sizes, typo) == 0 && in.overlapping);
+    size_t n = tl_desc_fixes(&d, f);
+    CHECK(n >= 1 && n <= TL_MAX_FIXES);
+    CHECK_EQ_U64(f[0].strides[1], 20);
+    CHECK(f[0].axis == 1 && f[0].inner == 0 && f[0].why == TL_FIX_INSIDE && f[0].inversions == 0);
+    for (size_t k = 0; k < n; k++) {    /* each one stride away, none overlapping */
+        struct tl_desc t = d;
+        struct tl_info ti;
+        memcpy(t.strides, f[k].strides, sizeof t.strides);
+        CHECK(tl_desc_validate(&t, NULL) == 0);
+        tl_desc_classify(&t, &ti);
+        CHECK(!ti.overlapping);
+        unsigned changed = 0;
+        for (unsigned a = 0; a < 4; a++)
+            changed += t.strides[a] != d.strides[a];
+        CHECK(changed == 1 && t.strides[f[k].axis] != d.strides[f[k].axis]);
+        if (k)
+            CHECK(f[k - 1].inversions <= f[k].inversions);
+    }
+    /* FLOAT16 NHWC [1, 32, 56, 56] with W padded to 64 and H's stride
+     * typed 64 (C's count forgotten): [114688, 1, 64, 32]; the fix that
+     * N's stride implies, H at 2048, comes first, and its padding is W's,
+     * to 64 slots (issue 76) */
+    uint64_t nhwc[4] = { 1, 32, 56, 56 }, forgot[4] = { 114688, 1, 64, 32 };
+    CHECK(make(&d, &in, TL_DT_FLOAT16, 4, nhwc, forgot) == 0 && in.overlapping);
+    n = tl_desc_fixes(&d, f);
+    CHECK(n == 2);
+    CHECK_EQ_U64(f[0].strides[2], 2048);
+    CHECK_EQ_U64(f[1].strides[2], 1792);
+    uint64_t slots = 0;
+    CHECK(tl_fix_padded(&d, &f[0], &slots) == 3 && slots == 64);
+    CHECK(tl_fix_padded(&d, &f[1], &slots) == 4);
+}

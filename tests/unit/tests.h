@@ -37,6 +37,7 @@
     X(classify_should_name_two_indices_that_overlap) \
     X(classify_should_be_fast_on_huge_tensors) \
     X(classify_should_decide_fuzzer_case_in_few_steps) \
+    X(fixes_should_offer_the_strides_meant) \
     X(find_should_match_brute_force_oracle) \
     X(find_should_match_oracle_with_tables_cut_short) \
     X(find_should_be_fast_on_huge_broadcast) \
