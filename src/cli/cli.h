@@ -718,6 +718,13 @@ void cli_writer_abort(struct cli_writer *w);
 
 /* ---- output (out.c) ----------------------------------------------------- */
 
+/* The one way a message reaches standard error: "tensorlayout: " and the
+ * message (one line; the newline is added), so that every message of the
+ * command line has the same form.  cli_oom() says "out of memory" and
+ * returns CLI_IO. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_oom(void);
+
 /* Prints a core error the GNU way: "tensorlayout: FILE:LINE:COL: KEY: msg". */
 void cli_report(const char *file, const struct tl_error *err);
 

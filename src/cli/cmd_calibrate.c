@@ -137,12 +137,12 @@ void cli_calib_select(void)
         tl_quote(want, q, sizeof q);
         int rc = read_calib(want, &cal, &err);
         if (rc == CLI_IO)
-            fprintf(stderr, "tensorlayout: warning: TENSORLAYOUT_CALIBRATION=%s: cannot read "
+            cli_error("warning: TENSORLAYOUT_CALIBRATION=%s: cannot read "
                     "(%s); using the built-in rules (set it to 'off' or to a file that "
-                    "'tensorlayout calibrate' wrote)\n", q, strerror(errno));
+                    "'tensorlayout calibrate' wrote)", q, strerror(errno));
         else if (rc)
-            fprintf(stderr, "tensorlayout: warning: TENSORLAYOUT_CALIBRATION=%s: %s; using the "
-                    "built-in rules\n", q, err.msg);
+            cli_error("warning: TENSORLAYOUT_CALIBRATION=%s: %s; using the "
+                    "built-in rules", q, err.msg);
         else {
             tl_calib_set(&cal);
             snprintf(source, sizeof source, "TENSORLAYOUT_CALIBRATION=%s", q);
@@ -165,8 +165,8 @@ void cli_calib_select(void)
         return;
     }
     if (rc) {
-        fprintf(stderr, "tensorlayout: warning: %s: %s; ignored (run 'tensorlayout calibrate' "
-                "to measure anew)\n", path, err.msg);
+        cli_error("warning: %s: %s; ignored (run 'tensorlayout calibrate' "
+                "to measure anew)", path, err.msg);
         snprintf(source, sizeof source, "built-in rules (%s is corrupt)", path);
         return;
     }
@@ -317,7 +317,7 @@ static int print_json(const struct tl_calib *c, const char *from, const char *pa
 static void say_step(const char *step, void *ctx)
 {
     (void)ctx;
-    fprintf(stderr, "tensorlayout: calibrate: measuring %s\n", step);
+    cli_error("calibrate: measuring %s", step);
 }
 
 /* TL_CALIBRATE_DEBUG: each size's times, for a developer. */
@@ -386,16 +386,16 @@ int cmd_calibrate(int argc, char **argv)
     } else if (rc == CLI_CONTINUE) {
         char path[4096], dir[4096];
         if (!cache_path(path, sizeof path, dir, sizeof dir)) {
-            fprintf(stderr, "tensorlayout: calibrate: no cache folder: set XDG_CACHE_HOME or "
-                    "HOME\n");
+            cli_error("calibrate: no cache folder: set XDG_CACHE_HOME or "
+                    "HOME");
             rc = CLI_IO;
         } else if ((rc = make_dir(dir)) == CLI_OK) {
             struct tl_calib cal;
             tl_calib_measure(&cal, quick->count > 0, json->count ? NULL : say_step,
                              getenv("TL_CALIBRATE_DEBUG") ? say_debug : NULL, NULL);
             if (!cal.measured) {
-                fprintf(stderr, "tensorlayout: calibrate: not enough memory for the "
-                        "measuring buffers (384 MiB)\n");
+                cli_error("calibrate: not enough memory for the "
+                        "measuring buffers (384 MiB)");
                 rc = CLI_IO;
             } else {
                 rc = save(&cal, path);

@@ -334,7 +334,7 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
                 cJSON_Delete(sa);
                 cJSON_Delete(sb);
                 cJSON_Delete(o);
-                fprintf(stderr, "tensorlayout: out of memory\n");
+                cli_oom();
                 rc = CLI_IO;
             }
         } else {
@@ -350,9 +350,9 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
         bool fb = b.desc.format != TL_FMT_JSON && !axes_b;
         fflush(stdout);                 /* the answer, then the note, in a terminal too */
         if (permuted(&a.desc.d, &b.desc.d) && (fa || fb) && cli_notes_on())
-            fprintf(stderr, "tensorlayout: note: compare: %s and %s hold the same sizes in "
+            cli_error("note: compare: %s and %s hold the same sizes in "
                     "another order: a tensor file in another layout is read with %s L, e.g. %s "
-                    "NHWC for an (N,H,W,C) array\n", a.desc.name, b.desc.name,
+                    "NHWC for an (N,H,W,C) array", a.desc.name, b.desc.name,
                     fa && fb ? "--axes-a or --axes-b" : fa ? "--axes-a" : "--axes-b",
                     fb ? "--axes-b" : "--axes-a");
         if (!rc)
@@ -364,7 +364,7 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
     struct tl_compare_result r;
     struct tl_error err = { 0 };
     if (!rc && tl_compare(&a.desc.d, a.data.bytes, &b.desc.d, b.data.bytes, opts, &r, &err)) {
-        fprintf(stderr, "tensorlayout: compare: %s\n", err.msg);
+        cli_error("compare: %s", err.msg);
         rc = CLI_IO;
     } else if (!rc) {
         if (json)
@@ -406,7 +406,7 @@ static int missing(const char *path)
     cli_split_name(path, file, sizeof file, &name);
     if (name)
         return CLI_OK;
-    fprintf(stderr, "tensorlayout: %s: cannot open: %s\n", tl_quote(path, q, sizeof q),
+    cli_error("%s: cannot open: %s", tl_quote(path, q, sizeof q),
             strerror(why));
     return CLI_IO;
 }

@@ -70,7 +70,7 @@ static int write_desc(const char *path, const struct tl_desc *d, struct cli_out 
     char *text = j ? cJSON_Print(j) : NULL;
     cJSON_Delete(j);
     if (!text) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     size_t len = strlen(text);
@@ -104,7 +104,7 @@ static void report_unfit(const struct cli_desc *src, const struct cli_data *data
     uint64_t idx[TL_MAX_RANK];
     char value[48], lo[48], hi[48];
     if (!tl_convert_find_bad(&src->d, data->bytes, ddt, idx)) {
-        fprintf(stderr, "tensorlayout: %s: a value does not fit %s\n", src->name,
+        cli_error("%s: a value does not fit %s", src->name,
                 tl_dtype_name(ddt));
         return;
     }
@@ -231,9 +231,9 @@ static int plan_output(const struct options *o, const struct cli_desc *src, stru
     struct tl_copy_plan *plan = tl_copy_plan_new(&src->d, &dst->d, &err);
     if (!plan) {
         if (err.code == TL_E_NOMEM)
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
         else
-            fprintf(stderr, "tensorlayout: %s: %s: %s\n", dst->name, err.key, err.msg);
+            cli_error("%s: %s: %s", dst->name, err.key, err.msg);
         free(*header);
         *header = NULL;
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
@@ -387,13 +387,13 @@ static int classify_rest(const struct options *o, struct input *in)
             char q[128], many[128];
             cli_formats_text("@MANY_OR@", many, sizeof many);
             if (o->format)
-                fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
-                        "convert them all into a %s OUT (--format %s writes one tensor)\n",
+                cli_error("%s: holds %zu tensors: name one as %s:NAME, or "
+                        "convert them all into a %s OUT (--format %s writes one tensor)",
                         in->file.name, count, in->file.name, many,
                         tl_quote(o->format, q, sizeof q));
             else
-                fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME, or "
-                        "convert them all into a %s OUT (%s is named neither)\n",
+                cli_error("%s: holds %zu tensors: name one as %s:NAME, or "
+                        "convert them all into a %s OUT (%s is named neither)",
                         in->file.name, count, in->file.name, many,
                         tl_quote(o->out, q, sizeof q));
             return CLI_INVALID;
@@ -427,8 +427,8 @@ static int run_map(const struct options *o, struct input *in)
         struct tl_info info;
         tl_desc_classify(&in->tf.tensors[i].desc, &info);
         if (info.elements_bytes > data.size) {
-            fprintf(stderr, "tensorlayout: %s: file has %llu bytes but tensor '%s' of %s "
-                    "needs %llu\n", data.name, (unsigned long long)data.size,
+            cli_error("%s: file has %llu bytes but tensor '%s' of %s "
+                    "needs %llu", data.name, (unsigned long long)data.size,
                     in->tf.tensors[i].name, in->file.name,
                     (unsigned long long)info.elements_bytes);
             rc = CLI_INVALID;

@@ -89,8 +89,8 @@ static int at_arg(const char *text, const struct cli_desc *d, const struct draw_
                 snprintf(label, sizeof label, "%s (axis %u)", name, a);
             else
                 snprintf(label, sizeof label, "%s", name);
-            fprintf(stderr, "tensorlayout: --at: index '%s' is out of range: %s has "
-                    "%llu, 0..%llu\n", tl_quote(text, q, sizeof q), label,
+            cli_error("--at: index '%s' is out of range: %s has "
+                    "%llu, 0..%llu", tl_quote(text, q, sizeof q), label,
                     (unsigned long long)d->d.sizes[a], (unsigned long long)(d->d.sizes[a] - 1));
             return CLI_INVALID;
         }
@@ -186,7 +186,7 @@ static int run(const struct options *opt)
         if (mem)
             fclose(mem);
         if (dr || !text) {
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
             rc = CLI_IO;
         } else if ((rc = cli_out_open(&out, opt->out, len)) == CLI_OK) {
             memcpy(out.bytes, text, len);
@@ -194,7 +194,7 @@ static int run(const struct options *opt)
         }
         free(text);
     } else if (svg ? draw_svg(stdout, &s, dp, &o) : draw_text(stdout, &s, dp, &o)) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         rc = CLI_IO;
     }
     cli_close_data(&data);

@@ -486,8 +486,7 @@ static int slice(struct cli_desc *c, const char *text)
     uint64_t elem = 0;
     for (int i = 0; i < n; i++) {
         if (idx[i] >= d->sizes[i]) {
-            fprintf(stderr, "tensorlayout: %s: index %" PRIu64 " of axis %d is past its size %"
-                    PRIu64 "\n", c->name, idx[i], i, d->sizes[i]);
+            cli_error("%s: index %" PRIu64 " of axis %d is past its size %" PRIu64, c->name, idx[i], i, d->sizes[i]);
             return CLI_INVALID;
         }
         elem += idx[i] * d->strides[i];
@@ -495,8 +494,8 @@ static int slice(struct cli_desc *c, const char *text)
     unsigned bit;
     uint64_t bytes = tl_desc_byte(d, elem, &bit) - tl_desc_origin(d);
     if (bit) {
-        fprintf(stderr, "tensorlayout: %s: the slice [%s,...] starts in the high nibble of a "
-                "byte: dump the whole tensor\n", c->name, tl_quote(text, q, sizeof q));
+        cli_error("%s: the slice [%s,...] starts in the high nibble of a "
+                "byte: dump the whole tensor", c->name, tl_quote(text, q, sizeof q));
         return CLI_INVALID;
     }
     struct tl_desc v = *d;
@@ -508,7 +507,7 @@ static int slice(struct cli_desc *c, const char *text)
     v.strides_src = TL_STRIDES_GIVEN;
     struct tl_error err = { 0 };
     if (tl_desc_validate(&v, &err)) {
-        fprintf(stderr, "tensorlayout: %s: the slice: %s\n", c->name, err.msg);
+        cli_error("%s: the slice: %s", c->name, err.msg);
         return CLI_INVALID;
     }
     *d = v;
@@ -647,7 +646,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     if (physical) {
         s.finder = tl_finder_new(&desc.d);
         if (!s.finder) {
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
             cli_close_data(&data);
             cli_desc_release(&desc);
             return CLI_IO;

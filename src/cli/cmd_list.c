@@ -427,7 +427,7 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
         memset(&data, 0, sizeof data);
         snprintf(data.name, sizeof data.name, "<inline>");
         if (!(data.heap = (unsigned char *)strdup(path))) {
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
             return CLI_IO;
         }
         data.bytes = data.heap;
@@ -462,7 +462,7 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
         struct cli_data file;
         if ((rc = cli_open_data(data_arg, &file)) == CLI_OK) {
             if (tl_file_order(&tf, file.size)) {
-                fprintf(stderr, "tensorlayout: out of memory\n");
+                cli_oom();
                 rc = CLI_IO;
             }
             cli_close_data(&file);
@@ -474,7 +474,7 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
     }
     struct entry *entries = calloc(tf.count ? tf.count : 1, sizeof *entries);
     if (!entries) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         tl_file_free(&tf);
         return CLI_IO;
     }

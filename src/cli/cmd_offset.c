@@ -184,7 +184,7 @@ static int by_index(const struct cli_desc *c, int n, const char **args, bool jso
     const struct tl_desc *d = &c->d;
     uint64_t (*idx)[TL_MAX_RANK] = calloc((size_t)n, sizeof *idx);
     if (!idx) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     for (int i = 0; i < n; i++) {
@@ -193,14 +193,14 @@ static int by_index(const struct cli_desc *c, int n, const char **args, bool jso
         char q[64];
         int got = cli_parse_u64_list(args[i], idx[i], TL_MAX_RANK);
         if (got != (int)d->rank) {
-            fprintf(stderr, "tensorlayout: offset: index '%s' must be %u comma-separated "
-                    "integers%s\n", tl_quote(args[i], q, sizeof q), d->rank,
+            cli_error("offset: index '%s' must be %u comma-separated "
+                    "integers%s", tl_quote(args[i], q, sizeof q), d->rank,
                     got == -2 ? ", none negative (an index counts from 0)" : "");
             free(idx);
             return CLI_INVALID;
         }
         if (tl_desc_offset(d, idx[i], &eo, &bo, &err)) {
-            fprintf(stderr, "tensorlayout: offset: index '%s': %s %s\n",
+            cli_error("offset: index '%s': %s %s",
                     tl_quote(args[i], q, sizeof q), err.key, err.msg);
             free(idx);
             return CLI_INVALID;
@@ -331,7 +331,7 @@ static int byte_owners(const struct cli_desc *c, uint64_t byte, const char *pref
             struct tl_finder *f = tl_finder_new(d);
             if (!f) {
                 cJSON_Delete(doc);
-                fprintf(stderr, "tensorlayout: out of memory\n");
+                cli_oom();
                 return CLI_IO;
             }
             tl_finder_limit(f, steps);
@@ -363,8 +363,8 @@ static int byte_owners(const struct cli_desc *c, uint64_t byte, const char *pref
     /* a search cut at its work bound listed the first owners only; with
      * none listed, owned and padding cannot be told apart */
     if (!complete)
-        fprintf(stderr, "tensorlayout: %s: byte %" PRIu64 ": the search for its indices stopped at "
-                "its work bound: %s%s\n", c->name, byte,
+        cli_error("%s: byte %" PRIu64 ": the search for its indices stopped at "
+                "its work bound: %s%s", c->name, byte,
                 found ? "those listed are the first, there may be more"
                       : "owned or padding is unknown",
                 " (--search-steps N lets it search further)");

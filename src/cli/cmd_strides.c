@@ -135,7 +135,7 @@ static int run(const char *sizes_arg, const char *layout_arg, const char *bcast_
     if (tl_strides_padded(d.rank, d.sizes, order, mask, padded ? &pad : NULL, d.strides, &err) ||
         tl_desc_validate(&d, &err)) {
         bool axis = strcmp(err.key, "sizes") != 0 && strcmp(err.key, "pitch") != 0;
-        fprintf(stderr, "tensorlayout: %s: %s%s: %s\n", cmd, axis ? "axis " : "--",
+        cli_error("%s: %s%s: %s", cmd, axis ? "axis " : "--",
                 err.key, err.msg);
         return CLI_INVALID;
     }

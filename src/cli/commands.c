@@ -85,7 +85,7 @@ static const struct command *find(const char *name)
 int cli_main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "tensorlayout: missing command (see 'tensorlayout --help')\n");
+        cli_error("missing command (see 'tensorlayout --help')");
         return CLI_USAGE;
     }
     const char *name = argv[1];
@@ -106,7 +106,7 @@ int cli_main(int argc, char **argv)
     }
     if (strcmp(name, "--formats") == 0) {
         if (argc > 2) {
-            fprintf(stderr, "tensorlayout: --formats: takes no argument\n");
+            cli_error("--formats: takes no argument");
             return CLI_USAGE;
         }
         formats();
@@ -121,10 +121,10 @@ int cli_main(int argc, char **argv)
         if (!c || argc > 3) {
             char q[64];
             if (c)
-                fprintf(stderr, "tensorlayout: help: takes one command name\n");
+                cli_error("help: takes one command name");
             else
-                fprintf(stderr, "tensorlayout: help: '%s' is not a command (see 'tensorlayout "
-                        "--help')\n", tl_quote(argv[2], q, sizeof q));
+                cli_error("help: '%s' is not a command (see 'tensorlayout "
+                        "--help')", tl_quote(argv[2], q, sizeof q));
             return CLI_USAGE;
         }
         char *args[] = { argv[2], "--help", NULL };
@@ -133,7 +133,7 @@ int cli_main(int argc, char **argv)
     const struct command *c = find(name);
     if (!c) {
         char q[64];
-        fprintf(stderr, "tensorlayout: '%s' is not a command (see 'tensorlayout --help')\n",
+        cli_error("'%s' is not a command (see 'tensorlayout --help')",
                 tl_quote(name, q, sizeof q));
         return CLI_USAGE;
     }

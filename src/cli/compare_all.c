@@ -209,7 +209,7 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
         struct tl_compare_opts oo = *o;
         oo.show = 0;
         if (tl_compare(&da, fa, &db, fb, &oo, &res, &err)) {
-            fprintf(stderr, "tensorlayout: compare: %s\n", err.msg);
+            cli_error("compare: %s", err.msg);
             rc = CLI_IO;
             r->v = V_ERROR;
         } else {
@@ -313,7 +313,7 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
     struct row *rows = calloc(total ? total : 1, sizeof *rows);
     size_t n = 0, count[V_ERROR + 1] = { 0 }, values = 0;
     if (!rows) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         rc = CLI_IO;
     }
     /* A's tensors in its order, then B's that A lacks */

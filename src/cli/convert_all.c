@@ -124,8 +124,8 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
                 tl_format_dtype(f->format, t->dtype, &kt) == 0 &&
                 (want = tl_dtype_bytes(kt, count)) != it[i].bytes) {
                 char q[64];
-                fprintf(stderr, "tensorlayout: %s: tensor '%s' holds %" PRIu64 " bytes where its "
-                        "type and shape say %" PRIu64 ": not carried\n", w->name,
+                cli_error("%s: tensor '%s' holds %" PRIu64 " bytes where its "
+                        "type and shape say %" PRIu64 ": not carried", w->name,
                         tl_quote(t->name, q, sizeof q), it[i].bytes, want);
                 return CLI_INVALID;
             }
@@ -175,8 +175,8 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
         if (tl_desc_validate(&it[i].dst, &err) ||
             info.element_count > (uint64_t)INT64_MAX / (bits >= 8 ? bits / 8 : 1)) {
             char q[64];
-            fprintf(stderr, "tensorlayout: %s: tensor '%s': its %" PRIu64 " elements of %s need "
-                    "more bytes than any file holds\n", w->name, tl_quote(t->name, q, sizeof q),
+            cli_error("%s: tensor '%s': its %" PRIu64 " elements of %s need "
+                    "more bytes than any file holds", w->name, tl_quote(t->name, q, sizeof q),
                     info.element_count, tl_dtype_name(it[i].dst.dtype));
             return CLI_INVALID;
         }
@@ -187,9 +187,9 @@ static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct
         if (!w->allow_expand && it[i].bytes > EXPAND_SLACK &&
             it[i].bytes - EXPAND_SLACK > EXPAND_TIMES * read) {
             char q[64];
-            fprintf(stderr, "tensorlayout: %s: tensor '%s' would write %" PRIu64 " bytes from "
+            cli_error("%s: tensor '%s' would write %" PRIu64 " bytes from "
                     "the %" PRIu64 " it holds (a broadcast view): more than %d times as many "
-                    "and 64 MiB needs --allow-expand\n", w->name, tl_quote(t->name, q, sizeof q),
+                    "and 64 MiB needs --allow-expand", w->name, tl_quote(t->name, q, sizeof q),
                     it[i].bytes, read, EXPAND_TIMES);
             return CLI_INVALID;
         }
@@ -212,30 +212,30 @@ static int rules_used(const struct cli_whole *w, const struct rule_use *u,
     char q[64];
     for (int i = 0; i < w->nselect; i++) {
         if (!u->sel[i]) {
-            fprintf(stderr, "tensorlayout: %s: --select '%s' matches no tensor's name "
-                    "('tensorlayout list %s' lists them)\n", w->name,
+            cli_error("%s: --select '%s' matches no tensor's name "
+                    "('tensorlayout list %s' lists them)", w->name,
                     tl_quote(w->select[i], q, sizeof q), w->name);
             return CLI_INVALID;
         }
     }
     for (int i = 0; i < w->nexclude; i++) {
         if (!u->exc[i]) {
-            fprintf(stderr, "tensorlayout: %s: --exclude '%s' matches no tensor's name\n",
+            cli_error("%s: --exclude '%s' matches no tensor's name",
                     w->name, tl_quote(w->exclude[i], q, sizeof q));
             return CLI_INVALID;
         }
     }
     for (int k = 0; k < w->nto; k++) {
         if (!u->to[k]) {
-            fprintf(stderr, "tensorlayout: %s: --to %s changes no tensor: none of the tensors it "
-                    "applies to has that layout's rank, or they have that layout already\n",
+            cli_error("%s: --to %s changes no tensor: none of the tensors it "
+                    "applies to has that layout's rank, or they have that layout already",
                     w->name, tl_quote(w->to[k], q, sizeof q));
             return CLI_INVALID;
         }
     }
     if (to_type && !u->type) {
-        fprintf(stderr, "tensorlayout: %s: --to-type %s changes no tensor: none of the "
-                "floating tensors it applies to is of another type\n", w->name,
+        cli_error("%s: --to-type %s changes no tensor: none of the "
+                "floating tensors it applies to is of another type", w->name,
                 tl_dtype_name(*to_type));
         return CLI_INVALID;
     }
@@ -476,7 +476,7 @@ static int put_on_crew(struct cli_writer *wr, const struct tl_file *f, const str
     if (!order || !sz) {
         free(order);
         free(sz);
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     for (size_t i = 0; i < n; i++)
@@ -565,7 +565,7 @@ static int out_meta(const struct cli_whole *w, const struct tl_file *f, struct t
         return CLI_OK;
     struct tl_file_meta *m = calloc(f->nmeta ? f->nmeta : 1, sizeof *m);
     if (!m) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     size_t k = 0, cut = 0;
@@ -585,7 +585,7 @@ static int out_meta(const struct cli_whole *w, const struct tl_file *f, struct t
             for (size_t j = 0; j < k; j++)
                 free(m[j].key);
             free(m);
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
             return CLI_IO;
         }
         snprintf(m[k].key, len, "gguf.%s", f->meta[i].key);
@@ -653,7 +653,7 @@ static int out_meta_rules(const struct cli_whole *w, const struct tl_file *f,
         for (size_t i = 0; m && i <= *n; i++)
             free(m[i].key);
         free(m);
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     *out = m;
@@ -673,15 +673,15 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     size_t hlen = 0;
     char q[128];
     if (!e) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     uint64_t at = 0;
     for (size_t i = 0; i < n; i++) {
         if (!it[i].t->decodable && it[i].t->encoding == TL_ENC_GGML) {
             char list[256];
-            fprintf(stderr, "tensorlayout: %s: tensor '%s' is of GGUF type %s, which this tool "
-                    "does not decode (it decodes %s): safetensors cannot carry it\n", w->name,
+            cli_error("%s: tensor '%s' is of GGUF type %s, which this tool "
+                    "does not decode (it decodes %s): safetensors cannot carry it", w->name,
                     tl_quote(it[i].t->name, q, sizeof q), it[i].t->dtype,
                     tl_ggml_decoded_list(list, sizeof list));
             free(e);
@@ -696,8 +696,8 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
             it[i].bytes = npy - t->npy_data;
             it[i].cross = true;
             if (!st || (t->npy_fortran && t->ndim >= 2 && it[i].bytes)) {
-                fprintf(stderr, "tensorlayout: %s: member '%s' (%s) has no safetensors form%s: "
-                        "convert the archive into an .npz instead\n", w->name,
+                cli_error("%s: member '%s' (%s) has no safetensors form%s: "
+                        "convert the archive into an .npz instead", w->name,
                         tl_quote(t->name, q, sizeof q), t->dtype[0] ? t->dtype : "not a .npy file",
                         st ? " in Fortran order (numpy's ascontiguousarray first)" : "");
                 free(e);
@@ -721,7 +721,7 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     out_meta_free(f, meta, nmeta);
     free(e);
     if (rc) {
-        fprintf(stderr, "tensorlayout: %s: %s: %s\n", tl_quote(w->out, q, sizeof q), err.key,
+        cli_error("%s: %s: %s", tl_quote(w->out, q, sizeof q), err.key,
                 err.msg);
         return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
@@ -788,7 +788,7 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
     char q[128], name[TL_ZIP_NAME_MAX + 8];
     int rc = CLI_OK;
     if (!e || !names || !npy || !nlen) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         rc = CLI_IO;
         goto out;
     }
@@ -797,8 +797,8 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
         const struct item *x = &it[i];
         member_name(x, f, name, sizeof name);
         if (strlen(name) > TL_ZIP_NAME_MAX || !(names[i] = strdup(name))) {
-            fprintf(stderr, "tensorlayout: %s: tensor '%s': its name is too long for an "
-                    ".npz member\n", w->name, tl_quote(x->t->name, q, sizeof q));
+            cli_error("%s: tensor '%s': its name is too long for an "
+                    ".npz member", w->name, tl_quote(x->t->name, q, sizeof q));
             rc = CLI_INVALID;
             break;
         }
@@ -806,8 +806,8 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
         const char *descr = !x->t->decodable && f->format != TL_FMT_NPZ
                             ? carried_as(x->t, f->format, true) : NULL;
         if (!x->t->decodable && f->format != TL_FMT_NPZ && !descr) {
-            fprintf(stderr, "tensorlayout: %s: tensor '%s' (%s) has no .npy form: convert "
-                    "the file into a safetensors OUT instead\n", w->name,
+            cli_error("%s: tensor '%s' (%s) has no .npy form: convert "
+                    "the file into a safetensors OUT instead", w->name,
                     tl_quote(x->t->name, q, sizeof q), x->t->dtype);
             rc = CLI_INVALID;
             break;
@@ -816,7 +816,7 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
                 !(npy[i] = malloc(nlen[i])) ||
                 tl_npy_header_raw(descr, x->t->shape, x->t->ndim, npy[i], nlen[i], &nlen[i],
                                   &err)) {
-                fprintf(stderr, "tensorlayout: out of memory\n");
+                cli_oom();
                 rc = CLI_IO;
                 break;
             }
@@ -831,7 +831,7 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
                            (f->format == TL_FMT_NPZ && !x->layout ? TL_NPY_FORTRAN : 0);
             if (tl_npy_header_as(&d, how, NULL, 0, &nlen[i], &err) || !(npy[i] = malloc(nlen[i])) ||
                 tl_npy_header_as(&d, how, npy[i], nlen[i], &nlen[i], &err)) {
-                fprintf(stderr, "tensorlayout: %s: tensor '%s' cannot be an .npy member: %s%s\n",
+                cli_error("%s: tensor '%s' cannot be an .npy member: %s%s",
                         w->name, tl_quote(x->t->name, q, sizeof q), err.msg,
                         tl_dtype_is_float(x->dst.dtype) ? ": give --to-type FLOAT32, or write "
                         "safetensors" : "");
@@ -845,10 +845,10 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
     }
     if (rc == CLI_OK && tl_zip_directory(e, n, at, &dir, &dlen, &err)) {
         if (err.code == TL_E_NOMEM) {
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
             rc = CLI_IO;
         } else {
-            fprintf(stderr, "tensorlayout: %s: %s\n", w->shown ? w->shown : w->out, err.msg);
+            cli_error("%s: %s", w->shown ? w->shown : w->out, err.msg);
             rc = CLI_INVALID;
         }
     }
@@ -883,7 +883,7 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
         free(dir);
         dir = NULL;
         if (tl_zip_directory(e, n, at, &dir, &dlen, &err)) {
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
             rc = CLI_IO;
         } else {
             rc = cli_writer_put(&wr, dir, dlen);
@@ -971,7 +971,7 @@ static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in
             free(all);
             inflated_free(&cache);
             free(q.buf);
-            fprintf(stderr, "tensorlayout: %s: tensor '%s': %s\n", in->name,
+            cli_error("%s: tensor '%s': %s", in->name,
                     tl_quote(t->name, name, sizeof name), nomem ? "out of memory" : err.msg);
             return nomem ? CLI_IO : CLI_INVALID;
         }
@@ -987,11 +987,11 @@ static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in
     if (rc == -1)
         return CLI_IO;
     if (rc == TL_E_NOMEM) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     if (rc)
-        fprintf(stderr, "tensorlayout: %s: tensor '%s': %s: %s\n", in->name,
+        cli_error("%s: tensor '%s': %s: %s", in->name,
                 tl_quote(t->name, name, sizeof name), err.key, err.msg);
     return rc ? CLI_INVALID : CLI_OK;
 }
@@ -1011,7 +1011,7 @@ static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
     char q[128];
     int rc = CLI_OK;
     if (!e || !offs || !bytes) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         rc = CLI_IO;
         goto out;
     }
@@ -1023,20 +1023,20 @@ static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
         x->gtype = x->quantize ? x->gtype : x->raw ? t->ggml_type
                  : t->decodable ? tl_ggml_of_dtype(x->dst.dtype) : UINT32_MAX;
         if (x->layout) {
-            fprintf(stderr, "tensorlayout: %s: tensor '%s': a GGUF OUT keeps each tensor's "
-                    "layout (row-major): --to is for a safetensors or .npz OUT\n", w->name, q);
+            cli_error("%s: tensor '%s': a GGUF OUT keeps each tensor's "
+                    "layout (row-major): --to is for a safetensors or .npz OUT", w->name, q);
             rc = CLI_USAGE;
         } else if (x->gtype == UINT32_MAX) {
-            fprintf(stderr, "tensorlayout: %s: tensor '%s' (%s) has no GGUF type (GGUF has "
-                    "F32, F16, BF16, F64, I8, I16, I32, I64 and ggml's blocks)\n", w->name, q,
+            cli_error("%s: tensor '%s' (%s) has no GGUF type (GGUF has "
+                    "F32, F16, BF16, F64, I8, I16, I32, I64 and ggml's blocks)", w->name, q,
                     t->decodable ? tl_dtype_name(x->dst.dtype) : t->dtype);
             rc = CLI_INVALID;
         }
         const uint64_t *sizes = t->decodable && !x->raw ? x->dst.sizes : t->shape;
         unsigned rank = t->decodable && !x->raw ? (t->scalar ? 0 : x->dst.rank) : t->ndim;
         if (rc == CLI_OK && rank > 4) {
-            fprintf(stderr, "tensorlayout: %s: tensor '%s' has %u dimensions: a GGUF tensor has "
-                    "at most 4\n", w->name, q, rank);
+            cli_error("%s: tensor '%s' has %u dimensions: a GGUF tensor has "
+                    "at most 4", w->name, q, rank);
             rc = CLI_INVALID;
         }
         e[i] = (struct tl_gguf_entry){ t->name, x->gtype, rank ? rank : 1, { 1, 1, 1, 1 } };
@@ -1048,7 +1048,7 @@ static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
         tl_gguf_header(e, n, keep ? in->bytes + f->meta_at : NULL, keep ? (size_t)f->meta_len : 0,
                        keep ? f->nmeta : 0, keep ? f->alignment : 32, &header, &hlen, offs, bytes,
                        &err)) {
-        fprintf(stderr, "tensorlayout: %s: %s: %s\n", tl_quote(w->out, q, sizeof q), err.key,
+        cli_error("%s: %s: %s", tl_quote(w->out, q, sizeof q), err.key,
                 err.msg);
         rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
@@ -1119,7 +1119,7 @@ int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size
     for (size_t k = 0; rc == CLI_OK && k < n; k++) {
         struct item *it = calloc(files[k].count ? files[k].count : 1, sizeof *it);
         if (!it) {
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
             return CLI_IO;
         }
         if (!rc)
@@ -1154,8 +1154,8 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
     for (size_t k = 0; w->row_file && k < npairs; k++)
         pairs[k].scale_file = w->row_file[pairs[k].scale];
     if (w->dequantize && !npairs && !w->part) {
-        fprintf(stderr, "tensorlayout: %s: --dequantize: no scaled weights here (a FLOAT8E4M3 "
-                "W beside FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)\n", w->name);
+        cli_error("%s: --dequantize: no scaled weights here (a FLOAT8E4M3 "
+                "W beside FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)", w->name);
         free(pairs);
         return CLI_INVALID;
     }
@@ -1184,7 +1184,7 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
         free(pair_of);
         free(made);
         free(pairs);
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     view.count = 0;
@@ -1274,7 +1274,7 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
         return rc;
     struct item *it = calloc(f->count ? f->count : 1, sizeof *it);
     if (!it) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     int planned = plan_items(w, f, it, has ? &to_type : NULL, &u);
@@ -1293,9 +1293,9 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
         quantized += it[i].quantize;
     }
     if (quant != UINT32_MAX && !quantized && !w->part) {
-        fprintf(stderr, "tensorlayout: %s: --to-type %s changes no tensor: none of the "
+        cli_error("%s: --to-type %s changes no tensor: none of the "
                 "floating tensors it applies to has rows of whole blocks of 32 values and "
-                "another type\n", w->name, tl_ggml_type(quant)->name);
+                "another type", w->name, tl_ggml_type(quant)->name);
         rc = CLI_INVALID;
     }
     if (!w->part && rc == CLI_OK)      /* a shard's rules are checked over the model */

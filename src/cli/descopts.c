@@ -102,7 +102,7 @@ int cli_parse_args_desc(int argc, char **argv, void **table, const char *about,
         return cli_parse_args(argc, argv, table, about);
     char **args = malloc(((size_t)argc + 2) * sizeof *args);
     if (!args) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     args[0] = argv[0];
@@ -193,7 +193,7 @@ int cli_desc_from_opts(const char *arg, struct cli_desc *out)
                              sizes);
     }
     if (tl_desc_init(&out->d, dt, (unsigned)rank, n, &err)) {
-        fprintf(stderr, "tensorlayout: --sizes: %s\n", err.msg);
+        cli_error("--sizes: %s", err.msg);
         return CLI_INVALID;
     }
     out->d.strides_src = TL_STRIDES_IMPLICIT;
@@ -230,7 +230,7 @@ int cli_desc_from_opts(const char *arg, struct cli_desc *out)
                         : strcmp(err.key, "fileOffset") == 0 ? "file-offset"
                         : strcmp(err.key, "guaranteedBaseOffsetAlignment") == 0 ? "alignment"
                         : err.key;
-        fprintf(stderr, "tensorlayout: %s: --%s: %s\n", out->name, key, err.msg);
+        cli_error("%s: --%s: %s", out->name, key, err.msg);
         return CLI_INVALID;
     }
     return CLI_OK;

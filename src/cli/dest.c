@@ -30,7 +30,7 @@ int cli_destination(const char *cmd, const struct cli_dest *o, const struct cli_
             return CLI_USAGE;
         }
         if (dst->d.rank != s->rank || memcmp(dst->d.sizes, s->sizes, s->rank * sizeof s->sizes[0])) {
-            fprintf(stderr, "tensorlayout: %s: sizes: differ from the source's sizes\n", dst->name);
+            cli_error("%s: sizes: differ from the source's sizes", dst->name);
             return CLI_INVALID;
         }
         return CLI_OK;
@@ -88,7 +88,7 @@ int cli_destination(const char *cmd, const struct cli_dest *o, const struct cli_
         return CLI_USAGE;
     }
     if (tl_desc_validate(&dst->d, &err)) {
-        fprintf(stderr, "tensorlayout: %s: %s\n", dst->name, err.msg);
+        cli_error("%s: %s", dst->name, err.msg);
         return CLI_INVALID;
     }
     tl_desc_classify(&dst->d, &dst->info);

@@ -69,13 +69,13 @@ int cli_file_sound(const struct tl_file *tf, const char *file)
     for (size_t i = 0; i < tf->nproblems; i++)
         problems += tf->problems[i].kind == TL_FP_OVERLAP || !tf->gaps_ok;
     if (problems && tf->gaps_ok) {
-        fprintf(stderr, "tensorlayout: %s: its tensors' buffers overlap; 'tensorlayout list "
-                "%s' shows where\n", file, file);
+        cli_error("%s: its tensors' buffers overlap; 'tensorlayout list "
+                "%s' shows where", file, file);
         return CLI_INVALID;
     }
     if (problems) {
-        fprintf(stderr, "tensorlayout: %s: its tensors overlap or leave bytes no tensor owns; "
-                "'tensorlayout list %s' shows where\n", file, file);
+        cli_error("%s: its tensors overlap or leave bytes no tensor owns; "
+                "'tensorlayout list %s' shows where", file, file);
         return CLI_INVALID;
     }
     return CLI_OK;
@@ -93,7 +93,7 @@ int cli_open_input(const char *path, const char *role, struct cli_data *out,
     if (strcmp(path, "-") == 0) {
         snprintf(out->name, sizeof out->name, "<stdin>");
         if (stdin_taken) {
-            fprintf(stderr, "tensorlayout: standard input is already read as %s\n", stdin_taken);
+            cli_error("standard input is already read as %s", stdin_taken);
             return CLI_USAGE;
         }
         stdin_taken = role;
@@ -112,7 +112,7 @@ int cli_open_input(const char *path, const char *role, struct cli_data *out,
         cli_report_errno(out->name, "cannot read");
         rc = CLI_IO;
     } else if (S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "tensorlayout: %s: cannot read: Is a directory\n", out->name);
+        cli_error("%s: cannot read: Is a directory", out->name);
         rc = CLI_IO;
     } else if (S_ISREG(st.st_mode)) {
         out->size = (uint64_t)st.st_size;
@@ -213,7 +213,7 @@ int cli_decode_tensor(const struct cli_data *zip, const struct tl_file_tensor *t
         return CLI_IO;
     }
     if (rc) {
-        fprintf(stderr, "tensorlayout: %s: member '%s': %s: %s\n", zip->name,
+        cli_error("%s: member '%s': %s: %s", zip->name,
                 tl_quote(t->name, q, sizeof q), err.key, err.msg);
         close(fd);
         return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
@@ -390,7 +390,7 @@ static bool model_in(const char *dir, char *found, size_t n)
     const char *pick = preferred || nindex == 1 ? index : nindex == 0 && nfile == 1 ? file : NULL;
     if (!pick) {
         char q[128];
-        fprintf(stderr, "tensorlayout: %s: a folder of %s: name the file\n",
+        cli_error("%s: a folder of %s: name the file",
                 tl_quote(dir, q, sizeof q), nindex ? "several indexes"
                 : nfile ? "several tensor files, and no index" : "no index and no tensor file");
         return false;

@@ -24,7 +24,7 @@ static int parse_json(const unsigned char *text, size_t len, const char *name,
 {
     struct tl_error err = { 0 };
     if (len > CLI_DESC_MAX_BYTES) {
-        fprintf(stderr, "tensorlayout: %s: description is larger than 1 MiB\n", name);
+        cli_error("%s: description is larger than 1 MiB", name);
         return CLI_INVALID;
     }
     if (tl_desc_table_parse_json((const char *)text, len, tf, &err)) {
@@ -65,13 +65,13 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf, bool as_
     bool bom = file->size >= 3 && t[0] == 0xef && t[1] == 0xbb && t[2] == 0xbf;
     if (file->size == 0) {
         char list[128];
-        fprintf(stderr, "tensorlayout: %s: is empty, not a JSON description, a %s file\n",
+        cli_error("%s: is empty, not a JSON description, a %s file",
                 file->name, tl_format_list(list, sizeof list, " or "));
         return CLI_INVALID;
     }
     if (file->size >= 2 && ((t[0] == 0xff && t[1] == 0xfe) || (t[0] == 0xfe && t[1] == 0xff))) {
-        fprintf(stderr, "tensorlayout: %s: is UTF-16 text, and a description must be UTF-8 "
-                "(iconv -f UTF-16 -t UTF-8 converts it)\n", file->name);
+        cli_error("%s: is UTF-16 text, and a description must be UTF-8 "
+                "(iconv -f UTF-16 -t UTF-8 converts it)", file->name);
         return CLI_INVALID;
     }
     /* binary: its first byte, or several control bytes in its first 4 KiB
@@ -84,8 +84,8 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf, bool as_
     if (control >= 4 || (c >= 0x80 && !bom)) {
         char head[64], list[128];
         first_bytes(t, file->size, head, sizeof head);
-        fprintf(stderr, "tensorlayout: %s: holds binary data (%s), not a file this tool reads "
-                "(%s, %s%s)\n", file->name, head, tl_format_entry(TL_FMT_JSON)->label,
+        cli_error("%s: holds binary data (%s), not a file this tool reads "
+                "(%s, %s%s)", file->name, head, tl_format_entry(TL_FMT_JSON)->label,
                 tl_format_list(list, sizeof list, ", "),
                 as_desc ? "; DESC and DATA swapped?" : "");
         return CLI_INVALID;
@@ -100,9 +100,9 @@ int cli_desc_from_file(const struct cli_data *file, struct tl_file *tf, bool as_
     bool word = (left >= 4 && (memcmp(rest, "true", 4) == 0 || memcmp(rest, "null", 4) == 0)) ||
                 (left >= 5 && memcmp(rest, "false", 5) == 0);
     if (i < file->size && !strchr("{[\"-0123456789", t[i]) && !word) {
-        fprintf(stderr, "tensorlayout: %s: is text, not a file this tool reads (a JSON "
+        cli_error("%s: is text, not a file this tool reads (a JSON "
                 "description or buffer map, a sharded model's index, .npy, .npz, "
-                "safetensors)\n", file->name);
+                "safetensors)", file->name);
         return CLI_INVALID;
     }
     return parse_json(file->bytes, (size_t)file->size, file->name, tf);
@@ -200,14 +200,14 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
         return rc;
     if (!tf->named) {
         if (tname && tf->format == TL_FMT_JSON) {
-            fprintf(stderr, "tensorlayout: %s: is a JSON description, not a safetensors "
-                    "file or a buffer map: ':%s' names nothing\n", file,
+            cli_error("%s: is a JSON description, not a safetensors "
+                    "file or a buffer map: ':%s' names nothing", file,
                     tl_quote(tname, q, sizeof q));
             return CLI_USAGE;
         }
         if (tname) {
-            fprintf(stderr, "tensorlayout: %s: a .%s file holds one unnamed tensor, so ':%s' "
-                    "names nothing\n", file, tl_format_name(tf->format),
+            cli_error("%s: a .%s file holds one unnamed tensor, so ':%s' "
+                    "names nothing", file, tl_format_name(tf->format),
                     tl_quote(tname, q, sizeof q));
             return CLI_USAGE;
         }
@@ -215,19 +215,19 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
     } else if (tname) {
         t = tl_file_find(tf, tname);
         if (!t) {
-            fprintf(stderr, "tensorlayout: %s: holds no tensor named '%s' ('tensorlayout list "
-                    "%s' lists them)\n", file, tl_quote(tname, q, sizeof q), file);
+            cli_error("%s: holds no tensor named '%s' ('tensorlayout list "
+                    "%s' lists them)", file, tl_quote(tname, q, sizeof q), file);
             return CLI_INVALID;
         }
     } else if (tf->count == 1) {
         t = &tf->tensors[0];
     } else if (strcmp(file, "<inline>") == 0 || strcmp(file, "<stdin>") == 0) {
-        fprintf(stderr, "tensorlayout: %s: holds %zu tensors: give the map as a file and name "
-                "one as FILE:NAME\n", file, tf->count);
+        cli_error("%s: holds %zu tensors: give the map as a file and name "
+                "one as FILE:NAME", file, tf->count);
         return CLI_INVALID;
     } else {
-        fprintf(stderr, "tensorlayout: %s: holds %zu tensors: name one as %s:NAME "
-                "('tensorlayout list %s%s' lists them)\n", file, tf->count, file, file,
+        cli_error("%s: holds %zu tensors: name one as %s:NAME "
+                "('tensorlayout list %s%s' lists them)", file, tf->count, file, file,
                 tf->format == TL_FMT_JSON ? " DATA" : "");
         return CLI_INVALID;
     }
@@ -266,8 +266,8 @@ static int load_from_index(const char *path, const char *tname, struct cli_desc 
     if (rc)
         return rc;
     if (!tname) {
-        fprintf(stderr, "tensorlayout: %s: a sharded model's index holds %zu tensors: name one "
-                "as %s:NAME ('tensorlayout list %s' lists them)\n", s.name, s.x.count, s.name,
+        cli_error("%s: a sharded model's index holds %zu tensors: name one "
+                "as %s:NAME ('tensorlayout list %s' lists them)", s.name, s.x.count, s.name,
                 s.name);
         rc = CLI_INVALID;
     } else if ((rc = cli_shards_pick(&s, tname, &k)) == CLI_OK) {
@@ -320,9 +320,9 @@ static int load_desc(const char *arg, const char *axes, const char *axes_opt,
         if ((rc = cli_desc_from_opts(arg, out)))
             return rc;
         if (axes) {
-            fprintf(stderr, "tensorlayout: %s: says how a tensor file's dimensions map to "
+            cli_error("%s: says how a tensor file's dimensions map to "
                     "logical axes; --sizes are logical already (--layout gives the memory "
-                    "order)\n", axes_opt);
+                    "order)", axes_opt);
             return CLI_USAGE;
         }
     } else if (*p == '{') {
@@ -391,13 +391,13 @@ static int load_desc(const char *arg, const char *axes, const char *axes_opt,
         struct tl_error err = { 0 };
         unsigned order[TL_MAX_RANK];
         if (out->format == TL_FMT_JSON) {
-            fprintf(stderr, "tensorlayout: %s: says how a tensor file's dimensions map to "
-                    "logical axes; %s is a JSON description (its sizes are already logical)\n",
+            cli_error("%s: says how a tensor file's dimensions map to "
+                    "logical axes; %s is a JSON description (its sizes are already logical)",
                     axes_opt, out->name);
             return CLI_USAGE;
         }
         if (tl_layout_parse(out->d.rank, axes, order, &err)) {
-            fprintf(stderr, "tensorlayout: %s: %s (%s has %u dimensions)\n", axes_opt,
+            cli_error("%s: %s (%s has %u dimensions)", axes_opt,
                     err.msg, out->name, out->d.rank);
             cli_desc_release(out);
             return CLI_USAGE;
@@ -422,8 +422,8 @@ int cli_load_dequantized(const char *arg, struct cli_desc *out)
         return rc;
     if (out->format == TL_FMT_JSON) {
         bool index = tl_shard_index_looks((const char *)file.bytes, (size_t)file.size);
-        fprintf(stderr, "tensorlayout: %s: --dequantize decodes a scaled weight of a tensor "
-                "file; %s\n", file.name, index ? "of a sharded model, convert the index whole "
+        cli_error("%s: --dequantize decodes a scaled weight of a tensor "
+                "file; %s", file.name, index ? "of a sharded model, convert the index whole "
                 "with --dequantize (its pairs are found across shards)" : "this is a JSON "
                 "description");
         cli_close_data(&file);
@@ -450,8 +450,8 @@ int cli_load_dequantized(const char *arg, struct cli_desc *out)
                      n, file.name);
         else
             snprintf(list, sizeof list, "it holds none");
-        fprintf(stderr, "tensorlayout: %s: --dequantize: %s%s%s is no scaled weight (an FP8 W "
-                "beside W_scale_inv, or MXFP4 W_blocks beside W_scales, named W); %s\n",
+        cli_error("%s: --dequantize: %s%s%s is no scaled weight (an FP8 W "
+                "beside W_scale_inv, or MXFP4 W_blocks beside W_scales, named W); %s",
                 file.name, tname ? "'" : "", tname ? tl_quote(tname, q, sizeof q) : "the file",
                 tname ? "'" : "", list);
         rc = CLI_INVALID;
@@ -469,12 +469,12 @@ int cli_load_dequantized(const char *arg, struct cli_desc *out)
         uint64_t count = out->d.total_bytes / 4;
         out->file.heap = malloc(count ? (size_t)count * 4 : 1);
         if (!out->file.heap || (size_t)count * 4 / 4 != count) {
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
             rc = CLI_IO;
         } else if (tl_scaled_decode_as(file.bytes, &tf, p, 0, count, TL_DT_FLOAT32,
                                        out->file.heap, NULL)) {
-            fprintf(stderr, "tensorlayout: %s: '%s' cannot be decoded (its tensors are not "
-                    "stored plain)\n", file.name, tl_quote(p->name, q, sizeof q));
+            cli_error("%s: '%s' cannot be decoded (its tensors are not "
+                    "stored plain)", file.name, tl_quote(p->name, q, sizeof q));
             rc = CLI_INVALID;
         } else {
             out->file.bytes = out->file.heap;
@@ -616,8 +616,8 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
                  (unsigned long long)desc->info.span, desc->info.span == 1 ? "" : "s");
     else
         snprintf(per, sizeof per, "%llu x %u bytes", (unsigned long long)desc->info.span, es);
-    fprintf(stderr, "tensorlayout: %s: file has %llu bytes but the tensor needs %llu "
-            "(%sbyteOffset %llu + span %s)%s\n", data->name,
+    cli_error("%s: file has %llu bytes but the tensor needs %llu "
+            "(%sbyteOffset %llu + span %s)%s", data->name,
             (unsigned long long)data->size, (unsigned long long)desc->info.elements_bytes,
             file_offset, (unsigned long long)desc->d.byte_offset, per, hint);
     return CLI_INVALID;

@@ -3,10 +3,27 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("tensorlayout: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_oom(void)
+{
+    cli_error("out of memory");
+    return CLI_IO;
+}
 
 void cli_report(const char *file, const struct tl_error *err)
 {
@@ -23,7 +40,7 @@ void cli_report_errno(const char *file, const char *what)
     /* a full disk reads the same whichever way the output was written
      * (write(), or a page of a mapping: see atomic.c) */
     const char *why = errno == ENOSPC ? "no space left on the file system" : strerror(errno);
-    fprintf(stderr, "tensorlayout: %s: %s: %s\n", file, what, why);
+    cli_error("%s: %s: %s", file, what, why);
 }
 
 void cli_problem_text(const struct tl_problem *p, char *buf, size_t n)
@@ -78,7 +95,7 @@ int cli_print_json(cJSON *doc)
     char *text = doc ? cJSON_PrintUnformatted(doc) : NULL;   /* one line: SPEC 23 */
     cJSON_Delete(doc);
     if (!text) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     fputs(text, stdout);

@@ -54,19 +54,19 @@ static int open_shard(struct cli_shards *s, size_t k)
     struct stat st;
     if (stat(path, &st) != 0 && s->converted) {
         char q[128];
-        fprintf(stderr, "tensorlayout: %s: converted shard '%s' is not there (%s): run every "
-                "--shard job into it before --index-only\n", tl_quote(s->dir, q, sizeof q),
+        cli_error("%s: converted shard '%s' is not there (%s): run every "
+                "--shard job into it before --index-only", tl_quote(s->dir, q, sizeof q),
                 s->x.shards[k], strerror(errno));
         return CLI_INVALID;
     }
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "tensorlayout: %s: shard '%s' is missing (%s)\n", s->name,
+        cli_error("%s: shard '%s' is missing (%s)", s->name,
                 s->x.shards[k], strerror(errno));
         return CLI_INVALID;
     }
     if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {   /* nothing outside the folder */
-        fprintf(stderr, "tensorlayout: %s: shard '%s' is a symbolic link or no regular file: "
-                "a model's shards are read only as the regular files of its folder\n", s->name,
+        cli_error("%s: shard '%s' is a symbolic link or no regular file: "
+                "a model's shards are read only as the regular files of its folder", s->name,
                 s->x.shards[k]);
         return CLI_INVALID;
     }
@@ -74,8 +74,8 @@ static int open_shard(struct cli_shards *s, size_t k)
     if (rc)
         return rc;
     if (format != TL_FMT_SAFETENSORS && format != TL_FMT_PYTORCH) {
-        fprintf(stderr, "tensorlayout: %s: shard '%s' is neither a safetensors file nor a "
-                "PyTorch checkpoint\n", s->name, s->x.shards[k]);
+        cli_error("%s: shard '%s' is neither a safetensors file nor a "
+                "PyTorch checkpoint", s->name, s->x.shards[k]);
         return CLI_INVALID;
     }
     if (tl_file_parse(s->data[k].bytes, s->data[k].size, &s->files[k], &err)) {
@@ -201,7 +201,7 @@ static int check_shards(const struct cli_shards *s)
     char q[64];
     struct by_name ix = { &s->x, malloc((s->x.count ? s->x.count : 1) * sizeof *ix.at) };
     if (!ix.at) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     for (size_t i = 0; i < s->x.count; i++)
@@ -214,8 +214,8 @@ static int check_shards(const struct cli_shards *s)
         size_t k = s->x.shard[i];
         if (!tl_file_find(&s->files[k], s->x.names[i]) &&
             !(s->converted && decoded_away(s->x.names[i]))) {
-            fprintf(stderr, "tensorlayout: %s: tensor '%s' is in shard '%s' by the index, but "
-                    "that shard does not hold it\n", s->name,
+            cli_error("%s: tensor '%s' is in shard '%s' by the index, but "
+                    "that shard does not hold it", s->name,
                     tl_quote(s->x.names[i], q, sizeof q), s->x.shards[k]);
             rc = CLI_INVALID;
         }
@@ -229,8 +229,8 @@ static int check_shards(const struct cli_shards *s)
             if (i == SIZE_MAX && s->converted)
                 i = index_of(&ix, name, "_blocks");
             if (i == SIZE_MAX || s->x.shard[i] != k) {
-                fprintf(stderr, "tensorlayout: %s: shard '%s' holds tensor '%s', which the "
-                        "index %s%s\n", s->name, s->x.shards[k], tl_quote(name, q, sizeof q),
+                cli_error("%s: shard '%s' holds tensor '%s', which the "
+                        "index %s%s", s->name, s->x.shards[k], tl_quote(name, q, sizeof q),
                         i == SIZE_MAX ? "does not name" : "puts in shard ",
                         i == SIZE_MAX ? "" : s->x.shards[s->x.shard[i]]);
                 rc = CLI_INVALID;
@@ -262,7 +262,7 @@ int cli_shards_open(const char *path, bool all, struct cli_shards *s)
     s->data = calloc(n, sizeof *s->data);
     s->files = calloc(n, sizeof *s->files);
     if (!s->data || !s->files) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         cli_shards_close(s);
         return CLI_IO;
     }
@@ -286,16 +286,16 @@ int cli_shards_pick(struct cli_shards *s, const char *name, size_t *shard)
     while (i < s->x.count && strcmp(s->x.names[i], name) != 0)
         i++;
     if (i == s->x.count) {
-        fprintf(stderr, "tensorlayout: %s: holds no tensor named '%s' ('tensorlayout list %s' "
-                "lists them)\n", s->name, tl_quote(name, q, sizeof q), s->name);
+        cli_error("%s: holds no tensor named '%s' ('tensorlayout list %s' "
+                "lists them)", s->name, tl_quote(name, q, sizeof q), s->name);
         return CLI_INVALID;
     }
     *shard = s->x.shard[i];
     shard_path(s, *shard, s->picked, sizeof s->picked);
     int rc = open_shard(s, *shard);
     if (rc == CLI_OK && !tl_file_find(&s->files[*shard], name)) {
-        fprintf(stderr, "tensorlayout: %s: tensor '%s' is in shard '%s' by the index, but that "
-                "shard does not hold it\n", s->name, tl_quote(name, q, sizeof q),
+        cli_error("%s: tensor '%s' is in shard '%s' by the index, but that "
+                "shard does not hold it", s->name, tl_quote(name, q, sizeof q),
                 s->x.shards[*shard]);
         rc = CLI_INVALID;
     }

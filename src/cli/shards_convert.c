@@ -132,7 +132,7 @@ static int pair_views(const struct cli_shards *s, struct views *v)
         f->tensors[f->count++] = all.tensors[i];
     }
     if (rc == CLI_IO)
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
     if (rc)
         views_free(v);
     free(pairs);
@@ -199,7 +199,7 @@ static int convert_shards(const struct cli_shards *s, const struct views *views,
     atomic_init(&j.rc, 0);
     j.bytes = calloc(s->x.nshards ? s->x.nshards : 1, sizeof *j.bytes);
     if (!j.bytes) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -272,7 +272,7 @@ static int write_index(const struct cli_shards *c, const char *dir, const char *
         free(on);
         free(first);
         free(used);
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     for (size_t k = 0; k < nsh; k++) {
@@ -480,7 +480,7 @@ static int write_out_shard(const struct cli_shards *from, const struct placed *p
 {
     struct tl_st_entry *e = calloc(n ? n : 1, sizeof *e);
     if (!e) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     size_t m = 0, first = SIZE_MAX;
@@ -552,7 +552,7 @@ static int reshard(const struct cli_shards *from, const char *dir, const char *i
         free(tn);
         free(tf);
         free(on);
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     size_t i = 0, out = 0;
@@ -641,25 +641,25 @@ static int shards_agree(const struct cli_shards *s, const char *given)
         char name[256];
         cli_shard_written(s, k, name, sizeof name);
         if (!r) {
-            fprintf(stderr, "tensorlayout: %s: converted shard '%s' holds no record of the rules "
+            cli_error("%s: converted shard '%s' holds no record of the rules "
                     "it was converted with (its __metadata__ has no %s): convert it with "
-                    "'tensorlayout convert INDEX --shard %s' and the other shards' rules\n",
+                    "'tensorlayout convert INDEX --shard %s' and the other shards' rules",
                     s->name, tl_quote(name, qa, sizeof qa), CLI_RULES_KEY, s->x.shards[k]);
             return CLI_INVALID;
         }
         if (strcmp(r, first) != 0) {
             char first_name[256];
             cli_shard_written(s, 0, first_name, sizeof first_name);
-            fprintf(stderr, "tensorlayout: %s: the converted shards disagree: '%s' was converted "
-                    "with '%s', '%s' with '%s': convert them again with the same rules\n",
+            cli_error("%s: the converted shards disagree: '%s' was converted "
+                    "with '%s', '%s' with '%s': convert them again with the same rules",
                     s->name, tl_quote(first_name, qa, sizeof qa), first[0] ? first : "no rule",
                     tl_quote(name, qb, sizeof qb), r[0] ? r : "no rule");
             return CLI_INVALID;
         }
     }
     if (given[0] && first && strcmp(given, first) != 0) {
-        fprintf(stderr, "tensorlayout: %s: the shards were converted with '%s', not with the "
-                "rules given here, '%s': give --index-only the jobs' rules, or none\n", s->name,
+        cli_error("%s: the shards were converted with '%s', not with the "
+                "rules given here, '%s': give --index-only the jobs' rules, or none", s->name,
                 first[0] ? first : "no rule", given);
         return CLI_INVALID;
     }
@@ -737,8 +737,8 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         for (size_t k = 0; k < s.x.nshards && only == SIZE_MAX; k++)
             only = strcmp(s.x.shards[k], shard) == 0 ? k : SIZE_MAX;
         if (only == SIZE_MAX) {
-            fprintf(stderr, "tensorlayout: %s: --shard '%s' is not one of its shards ('%s' "
-                    "to '%s')\n", s.name, tl_quote(shard, q, sizeof q),
+            cli_error("%s: --shard '%s' is not one of its shards ('%s' "
+                    "to '%s')", s.name, tl_quote(shard, q, sizeof q),
                     s.x.nshards ? s.x.shards[0] : "", s.x.nshards ? s.x.shards[s.x.nshards - 1] : "");
             cli_shards_close(&s);
             return CLI_INVALID;
@@ -773,8 +773,8 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     }
     const struct views *vs = views.npairs ? &views : NULL;
     if (w->dequantize && !views.npairs) {
-        fprintf(stderr, "tensorlayout: %s: --dequantize: no scaled weights in any shard (a "
-                "FLOAT8E4M3 W beside FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)\n",
+        cli_error("%s: --dequantize: no scaled weights in any shard (a "
+                "FLOAT8E4M3 W beside FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)",
                 s.name);
         views_free(&views);
         cli_shards_close(&s);
@@ -792,8 +792,8 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         return rc;
     }
     if (!dir_free(outdir)) {
-        fprintf(stderr, "tensorlayout: %s: exists and is not an empty folder: a sharded model "
-                "is written into a new or empty one, whole, then put in place\n",
+        cli_error("%s: exists and is not an empty folder: a sharded model "
+                "is written into a new or empty one, whole, then put in place",
                 tl_quote(outdir, q, sizeof q));
         views_free(&views);
         cli_shards_close(&s);

@@ -86,7 +86,7 @@ int cli_format_prepare(const struct tl_format_entry *f, const char *out, bool ch
         free(*header);
         *header = NULL;
         bool nib = tl_dtype_bits(dst->d.dtype) == 4;
-        fprintf(stderr, "tensorlayout: %s: cannot be a .%s file: %s: %s%s\n",
+        cli_error("%s: cannot be a .%s file: %s: %s%s",
                 tl_quote(out, q, sizeof q), f->name, err.key, err.msg,
                 nib ? ": --format raw writes the packed nibbles, --to-type INT8 one value a byte"
                     : chosen ? "" : " (--format raw writes raw bytes)");
@@ -95,7 +95,7 @@ int cli_format_prepare(const struct tl_format_entry *f, const char *out, bool ch
     dst->d.file_offset = *hlen;
     dst->d.total_given = false;        /* the file is exactly the header and the data */
     if (tl_desc_validate(&dst->d, &err)) {
-        fprintf(stderr, "tensorlayout: %s: %s\n", dst->name, err.msg);
+        cli_error("%s: %s", dst->name, err.msg);
         free(*header);
         *header = NULL;
         return CLI_INVALID;
@@ -241,7 +241,7 @@ static int windows(struct cli_writer *w, size_t n)
     w->win[1] = cli_huge_alloc(n);
     w->cap = w->win[0] && w->win[1] ? n : 0;
     if (!w->cap) {
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
         return CLI_IO;
     }
     return CLI_OK;
@@ -302,7 +302,7 @@ int cli_writer_member(struct cli_writer *w, const struct cli_data *zip,
     if (rc == -1)
         return CLI_IO;             /* cli_out_write said why */
     if (rc)
-        fprintf(stderr, "tensorlayout: %s: member '%s': %s: %s\n", zip->name,
+        cli_error("%s: member '%s': %s: %s", zip->name,
                 tl_quote(t->name, q, sizeof q), err.key, err.msg);
     return rc == 0 ? CLI_OK : rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
 }
@@ -449,7 +449,7 @@ static int write_slabs(struct cli_writer *w, struct slabs *b)
             pthread_cond_wait(&b->cv, &b->mu);
         pthread_mutex_unlock(&b->mu);
         if (b->err[0]) {
-            fprintf(stderr, "tensorlayout: %s: %s\n", w->out.name, b->err);
+            cli_error("%s: %s", w->out.name, b->err);
             rc = CLI_INVALID;
             break;
         }
@@ -507,9 +507,9 @@ static int write_whole(struct cli_writer *w, const struct tl_desc *src, const ui
     struct tl_copy_plan *plan = tl_copy_plan_new(src, &at, &err);
     if (!plan) {
         if (err.code == TL_E_NOMEM)
-            fprintf(stderr, "tensorlayout: out of memory\n");
+            cli_oom();
         else
-            fprintf(stderr, "tensorlayout: %s: %s: %s\n", w->out.name, err.key, err.msg);
+            cli_error("%s: %s: %s", w->out.name, err.key, err.msg);
         cli_out_region_done(&w->out, lo, len, p, false);
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
@@ -719,9 +719,9 @@ int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
     if (rc != CLI_OK)
         return rc;                  /* the write said why */
     if (prc == TL_E_NOMEM)
-        fprintf(stderr, "tensorlayout: out of memory\n");
+        cli_oom();
     else if (prc)
-        fprintf(stderr, "tensorlayout: %s: %s\n", w->out.name, err.msg);
+        cli_error("%s: %s", w->out.name, err.msg);
     return prc == 0 ? CLI_OK : prc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
 }
 
@@ -770,7 +770,7 @@ int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
     if (rc != CLI_OK)
         return rc;                  /* the write said why */
     if (prc)
-        fprintf(stderr, "tensorlayout: %s: tensor '%s': %s: %s\n", in->name,
+        cli_error("%s: tensor '%s': %s: %s", in->name,
                 tl_quote(t->name, q, sizeof q), err.key, err.msg);
     return prc == 0 ? CLI_OK : prc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
 }
