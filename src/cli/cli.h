@@ -403,7 +403,7 @@ int cli_compare_whole(const char *a, const char *b, const struct tl_compare_opts
 
 /* ---- whole-file conversion (convert_all.c) ------------------------------ */
 
-#define CLI_MAX_GLOBS 64
+#define CLI_MAX_GLOBS TL_WHOLE_MAX_GLOBS
 
 struct cli_whole {
     const char *name;                   /* the file, for messages */

@@ -14,7 +14,6 @@
  * them, so memory does not grow with the file.
  */
 #include <cjson/cJSON.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -24,23 +23,6 @@
 
 #include "cli.h"
 
-/* One tensor of the conversion: where it comes from and what it becomes. */
-struct item {
-    const struct tl_file_tensor *t;
-    struct tl_desc dst;                 /* fileOffset set once the header is known */
-    bool layout, type;                  /* what the rules change */
-    bool retyped;                       /* an empty tensor (a 0 in its shape) of a type
-                                         * the table has, whose type changes: dst.dtype */
-    uint64_t bytes, offset;             /* in OUT's data section */
-    bool chosen;                        /* --select and --exclude let the rules change it */
-    bool quantize;                      /* into a GGUF OUT: quantized (Q8_0, Q4_0) */
-    bool raw;                           /* into a GGUF OUT: its stored bytes as they are */
-    uint32_t gtype;                     /* into a GGUF OUT: its ggml type */
-    const struct tl_scaled *pair;       /* a scaled weight, decoded (SPEC 18) */
-    uint64_t overflow;                  /* its values that became +-Inf (SPEC 19) */
-    bool cross;                         /* carried as it is into the other format: an .npz
-                                         * member's .npy data (no header) into safetensors */
-};
 
 /* The other format's spelling of a type carried as it is (SPEC 19: types
  * both formats have cross): the crossing table's (C64, '<c8'), or the type
@@ -54,20 +36,8 @@ static const char *carried_as(const struct tl_file_tensor *t, enum tl_format fro
     return x;
 }
 
-static bool matches(const char *const *globs, int n, const char *name, bool *used)
-{
-    bool any = false;
-    for (int i = 0; i < n; i++) {
-        if (fnmatch(globs[i], name, 0) == 0) {
-            used[i] = true;
-            any = true;
-        }
-    }
-    return any;
-}
-
 /* The reference writer's order: element size, largest first, then name. */
-static unsigned item_size(const struct item *x)
+static unsigned item_size(const struct tl_whole_item *x)
 {
     unsigned bits = x->t->decodable ? tl_dtype_bits(x->dst.dtype) : tl_safetensors_bits(x->t->dtype);
     return bits >= 8 ? bits / 8 : 1;
@@ -75,138 +45,37 @@ static unsigned item_size(const struct item *x)
 
 static int by_size_then_name(const void *a, const void *b)
 {
-    const struct item *x = a, *y = b;
+    const struct tl_whole_item *x = a, *y = b;
     unsigned ex = item_size(x), ey = item_size(y);
     if (ex != ey)
         return ex > ey ? -1 : 1;
     return strcmp(x->t->name, y->t->name);
 }
 
-/* Which rules changed something, over one file or several (the shards of
- * a model). */
-struct rule_use {
-    bool sel[CLI_MAX_GLOBS], exc[CLI_MAX_GLOBS];
-    bool layout, type;
-    bool to[TL_MAX_RANK];               /* each --to changed a tensor */
-};
-
-/* A tensor written from a view may take at most this many times the bytes
- * it reads, plus the slack, unless --allow-expand (decoding the densest
- * block types into FLOAT64 is about 41 times). */
-#define EXPAND_TIMES 64
-#define EXPAND_SLACK (UINT64_C(64) << 20)
-
-/* Applies the rules to every tensor of f, noting in u which rules changed
- * something.  @return CLI_OK, or CLI_INVALID (said) for a tensor whose
- * packed copy no file could hold (a broadcast view of absurd sizes). */
-static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct item *it,
-                      const enum tl_dtype *to_type, struct rule_use *u)
+/* The rules of w, as the core's planner takes them. */
+static struct tl_whole_rules rules_of(const struct cli_whole *w, const struct tl_file *f)
 {
-    for (size_t i = 0; i < f->count; i++) {
-        const struct tl_file_tensor *t = &f->tensors[i];
-        const struct tl_desc *s = &t->desc;
-        struct tl_info info;
-        unsigned order[TL_MAX_RANK];
-        bool chosen = (w->nselect == 0 || matches(w->select, w->nselect, t->name, u->sel)) &&
-                      !matches(w->exclude, w->nexclude, t->name, u->exc);
-        it[i].t = t;
-        it[i].chosen = chosen;
-        it[i].pair = w->pair_of ? w->pair_of[i] : NULL;
-        if (!t->decodable) {            /* carried byte for byte */
-            it[i].bytes = t->encoding != TL_ENC_PLAIN ? t->decoded_bytes : t->end - t->begin;
-            /* only when its bytes are what its type and shape say (an
-             * .npz member carries its .npy header too) */
-            enum tl_dtype kt;
-            uint64_t count = 1, want;
-            for (unsigned k = 0; k < t->ndim && count; k++)
-                count = t->shape[k] <= UINT64_MAX / count ? count * t->shape[k] : 0;
-            if (f->format != TL_FMT_NPZ && !t->leaf &&
-                tl_format_dtype(f->format, t->dtype, &kt) == 0 &&
-                (want = tl_dtype_bytes(kt, count)) != it[i].bytes) {
-                char q[64];
-                cli_error("%s: tensor '%s' holds %" PRIu64 " bytes where its "
-                        "type and shape say %" PRIu64 ": not carried", w->name,
-                        tl_quote(t->name, q, sizeof q), it[i].bytes, want);
-                return CLI_INVALID;
-            }
-            /* but an empty tensor's type follows --to-type like the others'
-             * (SPEC 19), into safetensors, whose header alone says it */
-            enum tl_dtype dt;
-            bool empty = false;
-            for (unsigned k = 0; k < t->ndim; k++)
-                empty |= t->shape[k] == 0;
-            if (empty && chosen && to_type && w->format->many && w->format->id == TL_FMT_SAFETENSORS &&
-                tl_format_dtype(f->format, t->dtype, &dt) == 0 && tl_dtype_is_float(dt) &&
-                dt != *to_type) {
-                it[i].retyped = it[i].type = true;
-                it[i].dst.dtype = *to_type;
-                it[i].bytes = 0;
-                u->type = true;
-            }
-            continue;
-        }
-        tl_desc_classify(s, &info);
-        it[i].dst = *s;
-        it[i].dst.file_offset = it[i].dst.byte_offset = 0;
-        int which = -1;                 /* the --to of this tensor's rank */
-        for (int k = 0; chosen && k < w->nto && which < 0; k++)
-            if (tl_layout_parse(s->rank, w->to[k], order, NULL) == 0)
-                which = k;
-        it[i].layout = which >= 0;
-        it[i].type = chosen && to_type && tl_dtype_is_float(s->dtype) && s->dtype != *to_type;
-        u->type |= it[i].pair != NULL;     /* a scaled weight decoded: a change */
-        /* the source's memory order, packed, unless --to reorders it; a
-         * tensor file's array into safetensors, which has no order flag,
-         * in C order, so that numpy sees the same shape (SPEC 19); and
-         * into an .npz from any tensor file but an .npz (whose Fortran
-         * arrays stay Fortran's): a transposed PyTorch view too */
-        if (!it[i].layout && f->format != TL_FMT_JSON &&
-            (w->format->id == TL_FMT_SAFETENSORS || f->format != TL_FMT_NPZ)) {
-            for (unsigned k = 0; k < s->rank; k++)
-                order[k] = k;
-        } else if (!it[i].layout) {
-            memcpy(order, info.axis_order, sizeof order);
-        }
-        tl_strides_for_order(s->rank, s->sizes, order, 0, it[i].dst.strides, NULL);
-        if (it[i].type)
-            it[i].dst.dtype = *to_type;
-        struct tl_error err = { 0 };
-        uint64_t bits = tl_dtype_bits(it[i].dst.dtype);
-        if (tl_desc_validate(&it[i].dst, &err) ||
-            info.element_count > (uint64_t)INT64_MAX / (bits >= 8 ? bits / 8 : 1)) {
-            char q[64];
-            cli_error("%s: tensor '%s': its %" PRIu64 " elements of %s need "
-                    "more bytes than any file holds", w->name, tl_quote(t->name, q, sizeof q),
-                    info.element_count, tl_dtype_name(it[i].dst.dtype));
-            return CLI_INVALID;
-        }
-        it[i].bytes = tl_dtype_bytes(it[i].dst.dtype, info.element_count);
-        /* a view spreading a few stored bytes over many (a broadcast, a
-         * stride of 0) writes them all only when asked (SPEC 9) */
-        uint64_t read = t->encoding == TL_ENC_PLAIN ? t->end - t->begin : t->decoded_bytes;
-        if (!w->allow_expand && it[i].bytes > EXPAND_SLACK &&
-            it[i].bytes - EXPAND_SLACK > EXPAND_TIMES * read) {
-            char q[64];
-            cli_error("%s: tensor '%s' would write %" PRIu64 " bytes from "
-                    "the %" PRIu64 " it holds (a broadcast view): more than %d times as many "
-                    "and 64 MiB needs --allow-expand", w->name, tl_quote(t->name, q, sizeof q),
-                    it[i].bytes, read, EXPAND_TIMES);
-            return CLI_INVALID;
-        }
-        /* a layout it already has is no change (a map's padded or offset
-         * buffer still comes out packed, as every tensor does) */
-        it[i].layout = it[i].layout &&
-                       memcmp(it[i].dst.strides, s->strides, s->rank * sizeof s->strides[0]) != 0;
-        u->layout |= it[i].layout;
-        if (it[i].layout)
-            u->to[which] = true;
-        u->type |= it[i].type;
-    }
-    return CLI_OK;
+    return (struct tl_whole_rules){
+        .to = w->to, .nto = w->nto, .select = w->select, .nselect = w->nselect,
+        .exclude = w->exclude, .nexclude = w->nexclude, .from = f->format,
+        .into = w->format->id, .allow_expand = w->allow_expand, .pair_of = w->pair_of,
+    };
+}
+
+/* The core's plan of f's tensors (tl_whole_plan), its failure said. */
+static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct tl_whole_item *it,
+                      const enum tl_dtype *to_type, struct tl_rule_use *u)
+{
+    struct tl_whole_rules r = rules_of(w, f);
+    struct tl_error err = { 0 };
+    if (tl_whole_plan(&r, f, it, to_type, u, &err) == 0)
+        return CLI_OK;
+    cli_report(w->name, &err);
+    return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
 }
 
 /* Says which rule changed nothing: an error. */
-static int rules_used(const struct cli_whole *w, const struct rule_use *u,
+static int rules_used(const struct cli_whole *w, const struct tl_rule_use *u,
                       const enum tl_dtype *to_type)
 {
     char q[64];
@@ -244,7 +113,7 @@ static int rules_used(const struct cli_whole *w, const struct rule_use *u,
 
 /* The shape an item is written with: its sizes in memory order, or as the
  * file had it for a tensor carried as it is; @return the rank. */
-static unsigned item_shape(const struct item *x, uint64_t *shape)
+static unsigned item_shape(const struct tl_whole_item *x, uint64_t *shape)
 {
     if (!x->t->decodable) {
         memcpy(shape, x->t->shape, x->t->ndim * sizeof shape[0]);
@@ -257,7 +126,7 @@ static unsigned item_shape(const struct item *x, uint64_t *shape)
     return x->t->scalar ? 0 : x->dst.rank;       /* 0-d stays [] */
 }
 
-static cJSON *report(const struct item *it, size_t n, enum tl_format format)
+static cJSON *report(const struct tl_whole_item *it, size_t n, enum tl_format format)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; arr && i < n; i++) {
@@ -365,7 +234,7 @@ static _Thread_local const struct tl_file *w_paired;
 /* Writes tensor x's bytes: converted through the copy core into its
  * destination (OUT's bytes up to end), or carried as they are. */
 static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
-                      struct item *x, uint64_t end, struct inflated *cache)
+                      struct tl_whole_item *x, uint64_t end, struct inflated *cache)
 {
     const uint8_t *bytes;
     int rc;
@@ -409,7 +278,7 @@ struct crew {
     struct cli_writer *wr;
     const struct tl_file *f, *paired;
     const struct cli_data *in;
-    struct item *it;
+    struct tl_whole_item *it;
     const size_t *order;                /* the indexes forks take, largest first */
     size_t n;
     uint64_t hlen;
@@ -419,7 +288,7 @@ struct crew {
 };
 
 /* Whether x goes to a fork: all but a tensor written into a mapping. */
-static bool forkable(const struct item *x)
+static bool forkable(const struct tl_whole_item *x)
 {
     if (x->pair || x->cross || !x->t->decodable)
         return true;
@@ -439,7 +308,7 @@ static void *crew_member(void *arg)
         size_t k = atomic_fetch_add(&c->next, 1);
         if (k >= c->n || atomic_load(&c->rc) != CLI_OK)
             break;
-        struct item *x = &c->it[c->order[k]];
+        struct tl_whole_item *x = &c->it[c->order[k]];
         int rc = cli_writer_seek(&fork, c->hlen + x->offset);
         if (rc == CLI_OK)
             rc = put_tensor(&fork, c->f, c->in, x, c->hlen + x->offset + x->bytes, &cache);
@@ -468,7 +337,7 @@ static int by_bytes_desc(const void *a, const void *b)
  * them); sets done[i] for each.  Their progress goes to shared, as wr's
  * does after them.  @return CLI_OK, or the first failure's. */
 static int put_on_crew(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
-                       struct item *it, size_t n, uint64_t hlen, bool *done,
+                       struct tl_whole_item *it, size_t n, uint64_t hlen, bool *done,
                        struct cli_shared_progress *shared)
 {
     size_t *order = malloc((n ? n : 1) * sizeof *order), m = 0;
@@ -507,7 +376,7 @@ static int put_on_crew(struct cli_writer *wr, const struct tl_file *f, const str
 
 /* The note of the values that became +-Inf: how many, in which tensors
  * (the first three named). */
-static void overflow_note(const struct cli_whole *w, const struct item *it, size_t n)
+static void overflow_note(const struct cli_whole *w, const struct tl_whole_item *it, size_t n)
 {
     uint64_t total = 0;
     size_t tensors = 0;
@@ -664,7 +533,7 @@ static int out_meta_rules(const struct cli_whole *w, const struct tl_file *f,
 /* Writes a safetensors OUT: the header, then every tensor in the order of
  * it[]. */
 static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
-                             const struct cli_data *in, struct item *it, uint64_t *written)
+                             const struct cli_data *in, struct tl_whole_item *it, uint64_t *written)
 {
     size_t n = f->count;
     struct tl_st_entry *e = calloc(n ? n : 1, sizeof *e);
@@ -764,7 +633,7 @@ out:
 
 /* An .npz member's name: the tensor's with ".npy", or a member carried
  * from an .npz under its own. */
-static void member_name(const struct item *x, const struct tl_file *f, char *buf, size_t n)
+static void member_name(const struct tl_whole_item *x, const struct tl_file *f, char *buf, size_t n)
 {
     bool other = f->format == TL_FMT_NPZ && !x->t->wrapped;
     snprintf(buf, n, "%s%s", x->t->name, other ? "" : ".npy");
@@ -775,7 +644,7 @@ static void member_name(const struct item *x, const struct tl_file *f, char *buf
  * tensor through the copy core), a data descriptor with the CRC-32 the
  * writer summed on the way; then the central directory. */
 static int write_npz(const struct cli_whole *w, const struct tl_file *f,
-                     const struct cli_data *in, struct item *it, uint64_t *written)
+                     const struct cli_data *in, struct tl_whole_item *it, uint64_t *written)
 {
     size_t n = f->count;
     struct tl_zip_entry *e = calloc(n ? n : 1, sizeof *e);
@@ -794,7 +663,7 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
     }
     uint64_t at = 0;
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        const struct item *x = &it[i];
+        const struct tl_whole_item *x = &it[i];
         member_name(x, f, name, sizeof name);
         if (strlen(name) > TL_ZIP_NAME_MAX || !(names[i] = strdup(name))) {
             cli_error("%s: tensor '%s': its name is too long for an "
@@ -936,7 +805,7 @@ static int put_quantized(void *ctx, const uint8_t *bytes, size_t n)
 /* Writes tensor x quantized: its values as FLOAT32 in C order, a piece at
  * a time (decoded, or converted from its type), then into blocks. */
 static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in,
-                                const struct item *x)
+                                const struct tl_whole_item *x)
 {
     struct quant q = { wr, x->gtype, NULL, 0 };
     const struct tl_file_tensor *t = x->t;
@@ -1000,7 +869,7 @@ static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in
  * are), then each tensor at its aligned offset, in the input's order:
  * quantized, carried as stored, decoded, or through the copy core. */
 static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
-                      const struct cli_data *in, struct item *it, uint64_t *written)
+                      const struct cli_data *in, struct tl_whole_item *it, uint64_t *written)
 {
     size_t n = f->count;
     struct tl_gguf_entry *e = calloc(n ? n : 1, sizeof *e);
@@ -1016,7 +885,7 @@ static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
         goto out;
     }
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        struct item *x = &it[i];
+        struct tl_whole_item *x = &it[i];
         const struct tl_file_tensor *t = x->t;
         tl_quote(t->name, q, sizeof q);
         x->raw = !x->quantize && t->encoding == TL_ENC_GGML && (!t->decodable || !x->type);
@@ -1065,7 +934,7 @@ static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
     static const uint8_t zeros[256];
     struct inflated cache = { 0 };
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        struct item *x = &it[i];
+        struct tl_whole_item *x = &it[i];
         uint64_t at = hlen + offs[i];
         while (rc == CLI_OK && wr.pos < at) {
             uint64_t gap = at - wr.pos;
@@ -1113,11 +982,11 @@ int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size
 {
     enum tl_dtype to_type;
     bool has;
-    struct rule_use u;
+    struct tl_rule_use u;
     memset(&u, 0, sizeof u);
     int rc = whole_to_type(w, &to_type, &has);
     for (size_t k = 0; rc == CLI_OK && k < n; k++) {
-        struct item *it = calloc(files[k].count ? files[k].count : 1, sizeof *it);
+        struct tl_whole_item *it = calloc(files[k].count ? files[k].count : 1, sizeof *it);
         if (!it) {
             cli_oom();
             return CLI_IO;
@@ -1250,7 +1119,7 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
 {
     enum tl_dtype to_type;
     bool has;
-    struct rule_use u;
+    struct tl_rule_use u;
     memset(&u, 0, sizeof u);
     bool gguf = w->format->id == TL_FMT_GGUF;
     uint32_t quant = UINT32_MAX;            /* --to-type Q8_0 or Q4_0, into a GGUF OUT */
@@ -1272,7 +1141,7 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
     int rc = whole_to_type(w, &to_type, &has);
     if (rc)
         return rc;
-    struct item *it = calloc(f->count ? f->count : 1, sizeof *it);
+    struct tl_whole_item *it = calloc(f->count ? f->count : 1, sizeof *it);
     if (!it) {
         cli_oom();
         return CLI_IO;

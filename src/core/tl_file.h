@@ -514,4 +514,59 @@ const char *tl_npy_safetensors(const char *descr);
 int tl_safetensors_header(const struct tl_st_entry *t, size_t n, const struct tl_file_meta *meta,
                           size_t nmeta, uint8_t **out, size_t *len, struct tl_error *err);
 
+/* ---- a whole file's conversion planned (whole.c; SPEC 9, 19) ------------ */
+
+/* One tensor of a whole file's conversion: where it comes from and what it
+ * becomes. */
+struct tl_whole_item {
+    const struct tl_file_tensor *t;
+    struct tl_desc dst;                 /* fileOffset set once the header is known */
+    bool layout, type;                  /* what the rules change */
+    bool retyped;                       /* an empty tensor (a 0 in its shape) of a type
+                                         * the table has, whose type changes: dst.dtype */
+    uint64_t bytes, offset;             /* in OUT's data section */
+    bool chosen;                        /* --select and --exclude let the rules change it */
+    bool quantize;                      /* into a GGUF OUT: quantized (Q8_0, Q4_0) */
+    bool raw;                           /* into a GGUF OUT: its stored bytes as they are */
+    uint32_t gtype;                     /* into a GGUF OUT: its ggml type */
+    const struct tl_scaled *pair;       /* a scaled weight, decoded (SPEC 18) */
+    uint64_t overflow;                  /* its values that became +-Inf (SPEC 19) */
+    bool cross;                         /* carried as it is into the other format: an .npz
+                                         * member's .npy data (no header) into safetensors */
+};
+
+#define TL_WHOLE_MAX_GLOBS 64
+
+/* The rules: a --to layout a rank, the globs that choose the tensors they
+ * change (at most TL_WHOLE_MAX_GLOBS each), the source's format and OUT's,
+ * whether a broadcast view may spread its bytes, and for each row of the
+ * file the scaled pair it decodes (or NULL; pair_of NULL for none). */
+struct tl_whole_rules {
+    const char *const *to;
+    int nto;
+    const char *const *select, *const *exclude;
+    int nselect, nexclude;
+    enum tl_format from, into;
+    bool allow_expand;
+    const struct tl_scaled *const *pair_of;
+};
+
+/* Which rules changed something, over one file or several (the shards of
+ * a model). */
+struct tl_rule_use {
+    bool sel[TL_WHOLE_MAX_GLOBS], exc[TL_WHOLE_MAX_GLOBS];
+    bool layout, type;
+    bool to[TL_MAX_RANK];               /* each --to changed a tensor */
+};
+
+/* Applies the rules to every tensor of f into it[0 .. f->count), to_type
+ * (NULL: none) the floating tensors' new type, noting in u which rules
+ * changed something.  @return 0, or TL_E_VALUE / TL_E_RANGE with err
+ * saying which tensor cannot be written (bytes that are not what its type
+ * and shape say, more than a file holds, a broadcast view spread more
+ * than 64 times without allow_expand). */
+int tl_whole_plan(const struct tl_whole_rules *w, const struct tl_file *f,
+                  struct tl_whole_item *it, const enum tl_dtype *to_type, struct tl_rule_use *u,
+                  struct tl_error *err);
+
 #endif

@@ -1,0 +1,140 @@
+/*
+ * whole.c - a whole file's conversion planned (SPEC 9, 19): the rules
+ * (--to a rank, --to-type, --select and --exclude, the output's format)
+ * applied to every tensor of a file once, each becoming an item: what it
+ * is written as (its destination description and bytes), whether a rule
+ * changed it, and which rules changed anything.  The writers then write
+ * the items (the command line's convert_all.c).
+ */
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tl.h"
+
+/* Whether name matches one of the globs, noting each that does. */
+static bool matches(const char *const *globs, int n, const char *name, bool *used)
+{
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        if (fnmatch(globs[i], name, 0) == 0) {
+            used[i] = true;
+            any = true;
+        }
+    }
+    return any;
+}
+
+
+
+/* A tensor written from a view may take at most this many times the bytes
+ * it reads, plus the slack, unless --allow-expand (decoding the densest
+ * block types into FLOAT64 is about 41 times). */
+#define EXPAND_TIMES 64
+#define EXPAND_SLACK (UINT64_C(64) << 20)
+
+int tl_whole_plan(const struct tl_whole_rules *w, const struct tl_file *f,
+                  struct tl_whole_item *it, const enum tl_dtype *to_type, struct tl_rule_use *u,
+                  struct tl_error *err)
+{
+    for (size_t i = 0; i < f->count; i++) {
+        const struct tl_file_tensor *t = &f->tensors[i];
+        const struct tl_desc *s = &t->desc;
+        struct tl_info info;
+        unsigned order[TL_MAX_RANK];
+        bool chosen = (w->nselect == 0 || matches(w->select, w->nselect, t->name, u->sel)) &&
+                      !matches(w->exclude, w->nexclude, t->name, u->exc);
+        it[i].t = t;
+        it[i].chosen = chosen;
+        it[i].pair = w->pair_of ? w->pair_of[i] : NULL;
+        if (!t->decodable) {            /* carried byte for byte */
+            it[i].bytes = t->encoding != TL_ENC_PLAIN ? t->decoded_bytes : t->end - t->begin;
+            /* only when its bytes are what its type and shape say (an
+             * .npz member carries its .npy header too) */
+            enum tl_dtype kt;
+            uint64_t count = 1, want;
+            for (unsigned k = 0; k < t->ndim && count; k++)
+                count = t->shape[k] <= UINT64_MAX / count ? count * t->shape[k] : 0;
+            if (f->format != TL_FMT_NPZ && !t->leaf &&
+                tl_format_dtype(f->format, t->dtype, &kt) == 0 &&
+                (want = tl_dtype_bytes(kt, count)) != it[i].bytes) {
+                char q[64];
+                return tl_fail(err, TL_E_VALUE, NULL, "tensor '%s' holds %" PRIu64 " bytes where "
+                               "its type and shape say %" PRIu64 ": not carried",
+                               tl_quote(t->name, q, sizeof q), it[i].bytes, want);
+            }
+            /* but an empty tensor's type follows --to-type like the others'
+             * (SPEC 19), into safetensors, whose header alone says it */
+            enum tl_dtype dt;
+            bool empty = false;
+            for (unsigned k = 0; k < t->ndim; k++)
+                empty |= t->shape[k] == 0;
+            if (empty && chosen && to_type && w->into == TL_FMT_SAFETENSORS &&
+                tl_format_dtype(f->format, t->dtype, &dt) == 0 && tl_dtype_is_float(dt) &&
+                dt != *to_type) {
+                it[i].retyped = it[i].type = true;
+                it[i].dst.dtype = *to_type;
+                it[i].bytes = 0;
+                u->type = true;
+            }
+            continue;
+        }
+        tl_desc_classify(s, &info);
+        it[i].dst = *s;
+        it[i].dst.file_offset = it[i].dst.byte_offset = 0;
+        int which = -1;                 /* the --to of this tensor's rank */
+        for (int k = 0; chosen && k < w->nto && which < 0; k++)
+            if (tl_layout_parse(s->rank, w->to[k], order, NULL) == 0)
+                which = k;
+        it[i].layout = which >= 0;
+        it[i].type = chosen && to_type && tl_dtype_is_float(s->dtype) && s->dtype != *to_type;
+        u->type |= it[i].pair != NULL;     /* a scaled weight decoded: a change */
+        /* the source's memory order, packed, unless --to reorders it; a
+         * tensor file's array into safetensors, which has no order flag,
+         * in C order, so that numpy sees the same shape (SPEC 19); and
+         * into an .npz from any tensor file but an .npz (whose Fortran
+         * arrays stay Fortran's): a transposed PyTorch view too */
+        if (!it[i].layout && f->format != TL_FMT_JSON &&
+            (w->into == TL_FMT_SAFETENSORS || f->format != TL_FMT_NPZ)) {
+            for (unsigned k = 0; k < s->rank; k++)
+                order[k] = k;
+        } else if (!it[i].layout) {
+            memcpy(order, info.axis_order, sizeof order);
+        }
+        tl_strides_for_order(s->rank, s->sizes, order, 0, it[i].dst.strides, NULL);
+        if (it[i].type)
+            it[i].dst.dtype = *to_type;
+        struct tl_error verr = { 0 };
+        uint64_t bits = tl_dtype_bits(it[i].dst.dtype);
+        if (tl_desc_validate(&it[i].dst, &verr) ||
+            info.element_count > (uint64_t)INT64_MAX / (bits >= 8 ? bits / 8 : 1)) {
+            char q[64];
+            return tl_fail(err, TL_E_RANGE, NULL, "tensor '%s': its %" PRIu64 " elements of %s "
+                           "need more bytes than any file holds", tl_quote(t->name, q, sizeof q),
+                           info.element_count, tl_dtype_name(it[i].dst.dtype));
+        }
+        it[i].bytes = tl_dtype_bytes(it[i].dst.dtype, info.element_count);
+        /* a view spreading a few stored bytes over many (a broadcast, a
+         * stride of 0) writes them all only when asked (SPEC 9) */
+        uint64_t read = t->encoding == TL_ENC_PLAIN ? t->end - t->begin : t->decoded_bytes;
+        if (!w->allow_expand && it[i].bytes > EXPAND_SLACK &&
+            it[i].bytes - EXPAND_SLACK > EXPAND_TIMES * read) {
+            char q[64];
+            return tl_fail(err, TL_E_RANGE, NULL, "tensor '%s' would write %" PRIu64 " bytes "
+                           "from the %" PRIu64 " it holds (a broadcast view): more than %d times "
+                           "as many and 64 MiB needs --allow-expand",
+                           tl_quote(t->name, q, sizeof q), it[i].bytes, read, EXPAND_TIMES);
+        }
+        /* a layout it already has is no change (a map's padded or offset
+         * buffer still comes out packed, as every tensor does) */
+        it[i].layout = it[i].layout &&
+                       memcmp(it[i].dst.strides, s->strides, s->rank * sizeof s->strides[0]) != 0;
+        u->layout |= it[i].layout;
+        if (it[i].layout)
+            u->to[which] = true;
+        u->type |= it[i].type;
+    }
+    return 0;
+}
+
