@@ -703,146 +703,146 @@ static int reshard_model(struct cli_shards *s, const struct cli_whole *w, const 
     return rc;
 }
 
-int cli_convert_shards(const struct cli_whole *w, const char *index_path, const char *shard,
-                       bool index_only, uint64_t max_shard)
+/* The model of index_path opened and its shards read: from OUTDIR as
+ * converted (--index-only), else beside the index; PyTorch shards are
+ * renamed into safetensors ones (SPEC 17).  @return a CLI_* status
+ * (then nothing to close). */
+static int open_model(const struct cli_whole *w, const char *index_path, bool index_only,
+                      const char *outdir, struct cli_shards *s)
 {
-    struct cli_shards s;
-    char q[128], outdir[4096];
-    snprintf(outdir, sizeof outdir, "%s", w->out);
-    size_t n = strlen(outdir);
-    while (n > 1 && outdir[n - 1] == '/')
-        outdir[--n] = '\0';
-    int rc = cli_shards_open(index_path, false, &s);
+    char oname[256];
+    int rc = cli_shards_open(index_path, false, s);
     if (rc)
         return rc;
-    char oname[256], rules[1024];
-    struct cli_whole wr = *w;           /* each shard records its rules */
-    cli_whole_rules(w, rules, sizeof rules);
-    wr.rules = rules;
-    w = &wr;
-    /* PyTorch shards become safetensors ones, renamed (SPEC 17) */
-    for (size_t k = 0; k < s.x.nshards; k++)
-        s.renamed |= w->format->id == TL_FMT_SAFETENSORS &&
-                     cli_shard_out_name(s.x.shards[k], oname, sizeof oname);
-    if (index_only) {                   /* the converted shards, in OUTDIR */
-        snprintf(s.dir, sizeof s.dir, "%s", outdir);
-        s.converted = true;
+    for (size_t k = 0; k < s->x.nshards; k++)
+        s->renamed |= w->format->id == TL_FMT_SAFETENSORS &&
+                      cli_shard_out_name(s->x.shards[k], oname, sizeof oname);
+    if (index_only) {
+        snprintf(s->dir, sizeof s->dir, "%s", outdir);
+        s->converted = true;
     }
-    if ((rc = cli_shards_load(&s))) {
-        cli_shards_close(&s);
-        return rc;
-    }
-    size_t only = SIZE_MAX;
-    if (shard) {
-        for (size_t k = 0; k < s.x.nshards && only == SIZE_MAX; k++)
-            only = strcmp(s.x.shards[k], shard) == 0 ? k : SIZE_MAX;
-        if (only == SIZE_MAX) {
-            cli_error("%s: --shard '%s' is not one of its shards ('%s' "
-                    "to '%s')", s.name, tl_quote(shard, q, sizeof q),
-                    s.x.nshards ? s.x.shards[0] : "", s.x.nshards ? s.x.shards[s.x.nshards - 1] : "");
-            cli_shards_close(&s);
-            return CLI_INVALID;
-        }
-    }
+    if ((rc = cli_shards_load(s)))
+        cli_shards_close(s);
+    return rc;
+}
+
+/* The place of --shard FILE among s's shards (*only), or SIZE_MAX when
+ * none is asked for.  @return CLI_OK, or CLI_INVALID after a message. */
+static int shard_asked(const struct cli_shards *s, const char *shard, size_t *only)
+{
+    char q[128];
+    *only = SIZE_MAX;
+    if (!shard)
+        return CLI_OK;
+    for (size_t k = 0; k < s->x.nshards && *only == SIZE_MAX; k++)
+        *only = strcmp(s->x.shards[k], shard) == 0 ? k : SIZE_MAX;
+    if (*only != SIZE_MAX)
+        return CLI_OK;
+    cli_error("%s: --shard '%s' is not one of its shards ('%s' to '%s')", s->name,
+              tl_quote(shard, q, sizeof q), s->x.nshards ? s->x.shards[0] : "",
+              s->x.nshards ? s->x.shards[s->x.nshards - 1] : "");
+    return CLI_INVALID;
+}
+
+/* --index-only: OUTDIR's index of the shards the jobs converted there,
+ * which must agree on their rules, and the model's other files. */
+static int index_of_jobs(const struct cli_shards *s, const char *index_path, const char *outdir,
+                         const char *rules)
+{
+    char oname[256];
     uint64_t total = 0;
-    if (index_only && (rc = shards_agree(&s, rules))) {
-        cli_shards_close(&s);
+    int rc = shards_agree(s, rules);
+    if (rc)
         return rc;
+    for (size_t k = 0; k < s->x.nshards; k++)
+        for (size_t i = 0; i < s->files[k].count; i++)
+            total += s->files[k].tensors[i].end - s->files[k].tensors[i].begin;
+    rc = write_index(s, outdir, out_index_name(s, index_path, oname, sizeof oname), total);
+    return rc ? rc : copy_others(s, index_path, outdir);
+}
+
+/* The model's scaled weights, paired over its shards (decoded by
+ * --dequantize and by a floating --to-type): *views, none when nothing
+ * pairs.  @return CLI_OK, or a status after a message (--dequantize of a
+ * model without pairs is one). */
+static int model_pairs(const struct cli_shards *s, const struct cli_whole *w, struct views *views)
+{
+    memset(views, 0, sizeof *views);
+    int rc = w->dequantize || w->to_type ? pair_views(s, views) : CLI_OK;
+    if (rc == CLI_OK && w->dequantize && !views->npairs) {
+        cli_error("%s: --dequantize: no scaled weights in any shard (a FLOAT8E4M3 W beside "
+                  "FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)", s->name);
+        views_free(views);
+        rc = CLI_INVALID;
     }
-    if (index_only) {                   /* the index of the shards as converted */
-        for (size_t k = 0; k < s.x.nshards; k++) {
-            for (size_t i = 0; i < s.files[k].count; i++)
-                total += s.files[k].tensors[i].end - s.files[k].tensors[i].begin;
-        }
-        rc = write_index(&s, outdir, out_index_name(&s, index_path, oname, sizeof oname), total);
-        if (rc == CLI_OK)
-            rc = copy_others(&s, index_path, outdir);
-        cli_shards_close(&s);
+    return rc;
+}
+
+/* The index of the shards converted into tmp, written there; a shard
+ * left with nothing (it held only scales, decoded elsewhere) removed. */
+static int index_of_converted(const struct cli_shards *s, const char *index_path,
+                              const char *tmp, uint64_t total)
+{
+    struct cli_shards c;
+    char oname[256];
+    int rc = open_converted(s, index_path, tmp, &c);
+    if (rc)
         return rc;
+    rc = write_index(&c, tmp, out_index_name(s, index_path, oname, sizeof oname), total);
+    for (size_t k = 0; rc == CLI_OK && k < s->x.nshards; k++) {
+        char path[4096 + 512], on[256];
+        cli_shard_written(s, k, on, sizeof on);
+        snprintf(path, sizeof path, "%s/%s", tmp, on);
+        if (c.files[k].count == 0 && s->files[k].count > 0)
+            unlink(path);
     }
-    if ((rc = cli_whole_check(w, s.files, s.x.nshards))) {
-        cli_shards_close(&s);
-        return rc;
-    }
-    /* scaled weights, paired over the model: decoded by --dequantize and by
-     * --to-type (a floating type: cli_whole_check said so) */
-    struct views views = { 0 };
-    if ((w->dequantize || w->to_type) && (rc = pair_views(&s, &views))) {
-        cli_shards_close(&s);
-        return rc;
-    }
-    const struct views *vs = views.npairs ? &views : NULL;
-    if (w->dequantize && !views.npairs) {
-        cli_error("%s: --dequantize: no scaled weights in any shard (a "
-                "FLOAT8E4M3 W beside FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)",
-                s.name);
-        views_free(&views);
-        cli_shards_close(&s);
-        return CLI_INVALID;
-    }
-    if (shard) {                        /* one job of many: straight into OUTDIR */
-        if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
-            cli_report_errno(outdir, "cannot make the folder");
-            rc = CLI_IO;
-        } else {
-            rc = convert_shards(&s, vs, w, outdir, outdir, only, &total);
-        }
-        views_free(&views);
-        cli_shards_close(&s);
-        return rc;
-    }
-    if (!dir_free(outdir)) {
-        cli_error("%s: exists and is not an empty folder: a sharded model "
-                "is written into a new or empty one, whole, then put in place",
-                tl_quote(outdir, q, sizeof q));
-        views_free(&views);
-        cli_shards_close(&s);
-        return CLI_USAGE;
-    }
+    cli_shards_close(&c);
+    return rc;
+}
+
+/* What a whole model's conversion wrote: its shards' names (names, when
+ * re-sharded, else s's as written), for --json. */
+struct model_out {
+    uint64_t total;
+    size_t nout;
+    char (*names)[256];
+};
+
+/* The whole model converted (and re-sharded at max_shard bytes, when not
+ * 0) into a temporary folder beside outdir, its index and other files
+ * written there, then put in place as outdir.  @return a CLI_* status. */
+static int whole_model(struct cli_shards *s, const struct views *vs, const struct cli_whole *w,
+                       const char *index_path, const char *outdir, uint64_t max_shard,
+                       struct model_out *o)
+{
     char tmp[4096 + 64], stage[4096 + 64];
     struct cli_tmp *reg = tmp_beside(outdir, tmp, sizeof tmp), *reg2 = NULL;
-    if (!reg) {
-        views_free(&views);
-        cli_shards_close(&s);
+    if (!reg)
         return CLI_IO;
-    }
     /* re-sharding a model no rule changes reads its own shards */
-    bool convert = !max_shard || w->nto || w->to_type || w->dequantize || s.renamed;
-    size_t nout = s.x.nshards;
-    char (*names)[256] = NULL;
-    if (convert)
-        rc = convert_shards(&s, vs, w, tmp, outdir, SIZE_MAX, &total);
-    views_free(&views);
+    bool convert = !max_shard || w->nto || w->to_type || w->dequantize || s->renamed;
+    int rc = convert ? convert_shards(s, vs, w, tmp, outdir, SIZE_MAX, &o->total) : CLI_OK;
+    o->nout = s->x.nshards;
     if (rc == CLI_OK && max_shard) {
         size_t all = 1;
-        for (size_t k = 0; k < s.x.nshards; k++)
-            all += s.files[k].count;
-        if (!(names = calloc(all, sizeof *names)) || !(reg2 = tmp_beside(outdir, stage, sizeof stage)))
+        for (size_t k = 0; k < s->x.nshards; k++)
+            all += s->files[k].count;
+        if (!(o->names = calloc(all, sizeof *o->names)) ||
+            !(reg2 = tmp_beside(outdir, stage, sizeof stage)))
             rc = CLI_IO;
         if (rc == CLI_OK)
-            rc = reshard_model(&s, w, index_path, convert, tmp, stage, max_shard, &total, &nout,
-                               names);
+            rc = reshard_model(s, w, index_path, convert, tmp, stage, max_shard, &o->total,
+                               &o->nout, o->names);
         cli_remove_tree(tmp);            /* the shards read, converted */
         cli_tmp_forget(reg);
         reg = reg2;
         if (reg)
             snprintf(tmp, sizeof tmp, "%s", stage);
-    } else if (rc == CLI_OK) {          /* the index of the shards as written */
-        struct cli_shards c;
-        if ((rc = open_converted(&s, index_path, tmp, &c)) == CLI_OK) {
-            rc = write_index(&c, tmp, out_index_name(&s, index_path, oname, sizeof oname), total);
-            for (size_t k = 0; rc == CLI_OK && k < s.x.nshards; k++) {
-                char path[4096 + 512], on[256];
-                cli_shard_written(&s, k, on, sizeof on);
-                snprintf(path, sizeof path, "%s/%s", tmp, on);
-                if (c.files[k].count == 0 && s.files[k].count > 0)
-                    unlink(path);       /* it held only scales, decoded elsewhere */
-            }
-            cli_shards_close(&c);
-        }
+    } else if (rc == CLI_OK) {
+        rc = index_of_converted(s, index_path, tmp, o->total);
     }
     if (rc == CLI_OK)
-        rc = copy_others(&s, index_path, tmp);
+        rc = copy_others(s, index_path, tmp);
     if (rc == CLI_OK && rename(tmp, outdir) != 0) {
         cli_report_errno(outdir, "cannot put the converted model in place");
         rc = CLI_IO;
@@ -851,31 +851,83 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         cli_remove_tree(tmp);
     if (reg)
         cli_tmp_forget(reg);
-    if (rc == CLI_OK) {                              /* mkdtemp's 0700, as a new folder would be */
+    if (rc == CLI_OK) {                 /* mkdtemp's 0700, as a new folder would be */
         mode_t mask = umask(0);
         umask(mask);
         chmod(outdir, 0777 & ~mask);
     }
-    if (rc == CLI_OK && w->json) {
-        cJSON *doc = cJSON_CreateObject(), *arr = NULL;
-        bool one = names && nout == 1;      /* merged into one file: no index */
-        bool ok = doc && cJSON_AddStringToObject(doc, "format", one ? "safetensors"
-                                                                    : "safetensors index") &&
-                  (arr = cJSON_AddArrayToObject(doc, "shards")) &&
-                  tl_json_add_u64(doc, "totalSize", total);
-        for (size_t k = 0; ok && k < nout; k++) {
-            char on[256];
-            if (!names)
-                cli_shard_written(&s, k, on, sizeof on);
-            ok = cJSON_AddItemToArray(arr, cJSON_CreateString(names ? names[k] : on));
-        }
-        if (!ok) {
-            cJSON_Delete(doc);
-            doc = NULL;
-        }
-        rc = cli_print_json(doc);
+    return rc;
+}
+
+/* --json of a whole model's conversion: its format, shards, total size. */
+static int print_model(const struct cli_shards *s, const struct model_out *o)
+{
+    cJSON *doc = cJSON_CreateObject(), *arr = NULL;
+    bool one = o->names && o->nout == 1;        /* merged into one file: no index */
+    bool ok = doc && cJSON_AddStringToObject(doc, "format", one ? "safetensors"
+                                                                : "safetensors index") &&
+              (arr = cJSON_AddArrayToObject(doc, "shards")) &&
+              tl_json_add_u64(doc, "totalSize", o->total);
+    for (size_t k = 0; ok && k < o->nout; k++) {
+        char on[256];
+        if (!o->names)
+            cli_shard_written(s, k, on, sizeof on);
+        ok = cJSON_AddItemToArray(arr, cJSON_CreateString(o->names ? o->names[k] : on));
     }
-    free(names);
+    if (!ok) {
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
+    return cli_print_json(doc);
+}
+
+int cli_convert_shards(const struct cli_whole *w, const char *index_path, const char *shard,
+                       bool index_only, uint64_t max_shard)
+{
+    struct cli_shards s;
+    char q[128], outdir[4096], rules[1024];
+    snprintf(outdir, sizeof outdir, "%s", w->out);
+    size_t n = strlen(outdir);
+    while (n > 1 && outdir[n - 1] == '/')
+        outdir[--n] = '\0';
+    struct cli_whole wr = *w;           /* each shard records its rules */
+    cli_whole_rules(w, rules, sizeof rules);
+    wr.rules = rules;
+    w = &wr;
+    size_t only;
+    int rc = open_model(w, index_path, index_only, outdir, &s);
+    if (rc)
+        return rc;
+    if ((rc = shard_asked(&s, shard, &only)) || index_only) {
+        rc = rc ? rc : index_of_jobs(&s, index_path, outdir, rules);
+        cli_shards_close(&s);
+        return rc;
+    }
+    struct views views;
+    if ((rc = cli_whole_check(w, s.files, s.x.nshards)) || (rc = model_pairs(&s, w, &views))) {
+        cli_shards_close(&s);
+        return rc;
+    }
+    const struct views *vs = views.npairs ? &views : NULL;
+    struct model_out o = { 0 };
+    if (shard) {                        /* one job of many: straight into OUTDIR */
+        if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
+            cli_report_errno(outdir, "cannot make the folder");
+            rc = CLI_IO;
+        } else {
+            rc = convert_shards(&s, vs, w, outdir, outdir, only, &o.total);
+        }
+    } else if (!dir_free(outdir)) {
+        cli_error("%s: exists and is not an empty folder: a sharded model is written into a "
+                  "new or empty one, whole, then put in place", tl_quote(outdir, q, sizeof q));
+        rc = CLI_USAGE;
+    } else {
+        rc = whole_model(&s, vs, w, index_path, outdir, max_shard, &o);
+        if (rc == CLI_OK && w->json)
+            rc = print_model(&s, &o);
+    }
+    views_free(&views);
+    free(o.names);
     cli_shards_close(&s);
     return rc;
 }
