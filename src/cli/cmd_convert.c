@@ -578,122 +578,159 @@ static int run(const struct options *o)
     return rc;
 }
 
+/* convert's options, as argtable2 parses them. */
+struct convert_args {
+    struct arg_file *desc, *data, *out, *to_desc, *out_desc;
+    struct arg_str *to, *to_strides, *to_byte_offset, *fill, *axes, *format, *select, *exclude, *name, *to_type, *shard, *max_shard;
+    struct arg_int *threads;
+    struct arg_lit *saturate, *dequantize, *allow_expand, *index_only, *quiet, *json, *help;
+    struct arg_end *end;
+    struct cli_desc_opts dopt;
+};
+
+/* Declares convert's options into a (gloss and fgloss hold texts made
+ * from the format table, and must live as long as a). */
+static void declare_args(struct convert_args *a, char *gloss, size_t ng, char *fgloss, size_t nf)
+{
+    a->desc = arg_file1(NULL, NULL, "DESC", cli_formats_text("source description: a JSON file, '-' or inline JSON, or a tensor file (@FORMATS@, a shard index; FILE[:NAME])", gloss, ng));
+    a->data = arg_file0(NULL, NULL, "DATA", "source data file ('-' for standard input); none with a tensor file");
+    a->out = arg_file1("o", "output", "OUT", "output file ('-' for standard output); may be DATA itself");
+    a->to = arg_strn(NULL, "to", "L", 0, TL_MAX_RANK, "destination layout: letters (NHWC) or indices (0,2,3,1), packed; one a rank (--to OHWI --to OWI)");
+    a->to_strides = arg_str0(NULL, "to-strides", "LIST", "destination strides in elements (padding allowed)");
+    a->to_desc = arg_file0(NULL, "to-desc", "DESC2", "a whole destination description");
+    a->to_byte_offset = arg_str0(NULL, "to-byte-offset", "N", "where element 0 starts in a raw OUT (zero bytes before it; default 0)");
+    a->fill = arg_str0(NULL, "fill", "V", "value for the slots no element reaches (default 0)");
+    a->out_desc = arg_file0(NULL, "out-desc", "FILE", "also write the destination description");
+    a->threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
+    a->axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
+    a->format = arg_str0(NULL, "format", "F", cli_formats_text("@WRITES@ (any case): what OUT is (default: by OUT's name's ending, as --formats lists them, in any case; else raw)", fgloss, nf));
+    a->select = arg_strn(NULL, "select", "GLOB", 0, CLI_MAX_GLOBS, "whole file: change only the tensors whose names match (repeatable)");
+    a->exclude = arg_strn(NULL, "exclude", "GLOB", 0, CLI_MAX_GLOBS, "whole file: leave the tensors whose names match as they are (repeatable)");
+    a->name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
+    a->to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...; into a .gguf OUT also Q8_0, Q4_0)");
+    a->saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
+    a->dequantize = arg_lit0(NULL, "dequantize", "decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales) into W, FLOAT32 or --to-type: a whole file's, a sharded model's, or FILE:W alone");
+    a->allow_expand = arg_lit0(NULL, "allow-expand", "whole file: write a view that spreads its stored bytes over more than 64 times as many (and 64 MiB)");
+    a->shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
+    a->index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
+    a->max_shard = arg_str0(NULL, "max-shard-size", "SIZE", "sharded model: re-shard into shards of at most SIZE bytes of tensors (5GB, 500MiB; one file when all fit)");
+    a->quiet = arg_lit0("q", "quiet", "no progress bar");
+    a->json = arg_lit0(NULL, "json", "print the destination description, bytesWritten and overflow (values that became +-inf)");
+    a->help = arg_lit0("h", "help", "print this help and exit");
+    a->end = arg_end(5);
+    cli_desc_opts_init(&a->dopt, "convert", 1);
+    a->end = arg_end(5);
+}
+
+/* The usage errors convert's options make together (SPEC 13, 19): --to
+ * twice for a rank, a --max-shard-size that is no size (else *max_bytes),
+ * no rule or several, a --format it does not write, --threads below 1.
+ * @return CLI_CONTINUE, or CLI_USAGE after the message. */
+static int check_usage(const struct convert_args *a, uint64_t *max_bytes)
+{
+    int rc = CLI_CONTINUE;
+    int forms = (a->to->count > 0) + a->to_strides->count + a->to_desc->count;
+    /* --to once a rank (the rank whose layout it parses as) */
+    int twice = -1;
+    unsigned rank_of[TL_MAX_RANK] = { 0 }, order[TL_MAX_RANK];
+    for (int i = 0; i < a->to->count; i++) {
+        for (unsigned r = 1; r <= TL_MAX_RANK && !rank_of[i]; r++)
+            if (tl_layout_parse(r, a->to->sval[i], order, NULL) == 0)
+                rank_of[i] = r;
+        for (int k = 0; k < i && twice < 0; k++)
+            if (rank_of[i] && rank_of[i] == rank_of[k])
+                twice = i;
+    }
+    /* no rule: a format change alone is a conversion (SPEC 19), every
+     * tensor as it is, into a file whose format has a header and is not
+     * the input's */
+    const struct tl_format_entry *of = a->format->count ? tl_format_written(a->format->sval[0])
+                                                : cli_format_for(a->out->filename[0], NULL);
+    bool format_change = (of && of->header &&
+                          strcmp(of->name, tl_format_name(cli_sniff_arg(a->desc->filename[0]))) != 0) ||
+                         cli_index_of_pytorch(a->desc->filename[0]);
+    *max_bytes = 0;
+    bool bad_size = a->max_shard->count &&
+                    (!cli_parse_size(a->max_shard->sval[0], max_bytes) || !*max_bytes);
+    if (twice >= 0) {
+        char q[64];
+        cli_usage_error("convert", "--to %s: a layout of rank %u is given already (--to once "
+                        "a rank)", tl_quote(a->to->sval[twice], q, sizeof q), rank_of[twice]);
+        rc = CLI_USAGE;
+    } else if (bad_size) {
+        char q[64];
+        cli_usage_error("convert", "--max-shard-size %s: not a size (a number of bytes, "
+                        "more than 0, with an optional unit: 5GB, 500MB, 2GiB)",
+                        tl_quote(a->max_shard->sval[0], q, sizeof q));
+        rc = CLI_USAGE;
+    } else if (forms > 1 || (forms == 0 && !a->to_type->count && !a->index_only->count &&
+                             !a->max_shard->count &&
+                             !format_change && !a->dequantize->count)) {
+        cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
+                                         : "missing --to, --to-strides, --to-desc or "
+                                           "--to-type");
+        rc = CLI_USAGE;
+    } else if (a->format->count && !tl_format_written(a->format->sval[0])) {
+        char q[64], names[64];
+        cli_usage_error("convert", "--format: '%s' is not %s",
+                        tl_quote(a->format->sval[0], q, sizeof q),
+                        tl_format_write_list(names, sizeof names));
+        rc = CLI_USAGE;
+    } else if (a->threads->count && a->threads->ival[0] < 1) {
+        cli_usage_error("convert", "--threads must be at least 1");
+        rc = CLI_USAGE;
+    }
+    return rc;
+}
+
+/* The options a's parse gives. */
+static struct options options_of(const struct convert_args *a, uint64_t max_bytes)
+{
+    return (struct options){
+        .desc = a->desc->filename[0], .data = a->data->count ? a->data->filename[0] : NULL,
+        .out = a->out->filename[0],
+        .to = a->to->count ? a->to->sval[0] : NULL,
+        .tos = a->to->sval, .nto = a->to->count,
+        .to_strides = a->to_strides->count ? a->to_strides->sval[0] : NULL,
+        .to_desc = a->to_desc->count ? a->to_desc->filename[0] : NULL,
+        .to_byte_offset = a->to_byte_offset->count ? a->to_byte_offset->sval[0] : NULL,
+        .fill = a->fill->count ? a->fill->sval[0] : NULL,
+        .out_desc = a->out_desc->count ? a->out_desc->filename[0] : NULL,
+        .axes = a->axes->count ? a->axes->sval[0] : NULL,
+        .format = a->format->count ? a->format->sval[0] : NULL,
+        .to_type = a->to_type->count ? a->to_type->sval[0] : NULL,
+        .name = a->name->count ? a->name->sval[0] : NULL,
+        .shard = a->shard->count ? a->shard->sval[0] : NULL,
+        .index_only = a->index_only->count > 0, .max_shard = max_bytes,
+        .select = a->select->sval, .nselect = a->select->count,
+        .exclude = a->exclude->sval, .nexclude = a->exclude->count,
+        .saturate = a->saturate->count > 0, .dequantize = a->dequantize->count > 0,
+        .allow_expand = a->allow_expand->count > 0,
+        .threads = a->threads->count ? a->threads->ival[0] : 0,
+        .quiet = a->quiet->count > 0, .json = a->json->count > 0,
+    };
+}
+
 int cmd_convert(int argc, char **argv)
 {
-    static char gloss[512];
-    struct arg_file *desc = arg_file1(NULL, NULL, "DESC", cli_formats_text("source description: a JSON file, '-' or inline JSON, or a tensor file (@FORMATS@, a shard index; FILE[:NAME])", gloss, sizeof gloss));
-    struct arg_file *data = arg_file0(NULL, NULL, "DATA", "source data file ('-' for standard input); none with a tensor file");
-    struct arg_file *out = arg_file1("o", "output", "OUT", "output file ('-' for standard output); may be DATA itself");
-    struct arg_str *to = arg_strn(NULL, "to", "L", 0, TL_MAX_RANK, "destination layout: letters (NHWC) or indices (0,2,3,1), packed; one a rank (--to OHWI --to OWI)");
-    struct arg_str *to_strides = arg_str0(NULL, "to-strides", "LIST", "destination strides in elements (padding allowed)");
-    struct arg_file *to_desc = arg_file0(NULL, "to-desc", "DESC2", "a whole destination description");
-    struct arg_str *to_byte_offset = arg_str0(NULL, "to-byte-offset", "N", "where element 0 starts in a raw OUT (zero bytes before it; default 0)");
-    struct arg_str *fill = arg_str0(NULL, "fill", "V", "value for the slots no element reaches (default 0)");
-    struct arg_file *out_desc = arg_file0(NULL, "out-desc", "FILE", "also write the destination description");
-    struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
-    struct arg_str *axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
-    char fgloss[256];
-    struct arg_str *format = arg_str0(NULL, "format", "F", cli_formats_text("@WRITES@ (any case): what OUT is (default: by OUT's name's ending, as --formats lists them, in any case; else raw)", fgloss, sizeof fgloss));
-    struct arg_str *select = arg_strn(NULL, "select", "GLOB", 0, CLI_MAX_GLOBS, "whole file: change only the tensors whose names match (repeatable)");
-    struct arg_str *exclude = arg_strn(NULL, "exclude", "GLOB", 0, CLI_MAX_GLOBS, "whole file: leave the tensors whose names match as they are (repeatable)");
-    struct arg_str *name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
-    struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...; into a .gguf OUT also Q8_0, Q4_0)");
-    struct arg_lit *saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
-    struct arg_lit *dequantize = arg_lit0(NULL, "dequantize", "decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales) into W, FLOAT32 or --to-type: a whole file's, a sharded model's, or FILE:W alone");
-    struct arg_lit *allow_expand = arg_lit0(NULL, "allow-expand", "whole file: write a view that spreads its stored bytes over more than 64 times as many (and 64 MiB)");
-    struct arg_str *shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
-    struct arg_lit *index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
-    struct arg_str *max_shard = arg_str0(NULL, "max-shard-size", "SIZE", "sharded model: re-shard into shards of at most SIZE bytes of tensors (5GB, 500MiB; one file when all fit)");
-    struct arg_lit *quiet = arg_lit0("q", "quiet", "no progress bar");
-    struct arg_lit *json = arg_lit0(NULL, "json", "print the destination description, bytesWritten and overflow (values that became +-inf)");
-    struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
-    struct cli_desc_opts dopt;
-    cli_desc_opts_init(&dopt, "convert", 1);
-    struct arg_end *end = arg_end(5);
-    void *table[] = { desc, data, dopt.type, dopt.sizes, dopt.strides, dopt.layout,
-                      dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment, out, to, to_strides, to_desc, to_byte_offset, to_type, saturate, dequantize, allow_expand, fill, out_desc,
-                      axes, format, name, select, exclude, shard, index_only, max_shard, threads, quiet,
-                      json, help, end };
+    static char gloss[512], fgloss[256];
+    struct convert_args a;
+    declare_args(&a, gloss, sizeof gloss, fgloss, sizeof fgloss);
+    void *table[] = { a.desc, a.data, a.dopt.type, a.dopt.sizes, a.dopt.strides, a.dopt.layout,
+                      a.dopt.byte_offset, a.dopt.total_size, a.dopt.file_offset, a.dopt.alignment,
+                      a.out, a.to, a.to_strides, a.to_desc, a.to_byte_offset, a.to_type,
+                      a.saturate, a.dequantize, a.allow_expand, a.fill, a.out_desc, a.axes,
+                      a.format, a.name, a.select, a.exclude, a.shard, a.index_only, a.max_shard,
+                      a.threads, a.quiet, a.json, a.help, a.end };
     int rc = CLI_IO;
+    uint64_t max_bytes = 0;
     if (arg_nullcheck(table) == 0)
-        rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
+        rc = cli_parse_args_desc(argc, argv, table, about, &a.dopt);
+    if (rc == CLI_CONTINUE)
+        rc = check_usage(&a, &max_bytes);
     if (rc == CLI_CONTINUE) {
-        int forms = (to->count > 0) + to_strides->count + to_desc->count;
-        /* --to once a rank (the rank whose layout it parses as) */
-        int twice = -1;
-        unsigned rank_of[TL_MAX_RANK] = { 0 }, order[TL_MAX_RANK];
-        for (int i = 0; i < to->count; i++) {
-            for (unsigned r = 1; r <= TL_MAX_RANK && !rank_of[i]; r++)
-                if (tl_layout_parse(r, to->sval[i], order, NULL) == 0)
-                    rank_of[i] = r;
-            for (int k = 0; k < i && twice < 0; k++)
-                if (rank_of[i] && rank_of[i] == rank_of[k])
-                    twice = i;
-        }
-        /* no rule: a format change alone is a conversion (SPEC 19), every
-         * tensor as it is, into a file whose format has a header and is not
-         * the input's */
-        const struct tl_format_entry *of = format->count ? tl_format_written(format->sval[0])
-                                                    : cli_format_for(out->filename[0], NULL);
-        bool format_change = (of && of->header &&
-                              strcmp(of->name, tl_format_name(cli_sniff_arg(desc->filename[0]))) != 0) ||
-                             cli_index_of_pytorch(desc->filename[0]);
-        uint64_t max_bytes = 0;
-        bool bad_size = max_shard->count &&
-                        (!cli_parse_size(max_shard->sval[0], &max_bytes) || !max_bytes);
-        if (twice >= 0) {
-            char q[64];
-            cli_usage_error("convert", "--to %s: a layout of rank %u is given already (--to once "
-                            "a rank)", tl_quote(to->sval[twice], q, sizeof q), rank_of[twice]);
-            rc = CLI_USAGE;
-        } else if (bad_size) {
-            char q[64];
-            cli_usage_error("convert", "--max-shard-size %s: not a size (a number of bytes, "
-                            "more than 0, with an optional unit: 5GB, 500MB, 2GiB)",
-                            tl_quote(max_shard->sval[0], q, sizeof q));
-            rc = CLI_USAGE;
-        } else if (forms > 1 || (forms == 0 && !to_type->count && !index_only->count &&
-                                 !max_shard->count &&
-                                 !format_change && !dequantize->count)) {
-            cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
-                                             : "missing --to, --to-strides, --to-desc or "
-                                               "--to-type");
-            rc = CLI_USAGE;
-        } else if (format->count && !tl_format_written(format->sval[0])) {
-            char q[64], names[64];
-            cli_usage_error("convert", "--format: '%s' is not %s",
-                            tl_quote(format->sval[0], q, sizeof q),
-                            tl_format_write_list(names, sizeof names));
-            rc = CLI_USAGE;
-        } else if (threads->count && threads->ival[0] < 1) {
-            cli_usage_error("convert", "--threads must be at least 1");
-            rc = CLI_USAGE;
-        } else {
-            struct options o = {
-                .desc = desc->filename[0], .data = data->count ? data->filename[0] : NULL,
-                .out = out->filename[0],
-                .to = to->count ? to->sval[0] : NULL,
-                .tos = to->sval, .nto = to->count,
-                .to_strides = to_strides->count ? to_strides->sval[0] : NULL,
-                .to_desc = to_desc->count ? to_desc->filename[0] : NULL,
-                .to_byte_offset = to_byte_offset->count ? to_byte_offset->sval[0] : NULL,
-                .fill = fill->count ? fill->sval[0] : NULL,
-                .out_desc = out_desc->count ? out_desc->filename[0] : NULL,
-                .axes = axes->count ? axes->sval[0] : NULL,
-                .format = format->count ? format->sval[0] : NULL,
-                .to_type = to_type->count ? to_type->sval[0] : NULL,
-                .name = name->count ? name->sval[0] : NULL,
-                .shard = shard->count ? shard->sval[0] : NULL,
-                .index_only = index_only->count > 0, .max_shard = max_bytes,
-                .select = select->sval, .nselect = select->count,
-                .exclude = exclude->sval, .nexclude = exclude->count,
-                .saturate = saturate->count > 0, .dequantize = dequantize->count > 0,
-                .allow_expand = allow_expand->count > 0,
-                .threads = threads->count ? threads->ival[0] : 0,
-                .quiet = quiet->count > 0, .json = json->count > 0,
-            };
-            rc = run(&o);
-        }
+        struct options o = options_of(&a, max_bytes);
+        rc = run(&o);
     }
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
