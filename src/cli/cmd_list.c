@@ -396,19 +396,14 @@ static int run_index(const char *path, bool json)
     return rc;
 }
 
-static int run(const char *path, const char *data_arg, bool json, bool show_meta)
+/* The file list reads: FILE (or inline JSON) opened, its format sniffed;
+ * *index set for a sharded model's index, which run_index lists.
+ * @return CLI_OK with data to close, or a status after a message. */
+static int open_listed(const char *path, const char *data_arg, struct cli_data *data,
+                       enum tl_format *format, bool *index)
 {
-    struct cli_data data;
-    enum tl_format format;
-    struct tl_error err = { 0 };
     struct stat st;
-    char found[4096 + 1024];
-    if (show_meta && json) {
-        cli_usage_error("list", "--json always holds the metadata: give --metadata or --json");
-        return CLI_USAGE;
-    }
-    if (!data_arg && cli_model_path(path, found, sizeof found, &path) != CLI_OK)
-        return CLI_INVALID;
+    *index = false;
     const char *colon = strrchr(path, ':');
     if (colon && stat(path, &st) != 0) {
         char file[4096];
@@ -424,63 +419,63 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
         p++;
     if (!rc && *p == '{' && stat(path, &st) != 0) {
         /* inline JSON, as every command takes it */
-        memset(&data, 0, sizeof data);
-        snprintf(data.name, sizeof data.name, "<inline>");
-        if (!(data.heap = (unsigned char *)strdup(path))) {
-            cli_oom();
-            return CLI_IO;
-        }
-        data.bytes = data.heap;
-        data.size = strlen(path);
-        format = TL_FMT_JSON;
-    } else if (rc || (rc = cli_open_file(path, &data, &format))) {
+        memset(data, 0, sizeof *data);
+        snprintf(data->name, sizeof data->name, "<inline>");
+        if (!(data->heap = (unsigned char *)strdup(path)))
+            return cli_oom();
+        data->bytes = data->heap;
+        data->size = strlen(path);
+        *format = TL_FMT_JSON;
+    } else if (rc || (rc = cli_open_file(path, data, format))) {
         return rc;
     }
-    struct tl_file tf;
-    if (format == TL_FMT_JSON && !data_arg &&
-        tl_shard_index_looks((const char *)data.bytes, (size_t)data.size)) {
-        cli_close_data(&data);
-        return run_index(path, json);
-    }
+    *index = *format == TL_FMT_JSON && !data_arg &&
+             tl_shard_index_looks((const char *)data->bytes, (size_t)data->size);
+    return CLI_OK;
+}
+
+/* The table of the file opened as data (closed here): a description's
+ * or buffer map's, with what lies after its buffers in DATA; or a tensor
+ * file's.  @return CLI_OK with tf to free, or a status after a message. */
+static int table_of(struct cli_data *data, enum tl_format format, const char *data_arg,
+                    struct tl_file *tf)
+{
+    struct tl_error err = { 0 };
+    int rc = CLI_OK;
     if (format == TL_FMT_JSON) {
-        rc = cli_desc_from_file(&data, &tf, false);
+        rc = cli_desc_from_file(data, tf, false);
     } else if (data_arg) {
         char q[64];
         cli_usage_error("list", "%s is a tensor file (%s) and holds its own data: unexpected "
-                        "argument '%s'", data.name, tl_format_name(format),
+                        "argument '%s'", data->name, tl_format_name(format),
                         tl_quote(data_arg, q, sizeof q));
         rc = CLI_USAGE;
-    } else if (tl_file_parse(data.bytes, data.size, &tf, &err)) {
-        cli_report(data.name, &err);
+    } else if (tl_file_parse(data->bytes, data->size, tf, &err)) {
+        cli_report(data->name, &err);
         rc = CLI_INVALID;
     }
-    cli_close_data(&data);
-    if (rc)
+    cli_close_data(data);
+    if (rc || format != TL_FMT_JSON || !data_arg)
         return rc;
-    /* a description's data file: what lies after its buffers too */
-    if (format == TL_FMT_JSON && data_arg) {
-        struct cli_data file;
-        if ((rc = cli_open_data(data_arg, &file)) == CLI_OK) {
-            if (tl_file_order(&tf, file.size)) {
-                cli_oom();
-                rc = CLI_IO;
-            }
-            cli_close_data(&file);
-        }
-        if (rc) {
-            tl_file_free(&tf);
-            return rc;
-        }
+    struct cli_data file;               /* a description's data file */
+    if ((rc = cli_open_data(data_arg, &file)) == CLI_OK) {
+        if (tl_file_order(tf, file.size))
+            rc = cli_oom();
+        cli_close_data(&file);
     }
-    struct entry *entries = calloc(tf.count ? tf.count : 1, sizeof *entries);
-    if (!entries) {
-        cli_oom();
-        tl_file_free(&tf);
-        return CLI_IO;
-    }
-    size_t undecodable = 0, deflated = 0;
-    for (size_t i = 0; i < tf.count; i++) {
-        const struct tl_file_tensor *t = &tf.tensors[i];
+    if (rc)
+        tl_file_free(tf);
+    return rc;
+}
+
+/* The rows list prints of tf's tensors; *undecodable and *deflated count
+ * those the tool does not decode and the deflated members. */
+static void entries_of(const struct tl_file *tf, enum tl_format format, struct entry *entries,
+                       size_t *undecodable, size_t *deflated)
+{
+    *undecodable = *deflated = 0;
+    for (size_t i = 0; i < tf->count; i++) {
+        const struct tl_file_tensor *t = &tf->tensors[i];
         /* every type spelled one way: the tool's name wherever the type
          * table has the type (an empty F32 tensor is FLOAT32 too) */
         enum tl_dtype known;
@@ -492,26 +487,64 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
                                                                     : t->desc.rank,
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
                                      t->encoding, tl_ggml_type(t->ggml_type), t->storage,
-                                     t->leaf, tf.format == TL_FMT_JSON ? &t->desc : NULL };
-        undecodable += !t->decodable && !t->leaf;
-        deflated += (t->encoding == TL_ENC_DEFLATE);
+                                     t->leaf, tf->format == TL_FMT_JSON ? &t->desc : NULL };
+        *undecodable += !t->decodable && !t->leaf;
+        *deflated += (t->encoding == TL_ENC_DEFLATE);
     }
-    if (json)
-        rc = cli_print_json(build_json(format, entries, tf.count, &tf));
-    else
-        print_text(entries, tf.count, &tf, show_meta);
-    if (!rc && deflated && !json)
+}
+
+/* The lines after the table: deflated members, tensors not decoded. */
+static void print_footer(enum tl_format format, size_t undecodable, size_t deflated)
+{
+    if (deflated)
         printf("\n%zu member%s deflated: begin, end and bytes are %s compressed data, inflated "
                "when read\n", deflated, deflated == 1 ? "" : "s", deflated == 1 ? "its" : "their");
-    if (!rc && undecodable && !json && format == TL_FMT_GGUF)
+    if (undecodable && format == TL_FMT_GGUF)
         printf("\n%zu tensor%s of GGUF types the tool does not decode (it decodes %s), or "
                "with no elements: listed, carried by a GGUF OUT, refused where they must be "
                "decoded\n", undecodable, undecodable == 1 ? "" : "s",
                tl_ggml_decoded_list((char[256]){ 0 }, 256));
-    else if (!rc && undecodable && !json)
+    else if (undecodable)
         printf("\n%zu tensor%s of types the tool does not decode, or with no elements: "
                "listed, and copied as they are by a whole-file convert\n", undecodable,
                undecodable == 1 ? "" : "s");
+}
+
+static int run(const char *path, const char *data_arg, bool json, bool show_meta)
+{
+    struct cli_data data;
+    enum tl_format format;
+    char found[4096 + 1024];
+    bool index;
+    if (show_meta && json) {
+        cli_usage_error("list", "--json always holds the metadata: give --metadata or --json");
+        return CLI_USAGE;
+    }
+    if (!data_arg && cli_model_path(path, found, sizeof found, &path) != CLI_OK)
+        return CLI_INVALID;
+    int rc = open_listed(path, data_arg, &data, &format, &index);
+    if (rc)
+        return rc;
+    if (index) {
+        cli_close_data(&data);
+        return run_index(path, json);
+    }
+    struct tl_file tf;
+    if ((rc = table_of(&data, format, data_arg, &tf)))
+        return rc;
+    struct entry *entries = calloc(tf.count ? tf.count : 1, sizeof *entries);
+    if (!entries) {
+        tl_file_free(&tf);
+        return cli_oom();
+    }
+    size_t undecodable, deflated;
+    entries_of(&tf, format, entries, &undecodable, &deflated);
+    if (json)
+        rc = cli_print_json(build_json(format, entries, tf.count, &tf));
+    else
+        print_text(entries, tf.count, &tf, show_meta);
+    if (!rc && !json)
+        print_footer(format, undecodable, deflated);
     if (!rc && count_problems(&tf))
         rc = CLI_NO;
     free(entries);
