@@ -51,101 +51,27 @@ static int make_parents(const char *dir, const char *shard)
     return CLI_OK;
 }
 
-/* ---- scaled weights across shards (SPEC 23) ----------------------------
- * A weight's scales may lie in another shard than the weight (DeepSeek's
- * shards split a layer's FP8 weight and its W_scale_inv).  The pairs are
- * found over the whole model, and each shard is converted from a view of
- * it: its own tensors but the scales a weight of another shard takes,
- * and the scales its own weights take from other shards, each such row
- * with the mapping its bytes lie in.  A shard's conversion then pairs and
- * decodes them as in one file, and no scale is written. */
-struct views {
-    struct tl_file *f;                  /* one a shard, rows shared with the shards' */
-    const uint8_t ***row_file;          /* per view, per row: another shard's mapping, or NULL */
-    size_t nshards, npairs;
-};
-
-static void views_free(struct views *v)
+/* The views of s's shards that pair scaled weights across them
+ * (tl_scaled_views).  @return CLI_OK, or a status after a message (a
+ * companion of the wrong type or shape). */
+static int pair_views(const struct cli_shards *s, struct tl_scaled_views *v)
 {
-    for (size_t k = 0; v->f && k < v->nshards; k++)
-        free(v->f[k].tensors);
-    for (size_t k = 0; v->row_file && k < v->nshards; k++)
-        free(v->row_file[k]);
-    free(v->f);
-    free(v->row_file);
-    memset(v, 0, sizeof *v);
-}
-
-/* The views of s's shards (above).  @return CLI_OK, or a status after a
- * message (a companion of the wrong type or shape). */
-static int pair_views(const struct cli_shards *s, struct views *v)
-{
-    size_t n = 0, m = 0, np = 0;
-    for (size_t k = 0; k < s->x.nshards; k++)
-        n += s->files[k].count;
-    struct tl_file all = { 0 };
-    struct tl_scaled *pairs = NULL;
+    const uint8_t **bytes = malloc((s->x.nshards ? s->x.nshards : 1) * sizeof *bytes);
     struct tl_error err = { 0 };
-    size_t *owner = malloc((n ? n : 1) * sizeof *owner), *taker = NULL, *count = NULL;
-    all.tensors = malloc((n ? n : 1) * sizeof *all.tensors);
-    memset(v, 0, sizeof *v);
-    v->nshards = s->x.nshards;
-    int rc = owner && all.tensors ? CLI_OK : CLI_IO;
-    for (size_t k = 0; rc == CLI_OK && k < s->x.nshards; k++) {
-        for (size_t i = 0; i < s->files[k].count; i++, m++) {
-            all.tensors[m] = s->files[k].tensors[i];
-            owner[m] = k;
-        }
-    }
-    all.count = n;
-    if (rc == CLI_OK && tl_scaled_find(&all, &pairs, &np, &err)) {
-        cli_report(s->name, &err);
-        rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-    }
-    v->npairs = np;
-    if (rc == CLI_OK) {
-        taker = malloc((n ? n : 1) * sizeof *taker);
-        count = calloc(v->nshards ? v->nshards : 1, sizeof *count);
-        v->f = calloc(v->nshards ? v->nshards : 1, sizeof *v->f);
-        v->row_file = calloc(v->nshards ? v->nshards : 1, sizeof *v->row_file);
-        rc = taker && count && v->f && v->row_file ? CLI_OK : CLI_IO;
-    }
-    for (size_t i = 0; rc == CLI_OK && i < n; i++)
-        taker[i] = owner[i];            /* where each row is converted */
-    for (size_t k = 0; rc == CLI_OK && k < np; k++)
-        taker[pairs[k].scale] = owner[pairs[k].weight];
-    for (size_t i = 0; rc == CLI_OK && i < n; i++)
-        count[taker[i]]++;
-    for (size_t k = 0; rc == CLI_OK && k < v->nshards; k++) {
-        v->f[k] = s->files[k];
-        v->f[k].count = 0;
-        v->f[k].problems = NULL;        /* reported when the shard was read */
-        v->f[k].nproblems = 0;
-        v->f[k].tensors = malloc((count[k] ? count[k] : 1) * sizeof *v->f[k].tensors);
-        v->row_file[k] = calloc(count[k] ? count[k] : 1, sizeof *v->row_file[k]);
-        if (!v->f[k].tensors || !v->row_file[k])
-            rc = CLI_IO;
-    }
-    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        struct tl_file *f = &v->f[taker[i]];
-        v->row_file[taker[i]][f->count] = taker[i] == owner[i] ? NULL : s->data[owner[i]].bytes;
-        f->tensors[f->count++] = all.tensors[i];
-    }
-    if (rc == CLI_IO)
-        cli_oom();
+    if (!bytes)
+        return cli_oom();
+    for (size_t k = 0; k < s->x.nshards; k++)
+        bytes[k] = s->data[k].bytes;
+    int rc = tl_scaled_views(s->files, bytes, s->x.nshards, v, &err);
+    free(bytes);
     if (rc)
-        views_free(v);
-    free(pairs);
-    free(owner);
-    free(taker);
-    free(count);
-    free(all.tensors);
-    return rc;
+        cli_report(s->name, &err);
+    return rc == TL_E_NOMEM ? CLI_IO : rc ? CLI_INVALID : CLI_OK;
 }
 
 struct shard_jobs {
     const struct cli_shards *s;
-    const struct views *views;          /* the shards' views, or NULL: the shards */
+    const struct tl_scaled_views *views;          /* the shards' views, or NULL: the shards */
     struct cli_whole w;
     const char *dir, *outdir;           /* where shards are written; where they will be */
     size_t only;                        /* one shard, or SIZE_MAX for all */
@@ -188,7 +114,7 @@ static void *shard_worker(void *arg)
 
 /* Converts the shards (all, or only one) into dir, in parallel up to the
  * threads the conversion may use. */
-static int convert_shards(const struct cli_shards *s, const struct views *views,
+static int convert_shards(const struct cli_shards *s, const struct tl_scaled_views *views,
                           const struct cli_whole *w, const char *dir, const char *outdir,
                           size_t only, uint64_t *total)
 {
@@ -765,14 +691,14 @@ static int index_of_jobs(const struct cli_shards *s, const char *index_path, con
  * --dequantize and by a floating --to-type): *views, none when nothing
  * pairs.  @return CLI_OK, or a status after a message (--dequantize of a
  * model without pairs is one). */
-static int model_pairs(const struct cli_shards *s, const struct cli_whole *w, struct views *views)
+static int model_pairs(const struct cli_shards *s, const struct cli_whole *w, struct tl_scaled_views *views)
 {
     memset(views, 0, sizeof *views);
     int rc = w->dequantize || w->to_type ? pair_views(s, views) : CLI_OK;
     if (rc == CLI_OK && w->dequantize && !views->npairs) {
         cli_error("%s: --dequantize: no scaled weights in any shard (a FLOAT8E4M3 W beside "
                   "FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)", s->name);
-        views_free(views);
+        tl_scaled_views_free(views);
         rc = CLI_INVALID;
     }
     return rc;
@@ -811,7 +737,7 @@ struct model_out {
 /* The whole model converted (and re-sharded at max_shard bytes, when not
  * 0) into a temporary folder beside outdir, its index and other files
  * written there, then put in place as outdir.  @return a CLI_* status. */
-static int whole_model(struct cli_shards *s, const struct views *vs, const struct cli_whole *w,
+static int whole_model(struct cli_shards *s, const struct tl_scaled_views *vs, const struct cli_whole *w,
                        const char *index_path, const char *outdir, uint64_t max_shard,
                        struct model_out *o)
 {
@@ -903,12 +829,12 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         cli_shards_close(&s);
         return rc;
     }
-    struct views views;
+    struct tl_scaled_views views;
     if ((rc = cli_whole_check(w, s.files, s.x.nshards)) || (rc = model_pairs(&s, w, &views))) {
         cli_shards_close(&s);
         return rc;
     }
-    const struct views *vs = views.npairs ? &views : NULL;
+    const struct tl_scaled_views *vs = views.npairs ? &views : NULL;
     struct model_out o = { 0 };
     if (shard) {                        /* one job of many: straight into OUTDIR */
         if (mkdir(outdir, 0777) != 0 && errno != EEXIST) {
@@ -926,7 +852,7 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         if (rc == CLI_OK && w->json)
             rc = print_model(&s, &o);
     }
-    views_free(&views);
+    tl_scaled_views_free(&views);
     free(o.names);
     cli_shards_close(&s);
     return rc;

@@ -147,3 +147,86 @@ void tl_scaled_shape(const struct tl_file *f, const struct tl_scaled *p, unsigne
     if (p->kind == TL_SCALED_MXFP4)
         sizes[*rank - 1] *= 32;
 }
+
+/* ---- scaled weights across files (SPEC 23) --------------------------------
+ * A weight's scales may lie in another shard of a model than the weight
+ * (DeepSeek's shards split a layer's FP8 weight and its W_scale_inv).  The
+ * pairs are found over all the files at once, and each file gets a view:
+ * its own tensors but the scales a weight of another file takes, and the
+ * scales its own weights take from other files, each such row with the
+ * bytes of the file it lies in.  A view then pairs and decodes as one
+ * file does (tl_scaled_find, with scale_file set from row_file). */
+
+void tl_scaled_views_free(struct tl_scaled_views *v)
+{
+    for (size_t k = 0; v->f && k < v->nfiles; k++)
+        free(v->f[k].tensors);
+    for (size_t k = 0; v->row_file && k < v->nfiles; k++)
+        free(v->row_file[k]);
+    free(v->f);
+    free(v->row_file);
+    memset(v, 0, sizeof *v);
+}
+
+int tl_scaled_views(const struct tl_file *files, const uint8_t *const *bytes, size_t nfiles,
+                    struct tl_scaled_views *v, struct tl_error *err)
+{
+    size_t n = 0, m = 0, np = 0;
+    for (size_t k = 0; k < nfiles; k++)
+        n += files[k].count;
+    struct tl_file all = { 0 };
+    struct tl_scaled *pairs = NULL;
+    size_t *owner = malloc((n ? n : 1) * sizeof *owner), *taker = NULL, *count = NULL;
+    all.tensors = malloc((n ? n : 1) * sizeof *all.tensors);
+    memset(v, 0, sizeof *v);
+    v->nfiles = nfiles;
+    int rc = owner && all.tensors ? 0 : TL_E_NOMEM;
+    for (size_t k = 0; !rc && k < nfiles; k++) {
+        for (size_t i = 0; i < files[k].count; i++, m++) {
+            all.tensors[m] = files[k].tensors[i];
+            owner[m] = k;
+        }
+    }
+    all.count = n;
+    if (!rc)
+        rc = tl_scaled_find(&all, &pairs, &np, err);
+    v->npairs = np;
+    if (!rc) {
+        taker = malloc((n ? n : 1) * sizeof *taker);
+        count = calloc(nfiles ? nfiles : 1, sizeof *count);
+        v->f = calloc(nfiles ? nfiles : 1, sizeof *v->f);
+        v->row_file = calloc(nfiles ? nfiles : 1, sizeof *v->row_file);
+        rc = taker && count && v->f && v->row_file ? 0 : TL_E_NOMEM;
+    }
+    for (size_t i = 0; !rc && i < n; i++)
+        taker[i] = owner[i];            /* the file whose view holds each row */
+    for (size_t k = 0; !rc && k < np; k++)
+        taker[pairs[k].scale] = owner[pairs[k].weight];
+    for (size_t i = 0; !rc && i < n; i++)
+        count[taker[i]]++;
+    for (size_t k = 0; !rc && k < nfiles; k++) {
+        v->f[k] = files[k];
+        v->f[k].count = 0;
+        v->f[k].problems = NULL;        /* said when the file was read */
+        v->f[k].nproblems = 0;
+        v->f[k].tensors = malloc((count[k] ? count[k] : 1) * sizeof *v->f[k].tensors);
+        v->row_file[k] = calloc(count[k] ? count[k] : 1, sizeof *v->row_file[k]);
+        if (!v->f[k].tensors || !v->row_file[k])
+            rc = TL_E_NOMEM;
+    }
+    for (size_t i = 0; !rc && i < n; i++) {
+        struct tl_file *f = &v->f[taker[i]];
+        v->row_file[taker[i]][f->count] = taker[i] == owner[i] ? NULL : bytes[owner[i]];
+        f->tensors[f->count++] = all.tensors[i];
+    }
+    if (rc == TL_E_NOMEM)
+        tl_fail(err, rc, NULL, "out of memory");
+    if (rc)
+        tl_scaled_views_free(v);
+    free(pairs);
+    free(owner);
+    free(taker);
+    free(count);
+    free(all.tensors);
+    return rc;
+}

@@ -419,6 +419,23 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
                         struct tl_scaled_cache **cache);
 void tl_scaled_cache_free(struct tl_scaled_cache *cache);
 
+/* The views of several files' tables (a sharded model's shards) that
+ * pair scaled weights across them (scaled.c): f[k] holds file k's rows
+ * but the scales a weight of another file takes, and the scales its own
+ * weights take from other files; row_file[k][i] is the bytes of the file
+ * view k's row i lies in, NULL for file k's own (set a pair's scale_file
+ * from it).  The rows are the files' own: the files outlive the views.
+ * @return 0 (free with tl_scaled_views_free), or tl_scaled_find's error
+ * / TL_E_NOMEM with nothing to free. */
+struct tl_scaled_views {
+    struct tl_file *f;
+    const uint8_t ***row_file;
+    size_t nfiles, npairs;
+};
+int tl_scaled_views(const struct tl_file *files, const uint8_t *const *bytes, size_t nfiles,
+                    struct tl_scaled_views *v, struct tl_error *err);
+void tl_scaled_views_free(struct tl_scaled_views *v);
+
 /* ---- sharded safetensors models (shards.c) ------------------------------ */
 
 /* A shard index (model.safetensors.index.json, SPEC section 10): the shards'
