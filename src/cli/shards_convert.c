@@ -71,7 +71,7 @@ static int pair_views(const struct cli_shards *s, struct tl_scaled_views *v)
 
 struct shard_jobs {
     const struct cli_shards *s;
-    const struct tl_scaled_views *views;          /* the shards' views, or NULL: the shards */
+    const struct tl_scaled_views *views;   /* the shards' views, or NULL: the shards */
     struct cli_whole w;
     const char *dir, *outdir;           /* where shards are written; where they will be */
     size_t only;                        /* one shard, or SIZE_MAX for all */
@@ -691,7 +691,8 @@ static int index_of_jobs(const struct cli_shards *s, const char *index_path, con
  * --dequantize and by a floating --to-type): *views, none when nothing
  * pairs.  @return CLI_OK, or a status after a message (--dequantize of a
  * model without pairs is one). */
-static int model_pairs(const struct cli_shards *s, const struct cli_whole *w, struct tl_scaled_views *views)
+static int model_pairs(const struct cli_shards *s, const struct cli_whole *w,
+                       struct tl_scaled_views *views)
 {
     memset(views, 0, sizeof *views);
     int rc = w->dequantize || w->to_type ? pair_views(s, views) : CLI_OK;
@@ -737,8 +738,8 @@ struct model_out {
 /* The whole model converted (and re-sharded at max_shard bytes, when not
  * 0) into a temporary folder beside outdir, its index and other files
  * written there, then put in place as outdir.  @return a CLI_* status. */
-static int whole_model(struct cli_shards *s, const struct tl_scaled_views *vs, const struct cli_whole *w,
-                       const char *index_path, const char *outdir, uint64_t max_shard,
+static int whole_model(struct cli_shards *s, const struct tl_scaled_views *vs,
+                       const struct cli_whole *w, const char *index_path, const char *outdir, uint64_t max_shard,
                        struct model_out *o)
 {
     char tmp[4096 + 64], stage[4096 + 64];
