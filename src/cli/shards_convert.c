@@ -739,8 +739,8 @@ struct model_out {
  * 0) into a temporary folder beside outdir, its index and other files
  * written there, then put in place as outdir.  @return a CLI_* status. */
 static int whole_model(struct cli_shards *s, const struct tl_scaled_views *vs,
-                       const struct cli_whole *w, const char *index_path, const char *outdir, uint64_t max_shard,
-                       struct model_out *o)
+                       const struct cli_whole *w, const char *index_path, const char *outdir,
+                       uint64_t max_shard, struct model_out *o)
 {
     char tmp[4096 + 64], stage[4096 + 64];
     struct cli_tmp *reg = tmp_beside(outdir, tmp, sizeof tmp), *reg2 = NULL;
