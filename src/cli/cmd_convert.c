@@ -617,7 +617,6 @@ static void declare_args(struct convert_args *a, char *gloss, size_t ng, char *f
     a->quiet = arg_lit0("q", "quiet", "no progress bar");
     a->json = arg_lit0(NULL, "json", "print the destination description, bytesWritten and overflow (values that became +-inf)");
     a->help = arg_lit0("h", "help", "print this help and exit");
-    a->end = arg_end(5);
     cli_desc_opts_init(&a->dopt, "convert", 1);
     a->end = arg_end(5);
 }

@@ -24,17 +24,6 @@
 #include "cli.h"
 
 
-/* The other format's spelling of a type carried as it is (SPEC 19: types
- * both formats have cross): the crossing table's (C64, '<c8'), or the type
- * table's for a type it has (an empty tensor's); NULL when none. */
-static const char *carried_as(const struct tl_file_tensor *t, enum tl_format from, bool to_npy)
-{
-    const char *x = to_npy ? tl_safetensors_npy(t->dtype) : tl_npy_safetensors(t->dtype);
-    enum tl_dtype dt;
-    if (!x && tl_format_dtype(from, t->dtype, &dt) == 0)
-        x = to_npy ? tl_dtype_info(dt)->npy : tl_dtype_info(dt)->st;
-    return x;
-}
 
 /* The reference writer's order: element size, largest first, then name. */
 static unsigned item_size(const struct tl_whole_item *x)
@@ -111,27 +100,13 @@ static int rules_used(const struct cli_whole *w, const struct tl_rule_use *u,
     return CLI_OK;
 }
 
-/* The shape an item is written with: its sizes in memory order, or as the
- * file had it for a tensor carried as it is; @return the rank. */
-static unsigned item_shape(const struct tl_whole_item *x, uint64_t *shape)
-{
-    if (!x->t->decodable) {
-        memcpy(shape, x->t->shape, x->t->ndim * sizeof shape[0]);
-        return x->t->ndim;
-    }
-    struct tl_info info;
-    tl_desc_classify(&x->dst, &info);
-    for (unsigned k = 0; k < x->dst.rank; k++)
-        shape[k] = x->dst.sizes[info.axis_order[k]];
-    return x->t->scalar ? 0 : x->dst.rank;       /* 0-d stays [] */
-}
 
 static cJSON *report(const struct tl_whole_item *it, size_t n, enum tl_format format)
 {
     cJSON *arr = cJSON_CreateArray();
     for (size_t i = 0; arr && i < n; i++) {
         uint64_t shape[TL_MAX_RANK];
-        unsigned rank = item_shape(&it[i], shape);
+        unsigned rank = tl_whole_item_shape(&it[i], shape);
         bool dec = it[i].t->decodable;
         enum tl_dtype known;          /* every type spelled one way, as list does */
         const char *from = dec ? tl_dtype_name(it[i].t->desc.dtype)
@@ -546,38 +521,10 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
         return CLI_IO;
     }
     uint64_t at = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!it[i].t->decodable && it[i].t->encoding == TL_ENC_GGML) {
-            char list[256];
-            cli_error("%s: tensor '%s' is of GGUF type %s, which this tool "
-                    "does not decode (it decodes %s): safetensors cannot carry it", w->name,
-                    tl_quote(it[i].t->name, q, sizeof q), it[i].t->dtype,
-                    tl_ggml_decoded_list(list, sizeof list));
-            free(e);
-            return CLI_INVALID;
-        }
-        const struct tl_file_tensor *t = it[i].t;
-        const char *st = t->decodable || it[i].retyped ? NULL : t->dtype;
-        if (!t->decodable && !it[i].retyped && f->format == TL_FMT_NPZ) {
-            /* its .npy data as it is, C order: the header says the rest */
-            st = t->dtype[0] ? carried_as(t, f->format, false) : NULL;
-            uint64_t npy = t->encoding == TL_ENC_PLAIN ? t->end - t->begin : t->decoded_bytes;
-            it[i].bytes = npy - t->npy_data;
-            it[i].cross = true;
-            if (!st || (t->npy_fortran && t->ndim >= 2 && it[i].bytes)) {
-                cli_error("%s: member '%s' (%s) has no safetensors form%s: "
-                        "convert the archive into an .npz instead", w->name,
-                        tl_quote(t->name, q, sizeof q), t->dtype[0] ? t->dtype : "not a .npy file",
-                        st ? " in Fortran order (numpy's ascontiguousarray first)" : "");
-                free(e);
-                return CLI_INVALID;
-            }
-        }
-        e[i] = (struct tl_st_entry){ .name = t->name, .dtype = it[i].dst.dtype, .st = st,
-                                     .bytes = it[i].bytes };
-        e[i].rank = item_shape(&it[i], e[i].shape);
-        it[i].offset = at;
-        at += it[i].bytes;
+    if (tl_safetensors_items(it, n, f->format, e, &at, &err)) {
+        cli_report(w->name, &err);
+        free(e);
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
     struct tl_file_meta *meta;
     size_t nmeta;
@@ -631,100 +578,31 @@ out:
     return rc;
 }
 
-/* An .npz member's name: the tensor's with ".npy", or a member carried
- * from an .npz under its own. */
-static void member_name(const struct tl_whole_item *x, const struct tl_file *f, char *buf, size_t n)
-{
-    bool other = f->format == TL_FMT_NPZ && !x->t->wrapped;
-    snprintf(buf, n, "%s%s", x->t->name, other ? "" : ".npy");
-}
-
-/* Writes an .npz OUT (stored, as np.savez does) of the tensors of it[] in
- * the input's order: each a local header, its .npy (header, then the
- * tensor through the copy core), a data descriptor with the CRC-32 the
- * writer summed on the way; then the central directory. */
 static int write_npz(const struct cli_whole *w, const struct tl_file *f,
                      const struct cli_data *in, struct tl_whole_item *it, uint64_t *written)
 {
     size_t n = f->count;
-    struct tl_zip_entry *e = calloc(n ? n : 1, sizeof *e);
-    char **names = calloc(n ? n : 1, sizeof *names);
-    uint8_t **npy = calloc(n ? n : 1, sizeof *npy);
-    size_t *nlen = calloc(n ? n : 1, sizeof *nlen);
+    struct tl_npz_layout l;
     uint8_t local[TL_ZIP_LOCAL_MAX], desc[TL_ZIP_DESCRIPTOR], *dir = NULL;
     size_t dlen = 0;
     struct tl_error err = { 0 };
-    char q[128], name[TL_ZIP_NAME_MAX + 8];
     int rc = CLI_OK;
-    if (!e || !names || !npy || !nlen) {
-        cli_oom();
-        rc = CLI_IO;
-        goto out;
+    if (tl_npz_layout(it, n, f->format, &l, &err)) {
+        cli_report(w->name, &err);
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
-    uint64_t at = 0;
-    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        const struct tl_whole_item *x = &it[i];
-        member_name(x, f, name, sizeof name);
-        if (strlen(name) > TL_ZIP_NAME_MAX || !(names[i] = strdup(name))) {
-            cli_error("%s: tensor '%s': its name is too long for an "
-                    ".npz member", w->name, tl_quote(x->t->name, q, sizeof q));
-            rc = CLI_INVALID;
-            break;
-        }
-        uint64_t bytes;
-        const char *descr = !x->t->decodable && f->format != TL_FMT_NPZ
-                            ? carried_as(x->t, f->format, true) : NULL;
-        if (!x->t->decodable && f->format != TL_FMT_NPZ && !descr) {
-            cli_error("%s: tensor '%s' (%s) has no .npy form: convert "
-                    "the file into a safetensors OUT instead", w->name,
-                    tl_quote(x->t->name, q, sizeof q), x->t->dtype);
-            rc = CLI_INVALID;
-            break;
-        } else if (descr) {             /* carried as it is, under a header of its own */
-            if (tl_npy_header_raw(descr, x->t->shape, x->t->ndim, NULL, 0, &nlen[i], &err) ||
-                !(npy[i] = malloc(nlen[i])) ||
-                tl_npy_header_raw(descr, x->t->shape, x->t->ndim, npy[i], nlen[i], &nlen[i],
-                                  &err)) {
-                cli_oom();
-                rc = CLI_IO;
-                break;
-            }
-            bytes = nlen[i] + x->bytes;
-        } else if (!x->t->decodable) {
-            bytes = x->t->decoded_bytes;
-        } else {
-            struct tl_desc d = x->dst;
-            /* a 0-d array stays 0-d; a Fortran-order array whose layout is
-             * kept stays Fortran-order, so numpy loads the same shape */
-            unsigned how = (x->t->scalar ? TL_NPY_SCALAR : 0) |
-                           (f->format == TL_FMT_NPZ && !x->layout ? TL_NPY_FORTRAN : 0);
-            if (tl_npy_header_as(&d, how, NULL, 0, &nlen[i], &err) || !(npy[i] = malloc(nlen[i])) ||
-                tl_npy_header_as(&d, how, npy[i], nlen[i], &nlen[i], &err)) {
-                cli_error("%s: tensor '%s' cannot be an .npy member: %s%s",
-                        w->name, tl_quote(x->t->name, q, sizeof q), err.msg,
-                        tl_dtype_is_float(x->dst.dtype) ? ": give --to-type FLOAT32, or write "
-                        "safetensors" : "");
-                rc = CLI_INVALID;
-                break;
-            }
-            bytes = nlen[i] + x->bytes;
-        }
-        e[i] = (struct tl_zip_entry){ names[i], bytes, at, 0 };
-        at += tl_zip_local(names[i], local) + bytes + TL_ZIP_DESCRIPTOR;
-    }
-    if (rc == CLI_OK && tl_zip_directory(e, n, at, &dir, &dlen, &err)) {
-        if (err.code == TL_E_NOMEM) {
-            cli_oom();
-            rc = CLI_IO;
-        } else {
+    if (tl_zip_directory(l.e, n, l.end, &dir, &dlen, &err)) {
+        if (err.code == TL_E_NOMEM)
+            rc = cli_oom();
+        else {
             cli_error("%s: %s", w->shown ? w->shown : w->out, err.msg);
             rc = CLI_INVALID;
         }
+        tl_npz_layout_free(&l);
+        return rc;
     }
-    if (rc)
-        goto out;
     struct cli_writer wr;
-    *written = at + dlen;
+    *written = l.end + dlen;
     if ((rc = cli_writer_open(&wr, w->out, *written, w->threads, whole_progress(w, in), NULL)))
         goto out;
     if (w->shown)                      /* a shard: named where it will be, not where it is built */
@@ -732,42 +610,33 @@ static int write_npz(const struct cli_whole *w, const struct tl_file *f,
     size_t carried = 0;
     struct inflated cache = { 0 };
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        size_t ll = tl_zip_local(names[i], local);
+        size_t ll = tl_zip_local(l.e[i].name, local);
         rc = cli_writer_put(&wr, local, ll);
         wr.crc_on = true;
         wr.crc = 0;
-        if (rc == CLI_OK && npy[i])
-            rc = cli_writer_put(&wr, npy[i], nlen[i]);
-        it[i].dst.file_offset = e[i].at + ll + nlen[i];
+        if (rc == CLI_OK && l.npy[i])
+            rc = cli_writer_put(&wr, l.npy[i], l.nlen[i]);
+        it[i].dst.file_offset = l.e[i].at + ll + l.nlen[i];
         carried += !it[i].t->decodable;
         if (rc == CLI_OK)
-            rc = put_tensor(&wr, f, in, &it[i], e[i].at + ll + e[i].bytes, &cache);
+            rc = put_tensor(&wr, f, in, &it[i], l.e[i].at + ll + l.e[i].bytes, &cache);
         wr.crc_on = false;
-        e[i].crc = wr.crc;
+        l.e[i].crc = wr.crc;
         if (rc == CLI_OK)
-            rc = cli_writer_put(&wr, desc, tl_zip_descriptor(e[i].crc, e[i].bytes, desc));
+            rc = cli_writer_put(&wr, desc, tl_zip_descriptor(l.e[i].crc, l.e[i].bytes, desc));
     }
     inflated_free(&cache);
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK) {                 /* the directory again, with the CRCs */
         free(dir);
         dir = NULL;
-        if (tl_zip_directory(e, n, at, &dir, &dlen, &err)) {
-            cli_oom();
-            rc = CLI_IO;
-        } else {
+        if (tl_zip_directory(l.e, n, l.end, &dir, &dlen, &err))
+            rc = cli_oom();
+        else
             rc = cli_writer_put(&wr, dir, dlen);
-        }
     }
     rc = finish(w, &wr, rc, carried);
 out:
-    for (size_t i = 0; names && npy && i < n; i++) {
-        free(names[i]);
-        free(npy[i]);
-    }
-    free(e);
-    free(names);
-    free(npy);
-    free(nlen);
+    tl_npz_layout_free(&l);
     free(dir);
     return rc;
 }

@@ -441,6 +441,106 @@ int tl_zip_directory(const struct tl_zip_entry *e, size_t n, uint64_t at, uint8_
     return 0;
 }
 
+/* ---- the writer of a whole file's tensors ---------------------------------- */
+
+/* A member's name: the tensor's, and ".npy" but for a member of an .npz
+ * source that held no .npy file (kept under its own name). */
+static void member_name(const struct tl_whole_item *x, enum tl_format from, char *buf, size_t n)
+{
+    bool other = from == TL_FMT_NPZ && !x->t->wrapped;
+    snprintf(buf, n, "%s%s", x->t->name, other ? "" : ".npy");
+}
+
+void tl_npz_layout_free(struct tl_npz_layout *l)
+{
+    for (size_t i = 0; l->names && l->npy && i < l->n; i++) {
+        free(l->names[i]);
+        free(l->npy[i]);
+    }
+    free(l->e);
+    free(l->names);
+    free(l->npy);
+    free(l->nlen);
+    memset(l, 0, sizeof *l);
+}
+
+/* Member i's .npy header, into l (none for a member carried whole). */
+static int member_header(const struct tl_whole_item *x, enum tl_format from,
+                         struct tl_npz_layout *l, size_t i, uint64_t *bytes,
+                         struct tl_error *err)
+{
+    char q[128];
+    const char *descr = !x->t->decodable && from != TL_FMT_NPZ
+                        ? tl_whole_carried_as(x->t, from, true) : NULL;
+    if (!x->t->decodable && from != TL_FMT_NPZ && !descr)
+        return tl_fail(err, TL_E_VALUE, NULL, "tensor '%s' (%s) has no .npy form: convert the "
+                       "file into a safetensors OUT instead", tl_quote(x->t->name, q, sizeof q),
+                       x->t->dtype);
+    if (descr) {                        /* carried as it is, under a header of its own */
+        if (tl_npy_header_raw(descr, x->t->shape, x->t->ndim, NULL, 0, &l->nlen[i], err) ||
+            !(l->npy[i] = malloc(l->nlen[i])) ||
+            tl_npy_header_raw(descr, x->t->shape, x->t->ndim, l->npy[i], l->nlen[i],
+                              &l->nlen[i], err))
+            return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+        *bytes = l->nlen[i] + x->bytes;
+        return 0;
+    }
+    if (!x->t->decodable) {             /* a member of an .npz source, as it is */
+        *bytes = x->t->decoded_bytes;
+        return 0;
+    }
+    /* a 0-d array stays 0-d; a Fortran-order array whose layout is kept
+     * stays Fortran-order, so numpy loads the same shape */
+    struct tl_desc d = x->dst;
+    unsigned how = (x->t->scalar ? TL_NPY_SCALAR : 0) |
+                   (from == TL_FMT_NPZ && !x->layout ? TL_NPY_FORTRAN : 0);
+    if (tl_npy_header_as(&d, how, NULL, 0, &l->nlen[i], err) ||
+        !(l->npy[i] = malloc(l->nlen[i])) ||
+        tl_npy_header_as(&d, how, l->npy[i], l->nlen[i], &l->nlen[i], err)) {
+        char msg[sizeof err->msg];
+        snprintf(msg, sizeof msg, "%s", err->msg);
+        return tl_fail(err, TL_E_VALUE, NULL, "tensor '%s' cannot be an .npy member: %s%s",
+                       tl_quote(x->t->name, q, sizeof q), msg,
+                       tl_dtype_is_float(x->dst.dtype) ? ": give --to-type FLOAT32, or write "
+                       "safetensors" : "");
+    }
+    *bytes = l->nlen[i] + x->bytes;
+    return 0;
+}
+
+int tl_npz_layout(const struct tl_whole_item *it, size_t n, enum tl_format from,
+                  struct tl_npz_layout *l, struct tl_error *err)
+{
+    char q[128], name[TL_ZIP_NAME_MAX + 8];
+    uint8_t local[TL_ZIP_LOCAL_MAX];
+    memset(l, 0, sizeof *l);
+    l->n = n;
+    l->e = calloc(n ? n : 1, sizeof *l->e);
+    l->names = calloc(n ? n : 1, sizeof *l->names);
+    l->npy = calloc(n ? n : 1, sizeof *l->npy);
+    l->nlen = calloc(n ? n : 1, sizeof *l->nlen);
+    int rc = l->e && l->names && l->npy && l->nlen
+             ? 0 : tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    for (size_t i = 0; !rc && i < n; i++) {
+        const struct tl_whole_item *x = &it[i];
+        uint64_t bytes = 0;
+        member_name(x, from, name, sizeof name);
+        if (strlen(name) > TL_ZIP_NAME_MAX || !(l->names[i] = strdup(name)))
+            rc = tl_fail(err, TL_E_VALUE, NULL, "tensor '%s': its name is too long for an .npz "
+                         "member", tl_quote(x->t->name, q, sizeof q));
+        else
+            rc = member_header(x, from, l, i, &bytes, err);
+        if (!rc) {
+            l->e[i] = (struct tl_zip_entry){ l->names[i], bytes, l->end, 0 };
+            l->end += tl_zip_local(l->names[i], local) + bytes + TL_ZIP_DESCRIPTOR;
+        }
+    }
+    if (rc)
+        tl_npz_layout_free(l);
+    return rc;
+}
+
+
 /* Any zip: an archive of .npy members unless a format that knows its
  * members better (a PyTorch checkpoint) bids higher. */
 static unsigned npz_bid(const uint8_t *head, size_t n)

@@ -376,6 +376,47 @@ int tl_safetensors_header(const struct tl_st_entry *t, size_t n, const struct tl
     return 0;
 }
 
+/* ---- the writer of a whole file's tensors ---------------------------------- */
+
+int tl_safetensors_items(struct tl_whole_item *it, size_t n, enum tl_format from,
+                         struct tl_st_entry *e, uint64_t *data_bytes, struct tl_error *err)
+{
+    char q[128];
+    uint64_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_file_tensor *t = it[i].t;
+        if (!t->decodable && t->encoding == TL_ENC_GGML) {
+            char list[256];
+            return tl_fail(err, TL_E_VALUE, NULL, "tensor '%s' is of GGUF type %s, which this "
+                           "tool does not decode (it decodes %s): safetensors cannot carry it",
+                           tl_quote(t->name, q, sizeof q), t->dtype,
+                           tl_ggml_decoded_list(list, sizeof list));
+        }
+        const char *st = t->decodable || it[i].retyped ? NULL : t->dtype;
+        if (!t->decodable && !it[i].retyped && from == TL_FMT_NPZ) {
+            /* its .npy data as it is, C order: the header says the rest */
+            st = t->dtype[0] ? tl_whole_carried_as(t, from, false) : NULL;
+            uint64_t npy = t->encoding == TL_ENC_PLAIN ? t->end - t->begin : t->decoded_bytes;
+            it[i].bytes = npy - t->npy_data;
+            it[i].cross = true;
+            if (!st || (t->npy_fortran && t->ndim >= 2 && it[i].bytes))
+                return tl_fail(err, TL_E_VALUE, NULL, "member '%s' (%s) has no safetensors "
+                               "form%s: convert the archive into an .npz instead",
+                               tl_quote(t->name, q, sizeof q),
+                               t->dtype[0] ? t->dtype : "not a .npy file",
+                               st ? " in Fortran order (numpy's ascontiguousarray first)" : "");
+        }
+        e[i] = (struct tl_st_entry){ .name = t->name, .dtype = it[i].dst.dtype, .st = st,
+                                     .bytes = it[i].bytes };
+        e[i].rank = tl_whole_item_shape(&it[i], e[i].shape);
+        it[i].offset = at;
+        at += it[i].bytes;
+    }
+    *data_bytes = at;
+    return 0;
+}
+
+
 /* An 8-byte header length (binary: some byte of it is not text, which a
  * JSON description never holds) followed by '{'.  Not certain: another
  * format's ninth byte may be '{' too (a GGUF file's tensor count). */

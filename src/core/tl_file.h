@@ -586,4 +586,41 @@ int tl_whole_plan(const struct tl_whole_rules *w, const struct tl_file *f,
                   struct tl_whole_item *it, const enum tl_dtype *to_type, struct tl_rule_use *u,
                   struct tl_error *err);
 
+
+/* The other format's spelling of a type carried as it is (SPEC 19: types
+ * both formats have cross): the crossing table's (C64, '<c8'), or the type
+ * table's for a type it has (an empty tensor's); NULL when none. */
+const char *tl_whole_carried_as(const struct tl_file_tensor *t, enum tl_format from, bool to_npy);
+
+/* The shape an item is written with: its sizes in memory order, or as the
+ * file had it for a tensor carried as it is.  @return the rank. */
+unsigned tl_whole_item_shape(const struct tl_whole_item *x, uint64_t *shape);
+
+/* A whole file's items written as a safetensors file's tensors
+ * (safetensors.c): e[i], the header entry of item i, and its offset in the
+ * data section, in the order given; an .npz member carried as it is goes
+ * across as its .npy data (cross); *data_bytes the data section's size.
+ * @return 0, or TL_E_VALUE naming a tensor safetensors cannot carry (a
+ * GGUF type not decoded, a member with no safetensors form). */
+int tl_safetensors_items(struct tl_whole_item *it, size_t n, enum tl_format from,
+                         struct tl_st_entry *e, uint64_t *data_bytes, struct tl_error *err);
+
+/* A whole file's items as the members of an .npz archive (npz.c): member
+ * i named names[i] (the tensor's name and ".npy"), its .npy header npy[i]
+ * of nlen[i] bytes (NULL for a member carried whole), its zip entry e[i]
+ * (bytes, where its local header starts); end, where the central directory
+ * starts.  @return 0 (free with tl_npz_layout_free), or TL_E_VALUE naming
+ * a tensor no .npy member can hold, or TL_E_NOMEM, with nothing to free. */
+struct tl_npz_layout {
+    struct tl_zip_entry *e;
+    char **names;
+    uint8_t **npy;
+    size_t *nlen;
+    size_t n;
+    uint64_t end;
+};
+int tl_npz_layout(const struct tl_whole_item *it, size_t n, enum tl_format from,
+                  struct tl_npz_layout *l, struct tl_error *err);
+void tl_npz_layout_free(struct tl_npz_layout *l);
+
 #endif

@@ -138,3 +138,29 @@ int tl_whole_plan(const struct tl_whole_rules *w, const struct tl_file *f,
     return 0;
 }
 
+/* The other format's spelling of a type carried as it is (SPEC 19: types
+ * both formats have cross): the crossing table's (C64, '<c8'), or the type
+ * table's for a type it has (an empty tensor's); NULL when none. */
+const char *tl_whole_carried_as(const struct tl_file_tensor *t, enum tl_format from, bool to_npy)
+{
+    const char *x = to_npy ? tl_safetensors_npy(t->dtype) : tl_npy_safetensors(t->dtype);
+    enum tl_dtype dt;
+    if (!x && tl_format_dtype(from, t->dtype, &dt) == 0)
+        x = to_npy ? tl_dtype_info(dt)->npy : tl_dtype_info(dt)->st;
+    return x;
+}
+
+/* The shape an item is written with: its sizes in memory order, or as the
+ * file had it for a tensor carried as it is; @return the rank. */
+unsigned tl_whole_item_shape(const struct tl_whole_item *x, uint64_t *shape)
+{
+    if (!x->t->decodable) {
+        memcpy(shape, x->t->shape, x->t->ndim * sizeof shape[0]);
+        return x->t->ndim;
+    }
+    struct tl_info info;
+    tl_desc_classify(&x->dst, &info);
+    for (unsigned k = 0; k < x->dst.rank; k++)
+        shape[k] = x->dst.sizes[info.axis_order[k]];
+    return x->t->scalar ? 0 : x->dst.rank;       /* 0-d stays [] */
+}
