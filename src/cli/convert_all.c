@@ -754,32 +754,16 @@ static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
         goto out;
     }
     for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        struct tl_whole_item *x = &it[i];
-        const struct tl_file_tensor *t = x->t;
-        tl_quote(t->name, q, sizeof q);
-        x->raw = !x->quantize && t->encoding == TL_ENC_GGML && (!t->decodable || !x->type);
-        x->gtype = x->quantize ? x->gtype : x->raw ? t->ggml_type
-                 : t->decodable ? tl_ggml_of_dtype(x->dst.dtype) : UINT32_MAX;
-        if (x->layout) {
-            cli_error("%s: tensor '%s': a GGUF OUT keeps each tensor's "
-                    "layout (row-major): --to is for a safetensors or .npz OUT", w->name, q);
+        if (it[i].layout) {
+            cli_error("%s: tensor '%s': a GGUF OUT keeps each tensor's layout (row-major): --to "
+                      "is for a safetensors or .npz OUT", w->name,
+                      tl_quote(it[i].t->name, q, sizeof q));
             rc = CLI_USAGE;
-        } else if (x->gtype == UINT32_MAX) {
-            cli_error("%s: tensor '%s' (%s) has no GGUF type (GGUF has "
-                    "F32, F16, BF16, F64, I8, I16, I32, I64 and ggml's blocks)", w->name, q,
-                    t->decodable ? tl_dtype_name(x->dst.dtype) : t->dtype);
-            rc = CLI_INVALID;
         }
-        const uint64_t *sizes = t->decodable && !x->raw ? x->dst.sizes : t->shape;
-        unsigned rank = t->decodable && !x->raw ? (t->scalar ? 0 : x->dst.rank) : t->ndim;
-        if (rc == CLI_OK && rank > 4) {
-            cli_error("%s: tensor '%s' has %u dimensions: a GGUF tensor has "
-                    "at most 4", w->name, q, rank);
-            rc = CLI_INVALID;
-        }
-        e[i] = (struct tl_gguf_entry){ t->name, x->gtype, rank ? rank : 1, { 1, 1, 1, 1 } };
-        for (unsigned k = 0; k < rank; k++)
-            e[i].ne[k] = sizes[rank - 1 - k];
+    }
+    if (rc == CLI_OK && tl_gguf_items(it, n, e, &err)) {
+        cli_report(w->name, &err);
+        rc = CLI_INVALID;
     }
     bool keep = f->format == TL_FMT_GGUF;
     if (rc == CLI_OK &&

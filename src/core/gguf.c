@@ -28,6 +28,7 @@
 #define GGUF_MAX_DIMS 4
 #define GGUF_DEFAULT_ALIGNMENT 32
 
+
 /* "GGUF", then the version: certain, whatever the bytes after it are (a
  * tensor count whose low byte is '{' does not make it safetensors). */
 static unsigned gguf_bid(const uint8_t *head, size_t n)
@@ -639,6 +640,35 @@ static int gguf_header(const struct tl_desc *d, const char *name, bool scalar, b
         e.ne[i] = d->sizes[info.axis_order[d->rank - 1 - i]];
     uint64_t off, size;
     return tl_gguf_header(&e, 1, NULL, 0, 0, 32, bytes, len, &off, &size, err);
+}
+
+/* ---- the writer of a whole file's tensors ---------------------------------- */
+
+int tl_gguf_items(struct tl_whole_item *it, size_t n, struct tl_gguf_entry *e,
+                  struct tl_error *err)
+{
+    char q[128];
+    for (size_t i = 0; i < n; i++) {
+        struct tl_whole_item *x = &it[i];
+        const struct tl_file_tensor *t = x->t;
+        tl_quote(t->name, q, sizeof q);
+        x->raw = !x->quantize && t->encoding == TL_ENC_GGML && (!t->decodable || !x->type);
+        x->gtype = x->quantize ? x->gtype : x->raw ? t->ggml_type
+                 : t->decodable ? tl_ggml_of_dtype(x->dst.dtype) : UINT32_MAX;
+        if (x->gtype == UINT32_MAX)
+            return tl_fail(err, TL_E_VALUE, NULL, "tensor '%s' (%s) has no GGUF type (GGUF has "
+                           "F32, F16, BF16, F64, I8, I16, I32, I64 and ggml's blocks)", q,
+                           t->decodable ? tl_dtype_name(x->dst.dtype) : t->dtype);
+        const uint64_t *sizes = t->decodable && !x->raw ? x->dst.sizes : t->shape;
+        unsigned rank = t->decodable && !x->raw ? (t->scalar ? 0 : x->dst.rank) : t->ndim;
+        if (rank > 4)
+            return tl_fail(err, TL_E_VALUE, NULL, "tensor '%s' has %u dimensions: a GGUF tensor "
+                           "has at most 4", q, rank);
+        e[i] = (struct tl_gguf_entry){ t->name, x->gtype, rank ? rank : 1, { 1, 1, 1, 1 } };
+        for (unsigned k = 0; k < rank; k++)
+            e[i].ne[k] = sizes[rank - 1 - k];
+    }
+    return 0;
 }
 
 const struct tl_format_entry tl_format_gguf = {

@@ -623,4 +623,12 @@ int tl_npz_layout(const struct tl_whole_item *it, size_t n, enum tl_format from,
                   struct tl_npz_layout *l, struct tl_error *err);
 void tl_npz_layout_free(struct tl_npz_layout *l);
 
+/* A whole file's items as a GGUF file's tensors (gguf.c): each item's
+ * ggml type (a block type's tensor kept as it is: raw) and e[i], its
+ * header entry (ne[] its sizes in memory order, reversed).  @return 0, or
+ * TL_E_VALUE naming a tensor GGUF cannot hold (no GGUF type, more than 4
+ * dimensions). */
+int tl_gguf_items(struct tl_whole_item *it, size_t n, struct tl_gguf_entry *e,
+                  struct tl_error *err);
+
 #endif
