@@ -967,46 +967,36 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
     return rc;
 }
 
-static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
-                           const struct cli_data *in, uint64_t *tensor_bytes)
+/* --to-type Q8_0 or Q4_0, into a GGUF OUT: *quant that ggml type (the
+ * floating tensors are quantized, wq the options without it), else
+ * UINT32_MAX.  @return CLI_OK, or CLI_USAGE after the message. */
+static int quant_type(const struct cli_whole *w, struct cli_whole *wq, uint32_t *quant)
 {
-    enum tl_dtype to_type;
-    bool has;
-    struct tl_rule_use u;
-    memset(&u, 0, sizeof u);
     bool gguf = w->format->id == TL_FMT_GGUF;
-    uint32_t quant = UINT32_MAX;            /* --to-type Q8_0 or Q4_0, into a GGUF OUT */
-    struct cli_whole wq = *w;
-    const struct tl_ggml_type *qt = w->to_type ? tl_ggml_type_named(w->to_type, &quant) : NULL;
-    if (qt && qt->plain < 0) {
-        if (!gguf || (quant != 8 && quant != 2)) {
-            cli_usage_error("convert", "--to-type %s: %s", w->to_type, gguf
-                            ? "a GGUF OUT's tensors are quantized to Q8_0 or Q4_0 (or are "
-                              "F32, F16, BF16)"
-                            : "ggml's block types are written into a GGUF OUT (-o OUT.gguf)");
-            return CLI_USAGE;
-        }
-        wq.to_type = NULL;
-        w = &wq;
-    } else {
-        quant = UINT32_MAX;
+    const struct tl_ggml_type *qt = w->to_type ? tl_ggml_type_named(w->to_type, quant) : NULL;
+    *wq = *w;
+    if (!qt || qt->plain >= 0) {
+        *quant = UINT32_MAX;
+        return CLI_OK;
     }
-    int rc = whole_to_type(w, &to_type, &has);
-    if (rc)
-        return rc;
-    struct tl_whole_item *it = calloc(f->count ? f->count : 1, sizeof *it);
-    if (!it) {
-        cli_oom();
-        return CLI_IO;
+    if (!gguf || (*quant != 8 && *quant != 2)) {
+        cli_usage_error("convert", "--to-type %s: %s", w->to_type, gguf
+                        ? "a GGUF OUT's tensors are quantized to Q8_0 or Q4_0 (or are "
+                          "F32, F16, BF16)"
+                        : "ggml's block types are written into a GGUF OUT (-o OUT.gguf)");
+        return CLI_USAGE;
     }
-    int planned = plan_items(w, f, it, has ? &to_type : NULL, &u);
-    if (planned) {
-        free(it);
-        return planned;
-    }
+    wq->to_type = NULL;
+    return CLI_OK;
+}
+
+/* Marks the items quantized to ggml type quant: the chosen floating
+ * tensors whose rows are whole blocks of 32 and of another type.
+ * @return how many. */
+static size_t mark_quantized(struct tl_whole_item *it, size_t n, uint32_t quant)
+{
     size_t quantized = 0;
-    for (size_t i = 0; quant != UINT32_MAX && i < f->count; i++) {
-        /* the floating tensors whose rows are whole blocks of 32 */
+    for (size_t i = 0; quant != UINT32_MAX && i < n; i++) {
         const struct tl_file_tensor *t = it[i].t;
         it[i].quantize = it[i].chosen && t->decodable && tl_dtype_is_float(t->desc.dtype) &&
                          !it[i].layout && t->desc.sizes[t->desc.rank - 1] % 32 == 0 &&
@@ -1014,16 +1004,61 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
         it[i].gtype = quant;
         quantized += it[i].quantize;
     }
+    return quantized;
+}
+
+/* convert --json of a whole file: OUT's format, each tensor, the bytes. */
+static int print_report(const struct cli_whole *w, const struct tl_whole_item *it, size_t n,
+                        enum tl_format from, uint64_t written)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON *arr = report(it, n, from);
+    if (doc && arr && cJSON_AddStringToObject(doc, "format", w->format->name)) {
+        cJSON_AddItemToObject(doc, "tensors", arr);
+        arr = NULL;
+        if (!tl_json_add_u64(doc, "bytesWritten", written)) {
+            cJSON_Delete(doc);
+            doc = NULL;
+        }
+    } else {
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
+    cJSON_Delete(arr);
+    return cli_print_json(doc);
+}
+
+static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
+                           const struct cli_data *in, uint64_t *tensor_bytes)
+{
+    enum tl_dtype to_type;
+    bool has;
+    struct tl_rule_use u;
+    memset(&u, 0, sizeof u);
+    uint32_t quant;
+    struct cli_whole wq;
+    int rc = quant_type(w, &wq, &quant);
+    if (rc || (rc = whole_to_type(&wq, &to_type, &has)))
+        return rc;
+    w = &wq;
+    struct tl_whole_item *it = calloc(f->count ? f->count : 1, sizeof *it);
+    if (!it)
+        return cli_oom();
+    if ((rc = plan_items(w, f, it, has ? &to_type : NULL, &u))) {
+        free(it);
+        return rc;
+    }
+    size_t quantized = mark_quantized(it, f->count, quant);
     if (quant != UINT32_MAX && !quantized && !w->part) {
-        cli_error("%s: --to-type %s changes no tensor: none of the "
-                "floating tensors it applies to has rows of whole blocks of 32 values and "
-                "another type", w->name, tl_ggml_type(quant)->name);
+        cli_error("%s: --to-type %s changes no tensor: none of the floating tensors it applies "
+                  "to has rows of whole blocks of 32 values and another type", w->name,
+                  tl_ggml_type(quant)->name);
         rc = CLI_INVALID;
     }
     if (!w->part && rc == CLI_OK)      /* a shard's rules are checked over the model */
         rc = rules_used(w, &u, has ? &to_type : NULL);
     uint64_t written = 0;
-    bool npz = w->format->id == TL_FMT_NPZ;
+    bool npz = w->format->id == TL_FMT_NPZ, gguf = w->format->id == TL_FMT_GGUF;
     if (rc == CLI_OK) {
         if (!npz && !gguf)             /* the reference writer's order; others keep the input's */
             qsort(it, f->count, sizeof *it, by_size_then_name);
@@ -1032,33 +1067,17 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
         if (rc == CLI_OK)
             overflow_note(w, it, f->count);
         if (rc == CLI_OK && quantized && !w->quiet && quantized < f->count)
-            cli_note("%s: %zu of %zu tensors quantized to %s; the "
-                    "others (not floating, rows not whole blocks of 32, or not chosen) are "
-                    "kept as they are\n", w->name, quantized, f->count,
-                    tl_ggml_type(quant)->name);
+            cli_note("%s: %zu of %zu tensors quantized to %s; the others (not floating, rows "
+                     "not whole blocks of 32, or not chosen) are kept as they are\n", w->name,
+                     quantized, f->count, tl_ggml_type(quant)->name);
     }
     if (tensor_bytes) {
         *tensor_bytes = 0;
         for (size_t i = 0; i < f->count; i++)
             *tensor_bytes += it[i].bytes;
     }
-    if (rc == CLI_OK && w->json) {
-        cJSON *doc = cJSON_CreateObject();
-        cJSON *arr = report(it, f->count, f->format);
-        if (doc && arr && cJSON_AddStringToObject(doc, "format", w->format->name)) {
-            cJSON_AddItemToObject(doc, "tensors", arr);
-            arr = NULL;
-            if (!tl_json_add_u64(doc, "bytesWritten", written)) {
-                cJSON_Delete(doc);
-                doc = NULL;
-            }
-        } else {
-            cJSON_Delete(doc);
-            doc = NULL;
-        }
-        cJSON_Delete(arr);
-        rc = cli_print_json(doc);
-    }
+    if (rc == CLI_OK && w->json)
+        rc = print_report(w, it, f->count, f->format, written);
     free(it);
     return rc;
 }
