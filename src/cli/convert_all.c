@@ -858,112 +858,185 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
  * learning rate) are not written (SPEC 17): the rest converts, with a
  * note naming them; and views that share a storage are written as
  * tensors of their own, with a note. */
-int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
-                      const struct cli_data *in, uint64_t *tensor_bytes)
+static int by_storage(const void *a, const void *b)
 {
-    size_t leaves = 0, shared = 0, npairs = 0;
-    char names[160] = "", q[64];
-    struct tl_scaled *pairs = NULL;
-    struct tl_error err = { 0 };
-    /* scaled weights: decoded by --dequantize, and by a whole file's
-     * --to-type into a floating type (SPEC 18) */
-    bool floating_to = w->to_type && !tl_ggml_type_named(w->to_type, NULL);
-    if ((w->dequantize || floating_to) && f->format != TL_FMT_JSON &&
-        tl_scaled_find(f, &pairs, &npairs, &err)) {
-        cli_report(w->name, &err);
-        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-    }
-    for (size_t k = 0; w->row_file && k < npairs; k++)
-        pairs[k].scale_file = w->row_file[pairs[k].scale];
-    if (w->dequantize && !npairs && !w->part) {
-        cli_error("%s: --dequantize: no scaled weights here (a FLOAT8E4M3 "
-                "W beside FLOAT32 W_scale_inv, or UINT8 W_blocks beside W_scales)", w->name);
-        free(pairs);
-        return CLI_INVALID;
-    }
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A PyTorch checkpoint's rows that are no tensor (*leaves, the first three
+ * named in names) and whether two views share a storage (*shared), by
+ * the storages' keys sorted.  @return CLI_OK, or CLI_IO (said). */
+static int scan_rows(const struct tl_file *f, size_t *leaves, char *names, size_t cap,
+                     bool *shared)
+{
+    char q[64];
+    const char **keys = malloc((f->count ? f->count : 1) * sizeof *keys);
+    size_t nkeys = 0;
+    if (!keys)
+        return cli_oom();
+    *leaves = 0;
+    *shared = false;
+    names[0] = '\0';
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];
         if (t->leaf) {
             size_t len = strlen(names);
-            if (leaves < 3)
-                snprintf(names + len, sizeof names - len, "%s%s", leaves ? ", " : "",
+            if (*leaves < 3)
+                snprintf(names + len, cap - len, "%s%s", *leaves ? ", " : "",
                          tl_quote(t->name, q, sizeof q));
-            leaves++;
+            ++*leaves;
+        } else if (t->storage[0]) {
+            keys[nkeys++] = t->storage;
         }
-        for (size_t k = 0; t->storage[0] && k < i && !shared; k++)
-            shared += strcmp(f->tensors[k].storage, t->storage) == 0;
     }
-    if (!leaves && !shared && !npairs) {
-        free(pairs);
-        return convert_tensors(w, f, in, tensor_bytes);
+    qsort(keys, nkeys, sizeof *keys, by_storage);
+    for (size_t k = 1; k < nkeys && !*shared; k++)
+        *shared = strcmp(keys[k - 1], keys[k]) == 0;
+    free(keys);
+    return CLI_OK;
+}
+
+/* What a file with pairs, leaves or shared storages is converted from: a
+ * view of its rows without the leaves and the scales, each pair's weight
+ * as the decoded FLOAT32 tensor W (name in made[]), pair_of[] the pair of
+ * each row kept. */
+struct paired {
+    struct tl_file view;
+    struct tl_file_tensor *kept;
+    const struct tl_scaled **pair_of;
+    char **made;
+    size_t nmade;
+};
+
+static void paired_free(struct paired *v)
+{
+    for (size_t k = 0; v->made && k < v->nmade; k++)
+        free(v->made[k]);
+    free(v->made);
+    free(v->pair_of);
+    free(v->kept);
+}
+
+static int paired_view(const struct tl_file *f, const struct tl_scaled *pairs, size_t npairs,
+                       struct paired *v)
+{
+    size_t n = f->count ? f->count : 1;
+    memset(v, 0, sizeof *v);
+    v->view = *f;
+    v->view.count = 0;
+    v->view.problems = NULL;
+    v->view.nproblems = 0;
+    v->kept = malloc(n * sizeof *v->kept);
+    v->pair_of = calloc(n, sizeof *v->pair_of);
+    v->made = calloc(npairs ? npairs : 1, sizeof *v->made);
+    const struct tl_scaled **weight_of = calloc(n, sizeof *weight_of);
+    bool *scale = calloc(n, sizeof *scale);
+    if (!v->kept || !v->pair_of || !v->made || !weight_of || !scale) {
+        free(weight_of);
+        free(scale);
+        paired_free(v);
+        return cli_oom();
     }
-    struct tl_file view = *f;
-    struct tl_file_tensor *kept = malloc((f->count ? f->count : 1) * sizeof *kept);
-    const struct tl_scaled **pair_of = calloc(f->count ? f->count : 1, sizeof *pair_of);
-    char **made = calloc(npairs ? npairs : 1, sizeof *made);
-    if (!kept || !pair_of || !made) {
-        free(kept);
-        free(pair_of);
-        free(made);
-        free(pairs);
-        cli_oom();
-        return CLI_IO;
+    for (size_t k = 0; k < npairs; k++) {
+        weight_of[pairs[k].weight] = &pairs[k];
+        scale[pairs[k].scale] = true;
     }
-    view.count = 0;
-    size_t nmade = 0;
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];
-        const struct tl_scaled *p = NULL;
-        bool scale = false;
-        for (size_t k = 0; k < npairs; k++) {
-            p = pairs[k].weight == i ? &pairs[k] : p;
-            scale |= pairs[k].scale == i;
-        }
-        if (t->leaf || scale)
-            continue;                       /* not written: values, and scales decoded */
-        struct tl_file_tensor *r = &kept[view.count];
+        const struct tl_scaled *p = weight_of[i];
+        if (t->leaf || scale[i])
+            continue;                   /* not written: values, and scales decoded */
+        struct tl_file_tensor *r = &v->kept[v->view.count];
         *r = *t;
-        if (p) {                            /* the weight, decoded: FLOAT32 of W's sizes */
+        if (p) {                        /* the weight, decoded: FLOAT32 of W's sizes */
             unsigned rank;
             uint64_t sizes[TL_MAX_RANK];
             tl_scaled_shape(f, p, &rank, sizes);
-            made[nmade] = strdup(p->name);
-            r->name = made[nmade++];
+            v->made[v->nmade] = strdup(p->name);
+            r->name = v->made[v->nmade++];
             r->ndim = rank;
             memcpy(r->shape, sizes, rank * sizeof sizes[0]);
             r->scalar = false;
             r->decodable = r->name && tl_desc_init(&r->desc, TL_DT_FLOAT32, rank, sizes, NULL) == 0;
             r->encoding = TL_ENC_PLAIN;
         }
-        pair_of[view.count++] = p;
+        v->pair_of[v->view.count++] = p;
     }
-    view.tensors = kept;
-    view.problems = NULL;
-    view.nproblems = 0;
+    v->view.tensors = v->kept;
+    free(weight_of);
+    free(scale);
+    return CLI_OK;
+}
+
+/* The scaled pairs of f a conversion decodes: by --dequantize, and by a
+ * whole file's --to-type into a floating type (SPEC 18); a scale in
+ * another file where w->row_file says so.  @return CLI_OK, or a status
+ * after a message. */
+static int pairs_of(const struct cli_whole *w, const struct tl_file *f,
+                    struct tl_scaled **pairs, size_t *npairs)
+{
+    struct tl_error err = { 0 };
+    bool floating_to = w->to_type && !tl_ggml_type_named(w->to_type, NULL);
+    *pairs = NULL;
+    *npairs = 0;
+    if ((w->dequantize || floating_to) && f->format != TL_FMT_JSON &&
+        tl_scaled_find(f, pairs, npairs, &err)) {
+        cli_report(w->name, &err);
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    for (size_t k = 0; w->row_file && k < *npairs; k++)
+        (*pairs)[k].scale_file = w->row_file[(*pairs)[k].scale];
+    if (w->dequantize && !*npairs && !w->part) {
+        cli_error("%s: --dequantize: no scaled weights here (a FLOAT8E4M3 W beside FLOAT32 "
+                  "W_scale_inv, or UINT8 W_blocks beside W_scales)", w->name);
+        free(*pairs);
+        *pairs = NULL;
+        return CLI_INVALID;
+    }
+    return CLI_OK;
+}
+
+int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
+                      const struct cli_data *in, uint64_t *tensor_bytes)
+{
+    size_t leaves = 0, npairs = 0;
+    bool shared = false;
+    char names[160];
+    struct tl_scaled *pairs;
+    int rc = pairs_of(w, f, &pairs, &npairs);
+    if (rc || (rc = scan_rows(f, &leaves, names, sizeof names, &shared))) {
+        free(pairs);
+        return rc;
+    }
+    if (!leaves && !shared && !npairs) {
+        free(pairs);
+        return convert_tensors(w, f, in, tensor_bytes);
+    }
+    struct paired v;
+    if ((rc = paired_view(f, pairs, npairs, &v))) {
+        free(pairs);
+        return rc;
+    }
     struct cli_whole wp = *w;
-    wp.pair_of = pair_of;
+    wp.pair_of = v.pair_of;
     wp.paired = f;
     w_paired = f;
-    int rc = convert_tensors(&wp, &view, in, tensor_bytes);
+    rc = convert_tensors(&wp, &v.view, in, tensor_bytes);
     w_paired = NULL;
-    for (size_t k = 0; k < nmade; k++)
-        free(made[k]);
-    free(made);
-    free(pair_of);
-    free(kept);
+    paired_free(&v);
     if (rc == CLI_OK && !w->quiet && npairs)
-        cli_note("%s: %zu scaled weight%s decoded (%s%s), %s scales "
-                "left out\n", w->name, npairs, npairs == 1 ? "" : "s",
-                pairs[0].kind == TL_SCALED_MXFP4 ? "MXFP4: " : "FP8 blocks: ", pairs[0].name,
-                npairs == 1 ? "its" : "their");
+        cli_note("%s: %zu scaled weight%s decoded (%s%s), %s scales left out\n", w->name,
+                 npairs, npairs == 1 ? "" : "s",
+                 pairs[0].kind == TL_SCALED_MXFP4 ? "MXFP4: " : "FP8 blocks: ", pairs[0].name,
+                 npairs == 1 ? "its" : "their");
     free(pairs);
     if (rc == CLI_OK && !w->quiet && leaves)
-        cli_note("%s: %zu value%s that %s no tensor not written: "
-                "%s%s\n", w->name, leaves, leaves == 1 ? "" : "s", leaves == 1 ? "is" : "are",
-                names, leaves > 3 ? ", ..." : "");
+        cli_note("%s: %zu value%s that %s no tensor not written: %s%s\n", w->name, leaves,
+                 leaves == 1 ? "" : "s", leaves == 1 ? "is" : "are", names,
+                 leaves > 3 ? ", ..." : "");
     if (rc == CLI_OK && !w->quiet && shared)
-        cli_note("%s: tensors that share a storage (tied weights, "
-                "views) are written as tensors of their own\n", w->name);
+        cli_note("%s: tensors that share a storage (tied weights, views) are written as "
+                 "tensors of their own\n", w->name);
     return rc;
 }
 
