@@ -565,6 +565,92 @@ static void stats(const struct cli_desc *c, const unsigned char *file, bool json
            PRIu64 "\n", count, have ? smin : "-", have ? smax : "-", have ? smean : "-", nan, inf);
 }
 
+/* A tensor with no elements, as numpy prints it: [] (in JSON, nested as
+ * tolist() nests it: the axes before the first 0 hold lists). */
+static void print_empty(unsigned ndim, const uint64_t *shape, bool json)
+{
+    if (!json) {
+        printf("[]\n");
+        return;
+    }
+    printf("{\"sizes\":[");
+    cli_print_u64_list(stdout, shape, ndim, ",");
+    printf("],\"values\":");
+    unsigned k = 0;
+    uint64_t lists = 1;
+    while (k < ndim && shape[k]) {
+        lists *= shape[k];
+        k++;
+    }
+    if (k == 0) {
+        printf("[]}\n");
+        return;
+    }
+    uint64_t idx[TL_MAX_RANK] = { 0 };          /* shape[0..k) of empty lists */
+    for (unsigned i = 0; i < k; i++)
+        printf("[");
+    for (uint64_t n = 0; n < lists; n++) {
+        printf("[]");
+        unsigned i = k;
+        while (i-- > 0 && ++idx[i] == shape[i]) {
+            idx[i] = 0;
+            printf("]");
+        }
+        if (n + 1 < lists)
+            printf(",");
+        if (i < k && n + 1 < lists)
+            for (unsigned j = i + 1; j < k; j++)
+                printf("[");
+    }
+    printf("}\n");
+}
+
+/* The physical view: every slot of the span (and of the declared total,
+ * when the file holds it), each with the element it holds.
+ * @return CLI_OK, or CLI_IO (said). */
+static int dump_physical(struct dump *s, const struct cli_desc *desc, const struct cli_data *data,
+                         bool all, bool json, uint64_t steps)
+{
+    uint64_t span = desc->info.span;
+    s->finder = tl_finder_new(&desc->d);
+    if (!s->finder)
+        return cli_oom();
+    tl_finder_limit(s->finder, steps);
+    uint64_t slots = tl_dtype_count(desc->d.dtype, desc->d.total_bytes);
+    if (desc->d.total_given && slots > span &&
+        data->size - tl_desc_origin(&desc->d) >= tl_dtype_bytes(desc->d.dtype, slots))
+        span = slots;
+    s->summarize = !all && !json && span > SUMMARY_OVER;
+    if (json)
+        physical_json(s, span);
+    else
+        physical_text(s, span);
+    tl_finder_free(s->finder);
+    return CLI_OK;
+}
+
+/* The logical view: the values by index, as text or as nested JSON
+ * lists (a 0-d array's one value without sizes). */
+static void dump_logical(struct dump *s, const struct cli_desc *desc, bool all, bool json)
+{
+    if (json && desc->scalar) {
+        printf("{\"sizes\":[],\"values\":");
+        json_value(s, 0);
+        json_flush(s);
+        printf("}\n");
+    } else if (json) {
+        printf("{\"sizes\":[");
+        cli_print_u64_list(stdout, desc->d.sizes, desc->d.rank, ",");
+        printf("],\"values\":");
+        logical_json(s, 0);
+        json_flush(s);
+        printf("}\n");
+    } else {
+        s->summarize = !all && desc->info.element_count > SUMMARY_OVER;
+        logical_text(s);
+    }
+}
+
 static int run(const char *desc_arg, const char *data_arg, const char *axes, bool physical,
                bool all, bool json, uint64_t steps, bool want_stats, bool hex)
 {
@@ -578,42 +664,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     unsigned ndim;
     uint64_t shape[TL_MAX_RANK];
     if (!data_arg && !physical && !want_stats && cli_empty_tensor(desc_arg, &ndim, shape)) {
-        /* no elements: as numpy prints it, [] (in JSON, nested as tolist()) */
-        if (!json) {
-            printf("[]\n");
-            return CLI_OK;
-        }
-        printf("{\"sizes\":[");
-        cli_print_u64_list(stdout, shape, ndim, ",");
-        printf("],\"values\":");
-        unsigned k = 0;             /* the axes before the first 0 hold lists */
-        uint64_t lists = 1;
-        while (k < ndim && shape[k]) {
-            lists *= shape[k];
-            k++;
-        }
-        if (k == 0) {
-            printf("[]}\n");
-            return CLI_OK;
-        }
-        /* shape[0..k) of empty lists: print nested */
-        uint64_t idx[TL_MAX_RANK] = { 0 };
-        for (unsigned i = 0; i < k; i++)
-            printf("[");
-        for (uint64_t n = 0; n < lists; n++) {
-            printf("[]");
-            unsigned i = k;
-            while (i-- > 0 && ++idx[i] == shape[i]) {
-                idx[i] = 0;
-                printf("]");
-            }
-            if (n + 1 < lists)
-                printf(",");
-            if (i < k && n + 1 < lists)
-                for (unsigned j = i + 1; j < k; j++)
-                    printf("[");
-        }
-        printf("}\n");
+        print_empty(ndim, shape, json);
         return CLI_OK;
     }
     int rc = cli_load_input(desc_arg, data_arg, axes, "dump", false, &desc, &data);
@@ -625,12 +676,6 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         return rc;
     }
     cli_note_trailing(&desc, &data);
-    if (want_stats) {
-        stats(&desc, data.bytes, json);
-        cli_close_data(&data);
-        cli_desc_release(&desc);
-        return CLI_OK;
-    }
     struct dump s = {
         .d = &desc.d, .file = data.bytes, .rank = desc.d.rank, .hex = hex,
     };
@@ -642,47 +687,15 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         s.view[s.nview++] = s.rank - 1;
     s.col = s.view[s.nview - 1];
     s.row = s.nview > 1 ? s.view[s.nview - 2] : s.col;
-    uint64_t span = desc.info.span;
-    if (physical) {
-        s.finder = tl_finder_new(&desc.d);
-        if (!s.finder) {
-            cli_oom();
-            cli_close_data(&data);
-            cli_desc_release(&desc);
-            return CLI_IO;
-        }
-        tl_finder_limit(s.finder, steps);
-        /* the declared total's trailing slots too, when the file holds them */
-        uint64_t slots = tl_dtype_count(desc.d.dtype, desc.d.total_bytes);
-        if (desc.d.total_given && slots > span &&
-            data.size - tl_desc_origin(&desc.d) >= tl_dtype_bytes(desc.d.dtype, slots))
-            span = slots;
-        s.summarize = !all && !json && span > SUMMARY_OVER;
-        if (json)
-            physical_json(&s, span);
-        else
-            physical_text(&s, span);
-        tl_finder_free(s.finder);
-    } else if (json && desc.scalar) {
-        /* a 0-d array, as numpy's tolist() gives it: no sizes, one value */
-        printf("{\"sizes\":[],\"values\":");
-        json_value(&s, 0);
-        json_flush(&s);
-        printf("}\n");
-    } else if (json) {
-        printf("{\"sizes\":[");
-        cli_print_u64_list(stdout, desc.d.sizes, desc.d.rank, ",");
-        printf("],\"values\":");
-        logical_json(&s, 0);
-        json_flush(&s);
-        printf("}\n");
-    } else {
-        s.summarize = !all && desc.info.element_count > SUMMARY_OVER;
-        logical_text(&s);
-    }
+    if (want_stats)
+        stats(&desc, data.bytes, json);
+    else if (physical)
+        rc = dump_physical(&s, &desc, &data, all, json, steps);
+    else
+        dump_logical(&s, &desc, all, json);
     cli_close_data(&data);
     cli_desc_release(&desc);
-    return CLI_OK;
+    return rc;
 }
 
 int cmd_dump(int argc, char **argv)
