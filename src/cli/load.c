@@ -408,9 +408,72 @@ static int load_desc(const char *arg, const char *axes, const char *axes_opt,
     return CLI_OK;
 }
 
+/* The pair of tf whose weight is named tname (W, or an FP8 weight's own
+ * row) into *p (in *pairs, to free).  @return CLI_OK, or a status after a
+ * message naming what is no scaled weight. */
+static int pair_named(const struct tl_file *tf, const char *file, const char *tname,
+                      struct tl_scaled **pairs, const struct tl_scaled **p)
+{
+    char q[128], list[300];
+    size_t n = 0;
+    struct tl_error err = { 0 };
+    *p = NULL;
+    if (tl_scaled_find(tf, pairs, &n, &err)) {
+        cli_report(file, &err);
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    for (size_t k = 0; tname && k < n && !*p; k++)
+        if (strcmp((*pairs)[k].name, tname) == 0 ||
+            strcmp(tf->tensors[(*pairs)[k].weight].name, tname) == 0)
+            *p = &(*pairs)[k];
+    if (*p)
+        return CLI_OK;
+    if (n)
+        snprintf(list, sizeof list, "it holds %zu ('tensorlayout list %.200s' names them)", n,
+                 file);
+    else
+        snprintf(list, sizeof list, "it holds none");
+    cli_error("%s: --dequantize: %s%s%s is no scaled weight (an FP8 W beside W_scale_inv, or "
+              "MXFP4 W_blocks beside W_scales, named W); %s", file, tname ? "'" : "",
+              tname ? tl_quote(tname, q, sizeof q) : "the file", tname ? "'" : "", list);
+    return CLI_INVALID;
+}
+
+/* Pair p of tf (in the file's bytes) decoded whole into out: FLOAT32,
+ * packed, of W's sizes, in memory of its own.  @return a CLI_* status. */
+static int decode_pair(const struct cli_data *file, const struct tl_file *tf,
+                       const struct tl_scaled *p, struct cli_desc *out)
+{
+    char q[128];
+    unsigned rank = 0;
+    uint64_t sizes[TL_MAX_RANK];
+    struct tl_error err = { 0 };
+    tl_scaled_shape(tf, p, &rank, sizes);
+    if (tl_desc_init(&out->d, TL_DT_FLOAT32, rank, sizes, &err)) {
+        cli_report(file->name, &err);
+        return CLI_INVALID;
+    }
+    uint64_t count = out->d.total_bytes / 4;
+    if (count > SIZE_MAX / 4 || !(out->file.heap = malloc(count ? (size_t)count * 4 : 1)))
+        return cli_oom();
+    if (tl_scaled_decode_as(file->bytes, tf, p, 0, count, TL_DT_FLOAT32, out->file.heap, NULL)) {
+        cli_error("%s: '%s' cannot be decoded (its tensors are not stored plain)", file->name,
+                  tl_quote(p->name, q, sizeof q));
+        return CLI_INVALID;
+    }
+    out->file.bytes = out->file.heap;
+    out->file.size = count * 4;
+    snprintf(out->file.name, sizeof out->file.name, "%s", file->name);
+    snprintf(out->name, sizeof out->name, "%.120s:%s", file->name, tl_quote(p->name, q, sizeof q));
+    snprintf(out->tensor, sizeof out->tensor, "%.255s", p->name);
+    out->shares_file = true;
+    tl_desc_classify(&out->d, &out->info);
+    return CLI_OK;
+}
+
 int cli_load_dequantized(const char *arg, struct cli_desc *out)
 {
-    char path[4096], q[128];
+    char path[4096];
     const char *tname = NULL;
     struct cli_data file;
     struct tl_file tf;
@@ -422,10 +485,9 @@ int cli_load_dequantized(const char *arg, struct cli_desc *out)
         return rc;
     if (out->format == TL_FMT_JSON) {
         bool index = tl_shard_index_looks((const char *)file.bytes, (size_t)file.size);
-        cli_error("%s: --dequantize decodes a scaled weight of a tensor "
-                "file; %s", file.name, index ? "of a sharded model, convert the index whole "
-                "with --dequantize (its pairs are found across shards)" : "this is a JSON "
-                "description");
+        cli_error("%s: --dequantize decodes a scaled weight of a tensor file; %s", file.name,
+                  index ? "of a sharded model, convert the index whole with --dequantize (its "
+                          "pairs are found across shards)" : "this is a JSON description");
         cli_close_data(&file);
         return CLI_USAGE;
     }
@@ -434,59 +496,11 @@ int cli_load_dequantized(const char *arg, struct cli_desc *out)
         cli_close_data(&file);
         return CLI_INVALID;
     }
-    struct tl_scaled *pairs = NULL, *p = NULL;
-    size_t n = 0;
-    if (tl_scaled_find(&tf, &pairs, &n, &err)) {
-        cli_report(file.name, &err);
-        rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-    }
-    for (size_t k = 0; !rc && tname && k < n && !p; k++)
-        if (strcmp(pairs[k].name, tname) == 0 || strcmp(tf.tensors[pairs[k].weight].name, tname) == 0)
-            p = &pairs[k];
-    if (!rc && !p) {
-        char list[300];
-        if (n)
-            snprintf(list, sizeof list, "it holds %zu ('tensorlayout list %.200s' names them)",
-                     n, file.name);
-        else
-            snprintf(list, sizeof list, "it holds none");
-        cli_error("%s: --dequantize: %s%s%s is no scaled weight (an FP8 W "
-                "beside W_scale_inv, or MXFP4 W_blocks beside W_scales, named W); %s",
-                file.name, tname ? "'" : "", tname ? tl_quote(tname, q, sizeof q) : "the file",
-                tname ? "'" : "", list);
-        rc = CLI_INVALID;
-    }
-    unsigned rank = 0;
-    uint64_t sizes[TL_MAX_RANK];
-    if (!rc) {
-        tl_scaled_shape(&tf, p, &rank, sizes);
-        if (tl_desc_init(&out->d, TL_DT_FLOAT32, rank, sizes, &err)) {
-            cli_report(file.name, &err);
-            rc = CLI_INVALID;
-        }
-    }
-    if (!rc) {                          /* its FLOAT32 values, decoded whole */
-        uint64_t count = out->d.total_bytes / 4;
-        out->file.heap = malloc(count ? (size_t)count * 4 : 1);
-        if (!out->file.heap || (size_t)count * 4 / 4 != count) {
-            cli_oom();
-            rc = CLI_IO;
-        } else if (tl_scaled_decode_as(file.bytes, &tf, p, 0, count, TL_DT_FLOAT32,
-                                       out->file.heap, NULL)) {
-            cli_error("%s: '%s' cannot be decoded (its tensors are not "
-                    "stored plain)", file.name, tl_quote(p->name, q, sizeof q));
-            rc = CLI_INVALID;
-        } else {
-            out->file.bytes = out->file.heap;
-            out->file.size = count * 4;
-            snprintf(out->file.name, sizeof out->file.name, "%s", file.name);
-            snprintf(out->name, sizeof out->name, "%.120s:%s", file.name,
-                     tl_quote(p->name, q, sizeof q));
-            snprintf(out->tensor, sizeof out->tensor, "%.255s", p->name);
-            out->shares_file = true;
-            tl_desc_classify(&out->d, &out->info);
-        }
-    }
+    struct tl_scaled *pairs = NULL;
+    const struct tl_scaled *p;
+    rc = pair_named(&tf, file.name, tname, &pairs, &p);
+    if (rc == CLI_OK)
+        rc = decode_pair(&file, &tf, p, out);
     if (rc)
         cli_close_data(&out->file);
     free(pairs);
