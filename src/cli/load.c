@@ -306,6 +306,86 @@ int cli_load_desc_file(const char *arg, struct cli_data *file, enum tl_format fo
     return load_desc(arg, axes, "--axes", file, format, out);
 }
 
+/* The tensor a file names (FILE or FILE:NAME, or '-'), the file opened
+ * as `opened` when not NULL: a sharded model's index (its tensor's
+ * shard), a JSON description or buffer map, or a tensor file (an encoded
+ * tensor decoded).  @return a CLI_* status. */
+static int load_file(const char *arg, struct cli_data *opened, enum tl_format opened_format,
+                     struct cli_desc *out)
+{
+    char path[4096];
+    const char *tname = NULL;
+    const struct tl_file_tensor *t = NULL;
+    struct cli_data file;
+    struct tl_file tf;
+    int rc;
+    if (strcmp(arg, "-") != 0)
+        cli_split_name(arg, path, sizeof path, &tname);
+    else
+        snprintf(path, sizeof path, "-");
+    if (opened) {
+        file = *opened;
+        memset(opened, 0, sizeof *opened);
+        out->format = opened_format;
+    } else if ((rc = cli_open_input(path, "a description", &file, &out->format, 0))) {
+        return rc;
+    }
+    snprintf(out->name, sizeof out->name, "%s", file.name);
+    if (out->format == TL_FMT_JSON &&
+        tl_shard_index_looks((const char *)file.bytes, (size_t)file.size)) {
+        cli_close_data(&file);          /* a sharded model's index: its tensor's shard */
+        return load_from_index(path, tname, out, &t);
+    }
+    if (out->format == TL_FMT_JSON) {
+        rc = cli_desc_from_file(&file, &tf, true);
+        cli_close_data(&file);
+        if (!rc) {
+            char name[256];
+            snprintf(name, sizeof name, "%s", out->name);
+            rc = pick_tensor(&tf, name, tname, out, &t);
+            tl_file_free(&tf);
+        }
+        return rc;
+    }
+    struct tl_error err = { 0 };
+    if (tl_file_parse(file.bytes, file.size, &tf, &err)) {
+        cli_report(file.name, &err);
+        cli_close_data(&file);
+        return CLI_INVALID;
+    }
+    rc = pick_tensor(&tf, file.name, tname, out, &t);
+    if (!rc && t->encoding != TL_ENC_PLAIN) {       /* its .npy, inflated */
+        rc = cli_decode_tensor(&file, t, &out->file);
+        cli_close_data(&file);
+    } else if (!rc) {
+        out->file = file;
+    }
+    tl_file_free(&tf);
+    if (rc)
+        cli_close_data(&file);
+    return rc;
+}
+
+/* --axes NHWC: a tensor file's dimensions as logical axes.
+ * @return CLI_OK, or CLI_USAGE after the message. */
+static int assign_axes(struct cli_desc *out, const char *axes, const char *axes_opt)
+{
+    struct tl_error err = { 0 };
+    unsigned order[TL_MAX_RANK];
+    if (out->format == TL_FMT_JSON) {
+        cli_error("%s: says how a tensor file's dimensions map to logical axes; %s is a JSON "
+                  "description (its sizes are already logical)", axes_opt, out->name);
+        return CLI_USAGE;
+    }
+    if (tl_layout_parse(out->d.rank, axes, order, &err)) {
+        cli_error("%s: %s (%s has %u dimensions)", axes_opt, err.msg, out->name, out->d.rank);
+        cli_desc_release(out);
+        return CLI_USAGE;
+    }
+    tl_desc_assign_axes(&out->d, order, NULL);
+    return CLI_OK;
+}
+
 static int load_desc(const char *arg, const char *axes, const char *axes_opt,
                      struct cli_data *opened, enum tl_format opened_format,
                      struct cli_desc *out)
@@ -320,9 +400,8 @@ static int load_desc(const char *arg, const char *axes, const char *axes_opt,
         if ((rc = cli_desc_from_opts(arg, out)))
             return rc;
         if (axes) {
-            cli_error("%s: says how a tensor file's dimensions map to "
-                    "logical axes; --sizes are logical already (--layout gives the memory "
-                    "order)", axes_opt);
+            cli_error("%s: says how a tensor file's dimensions map to logical axes; --sizes are "
+                      "logical already (--layout gives the memory order)", axes_opt);
             return CLI_USAGE;
         }
     } else if (*p == '{') {
@@ -334,76 +413,10 @@ static int load_desc(const char *arg, const char *axes, const char *axes_opt,
             tl_file_free(&tf);
         }
     } else {
-        char path[4096];
-        const char *tname = NULL;
-        if (strcmp(arg, "-") != 0)
-            cli_split_name(arg, path, sizeof path, &tname);
-        else
-            snprintf(path, sizeof path, "-");
-        struct cli_data file;
-        if (opened) {
-            file = *opened;
-            memset(opened, 0, sizeof *opened);
-            out->format = opened_format;
-        } else if ((rc = cli_open_input(path, "a description", &file, &out->format, 0))) {
-            return rc;
-        }
-        snprintf(out->name, sizeof out->name, "%s", file.name);
-        if (out->format == TL_FMT_JSON &&
-            tl_shard_index_looks((const char *)file.bytes, (size_t)file.size)) {
-            cli_close_data(&file);       /* a sharded model's index: its tensor's shard */
-            rc = load_from_index(path, tname, out, &t);
-        } else if (out->format == TL_FMT_JSON) {
-            struct tl_file tf;
-            rc = cli_desc_from_file(&file, &tf, true);
-            cli_close_data(&file);
-            if (!rc) {
-                char name[256];
-                snprintf(name, sizeof name, "%s", out->name);
-                rc = pick_tensor(&tf, name, tname, out, &t);
-                tl_file_free(&tf);
-            }
-        } else {
-            struct tl_file tf;
-            struct tl_error err = { 0 };
-            if (tl_file_parse(file.bytes, file.size, &tf, &err)) {
-                cli_report(file.name, &err);
-                cli_close_data(&file);
-                return CLI_INVALID;
-            }
-            rc = pick_tensor(&tf, file.name, tname, out, &t);
-            if (!rc && t->encoding != TL_ENC_PLAIN) {       /* its .npy, inflated */
-                rc = cli_decode_tensor(&file, t, &out->file);
-                cli_close_data(&file);
-            } else if (!rc) {
-                out->file = file;
-            }
-            tl_file_free(&tf);
-            if (rc) {
-                cli_close_data(&file);
-                return rc;
-            }
-        }
+        rc = load_file(arg, opened, opened_format, out);
     }
-    if (rc)
+    if (rc || (axes && (rc = assign_axes(out, axes, axes_opt))))
         return rc;
-    if (axes) {
-        struct tl_error err = { 0 };
-        unsigned order[TL_MAX_RANK];
-        if (out->format == TL_FMT_JSON) {
-            cli_error("%s: says how a tensor file's dimensions map to "
-                    "logical axes; %s is a JSON description (its sizes are already logical)",
-                    axes_opt, out->name);
-            return CLI_USAGE;
-        }
-        if (tl_layout_parse(out->d.rank, axes, order, &err)) {
-            cli_error("%s: %s (%s has %u dimensions)", axes_opt,
-                    err.msg, out->name, out->d.rank);
-            cli_desc_release(out);
-            return CLI_USAGE;
-        }
-        tl_desc_assign_axes(&out->d, order, NULL);
-    }
     tl_desc_classify(&out->d, &out->info);
     return CLI_OK;
 }
