@@ -299,6 +299,61 @@ static int print_owner(const uint64_t *idx, void *ctx)
     return 0;
 }
 
+/* What the search for a byte's owners found. */
+struct owned {
+    uint64_t elem;                      /* the first element offset the byte holds */
+    unsigned slots;                     /* 1, or a 4-bit type's 2 */
+    uint64_t found;
+    bool outside, complete;
+};
+
+/* offset --byte --json's document, finished (a list cut at MAX_OWNERS
+ * carries its total, null when the count, within the same work bound, did
+ * not finish) and printed, or handed to *sink.  @return rc, or the
+ * printing's failure. */
+static int owners_json(cJSON *doc, const struct cli_desc *c, const struct owned *w,
+                       uint64_t steps, cJSON **sink, int rc)
+{
+    uint64_t total = w->found;
+    bool cut = w->found > MAX_OWNERS, counted = !cut ||
+               count_owners(&c->d, w->elem, w->slots, c->info.span, steps, &total);
+    if (!cJSON_AddBoolToObject(doc, "truncated", cut) ||
+        !(counted ? tl_json_add_u64(doc, "indexCount", cut ? total : w->found)
+                  : cJSON_AddNullToObject(doc, "indexCount") != NULL) ||
+        !cJSON_AddBoolToObject(doc, "padding", !w->outside && w->found == 0 && w->complete) ||
+        !cJSON_AddBoolToObject(doc, "outside", w->outside) ||
+        !cJSON_AddBoolToObject(doc, "complete", w->complete)) {
+        cJSON_Delete(doc);
+        return cli_print_json(NULL);
+    }
+    if (sink) {
+        *sink = doc;
+        return rc;
+    }
+    int jrc = cli_print_json(doc);
+    return jrc != CLI_OK ? jrc : rc;
+}
+
+/* offset --byte's last line, after the indices listed: more than listed,
+ * outside, unknown, padding, or a nibble that is padding. */
+static void owners_text(const char *prefix, const struct owned *w, const bool *nibble_padding)
+{
+    const char *p = prefix ? prefix : "", *sp = prefix ? " " : "";
+    if (w->found > MAX_OWNERS)
+        printf("%s%s... (more than %d indices)\n", p, sp, MAX_OWNERS);
+    else if (w->outside)
+        printf("%s%soutside\n", p, sp);
+    else if (!w->complete)
+        printf(w->found ? "%s%s... (the search stopped: there may be more)\n"
+                        : "%s%sunknown\n", p, sp);
+    else if (w->found == 0)
+        printf("%s%spadding\n", p, sp);
+    else if (w->slots == 2)             /* one nibble owned, the other not */
+        for (unsigned k = 0; k < 2; k++)
+            if (nibble_padding[k])
+                printf("%s%spadding %s\n", p, sp, k ? "high" : "low");
+}
+
 /* The indices that own byte `byte` of c's data file, printed (a map's
  * tensor: each line after `prefix`), or with json as one document (sink:
  * handed to the caller instead of printed). */
@@ -369,45 +424,10 @@ static int byte_owners(const struct cli_desc *c, uint64_t byte, const char *pref
                       : "owned or padding is unknown",
                 " (--search-steps N lets it search further)");
     int rc = complete ? CLI_OK : CLI_NO;
-    if (json) {
-        /* a list cut at MAX_OWNERS carries its total (null when the
-         * count, within the same work bound, did not finish) */
-        uint64_t total = found;
-        bool cut = found > MAX_OWNERS, counted = !cut ||
-                   count_owners(d, elem, slots, in->span, steps, &total);
-        if (!cJSON_AddBoolToObject(doc, "truncated", cut) ||
-            !(counted ? tl_json_add_u64(doc, "indexCount", cut ? total : found)
-                      : cJSON_AddNullToObject(doc, "indexCount") != NULL)) {
-            cJSON_Delete(doc);
-            return cli_print_json(NULL);
-        }
-        if (!cJSON_AddBoolToObject(doc, "padding", !outside && found == 0 && complete) ||
-            !cJSON_AddBoolToObject(doc, "outside", outside) ||
-            !cJSON_AddBoolToObject(doc, "complete", complete)) {
-            cJSON_Delete(doc);
-            return cli_print_json(NULL);
-        }
-        if (sink) {
-            *sink = doc;
-            return rc;
-        }
-        int jrc = cli_print_json(doc);
-        return jrc != CLI_OK ? jrc : rc;
-    }
-    const char *p = prefix ? prefix : "", *sp = prefix ? " " : "";
-    if (found > MAX_OWNERS)
-        printf("%s%s... (more than %d indices)\n", p, sp, MAX_OWNERS);
-    else if (outside)
-        printf("%s%soutside\n", p, sp);
-    else if (!complete)
-        printf(found ? "%s%s... (the search stopped: there may be more)\n" : "%s%sunknown\n",
-               p, sp);
-    else if (found == 0)
-        printf("%s%spadding\n", p, sp);
-    else if (slots == 2 && found <= MAX_OWNERS)   /* one nibble owned, the other not */
-        for (unsigned k = 0; k < 2; k++)
-            if (nibble_padding[k])
-                printf("%s%spadding %s\n", p, sp, k ? "high" : "low");
+    struct owned w = { elem, slots, found, outside, complete };
+    if (json)
+        return owners_json(doc, c, &w, steps, sink, rc);
+    owners_text(prefix, &w, nibble_padding);
     return rc;
 }
 
