@@ -12,12 +12,13 @@
 
 void cli_usage_error(const char *cmd, const char *fmt, ...)
 {
+    char head[64], tail[96];
     va_list ap;
-    fprintf(stderr, "tensorlayout: %s: ", cmd);
+    snprintf(head, sizeof head, "tensorlayout: %s: ", cmd);
+    snprintf(tail, sizeof tail, " (see 'tensorlayout %s --help')\n", cmd);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    cli_emit(head, fmt, ap, tail);
     va_end(ap);
-    fprintf(stderr, " (see 'tensorlayout %s --help')\n", cmd);
 }
 
 const char *cli_formats_text(const char *text, char *buf, size_t n)
@@ -261,8 +262,7 @@ void cli_note(const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    fputs("tensorlayout: note: ", stderr);
-    vfprintf(stderr, fmt, ap);
+    cli_emit("tensorlayout: note: ", fmt, ap, "");
     va_end(ap);
 }
 

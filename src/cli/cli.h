@@ -18,6 +18,7 @@
 #ifndef TL_CLI_H
 #define TL_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -723,6 +724,9 @@ void cli_writer_abort(struct cli_writer *w);
  * command line has the same form.  cli_oom() says "out of memory" and
  * returns CLI_IO. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* head, the message fmt makes, tail, in one write (the family's own). */
+void cli_emit(const char *head, const char *fmt, va_list ap, const char *tail)
+    __attribute__((format(printf, 2, 0)));
 int cli_oom(void);
 
 /* Prints a core error the GNU way: "tensorlayout: FILE:LINE:COL: KEY: msg". */

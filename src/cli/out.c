@@ -9,14 +9,30 @@
 
 #include "cli.h"
 
+void cli_emit(const char *head, const char *fmt, va_list ap, const char *tail)
+{
+    /* one write(2) a message: stderr is unbuffered, and threads (a sharded
+     * model's shards) may speak at once */
+    char small[1024], *buf = small;
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    if (n >= (int)sizeof small && (buf = malloc((size_t)n + 1)))
+        vsnprintf(buf, (size_t)n + 1, fmt, again);
+    va_end(again);
+    if (!buf)
+        buf = small;                    /* cut short rather than lost */
+    fprintf(stderr, "%s%s%s", head, buf, tail);
+    if (buf != small)
+        free(buf);
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("tensorlayout: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    cli_emit("tensorlayout: ", fmt, ap, "\n");
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 int cli_oom(void)
@@ -27,12 +43,11 @@ int cli_oom(void)
 
 void cli_report(const char *file, const struct tl_error *err)
 {
-    fprintf(stderr, "tensorlayout: %s:", file);
+    char at[32] = "";
     if (err->line > 0)
-        fprintf(stderr, "%d:%d:", err->line, err->col);
-    if (err->key[0])
-        fprintf(stderr, " %s:", err->key);
-    fprintf(stderr, " %s\n", err->msg);
+        snprintf(at, sizeof at, "%d:%d:", err->line, err->col);
+    cli_error("%s:%s%s%s%s %s", file, at, err->key[0] ? " " : "", err->key,
+              err->key[0] ? ":" : "", err->msg);
 }
 
 void cli_report_errno(const char *file, const char *what)
