@@ -116,19 +116,12 @@ static void print_gguf_meta(const struct tl_file *tf, bool show)
     }
 }
 
-static void print_text(const struct entry *e, size_t count, const struct tl_file *tf,
-                       bool show_meta)
+/* The table: its header, then a line a tensor (a checkpoint's storage, a
+ * GGUF tensor's block); w and tw the name and type columns' widths. */
+static void print_rows(const struct entry *e, size_t count, enum tl_format format, int w, int tw)
 {
-    int w = 4, tw = 8;
-    char q[256];
-    for (size_t i = 0; i < count; i++) {
-        int len = e[i].name ? (int)strlen(tl_quote(e[i].name, q, sizeof q)) : 1;
-        if (len > w)
-            w = len;
-        if (!e[i].leaf && (int)strlen(e[i].dtype) > tw)
-            tw = (int)strlen(e[i].dtype);          /* FLOAT8E4M3 */
-    }
-    bool gguf = tf->format == TL_FMT_GGUF, torch = tf->format == TL_FMT_PYTORCH;
+    char q[256], dt[64];
+    bool gguf = format == TL_FMT_GGUF, torch = format == TL_FMT_PYTORCH;
     if (torch)
         printf("%-*s  %-8s  %-16s  %-7s  %12s  %12s  %12s\n", w, "name", "dataType", "sizes",
                "storage", "begin", "end", "bytes");
@@ -141,34 +134,39 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
     for (size_t i = 0; i < count; i++) {
         char sizes[TL_MAX_RANK * 21 + 1];
         int n = 0;
+        if (e[i].leaf)
+            continue;                   /* after the tensors, as values */
         for (unsigned k = 0; k < e[i].rank; k++)
             n += snprintf(sizes + n, sizeof sizes - (size_t)n, "%s%" PRIu64, k ? "," : "",
                           e[i].sizes[k]);
         if (e[i].rank == 0)
             snprintf(sizes, sizeof sizes, e[i].dtype[0] ? "0-d" : "-");   /* no tensor: "-" */
-        char dt[64];
-        if (e[i].leaf)
-            continue;                   /* after the tensors, as values */
+        uint64_t b = e[i].begin, end = e[i].end;
         if (torch) {
             printf("%-*s  %-8s  %-16s  %-7s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
                    tl_quote(e[i].name, q, sizeof q), tl_quote(e[i].dtype, dt, sizeof dt), sizes,
-                   e[i].storage, e[i].begin, e[i].end, e[i].end - e[i].begin);
-            continue;
-        }
-        if (gguf) {
+                   e[i].storage, b, end, end - b);
+        } else if (gguf) {
             char block[32] = "-";
             if (e[i].ggml->block > 1)
                 snprintf(block, sizeof block, "%u in %u B", e[i].ggml->block, e[i].ggml->bytes);
             printf("%-*s  %-8s  %-16s  %-12s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
-                   tl_quote(e[i].name, q, sizeof q), e[i].ggml->name, sizes, block, e[i].begin,
-                   e[i].end, e[i].end - e[i].begin);
-            continue;
+                   tl_quote(e[i].name, q, sizeof q), e[i].ggml->name, sizes, block, b, end,
+                   end - b);
+        } else {
+            printf("%-*s  %-*s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
+                   e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tw,
+                   e[i].dtype[0] ? tl_quote(e[i].dtype, dt, sizeof dt) : "-", sizes, b, end,
+                   end - b);
         }
-        printf("%-*s  %-*s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
-               e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tw,
-               e[i].dtype[0] ? tl_quote(e[i].dtype, dt, sizeof dt) : "-", sizes, e[i].begin, e[i].end,
-               e[i].end - e[i].begin);
     }
+}
+
+/* A checkpoint's values that are no tensor, and the scaled weights. */
+static void print_values_and_pairs(const struct entry *e, size_t count, const struct tl_file *tf,
+                                   int w)
+{
+    char q[256];
     for (size_t i = 0, k = 0; i < count; i++) {
         if (!e[i].leaf)
             continue;
@@ -187,32 +185,58 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
                    "2^(scale - 127)" : "FP8 E4M3, 128 x 128 blocks times their scale");
     }
     free(pairs);
-    if (torch) {
-        size_t shared = 0;
-        for (size_t i = 0; i < count; i++)
-            for (size_t k = 0; e[i].storage[0] && k < i; k++)
-                if (strcmp(e[k].storage, e[i].storage) == 0) {
-                    if (shared++ == 0)
-                        printf("\nshared storages (views, tied weights)\n");
-                    printf("  %s shares storage %s with %s\n", tl_quote(e[i].name, q, sizeof q),
-                           e[i].storage, e[k].name);
-                    break;
-                }
+}
+
+static const struct entry *sort_entries;        /* qsort's context: one list at a time */
+
+static int by_storage_then_place(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    int c = strcmp(sort_entries[x].storage, sort_entries[y].storage);
+    return c ? c : (x > y) - (x < y);
+}
+
+/* A checkpoint's views that share a storage: each with the first tensor
+ * (in file order) of its storage, found by sorting, not by a scan each. */
+static void print_shared(const struct entry *e, size_t count)
+{
+    char q[256];
+    size_t *at = malloc((count ? count : 1) * sizeof *at), *first = NULL, n = 0;
+    if (at)
+        first = malloc((count ? count : 1) * sizeof *first);
+    if (!at || !first) {
+        free(at);
+        return;
     }
-    if (gguf) {
-        print_gguf_meta(tf, show_meta);
-    } else if (tf->nmeta) {
-        printf("\nmetadata\n");
-        for (size_t i = 0; i < tf->nmeta; i++) {
-            char v[256];
-            printf("  %s: %s\n", tl_quote(tf->meta[i].key, q, sizeof q),
-                   tl_quote(tf->meta[i].value, v, sizeof v));
-        }
+    for (size_t i = 0; i < count; i++) {
+        first[i] = i;
+        if (e[i].storage[0] && !e[i].leaf)
+            at[n++] = i;
     }
-    if (tf->gaps_ok && tf->nproblems > count_problems(tf) && !torch) {
+    sort_entries = e;
+    qsort(at, n, sizeof *at, by_storage_then_place);
+    for (size_t k = 1; k < n; k++)
+        if (strcmp(e[at[k]].storage, e[at[k - 1]].storage) == 0)
+            first[at[k]] = first[at[k - 1]];
+    for (size_t i = 0, shared = 0; i < count; i++) {
+        if (first[i] == i)
+            continue;
+        if (shared++ == 0)
+            printf("\nshared storages (views, tied weights)\n");
+        printf("  %s shares storage %s with %s\n", tl_quote(e[i].name, q, sizeof q),
+               e[i].storage, e[first[i]].name);
+    }
+    free(at);
+    free(first);
+}
+
+/* The file's gaps (a buffer map's: not problems) and its problems. */
+static void print_problems(const struct tl_file *tf, bool gaps)
+{
+    char text[512];
+    if (gaps && tf->nproblems > count_problems(tf)) {
         printf("\ngaps\n");
         for (size_t i = 0; i < tf->nproblems; i++) {
-            char text[512];
             if (is_problem(tf, &tf->problems[i]))
                 continue;
             problem_text(tf, &tf->problems[i], text, sizeof text);
@@ -225,12 +249,41 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
     }
     printf("\nproblems\n");
     for (size_t i = 0; i < tf->nproblems; i++) {
-        char text[512];
         if (!is_problem(tf, &tf->problems[i]))
             continue;
         problem_text(tf, &tf->problems[i], text, sizeof text);
         printf("  %s\n", text);
     }
+}
+
+static void print_text(const struct entry *e, size_t count, const struct tl_file *tf,
+                       bool show_meta)
+{
+    int w = 4, tw = 8;
+    char q[256];
+    for (size_t i = 0; i < count; i++) {
+        int len = e[i].name ? (int)strlen(tl_quote(e[i].name, q, sizeof q)) : 1;
+        if (len > w)
+            w = len;
+        if (!e[i].leaf && (int)strlen(e[i].dtype) > tw)
+            tw = (int)strlen(e[i].dtype);          /* FLOAT8E4M3 */
+    }
+    bool torch = tf->format == TL_FMT_PYTORCH;
+    print_rows(e, count, tf->format, w, tw);
+    print_values_and_pairs(e, count, tf, w);
+    if (torch)
+        print_shared(e, count);
+    if (tf->format == TL_FMT_GGUF) {
+        print_gguf_meta(tf, show_meta);
+    } else if (tf->nmeta) {
+        printf("\nmetadata\n");
+        for (size_t i = 0; i < tf->nmeta; i++) {
+            char v[256];
+            printf("  %s: %s\n", tl_quote(tf->meta[i].key, q, sizeof q),
+                   tl_quote(tf->meta[i].value, v, sizeof v));
+        }
+    }
+    print_problems(tf, tf->gaps_ok && !torch);
 }
 
 static cJSON *build_json(enum tl_format format, const struct entry *e, size_t count,
