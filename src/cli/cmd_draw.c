@@ -105,16 +105,15 @@ struct options {
     bool values;
 };
 
-static int run(const struct options *opt)
+/* Whether the picture is SVG (--format, else OUT's ending) and its colour
+ * and width.  @return CLI_OK, or CLI_USAGE after the message. */
+static int picture_kind(const struct options *opt, struct draw_opts *o, bool *svg)
 {
-    struct cli_desc src, dst;
-    struct cli_data data;
-    struct draw_opts o = { .width = terminal_width(), .values = opt->values };
-    bool svg = false;
     char q[64];
+    *svg = false;
     if (opt->format) {
         if (strcasecmp(opt->format, "svg") == 0)
-            svg = true;
+            *svg = true;
         else if (strcasecmp(opt->format, "text") != 0) {
             cli_usage_error("draw", "--format: '%s' is not text or svg",
                             tl_quote(opt->format, q, sizeof q));
@@ -122,19 +121,66 @@ static int run(const struct options *opt)
         }
     } else if (opt->out) {
         size_t n = strlen(opt->out);
-        svg = n >= 4 && strcasecmp(opt->out + n - 4, ".svg") == 0;
+        *svg = n >= 4 && strcasecmp(opt->out + n - 4, ".svg") == 0;
     }
     /* a picture is not a terminal: its width does not follow COLUMNS (SPEC
      * 19: at 80 columns an SVG put 3 slots a row and left most rows out) */
-    if (svg)
-        o.width = SVG_WIDTH;
-    int rc = color_arg(opt->color, &o.color);
+    if (*svg)
+        o->width = SVG_WIDTH;
+    int rc = color_arg(opt->color, &o->color);
     if (rc || (opt->out && (rc = cli_out_not_dir("draw", opt->out))))
         return rc;
-    if (svg || (opt->out && strcmp(opt->out, "-") != 0))
-        o.color = opt->color && strcasecmp(opt->color, "always") == 0 && !svg;
-    rc = cli_load_input(opt->desc, opt->data, opt->axes, "draw", true, &src, &data);
-    if (rc)
+    if (*svg || (opt->out && strcmp(opt->out, "-") != 0))
+        o->color = opt->color && strcasecmp(opt->color, "always") == 0 && !*svg;
+    return CLI_OK;
+}
+
+/* The picture, to standard output or written whole into OUT (a temporary
+ * file renamed into place).  @return a CLI_* status. */
+static int put_picture(const struct options *opt, bool svg, const struct draw_side *s,
+                       const struct draw_side *dp, const struct draw_opts *o)
+{
+    if (!opt->out || strcmp(opt->out, "-") == 0)
+        return (svg ? draw_svg(stdout, s, dp, o) : draw_text(stdout, s, dp, o)) ? cli_oom()
+                                                                                : CLI_OK;
+    struct cli_out out;
+    char *text = NULL;
+    size_t len = 0;
+    int rc;
+    FILE *mem = open_memstream(&text, &len);
+    int dr = !mem ? TL_E_NOMEM : svg ? draw_svg(mem, s, dp, o) : draw_text(mem, s, dp, o);
+    if (mem)
+        fclose(mem);
+    if (dr || !text)
+        rc = cli_oom();
+    else if ((rc = cli_out_open(&out, opt->out, len)) == CLI_OK) {
+        memcpy(out.bytes, text, len);
+        rc = cli_out_commit(&out);
+    }
+    free(text);
+    return rc;
+}
+
+/* The destination's name in the picture: the rule that made it. */
+static void dest_name(const struct options *opt, const struct cli_desc *dst, bool converted,
+                      char *buf, size_t n)
+{
+    if (opt->dest.to)
+        snprintf(buf, n, "--to %s", opt->dest.to);
+    else if (opt->dest.to_strides)
+        snprintf(buf, n, "--to-strides %s", opt->dest.to_strides);
+    else
+        snprintf(buf, n, "%s", converted ? dst->name : "");
+}
+
+static int run(const struct options *opt)
+{
+    struct cli_desc src, dst;
+    struct cli_data data;
+    struct draw_opts o = { .width = terminal_width(), .values = opt->values };
+    bool svg;
+    int rc = picture_kind(opt, &o, &svg);
+    if (rc || (rc = cli_load_input(opt->desc, opt->data, opt->axes, "draw", true, &src, &data)))
         return rc;
     if (o.values && !data.bytes) {
         cli_usage_error("draw", "--values needs DATA (the values are in the data file)");
@@ -161,41 +207,11 @@ static int run(const struct options *opt)
     bool converted = opt->dest.to || opt->dest.to_strides || opt->dest.to_desc;
     if (!rc && converted)
         rc = cli_destination("draw", &opt->dest, &src, &dst);
-    if (rc) {
-        cli_close_data(&data);
-        cli_desc_release(&src);
-        return rc;
-    }
-    struct draw_side t = { "", &dst.d, &dst.info, NULL, axes, NULL };
-    char dname[300];
-    if (opt->dest.to)
-        snprintf(dname, sizeof dname, "--to %s", opt->dest.to);
-    else if (opt->dest.to_strides)
-        snprintf(dname, sizeof dname, "--to-strides %s", opt->dest.to_strides);
-    else
-        snprintf(dname, sizeof dname, "%s", converted ? dst.name : "");
-    t.name = dname;
-    const struct draw_side *dp = converted ? &t : NULL;
-    if (opt->out && strcmp(opt->out, "-") != 0) {
-        /* written in full into a temporary file, then renamed into place */
-        struct cli_out out;
-        char *text = NULL;
-        size_t len = 0;
-        FILE *mem = open_memstream(&text, &len);
-        int dr = !mem ? TL_E_NOMEM : svg ? draw_svg(mem, &s, dp, &o) : draw_text(mem, &s, dp, &o);
-        if (mem)
-            fclose(mem);
-        if (dr || !text) {
-            cli_oom();
-            rc = CLI_IO;
-        } else if ((rc = cli_out_open(&out, opt->out, len)) == CLI_OK) {
-            memcpy(out.bytes, text, len);
-            rc = cli_out_commit(&out);
-        }
-        free(text);
-    } else if (svg ? draw_svg(stdout, &s, dp, &o) : draw_text(stdout, &s, dp, &o)) {
-        cli_oom();
-        rc = CLI_IO;
+    if (!rc) {
+        char dname[300];
+        dest_name(opt, &dst, converted, dname, sizeof dname);
+        struct draw_side t = { dname, &dst.d, &dst.info, NULL, axes, NULL };
+        rc = put_picture(opt, svg, &s, converted ? &t : NULL, &o);
     }
     cli_close_data(&data);
     cli_desc_release(&src);
