@@ -286,47 +286,46 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
     print_problems(tf, tf->gaps_ok && !torch);
 }
 
-static cJSON *build_json(enum tl_format format, const struct entry *e, size_t count,
-                         const struct tl_file *tf)
+/* A tensor's object in list --json: its name, type, the format's own keys
+ * (an .npz member's encoding, a GGUF tensor's block, a checkpoint's
+ * storage or value), sizes, where it lies.  @return false when out of
+ * memory. */
+static bool tensor_json(cJSON *t, const struct entry *e, enum tl_format format)
 {
-    cJSON *o = cJSON_CreateObject();
-    cJSON *tensors = NULL, *meta = NULL, *probs = NULL;
-    bool ok = o && cJSON_AddStringToObject(o, "format", tl_format_name(format)) &&
-              (tensors = cJSON_AddArrayToObject(o, "tensors")) != NULL;
-    for (size_t i = 0; ok && i < count; i++) {
-        cJSON *t = cJSON_CreateObject();
-        ok = t != NULL;
-        if (ok)
-            cJSON_AddItemToArray(tensors, t);
-        ok = ok && (e[i].name ? cJSON_AddStringToObject(t, "name", e[i].name)
-                              : cJSON_AddNullToObject(t, "name")) &&
-             (e[i].dtype[0] ? cJSON_AddStringToObject(t, "dataType", e[i].dtype)
-                            : cJSON_AddNullToObject(t, "dataType")) &&
-             (format != TL_FMT_NPZ ||
-              (cJSON_AddBoolToObject(t, "deflated", e[i].encoding == TL_ENC_DEFLATE) &&
-               cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e[i].encoding)))) &&
-             (format != TL_FMT_GGUF ||
-              (cJSON_AddStringToObject(t, "ggmlType", e[i].ggml->name) &&
-               cJSON_AddNumberToObject(t, "blockElements", e[i].ggml->block) &&
-               cJSON_AddNumberToObject(t, "blockBytes", e[i].ggml->bytes) &&
-               cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e[i].encoding)))) &&
-             (format != TL_FMT_PYTORCH ||
-              (e[i].leaf ? cJSON_AddStringToObject(t, "value", e[i].leaf) != NULL
-                         : cJSON_AddStringToObject(t, "storage", e[i].storage) != NULL)) &&
-             cJSON_AddBoolToObject(t, "decodable", e[i].decodable) &&
-             tl_json_add_u64_array(t, "sizes", e[i].sizes, e[i].rank) &&
-             tl_json_add_u64(t, "fileByte", e[i].begin) &&
-             tl_json_add_u64(t, "bytes", e[i].end - e[i].begin) &&
-             (!e[i].desc ||             /* a map's entry: its description's offsets */
-              (tl_json_add_u64(t, "fileOffset", e[i].desc->file_offset) &&
-               tl_json_add_u64(t, "byteOffset", e[i].desc->byte_offset)));
-    }
-    ok = ok && (meta = cJSON_AddObjectToObject(o, "metadata")) != NULL;
-    for (size_t i = 0; ok && i < tf->nmeta && format != TL_FMT_GGUF; i++)
+    return (e->name ? cJSON_AddStringToObject(t, "name", e->name)
+                    : cJSON_AddNullToObject(t, "name")) &&
+           (e->dtype[0] ? cJSON_AddStringToObject(t, "dataType", e->dtype)
+                        : cJSON_AddNullToObject(t, "dataType")) &&
+           (format != TL_FMT_NPZ ||
+            (cJSON_AddBoolToObject(t, "deflated", e->encoding == TL_ENC_DEFLATE) &&
+             cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e->encoding)))) &&
+           (format != TL_FMT_GGUF ||
+            (cJSON_AddStringToObject(t, "ggmlType", e->ggml->name) &&
+             cJSON_AddNumberToObject(t, "blockElements", e->ggml->block) &&
+             cJSON_AddNumberToObject(t, "blockBytes", e->ggml->bytes) &&
+             cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e->encoding)))) &&
+           (format != TL_FMT_PYTORCH ||
+            (e->leaf ? cJSON_AddStringToObject(t, "value", e->leaf) != NULL
+                     : cJSON_AddStringToObject(t, "storage", e->storage) != NULL)) &&
+           cJSON_AddBoolToObject(t, "decodable", e->decodable) &&
+           tl_json_add_u64_array(t, "sizes", e->sizes, e->rank) &&
+           tl_json_add_u64(t, "fileByte", e->begin) &&
+           tl_json_add_u64(t, "bytes", e->end - e->begin) &&
+           (!e->desc ||                 /* a map's entry: its description's offsets */
+            (tl_json_add_u64(t, "fileOffset", e->desc->file_offset) &&
+             tl_json_add_u64(t, "byteOffset", e->desc->byte_offset)));
+}
+
+/* "metadata": safetensors' strings, or GGUF's pairs as {"type", "value"}
+ * (an array's "items" too, and "cut" when "value" holds only its first
+ * items).  @return false when out of memory. */
+static bool meta_json(cJSON *o, const struct tl_file *tf)
+{
+    cJSON *meta = cJSON_AddObjectToObject(o, "metadata");
+    bool ok = meta != NULL;
+    for (size_t i = 0; ok && i < tf->nmeta && tf->format != TL_FMT_GGUF; i++)
         ok = cJSON_AddStringToObject(meta, tf->meta[i].key, tf->meta[i].value) != NULL;
-    for (size_t i = 0; ok && i < tf->nmeta && format == TL_FMT_GGUF; i++) {
-        /* GGUF's pairs: {"type", "value"}, an array's "items" too, and
-         * "cut" when "value" holds only its first items */
+    for (size_t i = 0; ok && i < tf->nmeta && tf->format == TL_FMT_GGUF; i++) {
         const struct tl_file_meta *m = &tf->meta[i];
         cJSON *kv = cJSON_CreateObject(), *v = cJSON_Parse(m->value);
         ok = kv && v && cJSON_AddItemToObject(meta, m->key, kv) &&
@@ -339,10 +338,18 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
             ok = tl_json_add_u64(kv, "items", m->count) &&
                  cJSON_AddBoolToObject(kv, "cut", m->cut);
     }
+    return ok;
+}
+
+/* "scaled": the pairs --dequantize decodes.  @return false when out of
+ * memory. */
+static bool scaled_json(cJSON *o, const struct tl_file *tf)
+{
     struct tl_scaled *pairs = NULL;
     size_t npairs = 0;
     cJSON *sc = NULL;
-    if (ok && format != TL_FMT_JSON && tl_scaled_find(tf, &pairs, &npairs, NULL) == 0 && npairs)
+    bool ok = true;
+    if (tf->format != TL_FMT_JSON && tl_scaled_find(tf, &pairs, &npairs, NULL) == 0 && npairs)
         ok = (sc = cJSON_AddArrayToObject(o, "scaled")) != NULL;
     for (size_t i = 0; ok && i < npairs; i++) {
         cJSON *pe = cJSON_CreateObject();
@@ -354,18 +361,19 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
              cJSON_AddStringToObject(pe, "scale", tf->tensors[pairs[i].scale].name);
     }
     free(pairs);
-    if (ok && format == TL_FMT_GGUF)
-        ok = cJSON_AddNumberToObject(o, "version", tf->version) &&
-             tl_json_add_u64(o, "alignment", tf->alignment) &&
-             tl_json_add_u64(o, "dataOffset", tf->data_start);
-    cJSON *gaps = NULL;
-    ok = ok && (probs = cJSON_AddArrayToObject(o, "problems")) != NULL &&
-         (!tf->gaps_ok || (gaps = cJSON_AddArrayToObject(o, "gaps")) != NULL);
+    return ok;
+}
+
+/* "problems" (and a map's "gaps"), each with its numbers beside its text
+ * (SPEC 19).  @return false when out of memory. */
+static bool problems_json(cJSON *o, const struct tl_file *tf)
+{
+    cJSON *gaps = NULL, *probs = cJSON_AddArrayToObject(o, "problems");
+    bool ok = probs && (!tf->gaps_ok || (gaps = cJSON_AddArrayToObject(o, "gaps")) != NULL);
     for (size_t i = 0; ok && i < tf->nproblems; i++) {
         char text[512];
         const struct tl_file_problem *fp = &tf->problems[i];
         problem_text(tf, fp, text, sizeof text);
-        /* for programs, the numbers beside the text (SPEC 19) */
         cJSON *s = cJSON_CreateObject();
         ok = s && cJSON_AddStringToObject(s, "kind", fp->kind == TL_FP_OVERLAP ? "overlap"
                                                                                : "gap") &&
@@ -375,7 +383,26 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
         if (s)
             cJSON_AddItemToArray(is_problem(tf, fp) ? probs : gaps, s);
     }
-    if (!ok) {
+    return ok;
+}
+
+static cJSON *build_json(enum tl_format format, const struct entry *e, size_t count,
+                         const struct tl_file *tf)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON *tensors = NULL;
+    bool ok = o && cJSON_AddStringToObject(o, "format", tl_format_name(format)) &&
+              (tensors = cJSON_AddArrayToObject(o, "tensors")) != NULL;
+    for (size_t i = 0; ok && i < count; i++) {
+        cJSON *t = cJSON_CreateObject();
+        ok = t != NULL && cJSON_AddItemToArray(tensors, t) && tensor_json(t, &e[i], format);
+    }
+    ok = ok && meta_json(o, tf) && scaled_json(o, tf);
+    if (ok && format == TL_FMT_GGUF)
+        ok = cJSON_AddNumberToObject(o, "version", tf->version) &&
+             tl_json_add_u64(o, "alignment", tf->alignment) &&
+             tl_json_add_u64(o, "dataOffset", tf->data_start);
+    if (!ok || !problems_json(o, tf)) {
         cJSON_Delete(o);
         return NULL;
     }
