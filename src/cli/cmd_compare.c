@@ -411,6 +411,83 @@ static int missing(const char *path)
     return CLI_IO;
 }
 
+/* The usage errors of compare's numbers: --atol, --rtol, --show,
+ * --threads, into o.  @return CLI_OK, or CLI_USAGE after the message. */
+static int numbers(const struct arg_str *atol, const struct arg_str *rtol,
+                   const struct arg_int *show, const struct arg_int *threads,
+                   struct tl_compare_opts *o)
+{
+    char q[64];
+    if (atol->count && !parse_tol(atol->sval[0], &o->atol)) {
+        cli_usage_error("compare", "--atol: '%s' is not a number >= 0",
+                        tl_quote(atol->sval[0], q, sizeof q));
+        return CLI_USAGE;
+    }
+    if (rtol->count && !parse_tol(rtol->sval[0], &o->rtol)) {
+        cli_usage_error("compare", "--rtol: '%s' is not a number >= 0",
+                        tl_quote(rtol->sval[0], q, sizeof q));
+        return CLI_USAGE;
+    }
+    if (show->count && show->ival[0] < 0) {
+        cli_usage_error("compare", "--show must be 0 or more");
+        return CLI_USAGE;
+    }
+    if (threads->count && threads->ival[0] < 1) {
+        cli_usage_error("compare", "--threads must be at least 1");
+        return CLI_USAGE;
+    }
+    if (show->count)
+        o->show = (size_t)show->ival[0];
+    if (threads->count)
+        o->threads = (unsigned)threads->ival[0];
+    return CLI_OK;
+}
+
+/* The two sides as files: a side that names no file is said first (not a
+ * complaint about the other, which the one-tensor path would make), and a
+ * model's folder stands for its index, or its one file.  @return a CLI_*
+ * status. */
+static int side_files(struct arg_file *sides)
+{
+    static char found[2][4096 + 1024];
+    int rc = CLI_OK;
+    for (int i = 0; rc == CLI_OK && i < sides->count && i < 2; i++)
+        rc = missing(sides->filename[i]);
+    for (int i = 0; rc == CLI_OK && i < sides->count && i < 2; i++) {
+        const char *p;
+        if ((rc = cli_model_path(sides->filename[i], found[i], sizeof found[i], &p)))
+            break;
+        sides->filename[i] = p;
+    }
+    return rc;
+}
+
+/* With --type and --sizes, A and B are two DATA files they describe, or
+ * one is a tensor file, which describes itself: the arguments the
+ * one-tensor path takes, into args (*nargs).  @return CLI_OK, or CLI_USAGE
+ * after the message. */
+static int described_sides(const struct arg_file *sides, const struct cli_desc_opts *dopt,
+                           const char **args, int *nargs)
+{
+    bool tfile[2] = { false, false };
+    *nargs = 0;
+    for (int i = 0; i < sides->count && i < 2; i++)
+        tfile[i] = cli_is_tensor_file(sides->filename[i]);
+    for (int i = 0; i < sides->count && i < 2; i++) {
+        if (!tfile[i])
+            args[(*nargs)++] = cli_desc_opts_arg(dopt, i);
+        args[(*nargs)++] = sides->filename[i];
+    }
+    if (sides->count == 2 && !(tfile[0] && tfile[1]))
+        return CLI_OK;
+    cli_usage_error("compare", sides->count != 2
+                    ? "with --type and --sizes, give two DATA files (A's, then B's), or a "
+                      "tensor file and a DATA file, and no DESC"
+                    : "both arguments are tensor files: --type and --sizes describe a raw DATA "
+                      "file, and there is none");
+    return CLI_USAGE;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     static char gloss[512];
@@ -432,75 +509,24 @@ int cmd_compare(int argc, char **argv)
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
-    if (rc == CLI_CONTINUE) {
-        struct tl_compare_opts o = { .show = 10, .equal_nan = equal_nan->count > 0 };
-        char q[64];
-        rc = CLI_OK;
-        if (atol->count && !parse_tol(atol->sval[0], &o.atol)) {
-            cli_usage_error("compare", "--atol: '%s' is not a number >= 0",
-                            tl_quote(atol->sval[0], q, sizeof q));
-            rc = CLI_USAGE;
-        } else if (rtol->count && !parse_tol(rtol->sval[0], &o.rtol)) {
-            cli_usage_error("compare", "--rtol: '%s' is not a number >= 0",
-                            tl_quote(rtol->sval[0], q, sizeof q));
-            rc = CLI_USAGE;
-        } else if (show->count && show->ival[0] < 0) {
-            cli_usage_error("compare", "--show must be 0 or more");
-            rc = CLI_USAGE;
-        } else if (threads->count && threads->ival[0] < 1) {
-            cli_usage_error("compare", "--threads must be at least 1");
-            rc = CLI_USAGE;
-        }
-        /* a side that names no file is said first (not a complaint
-         * about the other, which the one-tensor path would make) */
-        for (int i = 0; rc == CLI_OK && !cli_desc_opts_given(&dopt) && i < sides->count && i < 2;
-             i++)
-            rc = missing(sides->filename[i]);
-        /* a model's folder stands for its index, or its one file */
-        static char found[2][4096 + 1024];
-        for (int i = 0; rc == CLI_OK && !cli_desc_opts_given(&dopt) && i < sides->count && i < 2;
-             i++) {
-            const char *p;
-            if ((rc = cli_model_path(sides->filename[i], found[i], sizeof found[i], &p)))
-                break;
-            sides->filename[i] = p;
-        }
-        if (rc == CLI_OK) {
-            if (show->count)
-                o.show = (size_t)show->ival[0];
-            if (threads->count)
-                o.threads = (unsigned)threads->ival[0];
-            /* with --type and --sizes, A and B are two DATA files they
-             * describe, or one is a tensor file, which describes itself */
-            const char *args[4];
-            int nargs = 0;
-            bool opts = cli_desc_opts_given(&dopt);
-            bool tfile[2] = { false, false };
-            for (int i = 0; opts && i < sides->count && i < 2; i++)
-                tfile[i] = cli_is_tensor_file(sides->filename[i]);
-            for (int i = 0; opts && i < sides->count && i < 2; i++) {
-                if (!tfile[i])
-                    args[nargs++] = cli_desc_opts_arg(&dopt, i);
-                args[nargs++] = sides->filename[i];
-            }
-            if (opts && (sides->count != 2 || (tfile[0] && tfile[1]))) {
-                cli_usage_error("compare", sides->count != 2
-                                ? "with --type and --sizes, give two DATA files (A's, then "
-                                  "B's), or a tensor file and a DATA file, and no DESC"
-                                : "both arguments are tensor files: --type and --sizes describe "
-                                  "a raw DATA file, and there is none");
-                rc = CLI_USAGE;
-            } else if (!opts && sides->count == 2 && !axes_a->count && !axes_b->count &&
-                       cli_compare_whole_wanted(sides->filename[0], sides->filename[1])) {
-                rc = cli_compare_whole(sides->filename[0], sides->filename[1], &o,
-                                       json->count > 0);
-            } else {
-                rc = run(opts ? args : sides->filename, opts ? nargs : sides->count,
-                         axes_a->count ? axes_a->sval[0] : NULL,
-                         axes_b->count ? axes_b->sval[0] : NULL, &o, json->count > 0);
-            }
-        }
+    if (rc != CLI_CONTINUE) {           /* --help, or a usage error said */
+        arg_freetable(table, sizeof table / sizeof table[0]);
+        return rc;
     }
+    struct tl_compare_opts o = { .show = 10, .equal_nan = equal_nan->count > 0 };
+    bool opts = cli_desc_opts_given(&dopt);
+    const char *args[4];
+    int nargs = 0;
+    rc = numbers(atol, rtol, show, threads, &o);
+    if (rc == CLI_OK)
+        rc = opts ? described_sides(sides, &dopt, args, &nargs) : side_files(sides);
+    if (rc == CLI_OK && !opts && sides->count == 2 && !axes_a->count && !axes_b->count &&
+        cli_compare_whole_wanted(sides->filename[0], sides->filename[1]))
+        rc = cli_compare_whole(sides->filename[0], sides->filename[1], &o, json->count > 0);
+    else if (rc == CLI_OK)
+        rc = run(opts ? args : sides->filename, opts ? nargs : sides->count,
+                 axes_a->count ? axes_a->sval[0] : NULL, axes_b->count ? axes_b->sval[0] : NULL,
+                 &o, json->count > 0);
     arg_freetable(table, sizeof table / sizeof table[0]);
     return rc;
 }
