@@ -287,6 +287,51 @@ static bool squeeze_as(struct cli_desc *d, const struct tl_desc *to)
     return true;
 }
 
+/* Sizes that differ: the answer (no), on standard output, as text or as
+ * JSON; and a note when they are the same sizes in another order (most
+ * often a tensor file written in another layout, read as its shape).
+ * @return CLI_NO, or rc when it is a failure already, or the printing's. */
+static int sizes_differ(const struct input *a, const struct input *b, const char *axes_a,
+                        const char *axes_b, bool json, int rc)
+{
+    if (json) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON *sa = cJSON_CreateArray(), *sb = cJSON_CreateArray();
+        bool ok = o && sa && sb && cJSON_AddBoolToObject(o, "equal", false) &&
+                  cJSON_AddStringToObject(o, "reason", "sizes");
+        for (unsigned k = 0; ok && k < a->desc.d.rank; k++)
+            ok = cJSON_AddItemToArray(sa, cJSON_CreateNumber((double)a->desc.d.sizes[k]));
+        for (unsigned k = 0; ok && k < b->desc.d.rank; k++)
+            ok = cJSON_AddItemToArray(sb, cJSON_CreateNumber((double)b->desc.d.sizes[k]));
+        if (ok) {
+            cJSON_AddItemToObject(o, "sizesA", sa);
+            cJSON_AddItemToObject(o, "sizesB", sb);
+            rc = cli_print_json(o);
+        } else {
+            cJSON_Delete(sa);
+            cJSON_Delete(sb);
+            cJSON_Delete(o);
+            rc = cli_oom();
+        }
+    } else {
+        printf("different: sizes [");
+        cli_print_u64_list(stdout, a->desc.d.sizes, a->desc.d.rank, ",");
+        printf("] and [");
+        cli_print_u64_list(stdout, b->desc.d.sizes, b->desc.d.rank, ",");
+        printf("]\n");
+    }
+    bool fa = a->desc.format != TL_FMT_JSON && !axes_a;
+    bool fb = b->desc.format != TL_FMT_JSON && !axes_b;
+    fflush(stdout);                     /* the answer, then the note, in a terminal too */
+    if (permuted(&a->desc.d, &b->desc.d) && (fa || fb))
+        cli_note("compare: %s and %s hold the same sizes in another order: a tensor file in "
+                 "another layout is read with %s L, e.g. %s NHWC for an (N,H,W,C) array\n",
+                 a->desc.name, b->desc.name,
+                 fa && fb ? "--axes-a or --axes-b" : fa ? "--axes-a" : "--axes-b",
+                 fb ? "--axes-b" : "--axes-a");
+    return rc ? rc : CLI_NO;
+}
+
 static int run(const char **args, int nargs, const char *axes_a, const char *axes_b,
                const struct tl_compare_opts *opts, bool json)
 {
@@ -317,46 +362,7 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
         differ = false;
     }
     if (differ) {                       /* the answer is no (SPEC 8), on stdout */
-        if (json) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON *sa = cJSON_CreateArray(), *sb = cJSON_CreateArray();
-            bool ok = o && sa && sb && cJSON_AddBoolToObject(o, "equal", false) &&
-                      cJSON_AddStringToObject(o, "reason", "sizes");
-            for (unsigned k = 0; ok && k < a.desc.d.rank; k++)
-                ok = cJSON_AddItemToArray(sa, cJSON_CreateNumber((double)a.desc.d.sizes[k]));
-            for (unsigned k = 0; ok && k < b.desc.d.rank; k++)
-                ok = cJSON_AddItemToArray(sb, cJSON_CreateNumber((double)b.desc.d.sizes[k]));
-            if (ok) {
-                cJSON_AddItemToObject(o, "sizesA", sa);
-                cJSON_AddItemToObject(o, "sizesB", sb);
-                rc = cli_print_json(o);
-            } else {
-                cJSON_Delete(sa);
-                cJSON_Delete(sb);
-                cJSON_Delete(o);
-                cli_oom();
-                rc = CLI_IO;
-            }
-        } else {
-            printf("different: sizes [");
-            cli_print_u64_list(stdout, a.desc.d.sizes, a.desc.d.rank, ",");
-            printf("] and [");
-            cli_print_u64_list(stdout, b.desc.d.sizes, b.desc.d.rank, ",");
-            printf("]\n");
-        }
-        /* the same sizes in another order: most often a tensor file written
-         * in another layout (convert --to NHWC -o x.npy), read as its shape */
-        bool fa = a.desc.format != TL_FMT_JSON && !axes_a;
-        bool fb = b.desc.format != TL_FMT_JSON && !axes_b;
-        fflush(stdout);                 /* the answer, then the note, in a terminal too */
-        if (permuted(&a.desc.d, &b.desc.d) && (fa || fb) && cli_notes_on())
-            cli_error("note: compare: %s and %s hold the same sizes in "
-                    "another order: a tensor file in another layout is read with %s L, e.g. %s "
-                    "NHWC for an (N,H,W,C) array", a.desc.name, b.desc.name,
-                    fa && fb ? "--axes-a or --axes-b" : fa ? "--axes-a" : "--axes-b",
-                    fb ? "--axes-b" : "--axes-a");
-        if (!rc)
-            rc = CLI_NO;
+        rc = sizes_differ(&a, &b, axes_a, axes_b, json, rc);
         release(&a);
         release(&b);
         return rc;
