@@ -169,13 +169,81 @@ static bool print_blocks(const struct cli_desc *c, cJSON *o)
     return true;
 }
 
+/* The axes' table: each axis's name, size, stride, stride in bytes. */
+static void print_axes(const struct tl_desc *d, const char *names)
+{
+    printf("\n%4s  %-4s  %20s  %20s  %20s\n", "axis", "name", "size", "stride", "strideBytes");
+    for (unsigned i = 0; i < d->rank; i++) {
+        char name[4] = "-";
+        name[0] = names[i];
+        char sb[32];
+        stride_bytes(d, d->strides[i], sb, sizeof sb);
+        printf("%4u  %-4s  %20" PRIu64 "  %20" PRIu64 "  %20s%s\n", i, name,
+               d->sizes[i], d->strides[i], sb,
+               d->strides[i] == 0 && d->sizes[i] > 1 ? "  broadcast" : "");
+    }
+    printf("\n");
+}
+
+/* The data file's lines (whether it covers the tensor, bytes after it),
+ * then the problems. */
+static void print_data_and_problems(const struct cli_desc *c, const struct cli_data *data,
+                                    const struct tl_problem *p, size_t np)
+{
+    if (data) {
+        printf(LABEL "%s, %s%" PRIu64 " bytes, %s\n", "data", data->name,
+               data->at_least ? "at least " : "", data->size,
+               data->size >= tl_desc_bytes_needed(&c->d, &c->info) ? "covers the tensor"
+                                                                   : "does not cover the tensor");
+        uint64_t extra = cli_trailing_bytes(c, data);
+        if (extra && data->at_least)
+            printf(LABEL "at least %" PRIu64 " (the stream holds more than the tensor needs; "
+                   "the rest was not read)\n", "trailingBytes", extra);
+        else if (extra)
+            printf(LABEL "%" PRIu64 " (the file is longer than the tensor needs)\n",
+                   "trailingBytes", extra);
+    }
+    if (np == 0) {
+        printf(LABEL "none\n", "problems");
+        return;
+    }
+    printf("problems\n");
+    for (size_t i = 0; i < np; i++) {
+        char text[200];
+        cli_problem_text(&p[i], text, sizeof text);
+        printf("  %s\n", text);
+    }
+}
+
+/* The layout line: its name, the axis order, the broadcast axes. */
+static void print_layout(const struct cli_desc *c, const char *shown, const char *names)
+{
+    const struct tl_desc *d = &c->d;
+    const struct tl_info *in = &c->info;
+    const char *letters = tl_axis_letters(d->rank);
+    printf(LABEL "%s (axisOrder ", "layout", shown);
+    for (unsigned i = 0; i < d->rank; i++)
+        printf("%s%u", i ? "," : "", in->axis_order[i]);
+    if (in->broadcast_axes) {
+        printf("; broadcast ");
+        for (unsigned i = 0, k = 0; i < d->rank; i++) {
+            if (!(in->broadcast_axes & (1u << i)))
+                continue;
+            if (letters || c->format != TL_FMT_JSON)
+                printf("%s%c", k++ ? "," : "", names[i]);
+            else
+                printf("%s%u", k++ ? "," : "", i);
+        }
+    }
+    printf(")\n");
+}
+
 static void print_text(const struct cli_desc *c, const struct cli_data *data,
                        const struct tl_problem *p, size_t np, bool padding, const char *axes)
 {
     const struct tl_desc *d = &c->d;
     const struct tl_info *in = &c->info;
     unsigned es = tl_dtype_size(d->dtype);
-    const char *letters = tl_axis_letters(d->rank);
     char names[TL_MAX_RANK + 1], layout[64];
     const char *shown = axis_names(c, axes, names, layout, sizeof layout);
 
@@ -195,21 +263,8 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
         printf(" (implicit: packed in logical order)");
     else if (d->strides_src == TL_STRIDES_LAYOUT)
         printf(" (computed from the layout)");
-    printf("\n" LABEL "%s (axisOrder ", "layout", shown);
-    for (unsigned i = 0; i < d->rank; i++)
-        printf("%s%u", i ? "," : "", in->axis_order[i]);
-    if (in->broadcast_axes) {
-        printf("; broadcast ");
-        for (unsigned i = 0, k = 0; i < d->rank; i++) {
-            if (!(in->broadcast_axes & (1u << i)))
-                continue;
-            if (letters || c->format != TL_FMT_JSON)
-                printf("%s%c", k++ ? "," : "", names[i]);
-            else
-                printf("%s%u", k++ ? "," : "", i);
-        }
-    }
-    printf(")\n");
+    printf("\n");
+    print_layout(c, shown, names);
     printf(LABEL "%" PRIu64 "\n", "elementCount", in->element_count);
     printf(LABEL "%" PRIu64 " element%s\n", "span", in->span, in->span == 1 ? "" : "s");
     printf(LABEL "%" PRIu64 "\n", "minimumImpliedSizeInBytes", in->min_size);
@@ -223,40 +278,8 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
     printf(LABEL "%s (packed %s, padded %s, broadcast %s, overlapping %s)\n", "status",
            tl_status_name(in->status), yes(in->packed), yes(in->padded), yes(in->broadcast),
            yes(in->overlapping));
-    printf("\n%4s  %-4s  %20s  %20s  %20s\n", "axis", "name", "size", "stride", "strideBytes");
-    for (unsigned i = 0; i < d->rank; i++) {
-        char name[4] = "-";
-        name[0] = names[i];
-        char sb[32];
-        stride_bytes(d, d->strides[i], sb, sizeof sb);
-        printf("%4u  %-4s  %20" PRIu64 "  %20" PRIu64 "  %20s%s\n", i, name,
-               d->sizes[i], d->strides[i], sb,
-               d->strides[i] == 0 && d->sizes[i] > 1 ? "  broadcast" : "");
-    }
-    printf("\n");
-    if (data) {
-        printf(LABEL "%s, %s%" PRIu64 " bytes, %s\n", "data", data->name,
-               data->at_least ? "at least " : "", data->size,
-               data->size >= tl_desc_bytes_needed(d, in) ? "covers the tensor"
-                                                         : "does not cover the tensor");
-        uint64_t extra = cli_trailing_bytes(c, data);
-        if (extra && data->at_least)
-            printf(LABEL "at least %" PRIu64 " (the stream holds more than the tensor needs; "
-                   "the rest was not read)\n", "trailingBytes", extra);
-        else if (extra)
-            printf(LABEL "%" PRIu64 " (the file is longer than the tensor needs)\n",
-                   "trailingBytes", extra);
-    }
-    if (np == 0) {
-        printf(LABEL "none\n", "problems");
-    } else {
-        printf("problems\n");
-        for (size_t i = 0; i < np; i++) {
-            char text[200];
-            cli_problem_text(&p[i], text, sizeof text);
-            printf("  %s\n", text);
-        }
-    }
+    print_axes(d, names);
+    print_data_and_problems(c, data, p, np);
     if (padding)
         print_padding(c);
 }
