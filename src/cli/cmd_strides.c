@@ -56,6 +56,53 @@ struct pads {
     const char *pitch;
 };
 
+/* --pad, --align and --pitch (SPEC 13) as a padding of rank axes of type
+ * dt (typed: --type was given, which a pitch in bytes needs).
+ * @return CLI_OK, or CLI_USAGE after the message. */
+static int padding(const struct pads *p, unsigned rank, enum tl_dtype dt, bool typed,
+                   struct tl_padding *pad)
+{
+    static const char cmd[] = "strides";
+    char q[64];
+    memset(pad, 0, sizeof *pad);
+    for (int i = 0; i < p->npad + p->nalign; i++) {
+        bool is_pad = i < p->npad;
+        unsigned axis;
+        uint64_t n;
+        if (axis_value(cmd, is_pad ? "--pad" : "--align", rank,
+                       is_pad ? p->pad[i] : p->align[i - p->npad], &axis, &n))
+            return CLI_USAGE;
+        (is_pad ? pad->slots : pad->align)[axis] = n;
+    }
+    if (!p->pitch)
+        return CLI_OK;
+    uint64_t bytes;
+    unsigned es = tl_dtype_size(dt), axis = rank - 2;
+    if (!typed) {
+        cli_usage_error(cmd, "--pitch needs --type: a pitch is a count of bytes, and bytes "
+                        "mean nothing without an element size");
+        return CLI_USAGE;
+    }
+    if (strchr(p->pitch, '=')) {
+        if (axis_value(cmd, "--pitch", rank, p->pitch, &axis, &bytes))
+            return CLI_USAGE;
+    } else if (rank < 2) {
+        cli_usage_error(cmd, "--pitch: a rank-1 tensor has no row axis (H): name the axis "
+                        "as AXIS=BYTES");
+        return CLI_USAGE;
+    } else if (cli_parse_u64_list(p->pitch, &bytes, 1) != 1) {
+        bytes = 0;
+    }
+    if (bytes == 0 || bytes % es) {
+        cli_usage_error(cmd, "--pitch: '%s' is not a count of bytes >= 1 that is a multiple "
+                        "of the element size (%u bytes of %s)", tl_quote(p->pitch, q, sizeof q),
+                        es, tl_dtype_name(dt));
+        return CLI_USAGE;
+    }
+    pad->pitch[axis] = tl_dtype_count(dt, bytes);  /* elements: two a byte for 4-bit types */
+    return CLI_OK;
+}
+
 static int run(const char *sizes_arg, const char *layout_arg, const char *bcast_arg,
                const char *type_arg, const struct pads *p, bool json)
 {
@@ -90,42 +137,8 @@ static int run(const char *sizes_arg, const char *layout_arg, const char *bcast_
         return CLI_USAGE;
     }
     struct tl_padding pad;
-    memset(&pad, 0, sizeof pad);
-    for (int i = 0; i < p->npad + p->nalign; i++) {
-        bool is_pad = i < p->npad;
-        unsigned axis;
-        uint64_t n;
-        if (axis_value(cmd, is_pad ? "--pad" : "--align", (unsigned)rank,
-                       is_pad ? p->pad[i] : p->align[i - p->npad], &axis, &n))
-            return CLI_USAGE;
-        (is_pad ? pad.slots : pad.align)[axis] = n;
-    }
-    if (p->pitch) {
-        uint64_t bytes;
-        unsigned es = tl_dtype_size(dt), axis = (unsigned)rank - 2;
-        if (!type_arg) {
-            cli_usage_error(cmd, "--pitch needs --type: a pitch is a count of bytes, and bytes "
-                            "mean nothing without an element size");
-            return CLI_USAGE;
-        }
-        if (strchr(p->pitch, '=')) {
-            if (axis_value(cmd, "--pitch", (unsigned)rank, p->pitch, &axis, &bytes))
-                return CLI_USAGE;
-        } else if (rank < 2) {
-            cli_usage_error(cmd, "--pitch: a rank-1 tensor has no row axis (H): name the axis "
-                            "as AXIS=BYTES");
-            return CLI_USAGE;
-        } else if (cli_parse_u64_list(p->pitch, &bytes, 1) != 1) {
-            bytes = 0;
-        }
-        if (bytes == 0 || bytes % es) {
-            cli_usage_error(cmd, "--pitch: '%s' is not a count of bytes >= 1 that is a multiple "
-                            "of the element size (%u bytes of %s)", tl_quote(p->pitch, q, sizeof q),
-                            es, tl_dtype_name(dt));
-            return CLI_USAGE;
-        }
-        pad.pitch[axis] = tl_dtype_count(dt, bytes);   /* elements: two a byte for 4-bit types */
-    }
+    if (padding(p, (unsigned)rank, dt, type_arg != NULL, &pad))
+        return CLI_USAGE;
     memset(&d, 0, sizeof d);
     d.dtype = dt;
     d.rank = (unsigned)rank;
