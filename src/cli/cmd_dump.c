@@ -329,25 +329,87 @@ static bool first_padding(struct dump *s, uint64_t from, uint64_t to, uint64_t *
     return false;
 }
 
+/* The columns' widths of the physical view: offset, byte. */
+struct columns {
+    int offset, byte;
+    bool nib;                           /* a 4-bit slot: which nibble */
+};
+
+/* The lines where the summary leaves slots out: "...", and the first run
+ * of padding among them kept in view, as one line. */
+static void physical_gap(struct dump *s, uint64_t span, const struct columns *c)
+{
+    uint64_t pa, pb;
+    printf("%*s  %*s%s\n", c->offset, "...", c->byte, "...", c->nib ? "     ..." : "");
+    if (!first_padding(s, EDGE, span - EDGE, &pa, &pb))
+        return;
+    unsigned bit;
+    uint64_t at = tl_desc_byte(s->d, pa, &bit);
+    printf("%*" PRIu64 "  %*" PRIu64 "%s  %*s  padding: ", c->offset, pa, c->byte, at,
+           !c->nib ? "" : bit ? "    high" : "     low", s->width, "");
+    if (pb > span - EDGE)
+        printf("slots %" PRIu64 " on, more than %" PRIu64 "\n", pa, PAD_SCAN - 1);
+    else if (pb - pa == 1)
+        printf("slot %" PRIu64 " (1 slot)\n", pa);
+    else
+        printf("slots %" PRIu64 "..%" PRIu64 " (%" PRIu64 " slots)\n", pa, pb - 1, pb - pa);
+    if (pb != span - EDGE)              /* slots after the run left out */
+        printf("%*s  %*s%s\n", c->offset, "...", c->byte, "...", c->nib ? "     ..." : "");
+}
+
+/* Slot o's line: offset, byte (and nibble), value, its bytes in hex, and
+ * the element or elements it holds (padding, shared, unknown). */
+static void physical_line(struct dump *s, uint64_t o, const char *value, const struct columns *c,
+                          unsigned hw)
+{
+    struct owners own = { .rank = s->rank };
+    tl_finder_find(s->finder, o, 4, keep_owner, &own);
+    unsigned bit, size = tl_dtype_size(s->d->dtype);
+    uint64_t at = tl_desc_byte(s->d, o, &bit);
+    printf("%*" PRIu64 "  %*" PRIu64 "%s  %*s  ", c->offset, o, c->byte, at,
+           !c->nib ? "" : bit ? "    high" : "     low", s->width, value);
+    if (s->hex) {                       /* the slot's bytes as the file holds them */
+        char hx[24] = "";
+        if (c->nib)
+            snprintf(hx, sizeof hx, "%x", (unsigned)(s->file[at] >> (bit ? 4 : 0)) & 15u);
+        for (unsigned b = 0; !c->nib && b < size; b++)
+            snprintf(hx + 2 * b, sizeof hx - 2 * b, "%02x", s->file[at + b]);
+        printf("%*s  ", (int)hw, hx);
+    }
+    if (!tl_finder_complete(s->finder))         /* stopped at its work bound */
+        printf("unknown");
+    else if (own.n == 0)
+        printf("padding");
+    else if (own.n > 1)
+        printf("shared");
+    for (uint64_t i = 0; i < own.n && i < 3; i++) {
+        if (own.n > 1 || !tl_finder_complete(s->finder))
+            putchar(' ');
+        print_index(stdout, own.idx[i], s->rank);
+    }
+    if (own.n > 3)
+        printf(" ...");
+    putchar('\n');
+}
+
 static void physical_text(struct dump *s, uint64_t span)
 {
-    int owidth = snprintf(NULL, 0, "%" PRIu64, span - 1);
-    if (owidth < 6)
-        owidth = 6;
-    uint64_t last_byte = tl_desc_byte(s->d, span - 1, NULL);
-    int bwidth = snprintf(NULL, 0, "%" PRIu64, last_byte);
-    if (bwidth < 4)
-        bwidth = 4;
-    s->width = 5;                  /* "value" */
-    bool nib = tl_dtype_bits(s->d->dtype) == 4;   /* a 4-bit slot: which nibble */
-    for (int pass = 0; pass < 2; pass++) {
+    struct columns c = { snprintf(NULL, 0, "%" PRIu64, span - 1),
+                         snprintf(NULL, 0, "%" PRIu64, tl_desc_byte(s->d, span - 1, NULL)),
+                         tl_dtype_bits(s->d->dtype) == 4 };
+    if (c.offset < 6)
+        c.offset = 6;
+    if (c.byte < 4)
+        c.byte = 4;
+    s->width = 5;                       /* "value" */
+    unsigned size = tl_dtype_size(s->d->dtype), hw = c.nib ? 3 : 2 * size;
+    if (hw < 3)
+        hw = 3;
+    for (int pass = 0; pass < 2; pass++) {      /* the values' width, then the lines */
         s->measure = pass == 0;
-        unsigned size = tl_dtype_size(s->d->dtype), hw = nib ? 3 : 2 * size;
-        if (hw < 3)
-            hw = 3;
         if (!s->measure)
-            printf("%*s  %*s%s  %*s  %s%*s%s\n", owidth, "offset", bwidth, "byte",
-                   nib ? "  nibble" : "", s->width, "value", s->hex ? "" : "",
+            printf("%*s  %*s%s  %*s  %s%*s%s\n", c.offset, "offset", c.byte, "byte",
+                   c.nib ? "  nibble" : "", s->width, "value", s->hex ? "" : "",
                    s->hex ? (int)hw : 0, s->hex ? "hex" : "", s->hex ? "  element" : "element");
         uint64_t count;
         shown(s, span, 0, &count);
@@ -355,61 +417,15 @@ static void physical_text(struct dump *s, uint64_t span)
             uint64_t o = shown(s, span, k, &count);
             char buf[48];
             if (o == ELL) {
-                uint64_t pa, pb;
-                if (s->measure)
-                    continue;
-                printf("%*s  %*s%s\n", owidth, "...", bwidth, "...", nib ? "     ..." : "");
-                /* padding kept in view: the first run the summary leaves out, one line */
-                if (!first_padding(s, EDGE, span - EDGE, &pa, &pb))
-                    continue;
-                unsigned bit;
-                uint64_t at = tl_desc_byte(s->d, pa, &bit);
-                printf("%*" PRIu64 "  %*" PRIu64 "%s  %*s  padding: ", owidth, pa, bwidth, at,
-                       !nib ? "" : bit ? "    high" : "     low", s->width, "");
-                if (pb > span - EDGE)
-                    printf("slots %" PRIu64 " on, more than %" PRIu64 "\n", pa, PAD_SCAN - 1);
-                else if (pb - pa == 1)
-                    printf("slot %" PRIu64 " (1 slot)\n", pa);
-                else
-                    printf("slots %" PRIu64 "..%" PRIu64 " (%" PRIu64 " slots)\n", pa, pb - 1,
-                           pb - pa);
-                if (pb != span - EDGE)          /* slots after the run left out */
-                    printf("%*s  %*s%s\n", owidth, "...", bwidth, "...", nib ? "     ..." : "");
+                if (!s->measure)
+                    physical_gap(s, span, &c);
                 continue;
             }
             format_at(s, o, buf, sizeof buf);
-            if (s->measure) {
+            if (s->measure)
                 item(s, buf, true);
-                continue;
-            }
-            struct owners own = { .rank = s->rank };
-            tl_finder_find(s->finder, o, 4, keep_owner, &own);
-            unsigned bit;
-            uint64_t at = tl_desc_byte(s->d, o, &bit);
-            printf("%*" PRIu64 "  %*" PRIu64 "%s  %*s  ", owidth, o, bwidth, at,
-                   !nib ? "" : bit ? "    high" : "     low", s->width, buf);
-            if (s->hex) {               /* the slot's bytes as the file holds them */
-                char hx[24] = "";
-                if (nib)
-                    snprintf(hx, sizeof hx, "%x", (unsigned)(s->file[at] >> (bit ? 4 : 0)) & 15u);
-                for (unsigned b = 0; !nib && b < size; b++)
-                    snprintf(hx + 2 * b, sizeof hx - 2 * b, "%02x", s->file[at + b]);
-                printf("%*s  ", (int)hw, hx);
-            }
-            if (!tl_finder_complete(s->finder))     /* stopped at its work bound */
-                printf("unknown");
-            else if (own.n == 0)
-                printf("padding");
-            else if (own.n > 1)
-                printf("shared");
-            for (uint64_t i = 0; i < own.n && i < 3; i++) {
-                if (own.n > 1 || !tl_finder_complete(s->finder))
-                    putchar(' ');
-                print_index(stdout, own.idx[i], s->rank);
-            }
-            if (own.n > 3)
-                printf(" ...");
-            putchar('\n');
+            else
+                physical_line(s, o, buf, &c, hw);
         }
     }
 }
