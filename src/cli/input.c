@@ -81,6 +81,43 @@ int cli_file_sound(const struct tl_file *tf, const char *file)
     return CLI_OK;
 }
 
+/* A stream (a pipe, a device, standard input) read into memory: its first
+ * bytes, then as much as they allow (a JSON description up to
+ * CLI_DESC_MAX_BYTES; else limit, when not 0, with at_least set when there
+ * is more).  @return CLI_OK, or CLI_IO after the message. */
+static int read_stream(int fd, uint64_t limit, bool sniffed, struct cli_data *out)
+{
+    unsigned char head[TL_SNIFF_BYTES];
+    size_t n = 0;
+    int rc = CLI_OK;
+    while (n < sizeof head) {
+        ssize_t r = read(fd, head + n, sizeof head - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0) {
+            if (r < 0)
+                rc = CLI_IO;
+            break;
+        }
+        n += (size_t)r;
+    }
+    size_t max = limit ? (size_t)limit : 0;
+    if (sniffed && tl_file_sniff(head, n) == TL_FMT_JSON)
+        max = CLI_DESC_MAX_BYTES;
+    size_t len = 0;
+    if (rc == CLI_OK && read_all(fd, max, head, n, &out->heap, &len) < 0)
+        rc = CLI_IO;
+    if (limit && len >= limit) {        /* there is more: what it is, is not needed */
+        len = (size_t)limit;
+        out->at_least = true;
+    }
+    if (rc != CLI_OK)
+        cli_report_errno(out->name, "cannot read");
+    out->bytes = out->heap;
+    out->size = len;
+    return rc;
+}
+
 /* Opens path ('-': standard input) into out: a regular file is mapped
  * whole; a stream is read whole, or when sniff is set only as far as its
  * first bytes allow: CLI_DESC_MAX_BYTES + 1 of a JSON description.  *format is
@@ -128,34 +165,7 @@ int cli_open_input(const char *path, const char *role, struct cli_data *out,
             out->fd = fd;
         }
     } else {
-        /* a stream: its first bytes, then as much as they allow */
-        unsigned char head[TL_SNIFF_BYTES];
-        size_t n = 0;
-        while (n < sizeof head) {
-            ssize_t r = read(fd, head + n, sizeof head - n);
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r <= 0) {
-                if (r < 0)
-                    rc = CLI_IO;
-                break;
-            }
-            n += (size_t)r;
-        }
-        size_t max = limit ? (size_t)limit : 0;
-        if (format && tl_file_sniff(head, n) == TL_FMT_JSON)
-            max = CLI_DESC_MAX_BYTES;
-        size_t len = 0;
-        if (rc == CLI_OK && read_all(fd, max, head, n, &out->heap, &len) < 0)
-            rc = CLI_IO;
-        if (limit && len >= limit) {        /* there is more: what it is, is not needed */
-            len = (size_t)limit;
-            out->at_least = true;
-        }
-        if (rc != CLI_OK)
-            cli_report_errno(out->name, "cannot read");
-        out->bytes = out->heap;
-        out->size = len;
+        rc = read_stream(fd, limit, format != NULL, out);
     }
     if (fd != 0 && !out->has_fd)
         close(fd);
