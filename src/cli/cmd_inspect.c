@@ -284,6 +284,57 @@ static void print_text(const struct cli_desc *c, const struct cli_data *data,
         print_padding(c);
 }
 
+/* "problems" (DirectML's) and "notes" (a stride that looks like bytes,
+ * the fixes of an overlap).  @return false when out of memory. */
+static bool findings_json(cJSON *o, const struct cli_desc *c, const struct tl_problem *p,
+                          size_t np)
+{
+    cJSON *probs = cJSON_AddArrayToObject(o, "problems");
+    bool ok = probs != NULL;
+    for (size_t i = 0; ok && i < np; i++) {
+        char text[200];
+        cli_problem_text(&p[i], text, sizeof text);
+        cJSON *s = cJSON_CreateString(text);
+        ok = s != NULL;
+        if (ok)
+            cJSON_AddItemToArray(probs, s);
+    }
+    char note[512];
+    cJSON *notes = ok ? cJSON_AddArrayToObject(o, "notes") : NULL;
+    ok = notes != NULL;
+    if (ok && cli_byte_strides_note(c, note, sizeof note))
+        ok = cJSON_AddItemToArray(notes, cJSON_CreateString(note));
+    if (ok && cli_overlap_note(c, note, sizeof note))
+        ok = cJSON_AddItemToArray(notes, cJSON_CreateString(note));
+    return ok;
+}
+
+/* "data": the data file, whether it covers the tensor, what follows it. */
+static bool data_json(cJSON *o, const struct cli_desc *c, const struct cli_data *data)
+{
+    cJSON *dj = cJSON_AddObjectToObject(o, "data");
+    return dj && cJSON_AddStringToObject(dj, "path", data->name) &&
+           tl_json_add_u64(dj, "sizeInBytes", data->size) &&
+           cJSON_AddBoolToObject(dj, "covers",
+                                 data->size >= tl_desc_bytes_needed(&c->d, &c->info)) &&
+           tl_json_add_u64(dj, "trailingBytes", cli_trailing_bytes(c, data)) &&
+           cJSON_AddBoolToObject(dj, "sizeIsLowerBound", data->at_least);
+}
+
+/* "padding" (--padding): its bytes (nibbles), its ranges, complete. */
+static bool padding_json(cJSON *o, const struct cli_desc *c)
+{
+    cJSON *pj = cJSON_AddObjectToObject(o, "padding");
+    struct pad_list l = { .json = true };
+    const char *unit = in_nibbles(&c->d) ? "nibbles" : "bytes";
+    bool ok = pj && (c->info.overlapping ? cJSON_AddNullToObject(pj, unit) != NULL
+                                         : tl_json_add_u64(pj, unit, padding_bytes(c))) &&
+              (l.arr = cJSON_AddArrayToObject(pj, "ranges")) != NULL;
+    int rc = ok && !c->info.overlapping ? tl_desc_padding(&c->d, PADDING_RANGES, pad_range, &l)
+                                        : -1;
+    return ok && !l.failed && cJSON_AddBoolToObject(pj, "complete", rc == 0);
+}
+
 static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
                          const struct tl_problem *p, size_t np, bool padding)
 {
@@ -324,42 +375,8 @@ static cJSON *build_json(const struct cli_desc *c, const struct cli_data *data,
         cJSON_AddBoolToObject(o, "overlapping", in->overlapping) &&
         cJSON_AddStringToObject(o, "status", tl_status_name(in->status)) &&
         cJSON_AddBoolToObject(o, "valid", np == 0);
-    cJSON *probs = ok ? cJSON_AddArrayToObject(o, "problems") : NULL;
-    ok = probs != NULL;
-    for (size_t i = 0; ok && i < np; i++) {
-        char text[200];
-        cli_problem_text(&p[i], text, sizeof text);
-        cJSON *s = cJSON_CreateString(text);
-        ok = s != NULL;
-        if (ok)
-            cJSON_AddItemToArray(probs, s);
-    }
-    char note[512];
-    cJSON *notes = ok ? cJSON_AddArrayToObject(o, "notes") : NULL;
-    ok = notes != NULL;
-    if (ok && cli_byte_strides_note(c, note, sizeof note))
-        ok = cJSON_AddItemToArray(notes, cJSON_CreateString(note));
-    if (ok && cli_overlap_note(c, note, sizeof note))
-        ok = cJSON_AddItemToArray(notes, cJSON_CreateString(note));
-    if (ok && data) {
-        cJSON *dj = cJSON_AddObjectToObject(o, "data");
-        ok = dj && cJSON_AddStringToObject(dj, "path", data->name) &&
-             tl_json_add_u64(dj, "sizeInBytes", data->size) &&
-             cJSON_AddBoolToObject(dj, "covers", data->size >= tl_desc_bytes_needed(d, in)) &&
-             tl_json_add_u64(dj, "trailingBytes", cli_trailing_bytes(c, data)) &&
-             cJSON_AddBoolToObject(dj, "sizeIsLowerBound", data->at_least);
-    }
-    if (ok && padding) {
-        cJSON *pj = cJSON_AddObjectToObject(o, "padding");
-        struct pad_list l = { .json = true };
-        const char *unit = in_nibbles(&c->d) ? "nibbles" : "bytes";
-        ok = pj && (c->info.overlapping ? cJSON_AddNullToObject(pj, unit) != NULL
-                                        : tl_json_add_u64(pj, unit, padding_bytes(c))) &&
-             (l.arr = cJSON_AddArrayToObject(pj, "ranges")) != NULL;
-        int rc = ok && !c->info.overlapping ? tl_desc_padding(&c->d, PADDING_RANGES, pad_range, &l)
-                                            : -1;
-        ok = ok && !l.failed && cJSON_AddBoolToObject(pj, "complete", rc == 0);
-    }
+    ok = ok && findings_json(o, c, p, np) && (!data || data_json(o, c, data)) &&
+         (!padding || padding_json(o, c));
     if (!ok) {
         cJSON_Delete(o);
         return NULL;
