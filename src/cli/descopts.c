@@ -154,6 +154,35 @@ static int opt_error(const char *cmd, const char *opt, const char *what, const c
     return CLI_USAGE;
 }
 
+/* --layout (packed strides in that memory order) or --strides (given)
+ * into d, or neither (implicit: packed, logical order).
+ * @return CLI_OK, or CLI_USAGE after the message. */
+static int strides_of(const char *cmd, const char *layout, const char *strides, unsigned rank,
+                      struct tl_desc *d)
+{
+    struct tl_error err = { 0 };
+    d->strides_src = TL_STRIDES_IMPLICIT;
+    if (layout) {
+        unsigned order[TL_MAX_RANK];
+        if (tl_layout_parse(rank, layout, order, &err)) {
+            cli_usage_error(cmd, "--layout: %s", err.msg);
+            return CLI_USAGE;
+        }
+        tl_strides_for_order(rank, d->sizes, order, 0, d->strides, NULL);
+        d->strides_src = TL_STRIDES_LAYOUT;
+    } else if (strides) {
+        int got = cli_parse_u64_list(strides, d->strides, TL_MAX_RANK);
+        if (got != (int)rank) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "must be %u comma-separated integers, as --sizes has%s",
+                     rank, got == -2 ? ", none negative (DirectML's strides are unsigned)" : "");
+            return opt_error(cmd, "--strides", msg, strides);
+        }
+        d->strides_src = TL_STRIDES_GIVEN;
+    }
+    return CLI_OK;
+}
+
 int cli_desc_from_opts(const char *arg, struct cli_desc *out)
 {
     const struct cli_desc_opts *o = given;
@@ -196,25 +225,9 @@ int cli_desc_from_opts(const char *arg, struct cli_desc *out)
         cli_error("--sizes: %s", err.msg);
         return CLI_INVALID;
     }
-    out->d.strides_src = TL_STRIDES_IMPLICIT;
-    if (layout) {
-        unsigned order[TL_MAX_RANK];
-        if (tl_layout_parse((unsigned)rank, layout, order, &err)) {
-            cli_usage_error(cmd, "--layout: %s", err.msg);
-            return CLI_USAGE;
-        }
-        tl_strides_for_order((unsigned)rank, out->d.sizes, order, 0, out->d.strides, NULL);
-        out->d.strides_src = TL_STRIDES_LAYOUT;
-    } else if (strides) {
-        int got = cli_parse_u64_list(strides, out->d.strides, TL_MAX_RANK);
-        if (got != rank) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "must be %d comma-separated integers, as --sizes has%s",
-                     rank, got == -2 ? ", none negative (DirectML's strides are unsigned)" : "");
-            return opt_error(cmd, "--strides", msg, strides);
-        }
-        out->d.strides_src = TL_STRIDES_GIVEN;
-    }
+    int rc = strides_of(cmd, layout, strides, (unsigned)rank, &out->d);
+    if (rc)
+        return rc;
     if (offset && !cli_parse_bytes(offset, &out->d.byte_offset))
         return opt_error(cmd, "--byte-offset", "is not a number of bytes", offset);
     if (total && !cli_parse_bytes(total, &out->d.total_bytes))
