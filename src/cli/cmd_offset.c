@@ -92,6 +92,23 @@ static bool block_element(const struct cli_desc *c, const char *index, uint64_t 
     return true;
 }
 
+/* A byte outside a GGUF tensor's blocks: said, as text or JSON. */
+static int block_outside(const struct cli_desc *c, uint64_t byte, bool json)
+{
+    if (json) {
+        cJSON *doc = cJSON_CreateObject();
+        if (!doc || !tl_json_add_u64(doc, "byte", byte) ||
+            !cJSON_AddStringToObject(doc, "where", "outside")) {
+            cJSON_Delete(doc);
+            doc = NULL;
+        }
+        return cli_print_json(doc);
+    }
+    printf("outside (tensor %s's blocks are bytes %" PRIu64 "..%" PRIu64 ")\n", c->tensor,
+           c->blocks_at, c->blocks_at + c->blocks_bytes);
+    return CLI_OK;
+}
+
 /* Byte `byte` of the file, in a GGUF tensor of blocks: its block, the
  * field it is part of, and the elements whose values it holds (bits of
  * their own, or a scale of theirs). */
@@ -99,20 +116,8 @@ static int block_byte(const struct cli_desc *c, uint64_t byte, bool json)
 {
     const struct tl_ggml_type *gt = tl_ggml_type(c->ggml_type);
     cJSON *doc = NULL, *els = NULL;
-    if (byte < c->blocks_at || byte - c->blocks_at >= c->blocks_bytes) {
-        if (json) {
-            doc = cJSON_CreateObject();
-            if (!doc || !tl_json_add_u64(doc, "byte", byte) ||
-                !cJSON_AddStringToObject(doc, "where", "outside")) {
-                cJSON_Delete(doc);
-                doc = NULL;
-            }
-            return cli_print_json(doc);
-        }
-        printf("outside (tensor %s's blocks are bytes %" PRIu64 "..%" PRIu64 ")\n", c->tensor,
-               c->blocks_at, c->blocks_at + c->blocks_bytes);
-        return CLI_OK;
-    }
+    if (byte < c->blocks_at || byte - c->blocks_at >= c->blocks_bytes)
+        return block_outside(c, byte, json);
     uint64_t k = (byte - c->blocks_at) / gt->bytes, at = c->blocks_at + k * gt->bytes;
     unsigned o = (unsigned)(byte - at);
     const char *field = NULL;
