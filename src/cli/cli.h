@@ -729,6 +729,13 @@ void cli_emit(const char *head, const char *fmt, va_list ap, const char *tail)
     __attribute__((format(printf, 2, 0)));
 int cli_oom(void);
 
+/* The name among names[0 .. n) (each a const char * at stride bytes from
+ * the last: a table's name field) nearest name, a typo away (one edit in
+ * a name of 4 to 9 characters, two in a longer one: a letter inserted,
+ * dropped, replaced or two swapped, "weigth"), or NULL. */
+const char *cli_did_you_mean(const char *name, const char *const *names, size_t n,
+                             size_t stride);
+
 /* Prints a core error the GNU way: "tensorlayout: FILE:LINE:COL: KEY: msg". */
 void cli_report(const char *file, const struct tl_error *err);
 

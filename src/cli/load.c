@@ -215,8 +215,12 @@ static int pick_tensor(const struct tl_file *tf, const char *file, const char *t
     } else if (tname) {
         t = tl_file_find(tf, tname);
         if (!t) {
-            cli_error("%s: holds no tensor named '%s' ('tensorlayout list "
-                    "%s' lists them)", file, tl_quote(tname, q, sizeof q), file);
+            const char *near = cli_did_you_mean(tname, (const char *const *)&tf->tensors[0].name, tf->count,
+                                                sizeof tf->tensors[0]);
+            char q2[128];
+            cli_error("%s: holds no tensor named '%s' (%s%s%s'tensorlayout list %s' lists "
+                      "them)", file, tl_quote(tname, q, sizeof q), near ? "did you mean '" : "",
+                      near ? tl_quote(near, q2, sizeof q2) : "", near ? "'? " : "", file);
             return CLI_INVALID;
         }
     } else if (tf->count == 1) {

@@ -157,3 +157,47 @@ int cli_count_one(const uint64_t *idx, void *count)
     ++*(uint64_t *)count;
     return 0;
 }
+
+/* The optimal string alignment distance of a and b (edits: insert, delete,
+ * replace, swap two neighbours), or limit + 1 when more than limit. */
+static size_t edits(const char *a, const char *b, size_t limit)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 64 || m > 64 || (n > m ? n - m : m - n) > limit)
+        return limit + 1;
+    size_t d[65][65];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        for (size_t j = 1; j <= m; j++) {
+            size_t c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c)
+                c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c)
+                c = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < c)
+                c = d[i - 2][j - 2] + 1;
+            d[i][j] = c;
+        }
+    }
+    return d[n][m];
+}
+
+const char *cli_did_you_mean(const char *name, const char *const *names, size_t n,
+                             size_t stride)
+{
+    const char *best = NULL;
+    size_t len = strlen(name), limit = len < 4 ? 0 : len < 10 ? 1 : 2, top = limit + 1;
+    for (size_t i = 0; i < n; i++) {
+        const char *c = *(const char *const *)((const char *)names + i * stride);
+        size_t e = c ? edits(name, c, limit) : top;
+        if (e < top) {
+            top = e;
+            best = c;
+        }
+    }
+    return best;
+}

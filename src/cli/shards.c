@@ -286,8 +286,12 @@ int cli_shards_pick(struct cli_shards *s, const char *name, size_t *shard)
     while (i < s->x.count && strcmp(s->x.names[i], name) != 0)
         i++;
     if (i == s->x.count) {
-        cli_error("%s: holds no tensor named '%s' ('tensorlayout list %s' "
-                "lists them)", s->name, tl_quote(name, q, sizeof q), s->name);
+        const char *near = cli_did_you_mean(name, (const char *const *)s->x.names, s->x.count,
+                                            sizeof s->x.names[0]);
+        char q2[128];
+        cli_error("%s: holds no tensor named '%s' (%s%s%s'tensorlayout list %s' lists them)",
+                  s->name, tl_quote(name, q, sizeof q), near ? "did you mean '" : "",
+                  near ? tl_quote(near, q2, sizeof q2) : "", near ? "'? " : "", s->name);
         return CLI_INVALID;
     }
     *shard = s->x.shard[i];
