@@ -524,6 +524,10 @@ int cmd_compare(int argc, char **argv)
     const char *args[4];
     int nargs = 0;
     rc = numbers(atol, rtol, show, threads, &o);
+    if (rc == CLI_OK && !opts && sides->count == 1) {     /* one side: B is missing, */
+        cli_usage_error("compare", "missing argument B (DESC DATA, or a tensor file)");
+        rc = CLI_USAGE;                 /* whatever A holds (SPEC 23) */
+    }
     if (rc == CLI_OK)
         rc = opts ? described_sides(sides, &dopt, args, &nargs) : side_files(sides);
     if (rc == CLI_OK && !opts && sides->count == 2 && !axes_a->count && !axes_b->count &&
