@@ -651,7 +651,21 @@ static int check_usage(const struct convert_args *a, uint64_t *max_bytes)
     *max_bytes = 0;
     bool bad_size = a->max_shard->count &&
                     (!cli_parse_size(a->max_shard->sval[0], max_bytes) || !*max_bytes);
-    if (twice >= 0) {
+    int none = -1;                      /* a --to that is a layout of no rank */
+    for (int i = 0; i < a->to->count && none < 0; i++)
+        none = rank_of[i] ? -1 : i;
+    if (none >= 0) {
+        struct tl_error err = { 0 };
+        const char *t = a->to->sval[none];
+        unsigned guess = 1;             /* the rank it reads as: letters, or indices */
+        for (const char *c = t; *c; c++)
+            guess += *c == ',';
+        if (guess == 1 && strlen(t) <= TL_MAX_RANK)
+            guess = strlen(t) ? (unsigned)strlen(t) : 1;
+        tl_layout_parse(guess <= TL_MAX_RANK ? guess : TL_MAX_RANK, t, order, &err);
+        cli_usage_error("convert", "--to: %s", err.msg);
+        rc = CLI_USAGE;
+    } else if (twice >= 0) {
         char q[64];
         cli_usage_error("convert", "--to %s: a layout of rank %u is given already (--to once "
                         "a rank)", tl_quote(a->to->sval[twice], q, sizeof q), rank_of[twice]);

@@ -244,6 +244,14 @@ int tl_layout_parse(unsigned rank, const char *text, unsigned *order,
                            "'%s' is not a permutation of 'DHW': rank 3 has the letters D, H, W, "
                            "so an image's channels are D (write HWD for HWC, or the indices "
                            "1,2,0)", tl_quote(text, q, sizeof q));
+        const char *bad = text;         /* a letter no layout has ('B' of "BHWC") */
+        while (*bad && !(isalpha((unsigned char)*bad) && !strchr("NCDHWOIncdhwoi", *bad)))
+            bad++;
+        if (l && *bad)
+            return tl_fail(err, TL_E_VALUE, NULL,
+                           "'%s' is not a permutation of '%s' or of the axis indices 0..%u: "
+                           "'%c' is no axis letter (N, C, D, H, W, and O, I of a weight's OIHW)",
+                           tl_quote(text, q, sizeof q), l, rank - 1, *bad);
         if (l)
             return tl_fail(err, TL_E_VALUE, NULL,
                            "'%s' is not a permutation of '%s' or of the axis indices 0..%u",
