@@ -596,10 +596,6 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
     enum tl_format format;
     char found[4096 + 1024];
     bool index;
-    if (show_meta && json) {
-        cli_usage_error("list", "--json always holds the metadata: give --metadata or --json");
-        return CLI_USAGE;
-    }
     if (!data_arg && cli_model_path(path, found, sizeof found, &path) != CLI_OK)
         return CLI_INVALID;
     int rc = open_listed(path, data_arg, &data, &format, &index);
