@@ -31,7 +31,8 @@ static const char about[] =
     "Over 1000 elements (or slots) the view is summarized with '...' unless\n"
     "--all is given; a summarized --physical view keeps the first run of\n"
     "padding it leaves out, as one line.  --json prints every value.  A tensor file's tensor takes\n"
-    "an index prefix in place of DATA: dump x.npy 0,1 prints x[0,1,...].\n"
+    "an index prefix in place of DATA: dump x.npy 0,1 prints x[0,1,...], and an\n"
+    "index of every axis its one value.\n"
     "--stats prints count, min, max, mean and the NaN and infinity counts.";
 
 #define JSON_BLOCK (64u << 10)
@@ -493,10 +494,14 @@ static int slice(struct cli_desc *c, const char *text)
     struct tl_desc *d = &c->d;
     int n = cli_parse_u64_list(text, idx, TL_MAX_RANK);
     char q[64];
-    if (n < 1 || (unsigned)n >= d->rank) {
-        cli_usage_error("dump", "'%s' is not an index prefix of %s's %u axes (one to %u "
-                        "indices: 0,1 is the slice [0,1,...])", tl_quote(text, q, sizeof q),
-                        c->name, d->rank, d->rank - 1);
+    if (n < 1 || (unsigned)n > d->rank) {
+        if (d->rank == 1)
+            cli_usage_error("dump", "'%s' is not an index of %s's one axis (give one: 5 is "
+                            "its value at [5])", tl_quote(text, q, sizeof q), c->name);
+        else
+            cli_usage_error("dump", "'%s' is not an index of %s's %u axes (one to %u indices: "
+                            "0,1 is the slice [0,1,...], %u of them one value)",
+                            tl_quote(text, q, sizeof q), c->name, d->rank, d->rank, d->rank);
         return CLI_USAGE;
     }
     uint64_t elem = 0;
@@ -515,9 +520,12 @@ static int slice(struct cli_desc *c, const char *text)
         return CLI_INVALID;
     }
     struct tl_desc v = *d;
-    v.rank = d->rank - (unsigned)n;
+    bool one = (unsigned)n == d->rank;  /* every axis indexed: one value, as a 0-d array */
+    v.rank = one ? 1 : d->rank - (unsigned)n;
     memmove(v.sizes, d->sizes + n, v.rank * sizeof v.sizes[0]);
     memmove(v.strides, d->strides + n, v.rank * sizeof v.strides[0]);
+    if (one)
+        v.sizes[0] = v.strides[0] = 1;
     v.byte_offset += bytes;
     v.total_given = false;
     v.strides_src = TL_STRIDES_GIVEN;
@@ -527,7 +535,7 @@ static int slice(struct cli_desc *c, const char *text)
         return CLI_INVALID;
     }
     *d = v;
-    c->scalar = false;
+    c->scalar = one;
     tl_desc_classify(d, &c->info);
     return CLI_OK;
 }
@@ -686,12 +694,13 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     int rc = cli_load_input(desc_arg, data_arg, axes, "dump", false, &desc, &data);
     if (rc)
         return rc;
-    if ((rc = cli_require_elements(&desc, &data)) || (prefix && (rc = slice(&desc, prefix)))) {
+    if (!(rc = cli_require_elements(&desc, &data)))
+        cli_note_trailing(&desc, &data);        /* of the whole tensor, not of a slice */
+    if (rc || (prefix && (rc = slice(&desc, prefix)))) {
         cli_close_data(&data);
         cli_desc_release(&desc);
         return rc;
     }
-    cli_note_trailing(&desc, &data);
     struct dump s = {
         .d = &desc.d, .file = data.bytes, .rank = desc.d.rank, .hex = hex,
     };
