@@ -996,6 +996,40 @@ static int pairs_of(const struct cli_whole *w, const struct tl_file *f,
     return CLI_OK;
 }
 
+/* The note of the scaled weights decoded: every one named, by kind
+ * (SPEC 23), "FP8 blocks: a, b; MXFP4: c". */
+static void pairs_note(const struct cli_whole *w, const struct tl_scaled *pairs, size_t n)
+{
+    char q[256];
+    size_t cap = 64, len = 0;
+    char *names = malloc(cap);
+    for (int kind = TL_SCALED_FP8_BLOCK; names && kind <= TL_SCALED_MXFP4; kind++) {
+        bool first = true;
+        for (size_t k = 0; names && k < n; k++) {
+            if ((int)pairs[k].kind != kind)
+                continue;
+            const char *head = !first ? ", " : kind == TL_SCALED_MXFP4 ? (len ? "; MXFP4: "
+                                                                               : "MXFP4: ")
+                                                                       : "FP8 blocks: ";
+            size_t need = len + strlen(head) + strlen(tl_quote(pairs[k].name, q, sizeof q)) + 1;
+            if (need > cap) {
+                char *more = realloc(names, cap = 2 * need);
+                if (!more) {
+                    free(names);
+                    names = NULL;
+                    break;
+                }
+                names = more;
+            }
+            len += (size_t)snprintf(names + len, cap - len, "%s%s", head, q);
+            first = false;
+        }
+    }
+    cli_note("%s: %zu scaled weight%s decoded (%s), %s scales left out\n", w->name, n,
+             n == 1 ? "" : "s", names ? names : "?", n == 1 ? "its" : "their");
+    free(names);
+}
+
 int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
                       const struct cli_data *in, uint64_t *tensor_bytes)
 {
@@ -1025,10 +1059,7 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
     w_paired = NULL;
     paired_free(&v);
     if (rc == CLI_OK && !w->quiet && npairs)
-        cli_note("%s: %zu scaled weight%s decoded (%s%s), %s scales left out\n", w->name,
-                 npairs, npairs == 1 ? "" : "s",
-                 pairs[0].kind == TL_SCALED_MXFP4 ? "MXFP4: " : "FP8 blocks: ", pairs[0].name,
-                 npairs == 1 ? "its" : "their");
+        pairs_note(w, pairs, npairs);
     free(pairs);
     if (rc == CLI_OK && !w->quiet && leaves)
         cli_note("%s: %zu value%s that %s no tensor not written: %s%s\n", w->name, leaves,
