@@ -447,7 +447,7 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
     case TL_DT_FLOAT8E5M2:
     case TL_DT_FLOAT8E8M0:
     case TL_DT_FLOAT4E2M1: {
-        /* the fewest digits that read back to the same code */
+        /* nan, inf and the zeros as every float type writes them */
         uint8_t code = dt == TL_DT_FLOAT4E2M1 ? v.u8 & 15 : v.u8;
         double x = tl_fp8_to_double(dt, code);
         if (isnan(x))
@@ -456,13 +456,11 @@ int tl_dtype_format(enum tl_dtype dt, const void *p, char *buf, size_t n)
             return snprintf(buf, n, x < 0 ? "-inf" : "inf");
         if (x == 0)
             return snprintf(buf, n, signbit(x) ? "-0" : "0");
-        for (int digits = 1; digits < 17; digits++) {
-            char t[40];
-            snprintf(t, sizeof t, "%.*g", digits, x);
-            if (tl_double_to_fp8(dt, strtod(t, NULL)) == code)
-                return snprintf(buf, n, "%s", t);
-        }
-        return snprintf(buf, n, "%.17g", x);
+        /* every FP8 and FP4 value is a FLOAT16 value (E8M0's a FLOAT32
+         * one): written as that type writes it, the fewest digits that
+         * read back, positional (10, 448, 0.8125; SPEC 23) */
+        return dt == TL_DT_FLOAT8E8M0 ? format_float(x, 9, TL_DT_FLOAT32, buf, n)
+                                      : format_float(x, 5, TL_DT_FLOAT16, buf, n);
     }
     default:            return snprintf(buf, n, "?");
     }
