@@ -305,8 +305,7 @@ static bool tensor_json(cJSON *t, const struct entry *e, enum tl_format format)
              cJSON_AddNumberToObject(t, "blockBytes", e->ggml->bytes) &&
              cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e->encoding)))) &&
            (format != TL_FMT_PYTORCH ||
-            (e->leaf ? cJSON_AddStringToObject(t, "value", e->leaf) != NULL
-                     : cJSON_AddStringToObject(t, "storage", e->storage) != NULL)) &&
+            cJSON_AddStringToObject(t, "storage", e->storage) != NULL) &&
            cJSON_AddBoolToObject(t, "decodable", e->decodable) &&
            tl_json_add_u64_array(t, "sizes", e->sizes, e->rank) &&
            tl_json_add_u64(t, "fileByte", e->begin) &&
@@ -390,12 +389,19 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
                          const struct tl_file *tf)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON *tensors = NULL;
+    cJSON *tensors = NULL, *values = NULL;
     bool ok = o && cJSON_AddStringToObject(o, "format", tl_format_name(format)) &&
-              (tensors = cJSON_AddArrayToObject(o, "tensors")) != NULL;
+              (tensors = cJSON_AddArrayToObject(o, "tensors")) != NULL &&
+              (format != TL_FMT_PYTORCH || (values = cJSON_AddArrayToObject(o, "values")));
     for (size_t i = 0; ok && i < count; i++) {
         cJSON *t = cJSON_CreateObject();
-        ok = t != NULL && cJSON_AddItemToArray(tensors, t) && tensor_json(t, &e[i], format);
+        if (e[i].leaf)                  /* a checkpoint's value that is no tensor: apart */
+            ok = t != NULL && cJSON_AddItemToArray(values, t) &&
+                 cJSON_AddStringToObject(t, "name", e[i].name) &&
+                 cJSON_AddStringToObject(t, "type", e[i].dtype) &&
+                 cJSON_AddStringToObject(t, "value", e[i].leaf);
+        else
+            ok = t != NULL && cJSON_AddItemToArray(tensors, t) && tensor_json(t, &e[i], format);
     }
     ok = ok && meta_json(o, tf) && scaled_json(o, tf);
     if (ok && format == TL_FMT_GGUF)

@@ -138,15 +138,19 @@ def test_convert_to_safetensors_and_npz():
 
 def test_list_views_and_values():
     """list --json: each tensor's storage, the ties and views sharing one;
-    the values that are no tensor with their text; dump of a transposed
-    and a sliced view gives torch's values."""
+    the values that are no tensor apart, in "values", with their Python type
+    and text (SPEC 23); dump of a transposed and a sliced view gives
+    torch's values."""
     torch.save(checkpoint(), path("l.pt"))
     doc = json.loads(tl("list", "--json", path("l.pt")).stdout)
     by = {t["name"]: t for t in doc["tensors"]}
     assert by["model.head.weight"]["storage"] == by["model.emb.weight"]["storage"]
     assert by["model.lin.weight_t"]["storage"] == by["model.lin.weight"]["storage"]
-    assert by["epoch"]["value"] == "3" and by["name"]["value"] == "'tiny'"
-    assert by["optimizer.param_groups.0.lr"]["value"] == "0.001"
+    values = {v["name"]: v for v in doc["values"]}
+    assert not set(values) & set(by), set(values) & set(by)
+    assert values["epoch"] == {"name": "epoch", "type": "int", "value": "3"}
+    assert values["name"]["value"] == "'tiny'" and values["name"]["type"] == "str"
+    assert values["optimizer.param_groups.0.lr"]["value"] == "0.001"
     src = flat(torch.load(path("l.pt")))
     for name in ("model.lin.weight_t", "model.lin.slice", "model.lin.every_other"):
         out = json.loads(tl("dump", "--json", path("l.pt") + ":" + name).stdout)
