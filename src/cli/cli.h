@@ -21,6 +21,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 #include <stdio.h>
 
 #include "../core/tl.h"
@@ -624,6 +625,7 @@ struct cli_shared_progress {
     _Atomic uint64_t done;
     _Atomic int last_pct;
     _Atomic bool failed;
+    const char *_Atomic label;          /* the tensor a fork began last */
 };
 
 struct cli_writer {
@@ -636,6 +638,8 @@ struct cli_writer {
     unsigned threads;
     bool progress;            /* a bar on standard error */
     int last_pct;
+    struct timespec start;    /* when it was opened: the rate, the time left */
+    const char *label;        /* the tensor being written, or NULL */
     uint8_t *win[2];          /* the windows tensors are built in */
     size_t cap;
     struct cli_buf stage;     /* the input's bytes a window is built from (write.c) */
@@ -714,6 +718,9 @@ int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
 
 /* Puts OUT in place (after `also`), or removes what was written.
  * @return of commit: CLI_OK or CLI_IO. */
+/* Names the tensor being written on the progress line (NULL: none). */
+void cli_writer_label(struct cli_writer *w, const char *name);
+
 int cli_writer_commit(struct cli_writer *w);
 void cli_writer_abort(struct cli_writer *w);
 

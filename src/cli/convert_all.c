@@ -214,6 +214,7 @@ static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const stru
     const uint8_t *bytes;
     int rc;
     wr->overflow = 0;
+    cli_writer_label(wr, x->t->name);
     if (x->pair) {
         struct pair_fill pf = { in->bytes, w_paired, x->pair, NULL };
         rc = cli_writer_floats(wr, x->dst.dtype, x->bytes / tl_dtype_size(x->dst.dtype),
@@ -556,7 +557,7 @@ static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
     /* tensors over threads, where there are two to write and a file to
      * write them into at their places */
     bool *done = wr.seq && wr.threads > 1 && n > 1 ? calloc(n, sizeof *done) : NULL;
-    struct cli_shared_progress shared = { hlen, -1, false };
+    struct cli_shared_progress shared = { .done = hlen, .last_pct = -1 };
     if (rc == CLI_OK && done)
         rc = put_on_crew(&wr, f, in, it, n, hlen, done, &shared);
     struct inflated cache = { 0 };

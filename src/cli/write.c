@@ -33,6 +33,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -106,6 +107,27 @@ int cli_format_prepare(const struct tl_format_entry *f, const char *out, bool ch
 
 /* ---- progress ------------------------------------------------------------ */
 
+/* n bytes as the progress line shows them: "812 MB", "2.8 GB". */
+static void human(uint64_t n, char *buf, size_t cap)
+{
+    if (n >= 10000000000ull)
+        snprintf(buf, cap, "%.0f GB", n / 1e9);
+    else if (n >= 1000000000ull)
+        snprintf(buf, cap, "%.1f GB", n / 1e9);
+    else
+        snprintf(buf, cap, "%.0f MB", n / 1e6);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The progress line on a terminal (SPEC 23): a bar, the percentage, the
+ * bytes done of all, the rate, the time left and the tensor being
+ * written, in 79 columns, redrawn in place. */
 static void show_progress(struct cli_writer *w, uint64_t done)
 {
     if (!w->progress)
@@ -119,14 +141,36 @@ static void show_progress(struct cli_writer *w, uint64_t done)
     /* of several forks, the one that moves the shared percentage draws */
     if (w->shared && atomic_exchange(&w->shared->last_pct, pct) >= pct)
         return;
-    char bar[41];
-    int fill = pct * 40 / 100;
+    char bar[21], line[256], a[16], b[16], rate[24] = "", left[24] = "";
+    int fill = pct * 20 / 100;
     memset(bar, '#', (size_t)fill);
-    memset(bar + fill, ' ', (size_t)(40 - fill));
-    bar[40] = '\0';
-    fprintf(stderr, "\rconverting [%s] %3d%%", bar, pct);
+    memset(bar + fill, ' ', (size_t)(20 - fill));
+    bar[20] = '\0';
+    human(done, a, sizeof a);
+    human(w->total, b, sizeof b);
+    double t = seconds_since(&w->start), r = t > 0.05 ? done / t : 0;
+    if (r > 0 && pct < 100) {           /* the last line says what was written, no more */
+        human((uint64_t)r, rate, sizeof rate);
+        strcat(rate, "/s  ");
+        snprintf(left, sizeof left, "%.0f s left  ", (double)(w->total - done) / r);
+    }
+    const char *label = w->shared ? atomic_load(&w->shared->label) : w->label;
+    int n = snprintf(line, sizeof line, "converting [%s] %3d%%  %s of %s  %s%s%s", bar, pct,
+                     a, b, rate, left, label && pct < 100 ? label : "");
+    while (n > 0 && line[n - 1] == ' ')
+        n--;
+    if (n > 79)
+        n = 79;
+    fprintf(stderr, "\r%.*s\033[K", n, line);         /* the rest of the old line erased */
     if (pct == 100)
         fputc('\n', stderr);
+}
+
+void cli_writer_label(struct cli_writer *w, const char *name)
+{
+    w->label = name;
+    if (w->shared)
+        atomic_store(&w->shared->label, name);
 }
 
 /* ---- opening and committing ---------------------------------------------- */
@@ -140,6 +184,7 @@ int cli_writer_open(struct cli_writer *w, const char *path, uint64_t total, unsi
     w->threads = tl_copy_threads(threads);
     w->progress = progress;
     w->last_pct = -1;
+    clock_gettime(CLOCK_MONOTONIC, &w->start);
     w->also = also;
     int rc;
     if (also && !w->seq && (rc = cli_out_commit(also)))
