@@ -651,6 +651,7 @@ static int check_usage(const struct convert_args *a, uint64_t *max_bytes)
     *max_bytes = 0;
     bool bad_size = a->max_shard->count &&
                     (!cli_parse_size(a->max_shard->sval[0], max_bytes) || !*max_bytes);
+    const char *foreign;
     int none = -1;                      /* a --to that is a layout of no rank */
     for (int i = 0; i < a->to->count && none < 0; i++)
         none = rank_of[i] ? -1 : i;
@@ -664,6 +665,16 @@ static int check_usage(const struct convert_args *a, uint64_t *max_bytes)
             guess = strlen(t) ? (unsigned)strlen(t) : 1;
         tl_layout_parse(guess <= TL_MAX_RANK ? guess : TL_MAX_RANK, t, order, &err);
         cli_usage_error("convert", "--to: %s", err.msg);
+        rc = CLI_USAGE;
+    } else if (!a->format->count && strcmp(a->out->filename[0], "-") != 0 &&
+               (foreign = tl_format_unwritten(a->out->filename[0],
+                                              cli_sniff_arg(a->desc->filename[0]) != TL_FMT_PYTORCH &&
+                                              !cli_index_of_pytorch(a->desc->filename[0])))) {
+        char q[128], names[64];
+        cli_usage_error("convert", "OUT '%s' would be %s, which this tool does not write: it "
+                        "writes %s (--format raw writes raw bytes under any name)",
+                        tl_quote(a->out->filename[0], q, sizeof q), foreign,
+                        tl_format_write_list(names, sizeof names));
         rc = CLI_USAGE;
     } else if (twice >= 0) {
         char q[64];

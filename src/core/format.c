@@ -103,6 +103,36 @@ const struct tl_format_entry *tl_format_for_path(const char *path)
     return &tl_format_raw;
 }
 
+const char *tl_format_unwritten(const char *path, bool raw_bin)
+{
+    /* formats the tool neither reads nor writes, by their files' endings */
+    static const struct { const char *ending, *title; } other[] = {
+        { ".onnx", "an ONNX model" }, { ".h5", "a Keras (HDF5) file" },
+        { ".hdf5", "an HDF5 file" }, { ".keras", "a Keras model" },
+        { ".tflite", "a TensorFlow Lite model" }, { ".pb", "a TensorFlow graph" },
+        { ".ckpt", "a checkpoint" }, { ".pkl", "a pickle" },
+    };
+    size_t n = strlen(path);
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        size_t k = strlen(other[i].ending);
+        if (n > k && strcasecmp(path + n - k, other[i].ending) == 0)
+            return other[i].title;
+    }
+    for (size_t i = 0; i < TL_FMT_COUNT; i++) {
+        if (table[i]->writes || !table[i]->read)
+            continue;
+        char endings[64];
+        snprintf(endings, sizeof endings, "%s", table[i]->endings);
+        for (char *save = NULL, *x = strtok_r(endings, " ", &save); x;
+             x = strtok_r(NULL, " ", &save)) {
+            size_t k = strlen(x);
+            if (n > k && strcasecmp(path + n - k, x) == 0 && !(raw_bin && strcmp(x, ".bin") == 0))
+                return table[i]->title;
+        }
+    }
+    return NULL;
+}
+
 const char *tl_format_write_list(char *buf, size_t n)
 {
     size_t count = 0, len = 0, done = 0;

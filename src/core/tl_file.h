@@ -74,6 +74,12 @@ const struct tl_format_entry *tl_format_written(const char *name);
 const struct tl_format_entry *tl_format_for_path(const char *path);
 const char *tl_format_write_list(char *buf, size_t n);
 
+/* What an output named path would be taken for when its ending names a
+ * format the tool does not write (".pt": "a PyTorch checkpoint", ".onnx",
+ * ".h5", ".tflite", ".pb"...), or NULL; ".bin" is raw bytes when raw_bin
+ * (the output of a description and its DATA), else a PyTorch model's. */
+const char *tl_format_unwritten(const char *path, bool raw_bin);
+
 /* The labels of the tensor file formats the tool reads, in table order,
  * into buf: separated by ", ", the last by last (", " or " or ").
  * @return buf. */
