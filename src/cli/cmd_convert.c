@@ -57,7 +57,7 @@ struct options {
     const char *to_type, *name, *shard, *to_byte_offset;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
-    bool saturate, index_only, dequantize, allow_expand;
+    bool saturate, index_only, dequantize, allow_expand, allow_requantize;
     uint64_t max_shard;                 /* --max-shard-size, 0 when not given */
     int threads;
     bool quiet, json;
@@ -266,6 +266,7 @@ static struct cli_whole whole_options(const struct options *o, const char *name)
         .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
         .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
         .json = o->json, .dequantize = o->dequantize, .allow_expand = o->allow_expand,
+        .allow_requantize = o->allow_requantize,
     };
 }
 
@@ -583,7 +584,8 @@ struct convert_args {
     struct arg_file *desc, *data, *out, *to_desc, *out_desc;
     struct arg_str *to, *to_strides, *to_byte_offset, *fill, *axes, *format, *select, *exclude, *name, *to_type, *shard, *max_shard;
     struct arg_int *threads;
-    struct arg_lit *saturate, *dequantize, *allow_expand, *index_only, *quiet, *json, *help;
+    struct arg_lit *saturate, *dequantize, *allow_expand, *allow_requantize, *index_only, *quiet,
+                   *json, *help;
     struct arg_end *end;
     struct cli_desc_opts dopt;
 };
@@ -610,6 +612,7 @@ static void declare_args(struct convert_args *a, char *gloss, size_t ng, char *f
     a->to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...; into a .gguf OUT also Q8_0, Q4_0)");
     a->saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
     a->dequantize = arg_lit0(NULL, "dequantize", "decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales) into W, FLOAT32 or --to-type: a whole file's, a sharded model's, or FILE:W alone");
+    a->allow_requantize = arg_lit0(NULL, "allow-requantize", "into a .gguf OUT with --to-type Q8_0 or Q4_0: requantize tensors already of a ggml block type (refused otherwise)");
     a->allow_expand = arg_lit0(NULL, "allow-expand", "whole file: write a view that spreads its stored bytes over more than 64 times as many (and 64 MiB)");
     a->shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     a->index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
@@ -730,6 +733,7 @@ static struct options options_of(const struct convert_args *a, uint64_t max_byte
         .exclude = a->exclude->sval, .nexclude = a->exclude->count,
         .saturate = a->saturate->count > 0, .dequantize = a->dequantize->count > 0,
         .allow_expand = a->allow_expand->count > 0,
+        .allow_requantize = a->allow_requantize->count > 0,
         .threads = a->threads->count ? a->threads->ival[0] : 0,
         .quiet = a->quiet->count > 0, .json = a->json->count > 0,
     };
@@ -743,8 +747,8 @@ int cmd_convert(int argc, char **argv)
     void *table[] = { a.desc, a.data, a.dopt.type, a.dopt.sizes, a.dopt.strides, a.dopt.layout,
                       a.dopt.byte_offset, a.dopt.total_size, a.dopt.file_offset, a.dopt.alignment,
                       a.out, a.to, a.to_strides, a.to_desc, a.to_byte_offset, a.to_type,
-                      a.saturate, a.dequantize, a.allow_expand, a.fill, a.out_desc, a.axes,
-                      a.format, a.name, a.select, a.exclude, a.shard, a.index_only, a.max_shard,
+                      a.saturate, a.dequantize, a.allow_expand, a.allow_requantize, a.fill,
+                      a.out_desc, a.axes, a.format, a.name, a.select, a.exclude, a.shard, a.index_only, a.max_shard,
                       a.threads, a.quiet, a.json, a.help, a.end };
     int rc = CLI_IO;
     uint64_t max_bytes = 0;

@@ -1095,19 +1095,35 @@ static int quant_type(const struct cli_whole *w, struct cli_whole *wq, uint32_t 
     return CLI_OK;
 }
 
-/* Marks the items quantized to ggml type quant: the chosen floating
- * tensors whose rows are whole blocks of 32 and of another type.
- * @return how many. */
-static size_t mark_quantized(struct tl_whole_item *it, size_t n, uint32_t quant)
+/* Marks the items quantized to ggml type quant, as llama.cpp quantizes a
+ * model (SPEC 23): the chosen floating tensors of two or more dimensions
+ * whose rows are whole blocks of 32 and of another type; a 1-D one (a
+ * norm, a bias, rotary_emb.inv_freq) stays FLOAT32, made so when it is
+ * not.  *already counts the tensors already of another block type that
+ * would be requantized (*first names one).  @return how many. */
+static size_t mark_quantized(struct tl_whole_item *it, size_t n, uint32_t quant, size_t *already,
+                             const char **first)
 {
     size_t quantized = 0;
+    *already = 0;
+    *first = NULL;
     for (size_t i = 0; quant != UINT32_MAX && i < n; i++) {
         const struct tl_file_tensor *t = it[i].t;
-        it[i].quantize = it[i].chosen && t->decodable && tl_dtype_is_float(t->desc.dtype) &&
-                         !it[i].layout && t->desc.sizes[t->desc.rank - 1] % 32 == 0 &&
+        bool floating = it[i].chosen && t->decodable && tl_dtype_is_float(t->desc.dtype) &&
+                        !it[i].layout;
+        if (floating && t->desc.rank == 1 && t->encoding != TL_ENC_GGML &&
+            it[i].dst.dtype != TL_DT_FLOAT32) {
+            it[i].dst.dtype = TL_DT_FLOAT32;
+            it[i].bytes = tl_dtype_bytes(TL_DT_FLOAT32, t->desc.sizes[0]);
+            it[i].type = true;
+        }
+        it[i].quantize = floating && t->desc.rank >= 2 &&
+                         t->desc.sizes[t->desc.rank - 1] % 32 == 0 &&
                          !(t->encoding == TL_ENC_GGML && t->ggml_type == quant);
         it[i].gtype = quant;
         quantized += it[i].quantize;
+        if (it[i].quantize && t->encoding == TL_ENC_GGML && (*already)++ == 0)
+            *first = t->name;
     }
     return quantized;
 }
@@ -1153,7 +1169,19 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
         free(it);
         return rc;
     }
-    size_t quantized = mark_quantized(it, f->count, quant);
+    size_t already;
+    const char *first;
+    size_t quantized = mark_quantized(it, f->count, quant, &already, &first);
+    if (already && !w->allow_requantize) {
+        char q[128];
+        cli_error("%s: --to-type %s would requantize %zu tensor%s already of a ggml block type "
+                  "('%s' is %s): each loses precision twice; --allow-requantize does it, or "
+                  "convert the unquantized model", w->name, tl_ggml_type(quant)->name, already,
+                  already == 1 ? "" : "s", tl_quote(first, q, sizeof q),
+                  tl_file_find(f, first)->dtype);
+        free(it);
+        return CLI_INVALID;
+    }
     if (quant != UINT32_MAX && !quantized && !w->part) {
         cli_error("%s: --to-type %s changes no tensor: none of the floating tensors it applies "
                   "to has rows of whole blocks of 32 values and another type", w->name,
@@ -1173,7 +1201,7 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
             overflow_note(w, it, f->count);
         if (rc == CLI_OK && quantized && !w->quiet && quantized < f->count)
             cli_note("%s: %zu of %zu tensors quantized to %s; the others (not floating, rows "
-                     "not whole blocks of 32, or not chosen) are kept as they are\n", w->name,
+                     "not whole blocks of 32, 1-D, or not chosen) are kept as they are\n", w->name,
                      quantized, f->count, tl_ggml_type(quant)->name);
     }
     if (tensor_bytes) {
