@@ -415,6 +415,8 @@ struct cli_whole {
     int nto;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
+    const char *const *only, *const *drop;     /* the tensors written (SPEC 23) */
+    int nonly, ndrop;
     unsigned threads;
     bool quiet, json;
     bool part;                          /* one shard of a model: its rules are checked over all */
@@ -449,6 +451,8 @@ void cli_whole_rules(const struct cli_whole *w, char *buf, size_t n);
  * buffer map), whose bytes are in, into OUT, a safetensors file or an
  * .npz (SPEC sections 9 and 10).  Messages are printed;
  * @return a CLI_* status. */
+/* Whether w's --only and --drop leave the tensor name out (ctx: w). */
+bool cli_whole_leaves_out(const void *ctx, const char *name);
 int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
                       const struct cli_data *in, uint64_t *tensor_bytes);
 
@@ -470,6 +474,10 @@ struct cli_shards {
     char picked[4096 + 256];            /* cli_shards_pick's shard's path */
     bool converted;                     /* --index-only: dir holds the jobs' output */
     bool renamed;                       /* PyTorch shards, converted into safetensors ones */
+    /* converted: whether the rules left the index's tensor name out (so
+     * that its shard lacks it), or NULL */
+    bool (*left_out)(const void *ctx, const char *name);
+    const void *left_ctx;
 };
 
 /* The name a shard gets converted into safetensors: a PyTorch shard's

@@ -57,6 +57,8 @@ struct options {
     const char *to_type, *name, *shard, *to_byte_offset;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
+    const char *const *only, *const *drop;
+    int nonly, ndrop;
     bool saturate, index_only, dequantize, allow_expand, allow_requantize;
     uint64_t max_shard;                 /* --max-shard-size, 0 when not given */
     int threads;
@@ -264,6 +266,7 @@ static struct cli_whole whole_options(const struct options *o, const char *name)
     return (struct cli_whole){
         .name = name, .format = cli_format_for(o->out, o->format), .out = o->out, .to = o->tos, .nto = o->nto, .to_type = o->to_type,
         .select = o->select, .exclude = o->exclude, .nselect = o->nselect,
+        .only = o->only, .drop = o->drop, .nonly = o->nonly, .ndrop = o->ndrop,
         .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
         .json = o->json, .dequantize = o->dequantize, .allow_expand = o->allow_expand,
         .allow_requantize = o->allow_requantize,
@@ -493,6 +496,11 @@ static int run_one(const struct options *o, struct input *in)
                         "safetensors file converted into a safetensors OUT");
         return CLI_USAGE;
     }
+    if (o->nonly || o->ndrop) {
+        cli_usage_error("convert", "--only and --drop choose the tensors a whole file or model "
+                        "writes: convert FILE, not one tensor");
+        return CLI_USAGE;
+    }
     if (o->dequantize) {               /* its pair, decoded: never ignored (SPEC 23) */
         input_close(in);
         rc = o->axes ? (cli_usage_error("convert", "--axes goes with no --dequantize (the "
@@ -582,7 +590,8 @@ static int run(const struct options *o)
 /* convert's options, as argtable2 parses them. */
 struct convert_args {
     struct arg_file *desc, *data, *out, *to_desc, *out_desc;
-    struct arg_str *to, *to_strides, *to_byte_offset, *fill, *axes, *format, *select, *exclude, *name, *to_type, *shard, *max_shard;
+    struct arg_str *to, *to_strides, *to_byte_offset, *fill, *axes, *format, *select, *exclude,
+                   *only, *drop, *name, *to_type, *shard, *max_shard;
     struct arg_int *threads;
     struct arg_lit *saturate, *dequantize, *allow_expand, *allow_requantize, *index_only, *quiet,
                    *json, *help;
@@ -606,6 +615,8 @@ static void declare_args(struct convert_args *a, char *gloss, size_t ng, char *f
     a->threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
     a->axes = arg_str0(NULL, "axes", "L", "a tensor file's dimensions as logical axes, outermost first (NHWC, 0,2,3,1)");
     a->format = arg_str0(NULL, "format", "F", cli_formats_text("@WRITES@ (any case): what OUT is (default: by OUT's name's ending, as --formats lists them, in any case; else raw)", fgloss, nf));
+    a->only = arg_strn(NULL, "only", "GLOB", 0, CLI_MAX_GLOBS, "whole file: write only the tensors whose names match (repeatable; model.* out of a training checkpoint)");
+    a->drop = arg_strn(NULL, "drop", "GLOB", 0, CLI_MAX_GLOBS, "whole file: leave out the tensors whose names match (repeatable)");
     a->select = arg_strn(NULL, "select", "GLOB", 0, CLI_MAX_GLOBS, "whole file: change only the tensors whose names match (repeatable)");
     a->exclude = arg_strn(NULL, "exclude", "GLOB", 0, CLI_MAX_GLOBS, "whole file: leave the tensors whose names match as they are (repeatable)");
     a->name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
@@ -691,7 +702,7 @@ static int check_usage(const struct convert_args *a, uint64_t *max_bytes)
                         tl_quote(a->max_shard->sval[0], q, sizeof q));
         rc = CLI_USAGE;
     } else if (forms > 1 || (forms == 0 && !a->to_type->count && !a->index_only->count &&
-                             !a->max_shard->count &&
+                             !a->max_shard->count && !a->only->count && !a->drop->count &&
                              !format_change && !a->dequantize->count)) {
         cli_usage_error("convert", forms ? "give only one of --to, --to-strides, --to-desc"
                                          : "missing --to, --to-strides, --to-desc or "
@@ -730,6 +741,8 @@ static struct options options_of(const struct convert_args *a, uint64_t max_byte
         .shard = a->shard->count ? a->shard->sval[0] : NULL,
         .index_only = a->index_only->count > 0, .max_shard = max_bytes,
         .select = a->select->sval, .nselect = a->select->count,
+        .only = a->only->sval, .nonly = a->only->count,
+        .drop = a->drop->sval, .ndrop = a->drop->count,
         .exclude = a->exclude->sval, .nexclude = a->exclude->count,
         .saturate = a->saturate->count > 0, .dequantize = a->dequantize->count > 0,
         .allow_expand = a->allow_expand->count > 0,
@@ -748,7 +761,7 @@ int cmd_convert(int argc, char **argv)
                       a.dopt.byte_offset, a.dopt.total_size, a.dopt.file_offset, a.dopt.alignment,
                       a.out, a.to, a.to_strides, a.to_desc, a.to_byte_offset, a.to_type,
                       a.saturate, a.dequantize, a.allow_expand, a.allow_requantize, a.fill,
-                      a.out_desc, a.axes, a.format, a.name, a.select, a.exclude, a.shard, a.index_only, a.max_shard,
+                      a.out_desc, a.axes, a.format, a.name, a.select, a.exclude, a.only, a.drop, a.shard, a.index_only, a.max_shard,
                       a.threads, a.quiet, a.json, a.help, a.end };
     int rc = CLI_IO;
     uint64_t max_bytes = 0;

@@ -14,6 +14,7 @@
  * them, so memory does not grow with the file.
  */
 #include <cjson/cJSON.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -46,7 +47,8 @@ static struct tl_whole_rules rules_of(const struct cli_whole *w, const struct tl
 {
     return (struct tl_whole_rules){
         .to = w->to, .nto = w->nto, .select = w->select, .nselect = w->nselect,
-        .exclude = w->exclude, .nexclude = w->nexclude, .from = f->format,
+        .exclude = w->exclude, .nexclude = w->nexclude, .only = w->only, .nonly = w->nonly,
+        .drop = w->drop, .ndrop = w->ndrop, .from = f->format,
         .into = w->format->id, .allow_expand = w->allow_expand, .pair_of = w->pair_of,
     };
 }
@@ -80,6 +82,15 @@ static int rules_used(const struct cli_whole *w, const struct tl_rule_use *u,
         if (!u->exc[i]) {
             cli_error("%s: --exclude '%s' matches no tensor's name",
                     w->name, tl_quote(w->exclude[i], q, sizeof q));
+            return CLI_INVALID;
+        }
+    }
+    for (int i = 0; i < w->nonly + w->ndrop; i++) {
+        bool only = i < w->nonly;
+        if (!(only ? u->only[i] : u->drop[i - w->nonly])) {
+            cli_error("%s: %s '%s' matches no tensor's name ('tensorlayout list %s' lists "
+                      "them)", w->name, only ? "--only" : "--drop",
+                      tl_quote(only ? w->only[i] : w->drop[i - w->nonly], q, sizeof q), w->name);
             return CLI_INVALID;
         }
     }
@@ -454,6 +465,17 @@ static void out_meta_free(const struct tl_file *f, struct tl_file_meta *m, size_
     free(m);
 }
 
+bool cli_whole_leaves_out(const void *ctx, const char *name)
+{
+    const struct cli_whole *w = ctx;
+    bool in = w->nonly == 0;
+    for (int i = 0; i < w->nonly && !in; i++)
+        in = fnmatch(w->only[i], name, 0) == 0;
+    for (int i = 0; i < w->ndrop && in; i++)
+        in = fnmatch(w->drop[i], name, 0) != 0;
+    return !in;
+}
+
 void cli_whole_rules(const struct cli_whole *w, char *buf, size_t n)
 {
     size_t k = 0;
@@ -470,6 +492,10 @@ void cli_whole_rules(const struct cli_whole *w, char *buf, size_t n)
         ADD("%s--select %s", k ? " " : "", w->select[i]);
     for (int i = 0; i < w->nexclude; i++)
         ADD("%s--exclude %s", k ? " " : "", w->exclude[i]);
+    for (int i = 0; i < w->nonly; i++)
+        ADD("%s--only %s", k ? " " : "", w->only[i]);
+    for (int i = 0; i < w->ndrop; i++)
+        ADD("%s--drop %s", k ? " " : "", w->drop[i]);
     if (w->dequantize)
         ADD("%s--dequantize", k ? " " : "");
 #undef ADD
@@ -1190,6 +1216,18 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
     }
     if (!w->part && rc == CLI_OK)      /* a shard's rules are checked over the model */
         rc = rules_used(w, &u, has ? &to_type : NULL);
+    /* --only and --drop: the tensors written (SPEC 23), the rest left out */
+    size_t kept = 0;
+    for (size_t i = 0; i < f->count; i++)
+        if (it[i].written)
+            it[kept++] = it[i];
+    struct tl_file out = *f;
+    out.count = kept;
+    f = &out;
+    if (rc == CLI_OK && !kept && !w->part && (w->nonly || w->ndrop)) {
+        cli_error("%s: --only and --drop leave no tensor to write", w->name);
+        rc = CLI_INVALID;
+    }
     uint64_t written = 0;
     bool npz = w->format->id == TL_FMT_NPZ, gguf = w->format->id == TL_FMT_GGUF;
     if (rc == CLI_OK) {

@@ -145,10 +145,13 @@ bool cli_index_of_pytorch(const char *path)
 }
 
 /* Whether a converted shard may lack this name of the index: a scale
- * decoded into its weight, or MXFP4 blocks decoded under the weight's
- * name (SPEC 18, 23). */
-static bool decoded_away(const char *name)
+ * decoded into its weight, MXFP4 blocks decoded under the weight's name
+ * (SPEC 18, 23), or a tensor the rules leave out (--only, --drop: their
+ * record in the shards' metadata, which must agree, says so). */
+static bool decoded_away(const struct cli_shards *s, const char *name)
 {
+    if (s->left_out && s->left_out(s->left_ctx, name))
+        return true;
     static const char *const ends[] = { "_scale_inv", "_scales", "_blocks" };
     size_t n = strlen(name);
     for (size_t e = 0; e < 3; e++) {
@@ -213,7 +216,7 @@ static int check_shards(const struct cli_shards *s)
     for (size_t i = 0; rc == CLI_OK && i < s->x.count; i++) {
         size_t k = s->x.shard[i];
         if (!tl_file_find(&s->files[k], s->x.names[i]) &&
-            !(s->converted && decoded_away(s->x.names[i]))) {
+            !(s->converted && decoded_away(s, s->x.names[i]))) {
             cli_error("%s: tensor '%s' is in shard '%s' by the index, but "
                     "that shard does not hold it", s->name,
                     tl_quote(s->x.names[i], q, sizeof q), s->x.shards[k]);

@@ -248,6 +248,8 @@ static int open_converted(const struct cli_shards *s, const char *index_path, co
         return rc;
     c->renamed = s->renamed;
     c->converted = true;
+    c->left_out = s->left_out;
+    c->left_ctx = s->left_ctx;
     size_t len = strlen(dir);
     if (len >= sizeof c->dir)
         len = sizeof c->dir - 1;
@@ -643,6 +645,10 @@ static int open_model(const struct cli_whole *w, const char *index_path, bool in
     for (size_t k = 0; k < s->x.nshards; k++)
         s->renamed |= w->format->id == TL_FMT_SAFETENSORS &&
                       cli_shard_out_name(s->x.shards[k], oname, sizeof oname);
+    if (w->nonly || w->ndrop) {         /* the tensors the rules leave out */
+        s->left_out = cli_whole_leaves_out;
+        s->left_ctx = w;
+    }
     if (index_only) {
         snprintf(s->dir, sizeof s->dir, "%s", outdir);
         s->converted = true;

@@ -548,6 +548,7 @@ struct tl_whole_item {
     bool retyped;                       /* an empty tensor (a 0 in its shape) of a type
                                          * the table has, whose type changes: dst.dtype */
     uint64_t bytes, offset;             /* in OUT's data section */
+    bool written;                       /* --only and --drop keep it */
     bool chosen;                        /* --select and --exclude let the rules change it */
     bool quantize;                      /* into a GGUF OUT: quantized (Q8_0, Q4_0) */
     bool raw;                           /* into a GGUF OUT: its stored bytes as they are */
@@ -569,6 +570,8 @@ struct tl_whole_rules {
     int nto;
     const char *const *select, *const *exclude;
     int nselect, nexclude;
+    const char *const *only, *const *drop;     /* the tensors written: --only, --drop */
+    int nonly, ndrop;
     enum tl_format from, into;
     bool allow_expand;
     const struct tl_scaled *const *pair_of;
@@ -578,6 +581,7 @@ struct tl_whole_rules {
  * a model). */
 struct tl_rule_use {
     bool sel[TL_WHOLE_MAX_GLOBS], exc[TL_WHOLE_MAX_GLOBS];
+    bool only[TL_WHOLE_MAX_GLOBS], drop[TL_WHOLE_MAX_GLOBS];
     bool layout, type;
     bool to[TL_MAX_RANK];               /* each --to changed a tensor */
 };

@@ -45,6 +45,8 @@ int tl_whole_plan(const struct tl_whole_rules *w, const struct tl_file *f,
         unsigned order[TL_MAX_RANK];
         bool chosen = (w->nselect == 0 || matches(w->select, w->nselect, t->name, u->sel)) &&
                       !matches(w->exclude, w->nexclude, t->name, u->exc);
+        it[i].written = (w->nonly == 0 || matches(w->only, w->nonly, t->name, u->only)) &&
+                        !matches(w->drop, w->ndrop, t->name, u->drop);
         it[i].t = t;
         it[i].chosen = chosen;
         it[i].pair = w->pair_of ? w->pair_of[i] : NULL;

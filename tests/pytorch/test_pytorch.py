@@ -136,6 +136,21 @@ def test_convert_to_safetensors_and_npz():
         assert z[name].shape == tuple(v.shape) and np.array_equal(z[name], as_numpy(v)), name
 
 
+def test_only_the_model_of_a_training_checkpoint():
+    """SPEC 23: convert --only 'model.*' --drop '*.bias' of a training
+    checkpoint (model, optimizer state, epoch) writes exactly the model's
+    weights but the biases, each as torch has it."""
+    torch.save(checkpoint(), path("train.pt"))
+    out = path("model_only.safetensors")
+    tl("convert", path("train.pt"), "--only", "model.*", "--drop", "*.bias", "-o", out)
+    got = read_safetensors(out)
+    want = {k: v for k, v in flat(torch.load(path("train.pt"))).items()
+            if k.startswith("model.") and not k.endswith(".bias")}
+    assert sorted(got) == sorted(want), sorted(set(got) ^ set(want))
+    for k, t in want.items():
+        assert np.array_equal(got[k][1], as_numpy(t)), k
+
+
 def test_list_views_and_values():
     """list --json: each tensor's storage, the ties and views sharing one;
     the values that are no tensor apart, in "values", with their Python type
