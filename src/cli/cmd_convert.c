@@ -659,9 +659,10 @@ static int check_usage(const struct convert_args *a, uint64_t *max_bytes)
      * the input's */
     const struct tl_format_entry *of = a->format->count ? tl_format_written(a->format->sval[0])
                                                 : cli_format_for(a->out->filename[0], NULL);
-    bool format_change = (of && of->header &&
-                          strcmp(of->name, tl_format_name(cli_sniff_arg(a->desc->filename[0]))) != 0) ||
-                         cli_index_of_pytorch(a->desc->filename[0]);
+    enum tl_format from = cli_sniff_arg(a->desc->filename[0]);
+    bool torch = from == TL_FMT_PYTORCH || cli_index_of_pytorch(a->desc->filename[0]);
+    bool format_change = (of && of->header && strcmp(of->name, tl_format_name(from)) != 0) ||
+                         (torch && from == TL_FMT_JSON);    /* a PyTorch model's index */
     *max_bytes = 0;
     bool bad_size = a->max_shard->count &&
                     (!cli_parse_size(a->max_shard->sval[0], max_bytes) || !*max_bytes);
@@ -681,9 +682,7 @@ static int check_usage(const struct convert_args *a, uint64_t *max_bytes)
         cli_usage_error("convert", "--to: %s", err.msg);
         rc = CLI_USAGE;
     } else if (!a->format->count && strcmp(a->out->filename[0], "-") != 0 &&
-               (foreign = tl_format_unwritten(a->out->filename[0],
-                                              cli_sniff_arg(a->desc->filename[0]) != TL_FMT_PYTORCH &&
-                                              !cli_index_of_pytorch(a->desc->filename[0])))) {
+               (foreign = tl_format_unwritten(a->out->filename[0], !torch))) {
         char q[128], names[64];
         cli_usage_error("convert", "OUT '%s' would be %s, which this tool does not write: it "
                         "writes %s (--format raw writes raw bytes under any name)",

@@ -956,17 +956,12 @@ static int paired_view(const struct tl_file *f, const struct tl_scaled *pairs, s
     v->kept = malloc(n * sizeof *v->kept);
     v->pair_of = calloc(n, sizeof *v->pair_of);
     v->made = calloc(npairs ? npairs : 1, sizeof *v->made);
-    const struct tl_scaled **weight_of = calloc(n, sizeof *weight_of);
-    bool *scale = calloc(n, sizeof *scale);
-    if (!v->kept || !v->pair_of || !v->made || !weight_of || !scale) {
-        free(weight_of);
-        free(scale);
+    const struct tl_scaled **weight_of = NULL;
+    bool *scale = NULL;
+    if (!v->kept || !v->pair_of || !v->made ||
+        tl_scaled_roles(f->count, pairs, npairs, &weight_of, &scale)) {
         paired_free(v);
         return cli_oom();
-    }
-    for (size_t k = 0; k < npairs; k++) {
-        weight_of[pairs[k].weight] = &pairs[k];
-        scale[pairs[k].scale] = true;
     }
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];

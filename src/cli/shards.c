@@ -162,38 +162,15 @@ static bool decoded_away(const struct cli_shards *s, const char *name)
     return false;
 }
 
-/* The index's names in sorted order, looked up by name in log time (a
- * model's tens of thousands of tensors, issue 73). */
-struct by_name {
-    const struct tl_shard_index *x;
-    size_t *at;
-};
-
-static const struct tl_shard_index *sorting;    /* qsort's context: one thread reads shards */
-
-static int at_cmp(const void *a, const void *b)
-{
-    return strcmp(sorting->names[*(const size_t *)a], sorting->names[*(const size_t *)b]);
-}
-
-/* The index's entry for name (suffix appended), or SIZE_MAX. */
-static size_t index_of(const struct by_name *ix, const char *name, const char *suffix)
+/* The index's entry for name (suffix appended) in ix, or SIZE_MAX. */
+static size_t index_of(const struct tl_shard_index *x, const struct tl_name_index *ix,
+                       const char *name, const char *suffix)
 {
     char full[1024];
     if (snprintf(full, sizeof full, "%s%s", name, suffix) >= (int)sizeof full)
         return SIZE_MAX;
-    size_t lo = 0, hi = ix->x->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(ix->x->names[ix->at[mid]], full);
-        if (c == 0)
-            return ix->at[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return SIZE_MAX;
+    const char *const *field = tl_name_find(ix, full);
+    return field ? (size_t)(field - (const char *const *)x->names) : SIZE_MAX;
 }
 
 /* Every shard holds what the index gives it, and nothing else; a shard
@@ -202,16 +179,9 @@ static size_t index_of(const struct by_name *ix, const char *name, const char *s
 static int check_shards(const struct cli_shards *s)
 {
     char q[64];
-    struct by_name ix = { &s->x, malloc((s->x.count ? s->x.count : 1) * sizeof *ix.at) };
-    if (!ix.at) {
-        cli_oom();
-        return CLI_IO;
-    }
-    for (size_t i = 0; i < s->x.count; i++)
-        ix.at[i] = i;
-    sorting = &s->x;
-    qsort(ix.at, s->x.count, sizeof *ix.at, at_cmp);
-    sorting = NULL;
+    struct tl_name_index ix;
+    if (tl_name_index(&ix, s->x.names, s->x.count, sizeof s->x.names[0]))
+        return cli_oom();
     int rc = CLI_OK;
     for (size_t i = 0; rc == CLI_OK && i < s->x.count; i++) {
         size_t k = s->x.shard[i];
@@ -228,9 +198,9 @@ static int check_shards(const struct cli_shards *s)
             const char *name = s->files[k].tensors[j].name;
             if (s->files[k].tensors[j].leaf)
                 continue;                   /* a checkpoint's value, not a tensor */
-            size_t i = index_of(&ix, name, "");
+            size_t i = index_of(&s->x, &ix, name, "");
             if (i == SIZE_MAX && s->converted)
-                i = index_of(&ix, name, "_blocks");
+                i = index_of(&s->x, &ix, name, "_blocks");
             if (i == SIZE_MAX || s->x.shard[i] != k) {
                 cli_error("%s: shard '%s' holds tensor '%s', which the "
                         "index %s%s", s->name, s->x.shards[k], tl_quote(name, q, sizeof q),
@@ -240,7 +210,7 @@ static int check_shards(const struct cli_shards *s)
             }
         }
     }
-    free(ix.at);
+    tl_name_index_free(&ix);
     return rc;
 }
 

@@ -289,19 +289,9 @@ static bool weights_file(const char *name)
     size_t n = strlen(name);
     if (n >= 11 && strcmp(name + n - 11, ".index.json") == 0)
         return true;
-    for (size_t i = 0; tl_format_at(i); i++) {
-        const struct tl_format_entry *e = tl_format_at(i);
-        if (e->id == TL_FMT_JSON)
-            continue;
-        char endings[64];
-        snprintf(endings, sizeof endings, "%s", e->endings);
-        for (char *save = NULL, *x = strtok_r(endings, " ", &save); x;
-             x = strtok_r(NULL, " ", &save)) {
-            size_t k = strlen(x);
-            if (n >= k && strcasecmp(name + n - k, x) == 0)
-                return true;
-        }
-    }
+    for (size_t i = 0; tl_format_at(i); i++)
+        if (tl_format_at(i)->id != TL_FMT_JSON && tl_format_claims(tl_format_at(i), name, NULL))
+            return true;
     return false;
 }
 

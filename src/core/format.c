@@ -85,21 +85,25 @@ const struct tl_format_entry *tl_format_written(const char *name)
     return NULL;
 }
 
+bool tl_format_claims(const struct tl_format_entry *e, const char *path, const char *but)
+{
+    char endings[64];
+    size_t n = strlen(path);
+    snprintf(endings, sizeof endings, "%s", e->endings);
+    for (char *save = NULL, *x = strtok_r(endings, " ", &save); x;
+         x = strtok_r(NULL, " ", &save)) {
+        size_t k = strlen(x);
+        if (n > k && strcasecmp(path + n - k, x) == 0 && !(but && strcmp(x, but) == 0))
+            return true;
+    }
+    return false;
+}
+
 const struct tl_format_entry *tl_format_for_path(const char *path)
 {
-    size_t n = strlen(path);
-    for (size_t i = 0; i < TL_FMT_COUNT; i++) {
-        if (!table[i]->writes)
-            continue;
-        char endings[64];
-        snprintf(endings, sizeof endings, "%s", table[i]->endings);
-        for (char *save = NULL, *x = strtok_r(endings, " ", &save); x;
-             x = strtok_r(NULL, " ", &save)) {
-            size_t k = strlen(x);
-            if (n >= k && strcasecmp(path + n - k, x) == 0)
-                return table[i];
-        }
-    }
+    for (size_t i = 0; i < TL_FMT_COUNT; i++)
+        if (table[i]->writes && tl_format_claims(table[i], path, NULL))
+            return table[i];
     return &tl_format_raw;
 }
 
@@ -118,18 +122,10 @@ const char *tl_format_unwritten(const char *path, bool raw_bin)
         if (n > k && strcasecmp(path + n - k, other[i].ending) == 0)
             return other[i].title;
     }
-    for (size_t i = 0; i < TL_FMT_COUNT; i++) {
-        if (table[i]->writes || !table[i]->read)
-            continue;
-        char endings[64];
-        snprintf(endings, sizeof endings, "%s", table[i]->endings);
-        for (char *save = NULL, *x = strtok_r(endings, " ", &save); x;
-             x = strtok_r(NULL, " ", &save)) {
-            size_t k = strlen(x);
-            if (n > k && strcasecmp(path + n - k, x) == 0 && !(raw_bin && strcmp(x, ".bin") == 0))
-                return table[i]->title;
-        }
-    }
+    for (size_t i = 0; i < TL_FMT_COUNT; i++)
+        if (!table[i]->writes && table[i]->read &&
+            tl_format_claims(table[i], path, raw_bin ? ".bin" : NULL))
+            return table[i]->title;
     return NULL;
 }
 

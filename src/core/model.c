@@ -50,18 +50,20 @@ int tl_model_open(const void *bytes, uint64_t len, unsigned flags, tl_model **ou
         tl_model_close(m);
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     }
+    const struct tl_scaled **weight_of;
+    bool *scale;
+    if (tl_scaled_roles(m->f.count, m->pairs, m->npairs, &weight_of, &scale)) {
+        tl_model_close(m);
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
     for (size_t i = 0; i < m->f.count; i++) {
         const struct tl_file_tensor *t = &m->f.tensors[i];
-        const struct tl_scaled *pair = NULL;
-        bool scale = false;
-        for (size_t k = 0; k < m->npairs; k++) {
-            pair = m->pairs[k].weight == i ? &m->pairs[k] : pair;
-            scale |= m->pairs[k].scale == i;
-        }
-        if (t->leaf || scale)
+        if (t->leaf || scale[i])
             continue;                   /* no tensor; a scale decoded with its weight */
-        m->rows[m->n++] = (struct row){ t, pair };
+        m->rows[m->n++] = (struct row){ t, weight_of[i] };
     }
+    free(weight_of);
+    free(scale);
     *out = m;
     return 0;
 }

@@ -21,38 +21,16 @@
 #include "internal.h"
 #include "tl.h"
 
-/* The table's rows by name (tl_scaled_find looks a companion up for each
- * candidate: a model's tens of thousands of rows in log time, not by a
- * scan each, issue 73). */
-struct by_name {
-    const struct tl_file_tensor **row;  /* the named rows, sorted by name */
-    size_t n;
-};
-
-static int row_cmp(const void *a, const void *b)
-{
-    return strcmp((*(const struct tl_file_tensor *const *)a)->name,
-                  (*(const struct tl_file_tensor *const *)b)->name);
-}
-
-static const struct tl_file_tensor *named(const struct by_name *ix, const char *base,
-                                          const char *suffix)
+/* The row of f named base + suffix, found in the table's name index. */
+static const struct tl_file_tensor *named(const struct tl_file *f, const struct tl_name_index *ix,
+                                          const char *base, const char *suffix)
 {
     char name[512];
     if (snprintf(name, sizeof name, "%s%s", base, suffix) >= (int)sizeof name)
         return NULL;
-    size_t lo = 0, hi = ix->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(ix->row[mid]->name, name);
-        if (c == 0)
-            return ix->row[mid];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NULL;
+    const char *const *field = tl_name_find(ix, name);
+    return field ? &f->tensors[((const char *)field - (const char *)&f->tensors[0].name) /
+                               sizeof f->tensors[0]] : NULL;
 }
 
 static bool ends(const char *s, const char *suffix, size_t *stem)
@@ -68,16 +46,12 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
     *out = NULL;
     *n = 0;
     struct tl_scaled *p = calloc(f->count ? f->count : 1, sizeof *p);
-    struct by_name ix = { malloc((f->count ? f->count : 1) * sizeof *ix.row), 0 };
-    if (!p || !ix.row) {
+    struct tl_name_index ix;
+    if (!p || tl_name_index(&ix, f->count ? &f->tensors[0].name : NULL, f->count,
+                            sizeof f->tensors[0])) {
         free(p);
-        free(ix.row);
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     }
-    for (size_t i = 0; i < f->count; i++)
-        if (f->tensors[i].name)
-            ix.row[ix.n++] = &f->tensors[i];
-    qsort(ix.row, ix.n, sizeof *ix.row, row_cmp);
     char key[600], q[256];
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];
@@ -87,7 +61,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
         if (ends(t->name, "_scale_inv", &stem)) {                /* DeepSeek FP8 */
             char base[512];
             snprintf(base, sizeof base, "%.*s", (int)stem, t->name);
-            const struct tl_file_tensor *w = named(&ix, base, "");
+            const struct tl_file_tensor *w = named(f, &ix, base, "");
             snprintf(key, sizeof key, "tensor '%s'", tl_quote(t->name, q, sizeof q));
             if (!w)
                 continue;                   /* a scale of nothing here: left as it is */
@@ -98,7 +72,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
                                  "FLOAT8E4M3 [O, I] weight takes FLOAT32 [ceil(O/128), "
                                  "ceil(I/128)] scales", base);
                 free(p);
-                free(ix.row);
+                tl_name_index_free(&ix);
                 return rc;
             }
             p[*n].kind = TL_SCALED_FP8_BLOCK;
@@ -109,7 +83,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
         } else if (ends(t->name, "_blocks", &stem)) {           /* gpt-oss MXFP4 */
             char base[512];
             snprintf(base, sizeof base, "%.*s", (int)stem, t->name);
-            const struct tl_file_tensor *s = named(&ix, base, "_scales");
+            const struct tl_file_tensor *s = named(f, &ix, base, "_scales");
             snprintf(key, sizeof key, "tensor '%s'", tl_quote(t->name, q, sizeof q));
             if (!s)
                 continue;
@@ -123,7 +97,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
                 int rc = tl_fail(err, TL_E_VALUE, key, "and '%s_scales' are not an MXFP4 pair: "
                                  "UINT8 [..., G, 16] blocks take UINT8 [..., G] scales", base);
                 free(p);
-                free(ix.row);
+                tl_name_index_free(&ix);
                 return rc;
             }
             p[*n].kind = TL_SCALED_MXFP4;
@@ -133,8 +107,25 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
             (*n)++;
         }
     }
-    free(ix.row);
+    tl_name_index_free(&ix);
     *out = p;
+    return 0;
+}
+
+int tl_scaled_roles(size_t count, const struct tl_scaled *pairs, size_t n,
+                    const struct tl_scaled ***weight_of, bool **scale)
+{
+    *weight_of = calloc(count ? count : 1, sizeof **weight_of);
+    *scale = calloc(count ? count : 1, sizeof **scale);
+    if (!*weight_of || !*scale) {
+        free(*weight_of);
+        free(*scale);
+        return TL_E_NOMEM;
+    }
+    for (size_t k = 0; k < n; k++) {
+        (*weight_of)[pairs[k].weight] = &pairs[k];
+        (*scale)[pairs[k].scale] = true;
+    }
     return 0;
 }
 

@@ -79,28 +79,62 @@ static void add_problem(struct tl_file *f, enum tl_file_problem_kind kind, size_
 
 static int by_name(const void *a, const void *b)
 {
-    const struct tl_file_tensor *const *x = a, *const *y = b;
-    return strcmp((*x)->name, (*y)->name);
+    return strcmp(**(const char *const *const *)a, **(const char *const *const *)b);
+}
+
+int tl_name_index(struct tl_name_index *ix, const void *first, size_t n, size_t stride)
+{
+    ix->n = 0;
+    ix->at = malloc((n ? n : 1) * sizeof *ix->at);
+    if (!ix->at)
+        return TL_E_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        const char *const *name = (const char *const *)((const char *)first + i * stride);
+        if (*name)
+            ix->at[ix->n++] = name;
+    }
+    qsort(ix->at, ix->n, sizeof *ix->at, by_name);
+    return 0;
+}
+
+const char *const *tl_name_find(const struct tl_name_index *ix, const char *name)
+{
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(*ix->at[mid], name);
+        if (c == 0)
+            return ix->at[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+void tl_name_index_free(struct tl_name_index *ix)
+{
+    free(ix->at);
+    ix->at = NULL;
+    ix->n = 0;
 }
 
 const char *tl_file_name_twice(const struct tl_file *f, bool *nomem)
 {
+    struct tl_name_index ix;
     *nomem = false;
     if (f->count < 2)
         return NULL;
-    const struct tl_file_tensor **by = malloc(f->count * sizeof *by);
-    if (!by) {
+    if (tl_name_index(&ix, &f->tensors[0].name, f->count, sizeof f->tensors[0])) {
         *nomem = true;
         return NULL;
     }
-    for (size_t i = 0; i < f->count; i++)
-        by[i] = &f->tensors[i];
-    qsort(by, f->count, sizeof *by, by_name);
     const char *twice = NULL;
-    for (size_t i = 1; !twice && i < f->count; i++)
-        if (strcmp(by[i - 1]->name, by[i]->name) == 0)
-            twice = by[i]->name;
-    free(by);
+    for (size_t i = 1; !twice && i < ix.n; i++)
+        if (strcmp(*ix.at[i - 1], *ix.at[i]) == 0)
+            twice = *ix.at[i];
+    tl_name_index_free(&ix);
     return twice;
 }
 

@@ -71,6 +71,9 @@ const char *tl_format_name(enum tl_format f);
  * when none claims it; their names in their order into buf, separated by
  * ", ", the last by " or " (@return buf). */
 const struct tl_format_entry *tl_format_written(const char *name);
+/* Whether entry e claims a file named path by its ending (any case), the
+ * ending but (when not NULL) aside. */
+bool tl_format_claims(const struct tl_format_entry *e, const char *path, const char *but);
 const struct tl_format_entry *tl_format_for_path(const char *path);
 const char *tl_format_write_list(char *buf, size_t n);
 
@@ -273,6 +276,19 @@ int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *er
  * reader refuses such a file in its own words. */
 const char *tl_file_name_twice(const struct tl_file *f, bool *nomem);
 
+/* Names looked up in log time (a model's tens of thousands of tensors):
+ * n name fields (char * or const char *), the first at `first`, each
+ * stride bytes after the last (a table's name field, or an array of
+ * names: stride sizeof (char *)); NULL names left out.  tl_name_find
+ * gives the field holding name, or NULL.  @return 0, or TL_E_NOMEM. */
+struct tl_name_index {
+    const char *const **at;             /* the fields, sorted by name */
+    size_t n;
+};
+int tl_name_index(struct tl_name_index *ix, const void *first, size_t n, size_t stride);
+const char *const *tl_name_find(const struct tl_name_index *ix, const char *name);
+void tl_name_index_free(struct tl_name_index *ix);
+
 /* Puts f's tensors in file order (by begin, then header order) and lists
  * what lies between them from data_start on (problems): bytes two tensors
  * share, and bytes no tensor owns, up to len (TL_NO_DATA: up to the last
@@ -395,6 +411,12 @@ struct tl_scaled {
  * TL_E_NOMEM. */
 int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
                    struct tl_error *err);
+
+/* The role of each of a table's count rows among pairs[0 .. n): *weight_of
+ * (to free) the pair whose weight it is, or NULL; *scale (to free)
+ * whether it is a pair's scale.  @return 0, or TL_E_NOMEM. */
+int tl_scaled_roles(size_t count, const struct tl_scaled *pairs, size_t n,
+                    const struct tl_scaled ***weight_of, bool **scale);
 
 /* The decoded tensor's logical sizes (MXFP4: the blocks' with G x 32). */
 void tl_scaled_shape(const struct tl_file *f, const struct tl_scaled *p, unsigned *rank,
