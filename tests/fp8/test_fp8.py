@@ -13,7 +13,6 @@ import os
 import struct
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
@@ -443,22 +442,7 @@ def test_dequantize_one_tensor():
 
 
 def main():
-    global TMP
-    passed = failed = 0
-    with tempfile.TemporaryDirectory() as d:
-        TMP = d
-        for name, fn in sorted(globals().items()):
-            if not name.startswith("test_"):
-                continue
-            try:
-                fn()
-                passed += 1
-                print("ok   %s" % name)
-            except Exception as e:  # noqa: BLE001
-                failed += 1
-                print("FAIL %s: %r" % (name, e))
-    print("fp8: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return tensorfiles.run_tests(globals(), "fp8")
 
 
 if __name__ == "__main__":

@@ -13,10 +13,12 @@ import re
 import struct
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tensorfiles"))
+import tensorfiles  # noqa: E402
 
 STAGE = os.environ["TL_STAGE"]
 EXAMPLES = [os.environ["TL_EXAMPLE"], os.environ["TL_EXAMPLE_STATIC"]]
@@ -134,22 +136,7 @@ def test_example_refuses_what_is_no_model():
 
 
 def main():
-    global TMP
-    passed = failed = 0
-    with tempfile.TemporaryDirectory() as d:
-        TMP = d
-        for name, fn in sorted(globals().items()):
-            if not name.startswith("test_"):
-                continue
-            try:
-                fn()
-                passed += 1
-                print("ok   %s" % name)
-            except Exception as e:  # noqa: BLE001 - every failure is reported
-                failed += 1
-                print("FAIL %s: %r" % (name, e))
-    print("install: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return tensorfiles.run_tests(globals(), "install")
 
 
 if __name__ == "__main__":

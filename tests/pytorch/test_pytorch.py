@@ -15,11 +15,13 @@ import pickle
 import struct
 import subprocess
 import sys
-import tempfile
 import zipfile
 
 import numpy as np
 import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tensorfiles"))
+import tensorfiles  # noqa: E402
 
 TL = os.environ.get("TL", "build/tensorlayout")
 TMP = None
@@ -482,23 +484,7 @@ def test_hostile_pickles_run_nothing():
 
 
 def main():
-    global TMP
-    passed = failed = 0
-    with tempfile.TemporaryDirectory() as d:
-        TMP = d
-        want = sys.argv[1:]
-        for name, fn in sorted(globals().items()):
-            if not name.startswith("test_") or (want and not any(w in name for w in want)):
-                continue
-            try:
-                fn()
-                passed += 1
-                print("ok   %s" % name)
-            except Exception as e:  # noqa: BLE001 - every failure is reported
-                failed += 1
-                print("FAIL %s: %r" % (name, e))
-    print("pytorch: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return tensorfiles.run_tests(globals(), "pytorch")
 
 
 if __name__ == "__main__":

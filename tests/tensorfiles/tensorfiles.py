@@ -53,3 +53,30 @@ def bf16(values):
         x = (x + 0x7FFF + ((x >> 16) & 1)) >> 16
         out += struct.pack("<H", x)
     return out
+
+
+def run_tests(scope, label):
+    """A test file's main: every test_* function of scope (a module's
+    globals()) whose name holds one of the command line's words (all with
+    none), in name order, each in turn, with scope["TMP"] a scratch
+    directory of the run; a line each, then "LABEL: N passed, N failed".
+    @return the exit status: 1 when one failed."""
+    import sys
+    import tempfile
+    passed = failed = 0
+    want = sys.argv[1:]
+    with tempfile.TemporaryDirectory() as d:
+        scope["TMP"] = d
+        for name, fn in sorted(scope.items()):
+            if not name.startswith("test_") or not callable(fn) or \
+                    (want and not any(w in name for w in want)):
+                continue
+            try:
+                fn()
+                passed += 1
+                print("ok   %s" % name)
+            except Exception as e:  # noqa: BLE001 - every failure is reported
+                failed += 1
+                print("FAIL %s: %r" % (name, e))
+    print("%s: %d passed, %d failed" % (label, passed, failed))
+    return 1 if failed else 0
