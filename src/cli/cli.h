@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "../core/tl.h"
+#include "../core/tl_io.h"
 
 /* The one mapping from outcome to exit status (SPEC section 3). */
 enum cli_status {
@@ -261,11 +262,9 @@ void cli_close_data(struct cli_data *data);
 int cli_open_data_upto(const char *path, uint64_t need, struct cli_data *out);
 
 /* The one command-line path to an encoded tensor's bytes (SPEC 15): row t
- * of the file `in`, decoded by the core (tl_file_decode) as a stream into
- * an unlinked temporary file ($TMPDIR, else /tmp, registered while it has
- * a name) and mapped: memory does not grow with it (an .npz member
- * deflated: the .npy file it holds).  Every command reads encoded tensors
- * through it.  On failure prints the message and returns CLI_INVALID (a
+ * of the file `in`, decoded by the library (tl_input_inflate) into the
+ * scratch room cli_input() gives: memory does not grow with it (an .npz
+ * member deflated: the .npy file it holds).  On failure prints the message and returns CLI_INVALID (a
  * corrupt tensor) or CLI_IO. */
 int cli_decode_tensor(const struct cli_data *zip, const struct tl_file_tensor *t,
                        struct cli_data *out);
@@ -337,36 +336,11 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
  * the message naming file and returns CLI_INVALID when they cannot. */
 int cli_file_sound(const struct tl_file *tf, const char *file);
 
-/* Hands the pages of data's bytes [lo, hi) back to the system when data is
- * a mapping (they are read again from the file if touched): a conversion
- * that has passed them keeps its memory bounded. */
-void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi);
-
-/* Memory of a command's own that an input file's bytes are read into
- * (cli_data_read), kept from one read to the next; {NULL, 0} is empty. */
-struct cli_buf {
-    uint8_t *p;
-    size_t cap;
-};
-
-/* Reads bytes [at, at + n) of data's file into buf (grown to hold them)
- * with pread(): the kernel copies them from its page cache, where reading
- * them through the mapping costs a page fault per 16 pages and a
- * page-table walk per 4 KiB page (on an AMD EPYC Zen 5 guest, family 26
- * model 2, 2 GB/s through the mapping, 9 GB/s by pread).  @return buf's
- * bytes, or NULL where data is no regular file (a stream, an inflated
- * member) or the read failed: the caller then reads data->bytes. */
-const uint8_t *cli_data_read(const struct cli_data *data, uint64_t at, uint64_t n,
-                             struct cli_buf *buf);
-void cli_buf_free(struct cli_buf *buf);
-
-/* n bytes (rounded up to whole 2 MiB) on a 2 MiB boundary, with
- * transparent huge pages asked for where the system has them: the memory
- * of windows and buffers, whose pages are new to the process and touched
- * first by the copy (8 MiB in 4 KiB pages measured 2.9-4.5 ms, in huge
- * pages 0.8-1.6 ms, against a 60 ms conversion of 103 MB).  free() frees
- * it. */
-uint8_t *cli_huge_alloc(size_t n);
+/* data as the library reads it (tl_io.h): its bytes, its descriptor,
+ * and scratch room for what it inflates (an unlinked temporary file in
+ * $TMPDIR, else /tmp, mapped: memory does not grow with a tensor); name
+ * (NULL: data's) names it in messages. */
+struct tl_input cli_input(const struct cli_data *data, const char *name);
 
 /* ---- a destination description (dest.c) --------------------------------- */
 
@@ -625,111 +599,34 @@ const struct tl_format_entry *cli_format_for(const char *out, const char *format
 int cli_format_prepare(const struct tl_format_entry *f, const char *out, bool chosen,
                        const char *name, struct cli_desc *dst, uint8_t **header, size_t *hlen);
 
-/* An output written in order: headers, tensors, committed or removed.
- * See write.c for the calling sequence. */
-/* What several writers of one OUT share (cli_writer_fork): the bytes they
- * wrote in all, the percentage shown last, and whether one failed to
- * write (then only it says so). */
-struct cli_shared_progress {
-    _Atomic uint64_t done;
-    _Atomic int last_pct;
-    _Atomic bool failed;
-    const char *_Atomic label;          /* the tensor a fork began last */
-};
-
+/* OUT as the library's writer writes it (tl_io.h): its operations (o) on
+ * a temporary file beside OUT or a stream, and a writer (w) through them.
+ * See write.c for the calling sequence.  Stays where it was opened: o and
+ * w point into it. */
 struct cli_writer {
     struct cli_out out;
-    bool at;                  /* a fork: writes at pos (pwrite), not at the file offset */
-    struct cli_shared_progress *shared;   /* a fork's progress, with the others' */
     struct cli_out *also;     /* committed before out (see write.c), or NULL */
     bool seq;                 /* a regular file, through its temporary file */
-    uint64_t pos, total;      /* bytes written; bytes it will have */
-    unsigned threads;
-    bool progress;            /* a bar on standard error */
-    int last_pct;
+    _Atomic int last_pct;     /* the progress shown last */
     struct timespec start;    /* when it was opened: the rate, the time left */
-    const char *label;        /* the tensor being written, or NULL */
-    uint8_t *win[2];          /* the windows tensors are built in */
-    size_t cap;
-    struct cli_buf stage;     /* the input's bytes a window is built from (write.c) */
-    bool crc_on;              /* crc is the CRC-32 of the bytes written since it was set */
-    uint32_t crc;
-    uint64_t overflow;        /* values of the last tensor written that became +-Inf in its
-                                 conversion to a narrower float type (SPEC 19) */
+    _Atomic bool failed;      /* a thread failed to write (then only it says so) */
+    struct tl_output o;
+    struct tl_writer w;
 };
 
-/* Opens OUT (path, "-" for standard output) for total bytes.  Messages are
- * printed; @return CLI_OK or CLI_IO. */
+/* Opens OUT (path, "-" for standard output) for total bytes, written on
+ * `threads` threads, with a progress bar on standard error when progress.
+ * Messages are printed; @return CLI_OK or CLI_IO. */
 int cli_writer_open(struct cli_writer *w, const char *path, uint64_t total, unsigned threads,
                     bool progress, struct cli_out *also);
 
-/* Writes n bytes as they are.  @return CLI_OK or CLI_IO. */
-int cli_writer_put(struct cli_writer *w, const void *p, uint64_t n);
-
-/* Several threads writing tensors of one regular OUT at once: after
- * cli_writer_presize() (OUT takes its total size, so that no write of one
- * thread cuts another's), each thread writes through a fork of the writer
- * (cli_writer_fork: its own windows, one thread, writing at the positions
- * it is told with cli_writer_seek, its progress added to `shared`'s) and
- * releases it; then the writer itself goes on at any position
- * (cli_writer_seek) and commits.  Only tensors that cli_writer_windowed()
- * says go through windows are written by forks (the others map a part of
- * OUT, one at a time).  @return CLI_OK or CLI_IO (after a message). */
-int cli_writer_presize(struct cli_writer *w);
-void cli_writer_fork(const struct cli_writer *w, struct cli_writer *fork,
-                     struct cli_shared_progress *shared);
-void cli_writer_release(struct cli_writer *fork);
-int cli_writer_seek(struct cli_writer *w, uint64_t pos);
-bool cli_writer_windowed(const struct tl_desc *src, const struct tl_desc *d);
-
-/* Writes the .npy file that the .npz member t of the archive zip holds, as
- * it is (inflated when deflated).  Messages are printed; @return CLI_OK,
- * CLI_INVALID (a corrupt member) or CLI_IO. */
-int cli_writer_member(struct cli_writer *w, const struct cli_data *zip,
-                      const struct tl_file_tensor *t);
-
-/* Writes the tensor src (in the file image src_file) as the destination d,
- * whose byteOffset is a position at or after what was written: zero bytes
- * up to it, d's elements, then up to OUT position end (d's slots after
- * byteOffset hold fill, a value of d's type, when it is not NULL).  Values
- * that do not fit d's type are clamped: the caller checks them first.
- * @return CLI_OK, CLI_IO, or CLI_INVALID after a message. */
-int cli_writer_tensor(struct cli_writer *w, const struct tl_desc *src, const uint8_t *src_file,
-                      const struct tl_desc *d, uint64_t end, const uint8_t *fill);
-
-/* The same, where src_file is the image of the input file `in`: a tensor
- * whose bytes go out as they are, in one run, is copied file to file. */
-int cli_writer_tensor_of(struct cli_writer *w, const struct cli_data *in,
-                         const struct tl_desc *src, const struct tl_desc *d, uint64_t end,
-                         const uint8_t *fill);
-
-/* Writes bytes [at, at + n) of the input file `in` as they are: inside
- * the kernel where both are regular files (copy_file_range), else from
- * in's image.  @return CLI_OK or CLI_IO after a message. */
-int cli_writer_carry(struct cli_writer *w, const struct cli_data *in, uint64_t at, uint64_t n);
-
-/* Writes an encoded tensor t of the file image in (a GGUF block type:
- * FLOAT32 once decoded) as d, packed in t's own order from the current
- * position, of a floating type: decoded a piece at a time (tl_file_decode)
- * and each piece converted on its way out, never decoded whole.
- * @return CLI_OK, CLI_IO, or CLI_INVALID after a message. */
-int cli_writer_decoded(struct cli_writer *w, const struct cli_data *in,
-                       const struct tl_file_tensor *t, const struct tl_desc *d);
-
-/* Writes count values of type dt (of 8 bits or more) that fill(ctx,
- * first, n, dt, out) makes, values first .. first + n at out, a piece at
- * a time, from the current position.  @return CLI_OK, CLI_IO, or
- * CLI_INVALID after a message. */
-int cli_writer_floats(struct cli_writer *w, enum tl_dtype dt, uint64_t count,
-                      int (*fill)(void *ctx, uint64_t first, uint64_t n, enum tl_dtype dt,
-                                  void *out),
-                      void *ctx);
+/* A library writer's result rc as a status: CLI_OK; CLI_IO (the output
+ * said why, or out of memory said); CLI_INVALID after err's message,
+ * naming the file the writer blames. */
+int cli_writer_status(struct cli_writer *w, int rc, const struct tl_error *err);
 
 /* Puts OUT in place (after `also`), or removes what was written.
  * @return of commit: CLI_OK or CLI_IO. */
-/* Names the tensor being written on the progress line (NULL: none). */
-void cli_writer_label(struct cli_writer *w, const char *name);
-
 int cli_writer_commit(struct cli_writer *w);
 void cli_writer_abort(struct cli_writer *w);
 

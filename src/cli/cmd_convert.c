@@ -548,16 +548,20 @@ static int run_one(const struct options *o, struct input *in)
         rc = write_desc(o->out_desc, &dst.d, &out_desc);
     if (!rc && (rc = cli_writer_open(&w, o->out, size, (unsigned)o->threads, progress,
                                      o->out_desc ? &out_desc : NULL)) == CLI_OK) {
-        if ((rc = cli_writer_put(&w, header, hlen)) == CLI_OK)
-            rc = cli_writer_tensor_of(&w, &data, &src.d, &dst.d, size, o->fill ? fill : NULL);
-        if (rc == CLI_OK)
+        struct tl_input from = cli_input(&data, NULL);
+        struct tl_error err = { 0 };
+        rc = tl_writer_put(&w.w, header, hlen, &err);
+        if (rc == 0)
+            rc = tl_writer_tensor(&w.w, &src.d, data.bytes, &from, &dst.d, size,
+                                  o->fill ? fill : NULL, &err);
+        if ((rc = cli_writer_status(&w, rc, &err)) == CLI_OK)
             rc = cli_writer_commit(&w);
         else
             cli_writer_abort(&w);
     }
     free(header);
     cli_close_data(&data);
-    uint64_t overflow = rc == CLI_OK ? w.overflow : 0;
+    uint64_t overflow = rc == CLI_OK ? w.w.overflow : 0;
     if (overflow)
         cli_note("%s: %" PRIu64 " value%s beyond the range of %s became \xc2\xb1inf\n", src.name,
                  overflow, overflow == 1 ? "" : "s", tl_dtype_name(dst.d.dtype));

@@ -26,12 +26,12 @@ struct side {
     size_t nfiles;
     struct tl_file *files;
     struct cli_data *datas;
-    struct cli_buf buf;                 /* the tensor being compared, read (staged) */
+    struct tl_buf buf;                 /* the tensor being compared, read (staged) */
 };
 
 static void side_close(struct side *s)
 {
-    cli_buf_free(&s->buf);
+    tl_buf_free(&s->buf);
     if (s->sharded) {
         cli_shards_close(&s->shards);
     } else {
@@ -152,20 +152,21 @@ static int raw_bytes(const struct cli_data *in, const struct tl_file_tensor *t,
 
 /* A stored tensor's bytes read into buf are compared from there, when they
  * are no more than this: the kernel copies them faster than the comparison
- * reads them through the mapping (cli_data_read). */
+ * reads them through the mapping (tl_input_read). */
 #define STAGE_MAX (64ull << 20)
 
 /* The bytes that tensor t's description *d is of: t's own, read into buf,
  * with *d moved to them; or, where they are not read (encoded, too large,
  * no regular file), `bytes` and t's description as it is. */
 static const uint8_t *staged(const struct cli_data *in, const struct tl_file_tensor *t,
-                             const uint8_t *bytes, struct cli_buf *buf, struct tl_desc *d)
+                             const uint8_t *bytes, struct tl_buf *buf, struct tl_desc *d)
 {
     uint64_t n = t->end - t->begin;
     const uint8_t *p = NULL;
     *d = t->desc;
+    struct tl_input src = cli_input(in, NULL);
     if (t->encoding == TL_ENC_PLAIN && n <= STAGE_MAX && d->file_offset >= t->begin)
-        p = cli_data_read(in, t->begin, n, buf);
+        p = tl_input_read(&src, t->begin, n, buf);
     if (!p)
         return bytes;
     d->file_offset -= t->begin;
@@ -225,8 +226,9 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
     cli_close_data(&tb_tmp);
     /* what was read is handed back: memory stays bounded by one tensor's
      * pages, not the files' */
-    cli_data_done_with(&a->datas[ka], ta->begin, ta->end);
-    cli_data_done_with(&b->datas[kb], tb->begin, tb->end);
+    struct tl_input da = cli_input(&a->datas[ka], NULL), db = cli_input(&b->datas[kb], NULL);
+    tl_input_done_with(&da, ta->begin, ta->end);
+    tl_input_done_with(&db, tb->begin, tb->end);
     return rc;
 }
 

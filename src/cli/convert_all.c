@@ -26,22 +26,6 @@
 
 
 
-/* The reference writer's order: element size, largest first, then name. */
-static unsigned item_size(const struct tl_whole_item *x)
-{
-    unsigned bits = x->t->decodable ? tl_dtype_bits(x->dst.dtype) : tl_safetensors_bits(x->t->dtype);
-    return bits >= 8 ? bits / 8 : 1;
-}
-
-static int by_size_then_name(const void *a, const void *b)
-{
-    const struct tl_whole_item *x = a, *y = b;
-    unsigned ex = item_size(x), ey = item_size(y);
-    if (ex != ey)
-        return ex > ey ? -1 : 1;
-    return strcmp(x->t->name, y->t->name);
-}
-
 /* The rules of w, as the core's planner takes them. */
 static struct tl_whole_rules rules_of(const struct cli_whole *w, const struct tl_file *f)
 {
@@ -140,225 +124,6 @@ static cJSON *report(const struct tl_whole_item *it, size_t n, enum tl_format fo
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
-}
-
-/* A deflated member inflated once for every tensor that reads it in turn
- * (the views of a PyTorch storage lie together in file order; a storage of
- * 1 GiB viewed by 200 tensors is inflated once, not 200 times): each
- * writer keeps one, and frees it when done. */
-struct inflated {
-    const uint8_t *file;                /* the input it was inflated from, or NULL */
-    uint64_t at, n;                     /* the member's stored bytes */
-    struct cli_data data;
-};
-
-static void inflated_free(struct inflated *c)
-{
-    if (c->file)
-        cli_close_data(&c->data);
-    memset(c, 0, sizeof *c);
-}
-
-/* The bytes a tensor is read from: the input's, or for a deflated member
- * (an .npz member's .npy, a PyTorch storage) the member inflated, kept in
- * *cache. */
-static int source_bytes(const struct cli_data *in, const struct tl_file_tensor *t,
-                        struct inflated *cache, const uint8_t **bytes)
-{
-    *bytes = in->bytes;
-    if (t->encoding == TL_ENC_PLAIN)
-        return CLI_OK;
-    if (cache->file != in->bytes || cache->at != t->stored_at || cache->n != t->stored_bytes) {
-        inflated_free(cache);
-        int rc = cli_decode_tensor(in, t, &cache->data);
-        if (rc) {
-            cli_close_data(&cache->data);
-            memset(cache, 0, sizeof *cache);
-            return rc;
-        }
-        *cache = (struct inflated){ in->bytes, t->stored_at, t->stored_bytes, cache->data };
-    }
-    *bytes = cache->data.bytes;
-    return CLI_OK;
-}
-
-/* The n bytes of .npz member t's .npy data, after its header: in place,
- * or inflated first. */
-static int put_npy_data(struct cli_writer *wr, const struct cli_data *in,
-                        const struct tl_file_tensor *t, uint64_t n)
-{
-    if (!n)
-        return CLI_OK;
-    if (t->encoding != TL_ENC_DEFLATE)
-        return cli_writer_carry(wr, in, t->stored_at + t->npy_data, n);
-    struct cli_data tmp;
-    int rc = cli_decode_tensor(in, t, &tmp);
-    if (rc == CLI_OK)
-        rc = cli_writer_put(wr, tmp.bytes + t->npy_data, n);
-    cli_close_data(&tmp);
-    return rc;
-}
-
-/* A scaled weight's values, decoded from its two tensors (scaled.c). */
-struct pair_fill {
-    const uint8_t *file;
-    const struct tl_file *f;
-    const struct tl_scaled *p;
-    struct tl_scaled_cache *cache;      /* kept from piece to piece */
-};
-
-static int fill_pair(void *ctx, uint64_t first, uint64_t n, enum tl_dtype dt, void *out)
-{
-    struct pair_fill *pf = ctx;
-    return tl_scaled_decode_as(pf->file, pf->f, pf->p, first, n, dt, out, &pf->cache);
-}
-
-/* The file the pairs of the conversion under way index (one conversion a
- * thread: a sharded model's shards run on threads of their own). */
-static _Thread_local const struct tl_file *w_paired;
-
-/* Writes tensor x's bytes: converted through the copy core into its
- * destination (OUT's bytes up to end), or carried as they are. */
-static int put_tensor(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
-                      struct tl_whole_item *x, uint64_t end, struct inflated *cache)
-{
-    const uint8_t *bytes;
-    int rc;
-    wr->overflow = 0;
-    cli_writer_label(wr, x->t->name);
-    if (x->pair) {
-        struct pair_fill pf = { in->bytes, w_paired, x->pair, NULL };
-        rc = cli_writer_floats(wr, x->dst.dtype, x->bytes / tl_dtype_size(x->dst.dtype),
-                               fill_pair, &pf);
-        tl_scaled_cache_free(pf.cache);
-    } else if (x->cross) {
-        rc = put_npy_data(wr, in, x->t, x->bytes);
-    } else if (!x->t->decodable && f->format != TL_FMT_NPZ)
-        rc = cli_writer_carry(wr, in, x->t->begin, x->bytes);
-    else if (!x->t->decodable)
-        rc = cli_writer_member(wr, in, x->t);
-    else if (x->t->encoding == TL_ENC_GGML && !x->layout && tl_dtype_is_float(x->dst.dtype))
-        rc = cli_writer_decoded(wr, in, x->t, &x->dst);    /* decoded on the way out */
-    else if ((rc = source_bytes(in, x->t, cache, &bytes)) == CLI_OK)
-        rc = bytes == in->bytes ? cli_writer_tensor_of(wr, in, &x->t->desc, &x->dst, end, NULL)
-                                : cli_writer_tensor(wr, &x->t->desc, bytes, &x->dst, end, NULL);
-    x->overflow = wr->overflow;
-    cli_data_done_with(in, x->t->begin, x->t->end);
-    return rc;
-}
-
-/* ---- tensors over threads ------------------------------------------------
- *
- * Into a regular safetensors OUT, every tensor's place is known from the
- * header on, so several threads write tensors at once: each takes the next
- * of the largest first, converts it in windows of its own and writes them
- * at its place (cli_writer_fork).  The conversions overlap; the kernel's
- * copies into the file take its inode's lock in turn, and a fork waiting
- * for it spins (41% of a 2 GB FP8 model's profile on a 2-vCPU AMD EPYC
- * guest, /dev/shm).  A lock of ours around the writes, to sleep instead,
- * measured slower: farm-bench medians against the one-writer build, 1 and
- * 2 GB FP8 models 1.15x and 1.09x with it, 0.67x and 0.77x without; a
- * 944 MB FLOAT32 model 0.85x and 0.78x.  The tensors that map a part of
- * OUT instead (cli_writer_windowed) are written after them, one at a
- * time, each split over the threads. */
-struct crew {
-    struct cli_writer *wr;
-    const struct tl_file *f, *paired;
-    const struct cli_data *in;
-    struct tl_whole_item *it;
-    const size_t *order;                /* the indexes forks take, largest first */
-    size_t n;
-    uint64_t hlen;
-    struct cli_shared_progress *shared;
-    _Atomic size_t next;
-    _Atomic int rc;                     /* the first failure's, else CLI_OK */
-};
-
-/* Whether x goes to a fork: all but a tensor written into a mapping. */
-static bool forkable(const struct tl_whole_item *x)
-{
-    if (x->pair || x->cross || !x->t->decodable)
-        return true;
-    if (x->t->encoding == TL_ENC_GGML && !x->layout && tl_dtype_is_float(x->dst.dtype))
-        return true;
-    return cli_writer_windowed(&x->t->desc, &x->dst);
-}
-
-static void *crew_member(void *arg)
-{
-    struct crew *c = arg;
-    struct cli_writer fork;
-    cli_writer_fork(c->wr, &fork, c->shared);
-    w_paired = c->paired;
-    struct inflated cache = { 0 };
-    for (;;) {
-        size_t k = atomic_fetch_add(&c->next, 1);
-        if (k >= c->n || atomic_load(&c->rc) != CLI_OK)
-            break;
-        struct tl_whole_item *x = &c->it[c->order[k]];
-        int rc = cli_writer_seek(&fork, c->hlen + x->offset);
-        if (rc == CLI_OK)
-            rc = put_tensor(&fork, c->f, c->in, x, c->hlen + x->offset + x->bytes, &cache);
-        if (rc != CLI_OK) {
-            int ok = CLI_OK;
-            atomic_compare_exchange_strong(&c->rc, &ok, rc);
-        }
-    }
-    inflated_free(&cache);
-    cli_writer_release(&fork);
-    return NULL;
-}
-
-struct sized {
-    uint64_t bytes;
-    size_t i;
-};
-
-static int by_bytes_desc(const void *a, const void *b)
-{
-    const struct sized *x = a, *y = b;
-    return x->bytes > y->bytes ? -1 : x->bytes < y->bytes ? 1 : (x->i > y->i) - (x->i < y->i);
-}
-
-/* The forkable tensors of it[0 .. n), on wr's threads (the caller one of
- * them); sets done[i] for each.  Their progress goes to shared, as wr's
- * does after them.  @return CLI_OK, or the first failure's. */
-static int put_on_crew(struct cli_writer *wr, const struct tl_file *f, const struct cli_data *in,
-                       struct tl_whole_item *it, size_t n, uint64_t hlen, bool *done,
-                       struct cli_shared_progress *shared)
-{
-    size_t *order = malloc((n ? n : 1) * sizeof *order), m = 0;
-    struct sized *sz = malloc((n ? n : 1) * sizeof *sz);
-    if (!order || !sz) {
-        free(order);
-        free(sz);
-        cli_oom();
-        return CLI_IO;
-    }
-    for (size_t i = 0; i < n; i++)
-        if ((done[i] = forkable(&it[i])))
-            sz[m++] = (struct sized){ it[i].bytes, i };
-    qsort(sz, m, sizeof *sz, by_bytes_desc);
-    for (size_t k = 0; k < m; k++)
-        order[k] = sz[k].i;
-    free(sz);
-    struct crew c = { wr, f, w_paired, in, it, order, m, hlen, shared, 0, CLI_OK };
-    int rc = cli_writer_presize(wr);
-    if (rc == CLI_OK) {
-        unsigned k = wr->threads < m ? wr->threads : (unsigned)m, started = 0;
-        pthread_t tid[64];
-        while (started + 1 < k && started < 64 &&
-               pthread_create(&tid[started], NULL, crew_member, &c) == 0)
-            started++;
-        crew_member(&c);
-        for (unsigned i = 0; i < started; i++)
-            pthread_join(tid[i], NULL);
-        rc = atomic_load(&c.rc);
-        wr->pos = hlen;
-        wr->shared = shared;
-    }
-    free(order);
-    return rc;
 }
 
 /* The note of the values that became +-Inf: how many, in which tensors
@@ -532,318 +297,44 @@ static int out_meta_rules(const struct cli_whole *w, const struct tl_file *f,
     return CLI_OK;
 }
 
-/* Writes a safetensors OUT: the header, then every tensor in the order of
- * it[]. */
-static int write_safetensors(const struct cli_whole *w, const struct tl_file *f,
-                             const struct cli_data *in, struct tl_whole_item *it, uint64_t *written)
+/* Writes OUT, a file of w->format holding it[0 .. n) (the library's
+ * tl_whole_write through OUT's writer): *written its bytes. */
+static int write_out(const struct cli_whole *w, const struct tl_file *f, const struct cli_data *in,
+                     struct tl_whole_item *it, size_t n, uint64_t *written)
 {
-    size_t n = f->count;
-    struct tl_st_entry *e = calloc(n ? n : 1, sizeof *e);
-    struct tl_error err = { 0 };
-    uint8_t *header = NULL;
-    size_t hlen = 0;
     char q[128];
-    if (!e) {
-        cli_oom();
-        return CLI_IO;
-    }
-    uint64_t at = 0;
-    if (tl_safetensors_items(it, n, f->format, e, &at, &err)) {
-        cli_report(w->name, &err);
-        free(e);
-        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-    }
-    struct tl_file_meta *meta;
-    size_t nmeta;
-    int rc = out_meta_rules(w, f, &meta, &nmeta);
-    if (rc) {
-        free(e);
-        return rc;
-    }
-    rc = tl_safetensors_header(e, n, meta, nmeta, &header, &hlen, &err);
-    out_meta_free(f, meta, nmeta);
-    free(e);
-    if (rc) {
-        cli_error("%s: %s: %s", tl_quote(w->out, q, sizeof q), err.key,
-                err.msg);
-        return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-    }
-    struct cli_writer wr;
-    *written = hlen + at;
-    if ((rc = cli_writer_open(&wr, w->out, *written, w->threads, whole_progress(w, in), NULL)))
-        goto out;
-    if (w->shown)                      /* a shard: named where it will be, not where it is built */
-        tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
-    rc = cli_writer_put(&wr, header, hlen);
-    size_t carried = 0;
-    for (size_t i = 0; i < n; i++) {
-        it[i].dst.file_offset = hlen + it[i].offset;
-        carried += !it[i].t->decodable;
-    }
-    /* tensors over threads, where there are two to write and a file to
-     * write them into at their places */
-    bool *done = wr.seq && wr.threads > 1 && n > 1 ? calloc(n, sizeof *done) : NULL;
-    struct cli_shared_progress shared = { .done = hlen, .last_pct = -1 };
-    if (rc == CLI_OK && done)
-        rc = put_on_crew(&wr, f, in, it, n, hlen, done, &shared);
-    struct inflated cache = { 0 };
-    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        if (done && done[i])
-            continue;
-        if (done)
-            rc = cli_writer_seek(&wr, hlen + it[i].offset);
-        if (rc == CLI_OK)
-            rc = put_tensor(&wr, f, in, &it[i], hlen + it[i].offset + it[i].bytes, &cache);
-    }
-    inflated_free(&cache);
-    if (rc == CLI_OK && done)
-        rc = cli_writer_seek(&wr, *written);
-    free(done);
-    rc = finish(w, &wr, rc, carried);
-out:
-    free(header);
-    return rc;
-}
-
-static int write_npz(const struct cli_whole *w, const struct tl_file *f,
-                     const struct cli_data *in, struct tl_whole_item *it, uint64_t *written)
-{
-    size_t n = f->count;
-    struct tl_npz_layout l;
-    uint8_t local[TL_ZIP_LOCAL_MAX], desc[TL_ZIP_DESCRIPTOR], *dir = NULL;
-    size_t dlen = 0;
-    struct tl_error err = { 0 };
-    int rc = CLI_OK;
-    if (tl_npz_layout(it, n, f->format, &l, &err)) {
-        cli_report(w->name, &err);
-        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-    }
-    if (tl_zip_directory(l.e, n, l.end, &dir, &dlen, &err)) {
-        if (err.code == TL_E_NOMEM)
-            rc = cli_oom();
-        else {
-            cli_error("%s: %s", w->shown ? w->shown : w->out, err.msg);
-            rc = CLI_INVALID;
-        }
-        tl_npz_layout_free(&l);
-        return rc;
-    }
-    struct cli_writer wr;
-    *written = l.end + dlen;
-    if ((rc = cli_writer_open(&wr, w->out, *written, w->threads, whole_progress(w, in), NULL)))
-        goto out;
-    if (w->shown)                      /* a shard: named where it will be, not where it is built */
-        tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
-    size_t carried = 0;
-    struct inflated cache = { 0 };
-    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        size_t ll = tl_zip_local(l.e[i].name, local);
-        rc = cli_writer_put(&wr, local, ll);
-        wr.crc_on = true;
-        wr.crc = 0;
-        if (rc == CLI_OK && l.npy[i])
-            rc = cli_writer_put(&wr, l.npy[i], l.nlen[i]);
-        it[i].dst.file_offset = l.e[i].at + ll + l.nlen[i];
-        carried += !it[i].t->decodable;
-        if (rc == CLI_OK)
-            rc = put_tensor(&wr, f, in, &it[i], l.e[i].at + ll + l.e[i].bytes, &cache);
-        wr.crc_on = false;
-        l.e[i].crc = wr.crc;
-        if (rc == CLI_OK)
-            rc = cli_writer_put(&wr, desc, tl_zip_descriptor(l.e[i].crc, l.e[i].bytes, desc));
-    }
-    inflated_free(&cache);
-    if (rc == CLI_OK) {                 /* the directory again, with the CRCs */
-        free(dir);
-        dir = NULL;
-        if (tl_zip_directory(l.e, n, l.end, &dir, &dlen, &err))
-            rc = cli_oom();
-        else
-            rc = cli_writer_put(&wr, dir, dlen);
-    }
-    rc = finish(w, &wr, rc, carried);
-out:
-    tl_npz_layout_free(&l);
-    free(dir);
-    return rc;
-}
-
-/* ---- a GGUF OUT (SPEC 16) -------------------------------------------------- */
-
-/* Quantizing FLOAT32 pieces (whole blocks of 32) into the writer. */
-struct quant {
-    struct cli_writer *wr;
-    uint32_t type;
-    uint8_t *buf;                       /* one piece's blocks */
-    size_t cap;
-};
-
-static int put_quantized(void *ctx, const uint8_t *bytes, size_t n)
-{
-    struct quant *q = ctx;
-    size_t nb = n / 4 / 32, out = nb * tl_ggml_type(q->type)->bytes;
-    if (out > q->cap) {
-        uint8_t *p = realloc(q->buf, out);
-        if (!p)
-            return TL_E_NOMEM;
-        q->buf = p;
-        q->cap = out;
-    }
-    float *x = malloc(n ? n : 1);       /* the piece, aligned for floats */
-    if (!x)
-        return TL_E_NOMEM;
-    memcpy(x, bytes, n);
-    tl_quantize(q->type, x, q->buf, nb);
-    free(x);
-    return cli_writer_put(q->wr, q->buf, out) == CLI_OK ? 0 : -1;
-}
-
-/* Writes tensor x quantized: its values as FLOAT32 in C order, a piece at
- * a time (decoded, or converted from its type), then into blocks. */
-static int put_quantized_tensor(struct cli_writer *wr, const struct cli_data *in,
-                                const struct tl_whole_item *x)
-{
-    struct quant q = { wr, x->gtype, NULL, 0 };
-    const struct tl_file_tensor *t = x->t;
-    struct tl_error err = { 0 };
-    char name[64];
-    int rc = 0;
-    if (t->encoding == TL_ENC_GGML) {
-        rc = tl_file_decode(in->bytes, in->size, t, put_quantized, &q, &err);
-    } else {
-        /* the tensor as packed FLOAT32 in C order, a slab of rows at a time */
-        struct tl_info info;
-        tl_desc_classify(&t->desc, &info);
-        uint64_t count = info.element_count;
-        struct inflated cache = { 0 };
-        const uint8_t *bytes;
-        if ((rc = source_bytes(in, t, &cache, &bytes)) != CLI_OK) {
-            free(q.buf);
-            return rc;
-        }
-        struct tl_desc c = t->desc;
-        unsigned order[TL_MAX_RANK];
-        for (unsigned k = 0; k < c.rank; k++)
-            order[k] = k;
-        tl_strides_for_order(c.rank, c.sizes, order, 0, c.strides, NULL);
-        c.dtype = TL_DT_FLOAT32;
-        c.byte_offset = c.file_offset = 0;
-        tl_desc_validate(&c, NULL);
-        float *all = malloc(count * 4 + 4);
-        struct tl_copy_plan *plan = all ? tl_copy_plan_new(&t->desc, &c, &err) : NULL;
-        if (!plan) {
-            bool nomem = !all || err.code == TL_E_NOMEM;
-            free(all);
-            inflated_free(&cache);
-            free(q.buf);
-            cli_error("%s: tensor '%s': %s", in->name,
-                    tl_quote(t->name, name, sizeof name), nomem ? "out of memory" : err.msg);
-            return nomem ? CLI_IO : CLI_INVALID;
-        }
-        tl_copy_run(plan, bytes, (uint8_t *)all, wr->threads, NULL, NULL);
-        tl_copy_plan_free(plan);
-        inflated_free(&cache);
-        for (uint64_t at = 0; rc == 0 && at < count; at += 65536)
-            rc = put_quantized(&q, (const uint8_t *)(all + at),
-                               (size_t)((count - at < 65536 ? count - at : 65536) * 4));
-        free(all);
-    }
-    free(q.buf);
-    if (rc == -1)
-        return CLI_IO;
-    if (rc == TL_E_NOMEM) {
-        cli_oom();
-        return CLI_IO;
-    }
-    if (rc)
-        cli_error("%s: tensor '%s': %s: %s", in->name,
-                tl_quote(t->name, name, sizeof name), err.key, err.msg);
-    return rc ? CLI_INVALID : CLI_OK;
-}
-
-/* Writes a GGUF OUT: the header (a GGUF input's key/value pairs as they
- * are), then each tensor at its aligned offset, in the input's order:
- * quantized, carried as stored, decoded, or through the copy core. */
-static int write_gguf(const struct cli_whole *w, const struct tl_file *f,
-                      const struct cli_data *in, struct tl_whole_item *it, uint64_t *written)
-{
-    size_t n = f->count;
-    struct tl_gguf_entry *e = calloc(n ? n : 1, sizeof *e);
-    uint64_t *offs = calloc(n ? n : 1, sizeof *offs), *bytes = calloc(n ? n : 1, sizeof *bytes);
-    uint8_t *header = NULL;
-    size_t hlen = 0;
-    struct tl_error err = { 0 };
-    char q[128];
-    int rc = CLI_OK;
-    if (!e || !offs || !bytes) {
-        cli_oom();
-        rc = CLI_IO;
-        goto out;
-    }
-    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+    for (size_t i = 0; w->format->id == TL_FMT_GGUF && i < n; i++) {
         if (it[i].layout) {
             cli_error("%s: tensor '%s': a GGUF OUT keeps each tensor's layout (row-major): --to "
                       "is for a safetensors or .npz OUT", w->name,
                       tl_quote(it[i].t->name, q, sizeof q));
-            rc = CLI_USAGE;
+            return CLI_USAGE;
         }
     }
-    if (rc == CLI_OK && tl_gguf_items(it, n, e, &err)) {
-        cli_report(w->name, &err);
-        rc = CLI_INVALID;
-    }
-    bool keep = f->format == TL_FMT_GGUF;
-    if (rc == CLI_OK &&
-        tl_gguf_header(e, n, keep ? in->bytes + f->meta_at : NULL, keep ? (size_t)f->meta_len : 0,
-                       keep ? f->nmeta : 0, keep ? f->alignment : 32, &header, &hlen, offs, bytes,
-                       &err)) {
-        cli_error("%s: %s: %s", tl_quote(w->out, q, sizeof q), err.key,
-                err.msg);
-        rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-    }
+    struct tl_file_meta *meta;
+    size_t nmeta;
+    int rc = out_meta_rules(w, f, &meta, &nmeta);
     if (rc)
-        goto out;
-    uint64_t total = hlen + (n ? offs[n - 1] + bytes[n - 1] : 0);
+        return rc;
+    struct tl_input src = cli_input(in, w->name);
+    struct tl_whole_job j = { .f = f, .paired = w->paired, .in = &src, .it = it, .n = n,
+                              .meta = meta, .nmeta = nmeta, .threads = w->threads };
     struct cli_writer wr;
-    *written = total;
-    if ((rc = cli_writer_open(&wr, w->out, total, w->threads, whole_progress(w, in), NULL)))
-        goto out;
-    if (w->shown)
-        tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
-    rc = cli_writer_put(&wr, header, hlen);
-    static const uint8_t zeros[256];
-    struct inflated cache = { 0 };
-    for (size_t i = 0; rc == CLI_OK && i < n; i++) {
-        struct tl_whole_item *x = &it[i];
-        uint64_t at = hlen + offs[i];
-        while (rc == CLI_OK && wr.pos < at) {
-            uint64_t gap = at - wr.pos;
-            rc = cli_writer_put(&wr, zeros, gap < sizeof zeros ? gap : sizeof zeros);
-        }
-        x->offset = offs[i];
-        x->bytes = bytes[i];
-        x->dst.file_offset = at;
-        if (rc != CLI_OK)
-            break;
-        if (x->quantize)
-            rc = put_quantized_tensor(&wr, in, x);
-        else if (x->raw)
-            rc = cli_writer_put(&wr, in->bytes + x->t->stored_at, x->t->stored_bytes);
-        else
-            rc = put_tensor(&wr, f, in, x, at + bytes[i], &cache);
-        cli_data_done_with(in, x->t->begin, x->t->end);
+    struct tl_error err = { 0 };
+    if ((rc = cli_writer_open(&wr, w->out, 0, w->threads, whole_progress(w, in), NULL)) == 0) {
+        if (w->shown)                  /* a shard: named where it will be, not where it is built */
+            tl_quote(w->shown, wr.out.name, sizeof wr.out.name);
+        tl_quote(w->out, q, sizeof q);
+        j.out_name = q;
+        rc = tl_whole_write(&j, w->format->id, &wr.o, &err);
+        wr.w.blame = j.blame;
+        rc = finish(w, &wr, cli_writer_status(&wr, rc, &err), j.carried);
     }
-    inflated_free(&cache);
-    rc = finish(w, &wr, rc, 0);
-out:
-    free(e);
-    free(offs);
-    free(bytes);
-    free(header);
+    out_meta_free(f, meta, nmeta);
+    *written = j.written;
     return rc;
 }
 
-/* --to-type T of a whole file: a floating type (*has false without it). */
 static int whole_to_type(const struct cli_whole *w, enum tl_dtype *to_type, bool *has)
 {
     *has = w->to_type != NULL;
@@ -1076,9 +567,7 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
     struct cli_whole wp = *w;
     wp.pair_of = v.pair_of;
     wp.paired = f;
-    w_paired = f;
     rc = convert_tensors(&wp, &v.view, in, tensor_bytes);
-    w_paired = NULL;
     paired_free(&v);
     if (rc == CLI_OK && !w->quiet && npairs)
         pairs_note(w, pairs, npairs);
@@ -1224,12 +713,9 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
         rc = CLI_INVALID;
     }
     uint64_t written = 0;
-    bool npz = w->format->id == TL_FMT_NPZ, gguf = w->format->id == TL_FMT_GGUF;
     if (rc == CLI_OK) {
-        if (!npz && !gguf)             /* the reference writer's order; others keep the input's */
-            qsort(it, f->count, sizeof *it, by_size_then_name);
         cli_simd_note();
-        rc = (gguf ? write_gguf : npz ? write_npz : write_safetensors)(w, f, in, it, &written);
+        rc = write_out(w, f, in, it, f->count, &written);
         if (rc == CLI_OK)
             overflow_note(w, it, f->count);
         if (rc == CLI_OK && quantized && !w->quiet && quantized < f->count)

@@ -194,52 +194,74 @@ int cli_open_file(const char *path, struct cli_data *out, enum tl_format *format
     return cli_open_input(path, "a file", out, format, 0);
 }
 
-static int put_fd(void *ctx, const uint8_t *bytes, size_t n)
+/* Scratch room for the library: an unlinked temporary file, mapped. */
+static int scratch(void *ctx, uint64_t n, struct tl_scratch *s)
 {
-    return cli_write_all(*(int *)ctx, bytes, n);
+    const char *dir = getenv("TMPDIR"), *name = ctx;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tensorlayout-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd;
+    struct cli_tmp *reg = cli_tmp_make(path, false, name, &fd);
+    if (!reg) {
+        cli_report_errno(path, "cannot make a file to inflate into (set TMPDIR)");
+        return -1;
+    }
+    unlink(path);                   /* it lives as long as the mapping */
+    cli_tmp_forget(reg);
+    void *m = MAP_FAILED;
+    if (n > SIZE_MAX || ftruncate(fd, (off_t)n) != 0 ||
+        (n && (m = mmap(NULL, (size_t)n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) ==
+                  MAP_FAILED)) {
+        cli_report_errno(path, "cannot write what it inflates (set TMPDIR)");
+        close(fd);
+        return -1;
+    }
+    close(fd);
+    static uint8_t none[1];
+    s->bytes = n ? m : none;
+    s->size = n;
+    s->handle = s->bytes;
+    return 0;
+}
+
+static void scratch_free(void *ctx, struct tl_scratch *s)
+{
+    (void)ctx;
+    if (s->size)
+        munmap(s->bytes, (size_t)s->size);
+}
+
+struct tl_input cli_input(const struct cli_data *data, const char *name)
+{
+    return (struct tl_input){
+        .name = name ? name : data->name, .bytes = data->bytes, .size = data->size,
+        .fd = data->has_fd ? data->fd : -1, .mapped = data->map != NULL,
+        .scratch = scratch, .scratch_free = scratch_free, .ctx = (void *)data->name,
+    };
 }
 
 int cli_decode_tensor(const struct cli_data *zip, const struct tl_file_tensor *t,
                        struct cli_data *out)
 {
-    const char *dir = getenv("TMPDIR");
-    char path[4096], q[64];
+    struct tl_input in = cli_input(zip, NULL);
+    struct tl_scratch s;
+    struct tl_error err = { 0 };
     memset(out, 0, sizeof *out);
     snprintf(out->name, sizeof out->name, "%s", zip->name);
-    snprintf(path, sizeof path, "%s/tensorlayout-XXXXXX", dir && *dir ? dir : "/tmp");
-    int fd;
-    struct cli_tmp *reg = cli_tmp_make(path, false, zip->name, &fd);
-    if (!reg) {
-        cli_report_errno(path, "cannot make a file to inflate into (set TMPDIR)");
+    int rc = tl_input_inflate(&in, t, &s, &err);
+    if (rc == TL_E_IO)
         return CLI_IO;
-    }
-    unlink(path);                   /* it lives as long as the mapping */
-    cli_tmp_forget(reg);
-    struct tl_error err = { 0 };
-    int rc = tl_file_decode(zip->bytes, zip->size, t, put_fd, &fd, &err);
-    if (rc == -1) {
-        cli_report_errno(path, "cannot write what it inflates (set TMPDIR)");
-        close(fd);
-        return CLI_IO;
-    }
+    if (rc == TL_E_NOMEM)
+        return cli_oom();
     if (rc) {
-        cli_error("%s: member '%s': %s: %s", zip->name,
-                tl_quote(t->name, q, sizeof q), err.key, err.msg);
-        close(fd);
-        return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+        cli_report(zip->name, &err);
+        return CLI_INVALID;
     }
-    out->size = t->decoded_bytes;
-    if (out->size) {
-        out->map = mmap(NULL, (size_t)out->size, PROT_READ, MAP_SHARED, fd, 0);
-        if (out->map == MAP_FAILED) {
-            out->map = NULL;
-            cli_report_errno(out->name, "cannot map what it inflates");
-            close(fd);
-            return CLI_IO;
-        }
-        out->bytes = out->map;
+    out->size = s.size;
+    if (s.size) {
+        out->map = s.bytes;             /* cli_close_data unmaps it */
+        out->bytes = s.bytes;
     }
-    close(fd);
     return CLI_OK;
 }
 
@@ -309,59 +331,6 @@ void cli_close_data(struct cli_data *data)
         close(data->fd);
     free(data->heap);
     memset(data, 0, sizeof *data);
-}
-
-void cli_data_done_with(const struct cli_data *data, uint64_t lo, uint64_t hi)
-{
-    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-    if (!data->map || hi > data->size)
-        return;
-    lo = (lo + page - 1) / page * page;             /* whole pages inside the range */
-    hi = hi / page * page;
-    if (lo < hi)
-        madvise((uint8_t *)data->map + lo, (size_t)(hi - lo), MADV_DONTNEED);
-}
-
-uint8_t *cli_huge_alloc(size_t n)
-{
-    const size_t huge = (size_t)2 << 20;
-    n = (n + huge - 1) / huge * huge;
-    uint8_t *p = aligned_alloc(huge, n);
-#ifdef MADV_HUGEPAGE
-    if (p)
-        madvise(p, n, MADV_HUGEPAGE);
-#endif
-    return p;
-}
-
-const uint8_t *cli_data_read(const struct cli_data *data, uint64_t at, uint64_t n,
-                             struct cli_buf *buf)
-{
-    if (!data->has_fd || n == 0 || at > data->size || n > data->size - at || n > SIZE_MAX)
-        return NULL;
-    if (n > buf->cap) {
-        free(buf->p);
-        buf->p = cli_huge_alloc((size_t)n);
-        buf->cap = buf->p ? (size_t)n : 0;
-        if (!buf->p)
-            return NULL;
-    }
-    for (uint64_t got = 0; got < n;) {
-        ssize_t r = pread(data->fd, buf->p + got, (size_t)(n - got), (off_t)(at + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return NULL;       /* a file cut short since: the mapping says how */
-        got += (uint64_t)r;
-    }
-    return buf->p;
-}
-
-void cli_buf_free(struct cli_buf *buf)
-{
-    free(buf->p);
-    buf->p = NULL;
-    buf->cap = 0;
 }
 
 /* A model's folder (SPEC 19: list DIR): its model.safetensors.index.json,

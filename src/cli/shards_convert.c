@@ -435,14 +435,15 @@ static int write_out_shard(const struct cli_shards *from, const struct placed *p
     }
     struct cli_writer wr;
     if ((rc = cli_writer_open(&wr, path, hlen + bytes, threads, false, NULL)) == CLI_OK) {
-        rc = cli_writer_put(&wr, header, hlen);
-        for (size_t i = 0; rc == CLI_OK && i < n; i++) {
+        rc = tl_writer_put(&wr.w, header, hlen, &err);
+        for (size_t i = 0; rc == 0 && i < n; i++) {
             if (p[i].out != j)
                 continue;
             const struct tl_file_tensor *t = &from->files[p[i].shard].tensors[p[i].tensor];
-            rc = cli_writer_carry(&wr, &from->data[p[i].shard], t->begin, t->end - t->begin);
+            struct tl_input in = cli_input(&from->data[p[i].shard], NULL);
+            rc = tl_writer_carry(&wr.w, &in, t->begin, t->end - t->begin, &err);
         }
-        if (rc == CLI_OK)
+        if ((rc = cli_writer_status(&wr, rc, &err)) == CLI_OK)
             rc = cli_writer_commit(&wr);
         else
             cli_writer_abort(&wr);

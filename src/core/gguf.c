@@ -24,6 +24,9 @@
 
 #include "internal.h"
 #include "tl.h"
+#include "tl_calib.h"
+#include "tl_copy.h"
+#include "tl_io.h"
 
 #define GGUF_MAX_DIMS 4
 #define GGUF_DEFAULT_ALIGNMENT 32
@@ -671,8 +674,159 @@ int tl_gguf_items(struct tl_whole_item *it, size_t n, struct tl_gguf_entry *e,
     return 0;
 }
 
+/* ---- the writer ---------------------------------------------------------- */
+
+/* Quantizing FLOAT32 pieces (whole blocks of 32) into the writer. */
+struct quant {
+    struct tl_writer *w;
+    uint32_t type;
+    uint8_t *buf;                       /* one piece's blocks */
+    size_t cap;
+};
+
+static int put_quantized(void *ctx, const uint8_t *bytes, size_t n)
+{
+    struct quant *q = ctx;
+    size_t nb = n / 4 / 32, out = nb * tl_ggml_type(q->type)->bytes;
+    if (out > q->cap) {
+        uint8_t *p = realloc(q->buf, out);
+        if (!p)
+            return TL_E_NOMEM;
+        q->buf = p;
+        q->cap = out;
+    }
+    float *x = malloc(n ? n : 1);       /* the piece, aligned for floats */
+    if (!x)
+        return TL_E_NOMEM;
+    memcpy(x, bytes, n);
+    tl_quantize(q->type, x, q->buf, nb);
+    free(x);
+    return tl_writer_put(q->w, q->buf, out, NULL) ? -1 : 0;
+}
+
+/* Tensor t's values as packed FLOAT32 in C order, a slab of rows at a
+ * time, quantized into q. */
+static int quantize_plain(struct quant *q, const struct tl_input *in,
+                          const struct tl_file_tensor *t, struct tl_error *err)
+{
+    struct tl_info info;
+    tl_desc_classify(&t->desc, &info);
+    uint64_t count = info.element_count;
+    struct tl_inflated cache = { 0 };
+    const uint8_t *bytes;
+    int rc = tl_whole_source(in, t, &cache, &bytes, err);
+    if (rc)
+        return rc;
+    struct tl_desc c = t->desc;
+    unsigned order[TL_MAX_RANK];
+    for (unsigned k = 0; k < c.rank; k++)
+        order[k] = k;
+    tl_strides_for_order(c.rank, c.sizes, order, 0, c.strides, NULL);
+    c.dtype = TL_DT_FLOAT32;
+    c.byte_offset = c.file_offset = 0;
+    tl_desc_validate(&c, NULL);
+    float *all = count < SIZE_MAX / 4 ? malloc(count * 4 + 4) : NULL;
+    struct tl_copy_plan *plan = all ? tl_copy_plan_new(&t->desc, &c, err) : NULL;
+    if (!plan) {
+        rc = !all ? tl_fail(err, TL_E_NOMEM, NULL, "out of memory") : err ? err->code : TL_E_VALUE;
+        if (err && rc != TL_E_NOMEM)
+            err->key[0] = '\0';
+    } else {
+        tl_copy_run(plan, bytes, (uint8_t *)all, q->w->threads, NULL, NULL);
+        tl_copy_plan_free(plan);
+    }
+    tl_inflated_free(in, &cache);
+    for (uint64_t at = 0; plan && rc == 0 && at < count; at += 65536)
+        rc = put_quantized(q, (const uint8_t *)(all + at),
+                           (size_t)((count - at < 65536 ? count - at : 65536) * 4));
+    free(all);
+    return rc;
+}
+
+/* Writes item x quantized: its values as FLOAT32 in C order, a piece at
+ * a time (decoded, or converted from its type), then into blocks. */
+static int put_quantized_tensor(struct tl_writer *w, const struct tl_input *in,
+                                const struct tl_whole_item *x, struct tl_error *err)
+{
+    struct quant q = { w, x->gtype, NULL, 0 };
+    const struct tl_file_tensor *t = x->t;
+    int rc = t->encoding == TL_ENC_GGML
+           ? tl_file_decode(in->bytes, in->size, t, put_quantized, &q, err)
+           : quantize_plain(&q, in, t, err);
+    free(q.buf);
+    if (rc == -1)
+        return TL_E_IO;
+    if (rc == TL_E_NOMEM) {
+        w->blame = w->out->name;
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    if (rc && rc != TL_E_IO) {
+        tl_error_about(err, "tensor", t->name);
+        w->blame = in->name;
+    }
+    return rc;
+}
+
+/* A whole file's tensors as a GGUF file: the header (a GGUF input's
+ * key/value pairs as they are), then each tensor at its aligned offset,
+ * in the input's order: quantized, carried as stored, decoded, or through
+ * the copy engine. */
+static int gguf_write(struct tl_whole_job *j, const struct tl_output *out, struct tl_error *err)
+{
+    size_t n = j->n;
+    const struct tl_file *f = j->f;
+    struct tl_gguf_entry *e = calloc(n ? n : 1, sizeof *e);
+    uint64_t *offs = calloc(n ? n : 1, sizeof *offs), *bytes = calloc(n ? n : 1, sizeof *bytes);
+    uint8_t *header = NULL;
+    size_t hlen = 0;
+    int rc = !e || !offs || !bytes ? tl_fail(err, TL_E_NOMEM, NULL, "out of memory") : 0;
+    j->carried = 0;                     /* a ggml type is carried as a type GGUF knows */
+    if (rc == 0 && (rc = tl_gguf_items(j->it, n, e, err)))
+        j->blame = j->in->name;
+    bool keep = f->format == TL_FMT_GGUF;
+    if (rc == 0 && (rc = tl_gguf_header(e, n, keep ? j->in->bytes + f->meta_at : NULL,
+                                        keep ? (size_t)f->meta_len : 0, keep ? f->nmeta : 0,
+                                        keep ? f->alignment : 32, &header, &hlen, offs, bytes,
+                                        err)))
+        j->blame = j->out_name;
+    struct tl_writer w;
+    j->written = rc ? 0 : hlen + (n ? offs[n - 1] + bytes[n - 1] : 0);
+    tl_writer_init(&w, out, j->written, j->threads);
+    if (rc == 0)
+        rc = tl_writer_put(&w, header, hlen, err);
+    static const uint8_t zeros[256];
+    struct tl_inflated cache = { 0 };
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        struct tl_whole_item *x = &j->it[i];
+        uint64_t at = hlen + offs[i];
+        while (rc == 0 && w.pos < at) {
+            uint64_t gap = at - w.pos;
+            rc = tl_writer_put(&w, zeros, gap < sizeof zeros ? gap : sizeof zeros, err);
+        }
+        x->offset = offs[i];
+        x->bytes = bytes[i];
+        x->dst.file_offset = at;
+        if (rc == 0 && x->quantize)
+            rc = put_quantized_tensor(&w, j->in, x, err);
+        else if (rc == 0 && x->raw)
+            rc = tl_writer_put(&w, j->in->bytes + x->t->stored_at, x->t->stored_bytes, err);
+        else if (rc == 0)
+            rc = tl_whole_put(&w, j, x, at + bytes[i], &cache, err);
+        tl_input_done_with(j->in, x->t->begin, x->t->end);
+    }
+    tl_inflated_free(j->in, &cache);
+    if (w.blame)
+        j->blame = w.blame;
+    tl_writer_free(&w);
+    free(header);
+    free(e);
+    free(offs);
+    free(bytes);
+    return rc;
+}
+
 const struct tl_format_entry tl_format_gguf = {
     .id = TL_FMT_GGUF, .name = "gguf", .label = ".gguf", .title = "a GGUF file (llama.cpp)",
     .endings = ".gguf", .bid = gguf_bid, .read = gguf_parse, .spelling = TL_SPELL_SAFETENSORS,
-    .many = true, .writes = 4, .header = gguf_header,
+    .many = true, .writes = 4, .header = gguf_header, .write = gguf_write,
 };

@@ -28,6 +28,7 @@
 
 #include "internal.h"
 #include "tl.h"
+#include "tl_io.h"
 
 /* ---- the archive's bytes, as libzip reads them ---------------------------- */
 
@@ -563,9 +564,65 @@ static int npz_header(const struct tl_desc *d, const char *name, bool scalar, bo
                    "file's tensors (convert FILE -o OUT.npz); write one tensor as .npy");
 }
 
+/* A whole file's tensors as an .npz archive, as np.savez writes one: for
+ * each, its stored member (a local header, the .npy header, the data, a
+ * descriptor with the CRC), then the central directory. */
+static int npz_write(struct tl_whole_job *j, const struct tl_output *out, struct tl_error *err)
+{
+    struct tl_npz_layout l;
+    uint8_t local[TL_ZIP_LOCAL_MAX], desc[TL_ZIP_DESCRIPTOR], *dir = NULL;
+    size_t dlen = 0;
+    if (tl_npz_layout(j->it, j->n, j->f->format, &l, err)) {
+        j->blame = j->in->name;
+        return err ? err->code : TL_E_VALUE;
+    }
+    int rc = tl_zip_directory(l.e, j->n, l.end, &dir, &dlen, err);
+    if (rc) {
+        j->blame = j->out_name;
+        if (err)
+            err->key[0] = '\0';
+        tl_npz_layout_free(&l);
+        return rc;
+    }
+    struct tl_writer w;
+    j->written = l.end + dlen;
+    tl_writer_init(&w, out, j->written, j->threads);
+    struct tl_inflated cache = { 0 };
+    for (size_t i = 0; rc == 0 && i < j->n; i++) {
+        struct tl_whole_item *x = &j->it[i];
+        size_t ll = tl_zip_local(l.e[i].name, local);
+        rc = tl_writer_put(&w, local, ll, err);
+        w.crc_on = true;
+        w.crc = 0;
+        if (rc == 0 && l.npy[i])
+            rc = tl_writer_put(&w, l.npy[i], l.nlen[i], err);
+        x->dst.file_offset = l.e[i].at + ll + l.nlen[i];
+        if (rc == 0)
+            rc = tl_whole_put(&w, j, x, l.e[i].at + ll + l.e[i].bytes, &cache, err);
+        w.crc_on = false;
+        l.e[i].crc = w.crc;
+        if (rc == 0)
+            rc = tl_writer_put(&w, desc, tl_zip_descriptor(l.e[i].crc, l.e[i].bytes, desc), err);
+    }
+    tl_inflated_free(j->in, &cache);
+    if (rc == 0) {                      /* the directory again, with the CRCs */
+        free(dir);
+        dir = NULL;
+        if ((rc = tl_zip_directory(l.e, j->n, l.end, &dir, &dlen, err)) == 0)
+            rc = tl_writer_put(&w, dir, dlen, err);
+        else
+            w.blame = j->out_name;
+    }
+    j->blame = w.blame;
+    tl_writer_free(&w);
+    tl_npz_layout_free(&l);
+    free(dir);
+    return rc;
+}
+
 const struct tl_format_entry tl_format_npz = {
     .id = TL_FMT_NPZ, .name = "npz", .label = ".npz", .title = "a numpy .npz archive",
     .endings = ".npz", .bid = npz_bid, .read = tl_npz_parse, .writes = 3, .many = true,
-    .header = npz_header,
+    .header = npz_header, .write = npz_write,
     .spelling = TL_SPELL_NPY,
 };

@@ -1,5 +1,5 @@
 /*
- * safetensors.c - safetensors files: the reader.
+ * safetensors.c - safetensors files: the reader and the writer.
  *
  * safetensors: an 8-byte little-endian header length N, N bytes of JSON (an
  * object of tensors {"dtype", "shape", "data_offsets": [begin, end]},
@@ -24,6 +24,7 @@
 
 #include "internal.h"
 #include "tl.h"
+#include "tl_io.h"
 
 unsigned tl_safetensors_bits(const char *name)
 {
@@ -453,9 +454,76 @@ static int st_header(const struct tl_desc *d, const char *name, bool scalar, boo
     return tl_safetensors_header(&e, 1, NULL, 0, bytes, len, err);
 }
 
+/* The reference writer's order: element size, largest first, then name. */
+static unsigned item_size(const struct tl_whole_item *x)
+{
+    unsigned bits = x->t->decodable ? tl_dtype_bits(x->dst.dtype) : tl_safetensors_bits(x->t->dtype);
+    return bits >= 8 ? bits / 8 : 1;
+}
+
+static int by_size_then_name(const void *a, const void *b)
+{
+    const struct tl_whole_item *x = a, *y = b;
+    unsigned ex = item_size(x), ey = item_size(y);
+    if (ex != ey)
+        return ex > ey ? -1 : 1;
+    return strcmp(x->t->name, y->t->name);
+}
+
+/* A whole file's tensors as a safetensors file: the header, then every
+ * tensor, in the reference writer's order (j->it sorted so), on several
+ * threads where the output lets them write at their places. */
+static int st_write(struct tl_whole_job *j, const struct tl_output *out, struct tl_error *err)
+{
+    qsort(j->it, j->n, sizeof *j->it, by_size_then_name);
+    struct tl_st_entry *e = calloc(j->n ? j->n : 1, sizeof *e);
+    uint8_t *header = NULL;
+    size_t hlen = 0;
+    uint64_t at = 0;
+    if (!e)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    int rc = tl_safetensors_items(j->it, j->n, j->f->format, e, &at, err);
+    if (rc)
+        j->blame = j->in->name;
+    else if ((rc = tl_safetensors_header(e, j->n, j->meta, j->nmeta, &header, &hlen, err)))
+        j->blame = j->out_name;
+    free(e);
+    if (rc)
+        return rc;
+    struct tl_writer w;
+    j->written = hlen + at;
+    tl_writer_init(&w, out, j->written, j->threads);
+    rc = tl_writer_put(&w, header, hlen, err);
+    free(header);
+    for (size_t i = 0; i < j->n; i++)
+        j->it[i].dst.file_offset = hlen + j->it[i].offset;
+    struct tl_writer_shared shared = { .done = hlen };
+    bool *done = NULL;
+    if (rc == 0)
+        rc = tl_whole_crew(&w, j, hlen, &done, &shared, err);
+    struct tl_inflated cache = { 0 };
+    for (size_t i = 0; rc == 0 && i < j->n; i++) {
+        if (done && done[i])
+            continue;
+        if (done)
+            rc = tl_writer_seek(&w, hlen + j->it[i].offset);
+        if (rc == 0)
+            rc = tl_whole_put(&w, j, &j->it[i], hlen + j->it[i].offset + j->it[i].bytes, &cache,
+                              err);
+    }
+    tl_inflated_free(j->in, &cache);
+    if (rc == 0 && done)
+        rc = tl_writer_seek(&w, j->written);
+    free(done);
+    j->blame = w.blame;
+    tl_writer_free(&w);
+    return rc;
+}
+
 const struct tl_format_entry tl_format_safetensors = {
     .id = TL_FMT_SAFETENSORS, .name = "safetensors", .label = "safetensors",
     .title = "a safetensors file", .endings = ".safetensors", .bid = safetensors_bid,
     .read = tl_safetensors_parse, .writes = 2, .many = true, .header = st_header,
+    .write = st_write,
     .spelling = TL_SPELL_SAFETENSORS,
 };

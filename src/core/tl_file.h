@@ -23,6 +23,8 @@ enum tl_format {
 };
 
 struct tl_file;
+struct tl_whole_job;
+struct tl_output;
 
 /* How sure a format is that a file's first bytes are its own: 0 not at
  * all, TL_BID_FALLBACK for what anything else is taken for (JSON text),
@@ -54,6 +56,9 @@ struct tl_format_entry {
      * with err saying why d cannot be one. */
     int (*header)(const struct tl_desc *d, const char *name, bool scalar, bool fortran,
                   uint8_t **bytes, size_t *len, struct tl_error *err);
+    /* A whole file's tensors as a file of this format (tl_io.h,
+     * tl_whole_write); NULL: the format is not written whole. */
+    int (*write)(struct tl_whole_job *j, const struct tl_output *out, struct tl_error *err);
     enum tl_dtype_spelling spelling;   /* how it spells type names */
 };
 
