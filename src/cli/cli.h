@@ -397,6 +397,7 @@ struct cli_whole {
     bool dequantize;                    /* decode scaled weights (SPEC 18) */
     bool allow_expand;                  /* write views that spread a few bytes far */
     bool allow_requantize;              /* quantize tensors already of a block type */
+    bool force;                         /* replace a model folder OUT that exists */
     /* a shard's view (shards_convert.c): for each row of the file, the
      * mapping its bytes lie in when not the input's (a scale another shard
      * holds), else NULL; NULL for a file converted alone */

@@ -59,7 +59,7 @@ struct options {
     int nselect, nexclude;
     const char *const *only, *const *drop;
     int nonly, ndrop;
-    bool saturate, index_only, dequantize, allow_expand, allow_requantize;
+    bool saturate, index_only, dequantize, allow_expand, allow_requantize, force;
     uint64_t max_shard;                 /* --max-shard-size, 0 when not given */
     int threads;
     bool quiet, json;
@@ -269,7 +269,7 @@ static struct cli_whole whole_options(const struct options *o, const char *name)
         .only = o->only, .drop = o->drop, .nonly = o->nonly, .ndrop = o->ndrop,
         .nexclude = o->nexclude, .threads = (unsigned)o->threads, .quiet = o->quiet,
         .json = o->json, .dequantize = o->dequantize, .allow_expand = o->allow_expand,
-        .allow_requantize = o->allow_requantize,
+        .allow_requantize = o->allow_requantize, .force = o->force,
     };
 }
 
@@ -364,9 +364,11 @@ static int classify_rest(const struct options *o, struct input *in)
 {
     static const char cmd[] = "convert";
     struct tl_error err = { 0 };
-    if (o->shard || o->index_only || o->max_shard) {
-        cli_usage_error(cmd, "%s is for a sharded model's index", o->shard ? "--shard" :
-                        o->index_only ? "--index-only" : "--max-shard-size");
+    if (o->shard || o->index_only || o->max_shard || o->force) {
+        cli_usage_error(cmd, "%s is for a sharded model's index%s", o->shard ? "--shard" :
+                        o->index_only ? "--index-only" : o->max_shard ? "--max-shard-size"
+                        : "--force", o->force && !o->shard && !o->index_only && !o->max_shard
+                        ? " (a file OUT is replaced as it is)" : "");
         return CLI_USAGE;
     }
     const struct tl_format_entry *f = cli_format_for(o->out, o->format);
@@ -471,6 +473,11 @@ static int run_shards(const struct options *o)
     if (!(n && o->out[n - 1] == '/') && !(stat(o->out, &st) == 0 && S_ISDIR(st.st_mode))) {
         cli_usage_error("convert", "a sharded model converts into a folder: give OUT as "
                         "OUTDIR/ (its shards and index are written there)");
+        return CLI_USAGE;
+    }
+    if (o->force && (o->shard || o->index_only)) {
+        cli_usage_error("convert", "--force replaces OUTDIR with the whole model converted: it "
+                        "goes with neither --shard nor --index-only (their jobs share OUTDIR)");
         return CLI_USAGE;
     }
     if (o->max_shard && (o->shard || o->index_only)) {
@@ -597,8 +604,8 @@ struct convert_args {
     struct arg_str *to, *to_strides, *to_byte_offset, *fill, *axes, *format, *select, *exclude,
                    *only, *drop, *name, *to_type, *shard, *max_shard;
     struct arg_int *threads;
-    struct arg_lit *saturate, *dequantize, *allow_expand, *allow_requantize, *index_only, *quiet,
-                   *json, *help;
+    struct arg_lit *saturate, *dequantize, *allow_expand, *allow_requantize, *index_only, *force,
+                   *quiet, *json, *help;
     struct arg_end *end;
     struct cli_desc_opts dopt;
 };
@@ -632,6 +639,7 @@ static void declare_args(struct convert_args *a, char *gloss, size_t ng, char *f
     a->shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     a->index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
     a->max_shard = arg_str0(NULL, "max-shard-size", "SIZE", "sharded model: re-shard into shards of at most SIZE bytes of tensors (5GB, 500MiB; one file when all fit)");
+    a->force = arg_lit0(NULL, "force", "sharded model: replace an OUTDIR that exists and is not empty (refused otherwise)");
     a->quiet = arg_lit0("q", "quiet", "no progress bar");
     a->json = arg_lit0(NULL, "json", "print the destination description, bytesWritten and overflow (values that became +-inf)");
     a->help = arg_lit0("h", "help", "print this help and exit");
@@ -749,7 +757,7 @@ static struct options options_of(const struct convert_args *a, uint64_t max_byte
         .exclude = a->exclude->sval, .nexclude = a->exclude->count,
         .saturate = a->saturate->count > 0, .dequantize = a->dequantize->count > 0,
         .allow_expand = a->allow_expand->count > 0,
-        .allow_requantize = a->allow_requantize->count > 0,
+        .allow_requantize = a->allow_requantize->count > 0, .force = a->force->count > 0,
         .threads = a->threads->count ? a->threads->ival[0] : 0,
         .quiet = a->quiet->count > 0, .json = a->json->count > 0,
     };
@@ -765,7 +773,7 @@ int cmd_convert(int argc, char **argv)
                       a.out, a.to, a.to_strides, a.to_desc, a.to_byte_offset, a.to_type,
                       a.saturate, a.dequantize, a.allow_expand, a.allow_requantize, a.fill,
                       a.out_desc, a.axes, a.format, a.name, a.select, a.exclude, a.only, a.drop, a.shard, a.index_only, a.max_shard,
-                      a.threads, a.quiet, a.json, a.help, a.end };
+                      a.force, a.threads, a.quiet, a.json, a.help, a.end };
     int rc = CLI_IO;
     uint64_t max_bytes = 0;
     if (arg_nullcheck(table) == 0)

@@ -283,7 +283,7 @@ static const char *out_index_name(const struct cli_shards *s, const char *path, 
 
 /* Whether a file of the model's folder holds weights (a tensor file by
  * its ending, as the format table lists them, or another index): those
- * are not copied beside the converted shards. */
+ * are not copied beside the converted shards, nor named as left out. */
 static bool weights_file(const char *name)
 {
     size_t n = strlen(name);
@@ -295,63 +295,127 @@ static bool weights_file(const char *name)
     return false;
 }
 
-/* Copies the other files of the model's folder (config.json, the
- * tokenizer's files, a README: what makes it a loadable folder, SPEC 19)
- * into dir: every regular file of the index's folder but the index, the
- * shards, other weights and hidden files. */
-static int copy_others(const struct cli_shards *s, const char *index_path, const char *dir)
+/* The files of a model's folder that a loader reads beside the weights
+ * (transformers' from_pretrained, its tokenizers and processors; SPEC 23):
+ * what makes the output a loadable folder.  Scripts, logs, a README and
+ * anything else are not copied. */
+static const char *const loader_files[] = {
+    "config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json",
+    "special_tokens_map.json", "added_tokens.json", "tokenizer.model", "spiece.model",
+    "sentencepiece.bpe.model", "vocab.json", "vocab.txt", "merges.txt", "chat_template.json",
+    "chat_template.jinja", "preprocessor_config.json", "processor_config.json",
+    "feature_extractor_config.json", "image_processor_config.json",
+};
+
+static bool loader_file(const char *name)
 {
-    char from[4096], src[4096 + 256], dst[4096 + 256];
+    for (size_t i = 0; i < sizeof loader_files / sizeof loader_files[0]; i++)
+        if (strcmp(name, loader_files[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Names added to a note's list: the first few, then how many more. */
+struct named {
+    char text[512];
+    size_t n;
+};
+
+static void name_add(struct named *l, const char *name)
+{
+    char q[96];
+    size_t len = strlen(l->text);
+    if (l->n++ < 6)
+        snprintf(l->text + len, sizeof l->text - len, "%s%s", len ? ", " : "",
+                 tl_quote(name, q, sizeof q));
+}
+
+static const char *name_list(struct named *l)
+{
+    size_t len = strlen(l->text);
+    if (l->n > 6)
+        snprintf(l->text + len, sizeof l->text - len, " and %zu more", l->n - 6);
+    return l->text;
+}
+
+/* Copies file name of folder `from` into dir.  @return CLI_OK or CLI_IO. */
+static int copy_one(const char *from, const char *name, const char *dir)
+{
+    char src[4096 + 256], dst[4096 + 256];
+    snprintf(src, sizeof src, "%s/%s", from, name);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    int rc = CLI_OK, in = open(src, O_RDONLY | O_NOFOLLOW),
+        out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    char buf[1 << 16];
+    ssize_t n = 0;
+    while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+        if (cli_write_all(out, buf, (uint64_t)n) != 0)
+            n = -1;
+    if (in < 0 || out < 0 || n < 0) {
+        cli_report_errno(in < 0 ? src : dst, "cannot copy the model's file");
+        rc = CLI_IO;
+    }
+    if (in >= 0)
+        close(in);
+    if (out >= 0 && close(out) != 0 && rc == CLI_OK) {
+        cli_report_errno(dst, "cannot copy the model's file");
+        rc = CLI_IO;
+    }
+    return rc;
+}
+
+/* Copies the files of the model's folder that a loader reads (config.json,
+ * the tokenizer's files: what makes it a loadable folder, SPEC 19 and 23)
+ * into dir, and says which were copied and which were not: the other
+ * regular files but the index, the shards, weights and hidden files. */
+static int copy_others(const struct cli_shards *s, const char *index_path, const char *dir,
+                       bool quiet)
+{
+    char from[4096], src[4096 + 256], q[128];
     snprintf(from, sizeof from, "%s", index_path);
     char *slash = strrchr(from, '/');
     if (slash)
         *slash = '\0';
     else
         snprintf(from, sizeof from, ".");
-    DIR *d = opendir(from);
-    if (!d) {
+    struct dirent **list;
+    int count = scandir(from, &list, NULL, alphasort);     /* named in order */
+    if (count < 0) {
         cli_report_errno(from, "cannot read the folder");
         return CLI_IO;
     }
     int rc = CLI_OK;
-    struct dirent *e;
-    while (rc == CLI_OK && (e = readdir(d))) {
+    struct named copied = { "", 0 }, left = { "", 0 };
+    for (int k = 0; rc == CLI_OK && k < count; k++) {
+        const struct dirent *e = list[k];
         struct stat st;
         bool shard = false;
-        for (size_t k = 0; k < s->x.nshards; k++)
-            shard |= strcmp(e->d_name, s->x.shards[k]) == 0;
+        for (size_t i = 0; i < s->x.nshards; i++)
+            shard |= strcmp(e->d_name, s->x.shards[i]) == 0;
         snprintf(src, sizeof src, "%s/%s", from, e->d_name);
         if (e->d_name[0] == '.' || shard || strcmp(e->d_name, index_name(index_path)) == 0 ||
             weights_file(e->d_name) || lstat(src, &st) != 0)
             continue;
-        if (!S_ISREG(st.st_mode)) {     /* a link may lead anywhere: not copied */
-            if (S_ISLNK(st.st_mode)) {
-                char q[128];
-                cli_note("%s: is a symbolic link: not copied (only the regular files of the "
-                         "model's folder are)\n", tl_quote(src, q, sizeof q));
-            }
+        if (S_ISLNK(st.st_mode) && loader_file(e->d_name))    /* a link may lead anywhere */
+            cli_note("%s: is a symbolic link: not copied (only the regular files of the "
+                     "model's folder are)\n", tl_quote(src, q, sizeof q));
+        if (!S_ISREG(st.st_mode))
+            continue;
+        if (!loader_file(e->d_name)) {
+            name_add(&left, e->d_name);
             continue;
         }
-        snprintf(dst, sizeof dst, "%s/%s", dir, e->d_name);
-        int in = open(src, O_RDONLY | O_NOFOLLOW),
-            out = in < 0 ? -1 : open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        char buf[1 << 16];
-        ssize_t n = 0;
-        while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
-            if (cli_write_all(out, buf, (uint64_t)n) != 0)
-                n = -1;
-        if (in < 0 || out < 0 || n < 0) {
-            cli_report_errno(in < 0 ? src : dst, "cannot copy the model's file");
-            rc = CLI_IO;
-        }
-        if (in >= 0)
-            close(in);
-        if (out >= 0 && close(out) != 0 && rc == CLI_OK) {
-            cli_report_errno(dst, "cannot copy the model's file");
-            rc = CLI_IO;
-        }
+        name_add(&copied, e->d_name);
+        rc = copy_one(from, e->d_name, dir);
     }
-    closedir(d);
+    for (int k = 0; k < count; k++)
+        free(list[k]);
+    free(list);
+    if (rc == CLI_OK && !quiet && (copied.n || left.n))
+        cli_note("%s: copied %s%s%s\n", tl_quote(from, q, sizeof q),
+                 copied.n ? name_list(&copied) : "no file a loader reads",
+                 left.n ? "; not copied (no loader reads them): " : "",
+                 left.n ? name_list(&left) : "");
     return rc;
 }
 
@@ -524,6 +588,12 @@ static int reshard(const struct cli_shards *from, const char *dir, const char *i
     return rc;
 }
 
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 /* Whether dir is missing, or an empty folder. */
 static bool dir_free(const char *dir)
 {
@@ -599,6 +669,36 @@ static struct cli_tmp *tmp_beside(const char *outdir, char *tmp, size_t n)
     return reg;
 }
 
+/* Renames folder tmp to outdir; an outdir that holds files (--force) is
+ * moved aside first, and removed once tmp is in its place (put back when
+ * tmp cannot be).  @return CLI_OK or CLI_IO after a message. */
+static int put_in_place(const char *tmp, const char *outdir)
+{
+    char old[4096 + 64];
+    if (rename(tmp, outdir) == 0)
+        return CLI_OK;
+    if ((errno != ENOTEMPTY && errno != EEXIST) || !is_dir(outdir)) {
+        cli_report_errno(outdir, "cannot put the converted model in place");
+        return CLI_IO;
+    }
+    struct cli_tmp *reg = tmp_beside(outdir, old, sizeof old);
+    if (!reg)
+        return CLI_IO;
+    /* a name of our own beside outdir, never removed by an interrupt: the
+     * model replaced lies there until the new one is in place */
+    cli_tmp_forget(reg);
+    rmdir(old);
+    int rc = CLI_OK;
+    if (rename(outdir, old) != 0 || rename(tmp, outdir) != 0) {
+        cli_report_errno(outdir, "cannot put the converted model in place");
+        rename(old, outdir);            /* as it was, when it had moved */
+        rc = CLI_IO;
+    } else {
+        cli_remove_tree(old);           /* the model replaced */
+    }
+    return rc;
+}
+
 /* Re-shards the model s into stage (see reshard): from its own shards when
  * no rule changes them (safetensors already), else from those converted
  * into tmp. */
@@ -670,7 +770,7 @@ static int shard_asked(const struct cli_shards *s, const char *shard, size_t *on
 /* --index-only: OUTDIR's index of the shards the jobs converted there,
  * which must agree on their rules, and the model's other files. */
 static int index_of_jobs(const struct cli_shards *s, const char *index_path, const char *outdir,
-                         const char *rules)
+                         const char *rules, bool quiet)
 {
     char oname[256];
     uint64_t total = 0;
@@ -681,7 +781,7 @@ static int index_of_jobs(const struct cli_shards *s, const char *index_path, con
         for (size_t i = 0; i < s->files[k].count; i++)
             total += s->files[k].tensors[i].end - s->files[k].tensors[i].begin;
     rc = write_index(s, outdir, out_index_name(s, index_path, oname, sizeof oname), total);
-    return rc ? rc : copy_others(s, index_path, outdir);
+    return rc ? rc : copy_others(s, index_path, outdir, quiet);
 }
 
 /* The model's scaled weights, paired over its shards (decoded by
@@ -766,11 +866,9 @@ static int whole_model(struct cli_shards *s, const struct tl_scaled_views *vs,
         rc = index_of_converted(s, index_path, tmp, o->total);
     }
     if (rc == CLI_OK)
-        rc = copy_others(s, index_path, tmp);
-    if (rc == CLI_OK && rename(tmp, outdir) != 0) {
-        cli_report_errno(outdir, "cannot put the converted model in place");
-        rc = CLI_IO;
-    }
+        rc = copy_others(s, index_path, tmp, w->quiet);
+    if (rc == CLI_OK)
+        rc = put_in_place(tmp, outdir);
     if (rc && reg)
         cli_remove_tree(tmp);
     if (reg)
@@ -823,7 +921,7 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     if (rc)
         return rc;
     if ((rc = shard_asked(&s, shard, &only)) || index_only) {
-        rc = rc ? rc : index_of_jobs(&s, index_path, outdir, rules);
+        rc = rc ? rc : index_of_jobs(&s, index_path, outdir, rules, w->quiet);
         cli_shards_close(&s);
         return rc;
     }
@@ -841,9 +939,10 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         } else {
             rc = convert_shards(&s, vs, w, outdir, outdir, only, &o.total);
         }
-    } else if (!dir_free(outdir)) {
+    } else if (!dir_free(outdir) && !(w->force && is_dir(outdir))) {
         cli_error("%s: exists and is not an empty folder: a sharded model is written into a "
-                  "new or empty one, whole, then put in place", tl_quote(outdir, q, sizeof q));
+                  "new or empty one, whole, then put in place (--force replaces it)",
+                  tl_quote(outdir, q, sizeof q));
         rc = CLI_USAGE;
     } else {
         rc = whole_model(&s, vs, w, index_path, outdir, max_shard, &o);

@@ -1,5 +1,5 @@
-# Sharded output is a loadable folder (SPEC 19): the other files of the
-# model's folder (config.json, the tokenizer's) are copied beside the new
+# Sharded output is a loadable folder (SPEC 19, 23): the files of the
+# model's folder a loader reads (config.json, the tokenizer's) are copied beside the new
 # shards and index, whole or job by job; weights of other files are not;
 # list DIR finds the index (or a folder's one tensor file).
 mkdir m
@@ -23,3 +23,17 @@ $TL list examples; echo exit $?
 mkdir empty; $TL list empty; echo exit $?
 # --index-only before the jobs: the error names OUTDIR and what to do
 $TL convert m/model.safetensors.index.json --index-only -o early/; echo exit $?
+# only what a loader reads is copied, and the note says which (SPEC 23)
+mkdir k; cp examples/sharded/* k/
+echo '{}' > k/config.json; echo '{}' > k/generation_config.json; echo '{}' > k/tokenizer_config.json
+echo 'x' > k/train.sh; echo 'y' > k/log.txt; echo 'z' > k/README.md
+$TL convert k/model.safetensors.index.json --to-type FLOAT16 -o kout/; echo exit $?
+ls -A kout
+# an OUTDIR that holds files: refused, or with --force replaced whole
+$TL convert k/model.safetensors.index.json --to-type BFLOAT16 -o kout/ -q; echo exit $?
+$TL list kout/ --json | grep -o '"dataType":"[A-Z0-9]*"' | sort -u
+$TL convert k/model.safetensors.index.json --to-type BFLOAT16 -o kout/ -q --force; echo exit $?
+$TL list kout/ --json | grep -o '"dataType":"[A-Z0-9]*"' | sort -u
+ls -A . | grep -c tmp
+$TL convert k/model.safetensors.index.json --to-type BFLOAT16 -o kout/ --force --index-only; echo exit $?
+$TL convert examples/model.safetensors --to-type FLOAT16 -o f.safetensors --force; echo exit $?
