@@ -488,6 +488,13 @@ int cli_shards_pick(struct cli_shards *s, const char *name, size_t *shard);
 int cli_convert_shards(const struct cli_whole *w, const char *index_path, const char *shard,
                        bool index_only, uint64_t max_shard);
 
+/* One tensor file f (the file at path, mapped as in) written into the
+ * folder w->out as a model of shards of at most max_shard bytes of
+ * tensors each, and their index (one model.safetensors when all fit),
+ * converted by w's rules on the way (SPEC 23). */
+int cli_reshard_file(const struct cli_whole *w, const struct tl_file *f, const struct cli_data *in,
+                     const char *path, uint64_t max_shard);
+
 /* ---- atomic outputs (atomic.c) ----------------------------------------- */
 
 struct cli_out {

@@ -41,7 +41,9 @@ static const char about[] =
     "name, the rest are copied.  A sharded model's index converts into a\n"
     "folder, OUTDIR/: every shard, in parallel, then a new index; or with\n"
     "--shard FILE one shard (a job of many), and --index-only the index;\n"
-    "--max-shard-size SIZE re-shards it (merged into one file, or split).\n"
+    "--max-shard-size SIZE re-shards it (merged into one file, or split), and\n"
+    "writes a whole file's tensors as shards too; --force replaces an OUTDIR\n"
+    "that holds files.\n"
     "GGUF's block types (Q4_K, ...) are decoded to FLOAT32 (or --to-type\n"
     "FLOAT16, BFLOAT16); into a .gguf OUT they are carried as they are, or\n"
     "--to-type Q8_0 or Q4_0 quantizes the floating tensors as ggml does.\n"
@@ -289,7 +291,7 @@ static const char *one_tensor_option(const struct options *o, bool format)
  * DATA (SPEC 14) or a safetensors or .npz file named whole (converted whole
  * into a file that holds many, convert_all.c), or one tensor.  The file is
  * opened and sniffed once, here, and handed on to whichever path takes it. */
-enum input_kind { IN_ONE, IN_SHARDS, IN_MAP, IN_WHOLE };
+enum input_kind { IN_ONE, IN_SHARDS, IN_MAP, IN_WHOLE, IN_RESHARD };
 
 struct input {
     enum input_kind kind;
@@ -337,6 +339,8 @@ static int classify_shards(const struct options *o, struct input *in)
     if (in->format == TL_FMT_JSON &&
         tl_shard_index_looks((const char *)in->file.bytes, (size_t)in->file.size))
         in->kind = IN_SHARDS;
+    else if (o->max_shard && in->format != TL_FMT_JSON && tl_format_entry(in->format)->many)
+        in->kind = IN_RESHARD;          /* one file into shards (SPEC 23) */
     return CLI_OK;
 }
 
@@ -364,11 +368,15 @@ static int classify_rest(const struct options *o, struct input *in)
 {
     static const char cmd[] = "convert";
     struct tl_error err = { 0 };
-    if (o->shard || o->index_only || o->max_shard || o->force) {
-        cli_usage_error(cmd, "%s is for a sharded model's index%s", o->shard ? "--shard" :
-                        o->index_only ? "--index-only" : o->max_shard ? "--max-shard-size"
-                        : "--force", o->force && !o->shard && !o->index_only && !o->max_shard
-                        ? " (a file OUT is replaced as it is)" : "");
+    if (o->shard || o->index_only) {
+        cli_usage_error(cmd, "%s is for a sharded model's index",
+                        o->shard ? "--shard" : "--index-only");
+        return CLI_USAGE;
+    }
+    if (o->max_shard || o->force) {
+        cli_usage_error(cmd, "%s is for a whole file or a sharded model written into "
+                        "OUTDIR/%s", o->max_shard ? "--max-shard-size" : "--force",
+                        o->max_shard ? ", not for one tensor" : " (a file OUT is replaced as it is)");
         return CLI_USAGE;
     }
     const struct tl_format_entry *f = cli_format_for(o->out, o->format);
@@ -490,6 +498,35 @@ static int run_shards(const struct options *o)
     return cli_convert_shards(&w, o->desc, o->shard, o->index_only, o->max_shard);
 }
 
+/* A tensor file's tensors into a folder of shards (--max-shard-size). */
+static int run_reshard(const struct options *o, struct input *in)
+{
+    static const char cmd[] = "convert";
+    struct tl_error err = { 0 };
+    struct stat st;
+    size_t n = strlen(o->out);
+    const char *bad = one_tensor_option(o, true);
+    if (bad) {
+        cli_usage_error(cmd, "%s names one tensor: --max-shard-size writes a file's tensors "
+                        "into a folder of shards", bad);
+        return CLI_USAGE;
+    }
+    if (!(n && o->out[n - 1] == '/') && !(stat(o->out, &st) == 0 && S_ISDIR(st.st_mode))) {
+        cli_usage_error(cmd, "--max-shard-size writes shards and their index into a folder: "
+                        "give OUT as OUTDIR/");
+        return CLI_USAGE;
+    }
+    if (tl_file_parse(in->file.bytes, in->file.size, &in->tf, &err)) {
+        cli_report(in->file.name, &err);
+        return CLI_INVALID;
+    }
+    in->parsed = true;
+    int rc = cli_file_sound(&in->tf, in->file.name);
+    struct cli_whole w = whole_options(o, in->file.name);
+    w.format = tl_format_entry(TL_FMT_SAFETENSORS);
+    return rc ? rc : cli_reshard_file(&w, &in->tf, &in->file, o->desc, o->max_shard);
+}
+
 /* One tensor, from the file `in` opened (or from DESC as it is). */
 static int run_one(const struct options *o, struct input *in)
 {
@@ -587,6 +624,11 @@ static int run(const struct options *o)
         input_close(&in);
         return run_shards(o);
     }
+    if (rc == CLI_OK && in.kind == IN_RESHARD) {
+        rc = run_reshard(o, &in);
+        input_close(&in);
+        return rc;
+    }
     if (rc == CLI_OK && !(rc = check_outputs(o)) && !(rc = classify_rest(o, &in))) {
         switch (in.kind) {
         case IN_MAP:   rc = run_map(o, &in); break;
@@ -638,8 +680,8 @@ static void declare_args(struct convert_args *a, char *gloss, size_t ng, char *f
     a->allow_expand = arg_lit0(NULL, "allow-expand", "whole file: write a view that spreads its stored bytes over more than 64 times as many (and 64 MiB)");
     a->shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     a->index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
-    a->max_shard = arg_str0(NULL, "max-shard-size", "SIZE", "sharded model: re-shard into shards of at most SIZE bytes of tensors (5GB, 500MiB; one file when all fit)");
-    a->force = arg_lit0(NULL, "force", "sharded model: replace an OUTDIR that exists and is not empty (refused otherwise)");
+    a->max_shard = arg_str0(NULL, "max-shard-size", "SIZE", "a whole file or a sharded model: into OUTDIR/ as shards of at most SIZE bytes of tensors and their index (5GB, 500MiB; one file when all fit)");
+    a->force = arg_lit0(NULL, "force", "with OUTDIR/: replace an OUTDIR that exists and is not empty (refused otherwise)");
     a->quiet = arg_lit0("q", "quiet", "no progress bar");
     a->json = arg_lit0(NULL, "json", "print the destination description, bytesWritten and overflow (values that became +-inf)");
     a->help = arg_lit0("h", "help", "print this help and exit");

@@ -954,3 +954,100 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
     cli_shards_close(&s);
     return rc;
 }
+
+/* ---- one file into shards (SPEC 23) ---------------------------------------- */
+
+/* The safetensors file at path opened as a model of one shard, with an
+ * index of no metadata: what reshard() reads.  @return a CLI_* status
+ * (then nothing to close). */
+static int open_as_model(const char *path, const char *name, struct cli_shards *s)
+{
+    static const char index[] = "{\"metadata\": {}, \"weight_map\": {}}";
+    struct tl_error err = { 0 };
+    enum tl_format format;
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->files = calloc(1, sizeof *s->files);
+    s->data = calloc(1, sizeof *s->data);
+    s->x.shards = calloc(1, sizeof *s->x.shards);
+    s->index.heap = (unsigned char *)strdup(index);
+    if (!s->files || !s->data || !s->x.shards || !s->index.heap ||
+        !(s->x.shards[0] = strdup(path))) {
+        cli_shards_close(s);
+        return cli_oom();
+    }
+    s->x.nshards = 1;
+    s->index.bytes = s->index.heap;
+    s->index.size = sizeof index - 1;
+    int rc = cli_open_file(path, &s->data[0], &format);
+    if (rc == CLI_OK && tl_file_parse(s->data[0].bytes, s->data[0].size, &s->files[0], &err)) {
+        cli_report(s->data[0].name, &err);
+        rc = CLI_INVALID;
+    }
+    if (rc)
+        cli_shards_close(s);
+    return rc;
+}
+
+int cli_reshard_file(const struct cli_whole *w, const struct tl_file *f, const struct cli_data *in,
+                     const char *path, uint64_t max_shard)
+{
+    char q[128], outdir[4096], tmp[4096 + 64], stage[4096 + 64], conv[4096 + 128];
+    snprintf(outdir, sizeof outdir, "%s", w->out);
+    for (size_t n = strlen(outdir); n > 1 && outdir[n - 1] == '/';)
+        outdir[--n] = '\0';
+    if (!dir_free(outdir) && !(w->force && is_dir(outdir))) {
+        cli_error("%s: exists and is not an empty folder: a model is written into a new or "
+                  "empty one, whole, then put in place (--force replaces it)",
+                  tl_quote(outdir, q, sizeof q));
+        return CLI_USAGE;
+    }
+    /* safetensors already, and no rule: its own bytes are laid out again */
+    bool convert = f->format != TL_FMT_SAFETENSORS || w->nto || w->to_type || w->dequantize ||
+                   w->nonly || w->ndrop;
+    struct cli_tmp *reg = convert ? tmp_beside(outdir, tmp, sizeof tmp) : NULL, *reg2 = NULL;
+    if (convert && !reg)
+        return CLI_IO;
+    int rc = CLI_OK;
+    struct model_out o = { 0 };
+    if (convert) {
+        struct cli_whole wc = *w;
+        snprintf(conv, sizeof conv, "%s/model.safetensors", tmp);
+        wc.out = conv;
+        wc.shown = w->out;
+        wc.json = false;
+        wc.format = tl_format_entry(TL_FMT_SAFETENSORS);
+        rc = cli_convert_whole(&wc, f, in, NULL);
+    }
+    struct cli_shards one;
+    if (rc == CLI_OK && (rc = open_as_model(convert ? conv : path, w->name, &one)) == CLI_OK) {
+        size_t all = one.files[0].count + 1;
+        if (!(o.names = calloc(all, sizeof *o.names)))
+            rc = cli_oom();
+        else if (!(reg2 = tmp_beside(outdir, stage, sizeof stage)))
+            rc = CLI_IO;
+        if (rc == CLI_OK)
+            rc = reshard(&one, stage, "model.safetensors.index.json", max_shard,
+                         w->threads ? w->threads : 1, &o.total, &o.nout, o.names);
+        cli_shards_close(&one);
+    }
+    if (reg) {
+        cli_remove_tree(tmp);
+        cli_tmp_forget(reg);
+    }
+    if (rc == CLI_OK)
+        rc = put_in_place(stage, outdir);
+    if (reg2 && rc)
+        cli_remove_tree(stage);
+    if (reg2)
+        cli_tmp_forget(reg2);
+    if (rc == CLI_OK) {                 /* mkdtemp's 0700, as a new folder would be */
+        mode_t mask = umask(0);
+        umask(mask);
+        chmod(outdir, 0777 & ~mask);
+    }
+    if (rc == CLI_OK && w->json)
+        rc = print_model(NULL, &o);
+    free(o.names);
+    return rc;
+}

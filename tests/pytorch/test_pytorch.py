@@ -153,6 +153,41 @@ def test_only_the_model_of_a_training_checkpoint():
         assert np.array_equal(got[k][1], as_numpy(t)), k
 
 
+def test_max_shard_size_of_one_file():
+    """SPEC 23: convert FILE --max-shard-size SIZE -o OUTDIR/ writes one
+    checkpoint as shards of at most SIZE bytes of tensors (a larger tensor
+    alone) and the index naming them, as save_pretrained would; --only and
+    --to-type apply on the way; every tensor is torch's."""
+    torch.save(checkpoint(), path("big.pt"))
+    out = path("sharded_one")
+    tl("convert", path("big.pt"), "--only", "model.*", "--max-shard-size", "64", "-o", out + "/")
+    index = json.load(open(os.path.join(out, "model.safetensors.index.json")))
+    shards = sorted(set(index["weight_map"].values()))
+    assert len(shards) > 1 and shards[0] == "model-00001-of-%05d.safetensors" % len(shards), shards
+    want = {k: v for k, v in flat(torch.load(path("big.pt"))).items() if k.startswith("model.")}
+    got = {}
+    for s in shards:
+        part = read_safetensors(os.path.join(out, s))
+        total = sum(a.nbytes for _, a in part.values())
+        assert total <= 64 or len(part) == 1, (s, total)
+        for k in part:
+            assert index["weight_map"][k] == s, k
+        got.update(part)
+    assert sorted(got) == sorted(want), sorted(set(got) ^ set(want))
+    for k, t in want.items():
+        assert np.array_equal(got[k][1], as_numpy(t)), k
+    assert index["metadata"]["total_size"] == sum(a.nbytes for _, a in got.values())
+    # all in one: one model.safetensors, no index
+    one = path("sharded_all")
+    tl("convert", path("big.pt"), "--only", "model.*", "--to-type", "FLOAT16",
+       "--max-shard-size", "1GB", "-o", one + "/")
+    assert os.listdir(one) == ["model.safetensors"], os.listdir(one)
+    got = read_safetensors(os.path.join(one, "model.safetensors"))
+    for k, t in want.items():
+        want16 = t.to(torch.float16) if t.is_floating_point() else t
+        assert np.array_equal(got[k][1], as_numpy(want16)), k
+
+
 def test_list_views_and_values():
     """list --json: each tensor's storage, the ties and views sharing one;
     the values that are no tensor apart, in "values", with their Python type

@@ -25,3 +25,14 @@ $TL convert m/model.safetensors.index.json --max-shard-size 2XB -o x/; echo exit
 $TL convert m/model.safetensors.index.json --max-shard-size 5GB --index-only -o x/; echo exit $?
 $TL convert examples/model.safetensors --max-shard-size 5GB -o x.safetensors; echo exit $?
 ls -A | grep -c '^x'
+# one file into shards (SPEC 23): split at the size, the index naming them;
+# all in one: model.safetensors alone; rules apply on the way
+$TL convert examples/mixed.safetensors --max-shard-size 20 -o split/ --json; echo exit $?
+ls split
+$TL list split/ | tail -n 1
+$TL compare split/model.safetensors.index.json examples/mixed.safetensors; echo exit $?
+$TL convert examples/checkpoint.pt --only 'model.*' --to-type FLOAT16 --max-shard-size 1GB -o whole/ -q; echo exit $?
+ls whole
+$TL list whole/model.safetensors | head -n 3
+$TL convert examples/mixed.safetensors --max-shard-size 20 -o split/; echo exit $?
+$TL convert examples/mixed.safetensors:w --max-shard-size 20 -o x/; echo exit $?
