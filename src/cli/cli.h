@@ -371,11 +371,15 @@ int cli_destination(const char *cmd, const struct cli_dest *o, const struct cli_
  * both holding one tensor (those compare as tensors, as before). */
 bool cli_compare_whole_wanted(const char *a, const char *b);
 
+struct cli_whole;
+
 /* Compares every tensor of the same name of A and B (SPEC 19), one line
  * each (--json: a record each), undecodable types byte for byte; names in
- * one only reported.  @return CLI_OK when all are equal, CLI_NO when any
+ * one only reported.  With rules (--to, --to-type, --select, --exclude;
+ * NULL: none), B is compared against A converted by them (SPEC 23).  @return CLI_OK when all are equal, CLI_NO when any
  * differs or is missing, or an error status with its message printed. */
-int cli_compare_whole(const char *a, const char *b, const struct tl_compare_opts *o, bool json);
+int cli_compare_whole(const char *a, const char *b, const struct tl_compare_opts *o,
+                      const struct cli_whole *rules, bool json);
 
 /* ---- whole-file conversion (convert_all.c) ------------------------------ */
 

@@ -30,7 +30,9 @@ static const char about[] =
     "largest differences and the first mismatches in logical order.  Exits 0\n"
     "when equal, 1 when not.  Two files of many tensors (or shard indexes)\n"
     "named whole compare every tensor of the same name, one line each; types\n"
-    "the tool does not decode byte for byte; names in one file only reported.";
+    "the tool does not decode byte for byte; names in one file only reported;\n"
+    "--to, --to-type, --select and --exclude compare B against A converted\n"
+    "by those rules, as convert writes it (compare A B --to OHWI).";
 
 struct input {
     struct cli_desc desc;
@@ -494,6 +496,24 @@ static int described_sides(const struct arg_file *sides, const struct cli_desc_o
     return CLI_USAGE;
 }
 
+/* The rules are for whole files, the axes for one tensor each.  @return
+ * CLI_OK, or CLI_USAGE after the message. */
+static int whole_usage(bool whole, bool rules, bool axes)
+{
+    if (whole && axes) {
+        cli_usage_error("compare", "--axes-a and --axes-b name one tensor's axes: for two whole "
+                        "files give --to L (B is A converted by it), as convert takes it");
+        return CLI_USAGE;
+    }
+    if (!whole && rules) {
+        cli_usage_error("compare", "--to, --to-type, --select and --exclude are for two whole "
+                        "files (B is A converted by them); for one tensor give --axes-a or "
+                        "--axes-b");
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     static char gloss[512];
@@ -504,6 +524,10 @@ int cmd_compare(int argc, char **argv)
     struct arg_int *show = arg_int0(NULL, "show", "K", "list the first K mismatches (default 10)");
     struct arg_str *axes_a = arg_str0(NULL, "axes-a", "L", "A's dimensions as logical axes, when A is a tensor file (NHWC, 0,2,3,1)");
     struct arg_str *axes_b = arg_str0(NULL, "axes-b", "L", "B's dimensions as logical axes, when B is a tensor file");
+    struct arg_str *to = arg_strn(NULL, "to", "L", 0, TL_MAX_RANK, "whole files: B is A converted to layout L (one a rank), as convert --to writes it");
+    struct arg_str *to_type = arg_str0(NULL, "to-type", "T", "whole files: B is A's floating tensors converted to type T");
+    struct arg_str *select = arg_strn(NULL, "select", "GLOB", 0, CLI_MAX_GLOBS, "whole files: the rules change only the tensors whose names match (repeatable)");
+    struct arg_str *exclude = arg_strn(NULL, "exclude", "GLOB", 0, CLI_MAX_GLOBS, "whole files: the rules leave the tensors whose names match as they are (repeatable)");
     struct arg_int *threads = arg_int0(NULL, "threads", "N", "threads to use (default: the online CPUs)");
     struct arg_lit *json = arg_lit0(NULL, "json", "print one JSON document");
     struct arg_lit *help = arg_lit0("h", "help", "print this help and exit");
@@ -511,7 +535,8 @@ int cmd_compare(int argc, char **argv)
     cli_desc_opts_init(&dopt, "compare", 2);
     struct arg_end *end = arg_end(5);
     void *table[] = { sides, dopt.type, dopt.sizes, dopt.strides, dopt.layout, dopt.byte_offset, dopt.total_size, dopt.file_offset, dopt.alignment,
-                      atol, rtol, equal_nan, show, axes_a, axes_b, threads, json, help, end };
+                      atol, rtol, equal_nan, show, axes_a, axes_b, to, to_type, select, exclude,
+                      threads, json, help, end };
     int rc = CLI_IO;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args_desc(argc, argv, table, about, &dopt);
@@ -530,9 +555,19 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc == CLI_OK)
         rc = opts ? described_sides(sides, &dopt, args, &nargs) : side_files(sides);
-    if (rc == CLI_OK && !opts && sides->count == 2 && !axes_a->count && !axes_b->count &&
-        cli_compare_whole_wanted(sides->filename[0], sides->filename[1]))
-        rc = cli_compare_whole(sides->filename[0], sides->filename[1], &o, json->count > 0);
+    struct cli_whole w = {
+        .name = "compare", .to = to->sval, .nto = to->count,
+        .to_type = to_type->count ? to_type->sval[0] : NULL, .select = select->sval,
+        .nselect = select->count, .exclude = exclude->sval, .nexclude = exclude->count,
+    };
+    bool rules = to->count || to_type->count || select->count || exclude->count;
+    bool whole = rc == CLI_OK && !opts && sides->count == 2 &&
+                 cli_compare_whole_wanted(sides->filename[0], sides->filename[1]);
+    if (rc == CLI_OK && (rc = whole_usage(whole, rules, axes_a->count || axes_b->count)))
+        ;
+    else if (whole)
+        rc = cli_compare_whole(sides->filename[0], sides->filename[1], &o, rules ? &w : NULL,
+                               json->count > 0);
     else if (rc == CLI_OK)
         rc = run(opts ? args : sides->filename, opts ? nargs : sides->count,
                  axes_a->count ? axes_a->sval[0] : NULL, axes_b->count ? axes_b->sval[0] : NULL,

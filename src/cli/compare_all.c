@@ -27,11 +27,15 @@ struct side {
     struct tl_file *files;
     struct cli_data *datas;
     struct tl_buf buf;                 /* the tensor being compared, read (staged) */
+    struct tl_whole_item **plan;        /* A with rules: each file's items (plan[k][i]) */
 };
 
 static void side_close(struct side *s)
 {
     tl_buf_free(&s->buf);
+    for (size_t k = 0; s->plan && k < s->nfiles; k++)
+        free(s->plan[k]);
+    free(s->plan);
     if (s->sharded) {
         cli_shards_close(&s->shards);
     } else {
@@ -173,10 +177,62 @@ static const uint8_t *staged(const struct cli_data *in, const struct tl_file_ten
     return p;
 }
 
-/* Compares tensor ta of side A with tb of side B into r. */
+/* B's tensor tb seen as A's tensor converted by the rules (item x): A's
+ * logical axes, x's strides over tb's bytes, tb's type, into *d; the
+ * values of A in x's type packed in C order into *conv when the type
+ * changes (*conv the buffer; NULL when A is compared as it is).
+ * @return CLI_OK, V_SIZES' false when tb has not the shape x is written
+ * with (*same false), or CLI_IO after a message. */
+static int as_converted(const struct tl_whole_item *x, const struct tl_file_tensor *tb,
+                        const uint8_t *fa, struct tl_desc *da, struct tl_desc *d, uint8_t **conv,
+                        bool *same)
+{
+    uint64_t shape[TL_MAX_RANK];
+    unsigned rank = tl_whole_item_shape(x, shape);
+    *conv = NULL;
+    *same = rank == tb->desc.rank &&
+            memcmp(shape, tb->desc.sizes, rank * sizeof shape[0]) == 0;
+    if (!*same)
+        return CLI_OK;
+    *d = x->dst;
+    d->dtype = tb->desc.dtype;
+    d->file_offset = tb->desc.file_offset;
+    d->byte_offset = 0;
+    d->total_given = false;
+    struct tl_error err = { 0 };
+    if (tl_desc_validate(d, &err)) {
+        cli_error("compare: %s", err.msg);
+        return CLI_IO;
+    }
+    if (!x->type)
+        return CLI_OK;
+    /* A's values as the conversion writes them: in x's type, packed */
+    struct tl_desc c;
+    if (tl_desc_init(&c, x->dst.dtype, da->rank, da->sizes, NULL)) {
+        cli_error("compare: %s", "cannot describe the converted values");
+        return CLI_IO;
+    }
+    struct tl_info info;
+    tl_desc_classify(&c, &info);
+    struct tl_copy_plan *plan = NULL;
+    if (info.elements_bytes > SIZE_MAX || !(*conv = malloc(info.elements_bytes + 1)) ||
+        !(plan = tl_copy_plan_new(da, &c, &err))) {
+        free(*conv);
+        *conv = NULL;
+        return cli_oom();
+    }
+    tl_copy_run(plan, fa, *conv, 0, NULL, NULL);
+    tl_copy_plan_free(plan);
+    *da = c;
+    return CLI_OK;
+}
+
+/* Compares tensor ta of side A with tb of side B into r: with x (A's item
+ * under the rules), B against A converted. */
 static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *ta,
                         struct side *b, size_t kb, const struct tl_file_tensor *tb,
-                        const struct tl_compare_opts *o, struct row *r)
+                        const struct tl_whole_item *x, const struct tl_compare_opts *o,
+                        struct row *r)
 {
     struct cli_data ta_tmp, tb_tmp;
     const uint8_t *pa, *pb;
@@ -192,24 +248,37 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
         /* byte for byte: the same type as spelled, shape and bytes */
         r->bytes = true;
         r->count = na;
-        bool same = strcmp(ta->dtype, tb->dtype) == 0 && ta->ndim == tb->ndim &&
+        enum tl_dtype known;            /* an empty tensor retyped by --to-type */
+        bool retyped = x && x->retyped &&
+                       tl_format_dtype(b->files[kb].format, tb->dtype, &known) == 0 &&
+                       known == x->dst.dtype;
+        bool same = (retyped || strcmp(ta->dtype, tb->dtype) == 0) && ta->ndim == tb->ndim &&
                     memcmp(ta->shape, tb->shape, ta->ndim * sizeof ta->shape[0]) == 0;
         r->v = !same ? V_SIZES : na == nb && memcmp(pa, pb, (size_t)na) == 0 ? V_EQUAL : V_DIFFER;
-    } else if (ta->desc.rank != tb->desc.rank ||
-               memcmp(ta->desc.sizes, tb->desc.sizes, ta->desc.rank * sizeof ta->desc.sizes[0])) {
+    } else if ((!x || !(x->layout || x->type)) && (ta->desc.rank != tb->desc.rank ||
+               memcmp(ta->desc.sizes, tb->desc.sizes, ta->desc.rank * sizeof ta->desc.sizes[0]))) {
         r->v = V_SIZES;
     } else {
         /* an encoded tensor's desc is in its decoded bytes */
         struct tl_desc da, db;
         const uint8_t *fa = staged(&a->datas[ka], ta, ta->encoding == TL_ENC_PLAIN ?
                                    a->datas[ka].bytes : pa, &a->buf, &da);
-        const uint8_t *fb = staged(&b->datas[kb], tb, tb->encoding == TL_ENC_PLAIN ?
-                                   b->datas[kb].bytes : pb, &b->buf, &db);
+        const uint8_t *fb = tb->encoding == TL_ENC_PLAIN ? b->datas[kb].bytes : pb;
+        uint8_t *conv = NULL;
+        bool same = true;
+        if (x && (x->layout || x->type))
+            rc = as_converted(x, tb, fa, &da, &db, &conv, &same);
+        else
+            fb = staged(&b->datas[kb], tb, fb, &b->buf, &db);
+        if (conv)
+            fa = conv;
         struct tl_compare_result res;
         struct tl_error err = { 0 };
         struct tl_compare_opts oo = *o;
         oo.show = 0;
-        if (tl_compare(&da, fa, &db, fb, &oo, &res, &err)) {
+        if (rc || !same) {
+            r->v = rc ? V_ERROR : V_SIZES;
+        } else if (tl_compare(&da, fa, &db, fb, &oo, &res, &err)) {
             cli_error("compare: %s", err.msg);
             rc = CLI_IO;
             r->v = V_ERROR;
@@ -221,6 +290,7 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
             r->max_abs = (double)res.max_abs;
             tl_compare_free(&res);
         }
+        free(conv);
     }
     cli_close_data(&ta_tmp);
     cli_close_data(&tb_tmp);
@@ -297,7 +367,44 @@ static cJSON *rows_json(const struct row *rows, size_t n, const size_t *count)
     return o;
 }
 
-int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_opts *o, bool json)
+/* A's tensors planned under the rules (as convert plans them into B's
+ * format): a->plan.  @return a CLI_* status after a message. */
+static int plan_side(struct side *a, const struct side *b, const struct cli_whole *w)
+{
+    enum tl_dtype to_type;
+    struct tl_rule_use u;
+    memset(&u, 0, sizeof u);
+    if (w->to_type && (cli_type_arg("compare", "--to-type", w->to_type, &to_type) ||
+                       !tl_dtype_is_float(to_type))) {
+        if (tl_dtype_from_any(w->to_type, &to_type) == 0)
+            cli_usage_error("compare", "--to-type %s: the rules change the floating tensors, so "
+                            "T is a floating type (FLOAT16, BFLOAT16, FLOAT32, FLOAT64)",
+                            tl_dtype_name(to_type));
+        return CLI_USAGE;
+    }
+    if (!(a->plan = calloc(a->nfiles, sizeof *a->plan)))
+        return cli_oom();
+    for (size_t k = 0; k < a->nfiles; k++) {
+        struct tl_whole_rules r = {
+            .to = w->to, .nto = w->nto, .select = w->select, .nselect = w->nselect,
+            .exclude = w->exclude, .nexclude = w->nexclude, .from = a->files[k].format,
+            .into = b->files[0].format, .allow_expand = true,
+        };
+        struct tl_error err = { 0 };
+        if (!(a->plan[k] = calloc(a->files[k].count ? a->files[k].count : 1,
+                                  sizeof *a->plan[k])))
+            return cli_oom();
+        if (tl_whole_plan(&r, &a->files[k], a->plan[k], w->to_type ? &to_type : NULL, &u,
+                          &err)) {
+            cli_report(a->name, &err);
+            return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+        }
+    }
+    return CLI_OK;
+}
+
+int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_opts *o,
+                      const struct cli_whole *rules, bool json)
 {
     struct side a, b;
     int rc = side_open(pa, &a);
@@ -305,6 +412,11 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
         return rc;
     if ((rc = side_open(pb, &b))) {
         side_close(&a);
+        return rc;
+    }
+    if (rules && b.nfiles && (rc = plan_side(&a, &b, rules))) {
+        side_close(&a);
+        side_close(&b);
         return rc;
     }
     size_t total = 0;
@@ -332,7 +444,7 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
             if (!(tb = side_find(&b, r->name, &kb)))
                 r->v = V_ONLY_A;
             else
-                rc = compare_pair(&a, k, ta, &b, kb, tb, o, r);
+                rc = compare_pair(&a, k, ta, &b, kb, tb, a.plan ? &a.plan[k][i] : NULL, o, r);
             count[r->v]++;
             if (!json)
                 print_row(r);
