@@ -40,6 +40,7 @@ struct entry {
     const char *storage;          /* a PyTorch view's storage ("" elsewhere) */
     const char *leaf;             /* a PyTorch value that is no tensor: its text */
     const struct tl_desc *desc;   /* a buffer map's entry: its description */
+    bool undecoded;               /* a leaf that is a tensor not decoded (quantized, sparse) */
 };
 
 static void problem_text(const struct tl_file *tf, const struct tl_file_problem *p, char *buf,
@@ -167,11 +168,16 @@ static void print_values_and_pairs(const struct entry *e, size_t count, const st
                                    int w)
 {
     char q[256];
+    bool undecoded = false;
+    for (size_t i = 0; i < count; i++)
+        undecoded |= e[i].undecoded;
     for (size_t i = 0, k = 0; i < count; i++) {
         if (!e[i].leaf)
             continue;
         if (k++ == 0)
-            printf("\nvalues (not tensors: listed, not converted)\n");
+            printf(undecoded ? "\nvalues, and tensors the tool does not decode (listed, not "
+                               "converted)\n"
+                             : "\nvalues (not tensors: listed, not converted)\n");
         printf("  %-*s  %-6s  %s\n", w, tl_quote(e[i].name, q, sizeof q), e[i].dtype, e[i].leaf);
     }
     struct tl_scaled *pairs = NULL;
@@ -573,7 +579,8 @@ static void entries_of(const struct tl_file *tf, enum tl_format format, struct e
                                                                     : t->desc.rank,
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
                                      t->encoding, tl_ggml_type(t->ggml_type), t->storage,
-                                     t->leaf, tf->format == TL_FMT_JSON ? &t->desc : NULL };
+                                     t->leaf, tf->format == TL_FMT_JSON ? &t->desc : NULL,
+                                     t->undecoded };
         *undecodable += !t->decodable && !t->leaf;
         *deflated += (t->encoding == TL_ENC_DEFLATE);
     }

@@ -382,12 +382,16 @@ static int by_storage(const void *a, const void *b)
 }
 
 /* A PyTorch checkpoint's rows that are no tensor (*leaves, the first three
- * named in names) and whether two views share a storage (*shared), by
- * the storages' keys sorted.  @return CLI_OK, or CLI_IO (said). */
+ * named in names), those that are tensors the tool does not decode
+ * (*undecoded, named with their types in what), and whether two views
+ * share a storage (*shared), by the storages' keys sorted.  @return
+ * CLI_OK, or CLI_IO (said). */
 static int scan_rows(const struct tl_file *f, size_t *leaves, char *names, size_t cap,
-                     bool *shared)
+                     size_t *undecoded, char *what, size_t wcap, bool *shared)
 {
     char q[64];
+    *undecoded = 0;
+    what[0] = '\0';
     const char **keys = malloc((f->count ? f->count : 1) * sizeof *keys);
     size_t nkeys = 0;
     if (!keys)
@@ -397,7 +401,13 @@ static int scan_rows(const struct tl_file *f, size_t *leaves, char *names, size_
     names[0] = '\0';
     for (size_t i = 0; i < f->count; i++) {
         const struct tl_file_tensor *t = &f->tensors[i];
-        if (t->leaf) {
+        if (t->undecoded) {
+            size_t len = strlen(what);
+            if (*undecoded < 3)
+                snprintf(what + len, wcap - len, "%s'%s' (%s)", *undecoded ? ", " : "",
+                         tl_quote(t->name, q, sizeof q), t->dtype);
+            ++*undecoded;
+        } else if (t->leaf) {
             size_t len = strlen(names);
             if (*leaves < 3)
                 snprintf(names + len, cap - len, "%s%s", *leaves ? ", " : "",
@@ -546,16 +556,17 @@ static void pairs_note(const struct cli_whole *w, const struct tl_scaled *pairs,
 int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
                       const struct cli_data *in, uint64_t *tensor_bytes)
 {
-    size_t leaves = 0, npairs = 0;
+    size_t leaves = 0, npairs = 0, undecoded = 0;
     bool shared = false;
-    char names[160];
+    char names[160], what[256];
     struct tl_scaled *pairs;
     int rc = pairs_of(w, f, &pairs, &npairs);
-    if (rc || (rc = scan_rows(f, &leaves, names, sizeof names, &shared))) {
+    if (rc || (rc = scan_rows(f, &leaves, names, sizeof names, &undecoded, what, sizeof what,
+                              &shared))) {
         free(pairs);
         return rc;
     }
-    if (!leaves && !shared && !npairs) {
+    if (!leaves && !undecoded && !shared && !npairs) {
         free(pairs);
         return convert_tensors(w, f, in, tensor_bytes);
     }
@@ -576,6 +587,9 @@ int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
         cli_note("%s: %zu value%s that %s no tensor not written: %s%s\n", w->name, leaves,
                  leaves == 1 ? "" : "s", leaves == 1 ? "is" : "are", names,
                  leaves > 3 ? ", ..." : "");
+    if (rc == CLI_OK && !w->quiet && undecoded)
+        cli_note("%s: %zu tensor%s the tool does not decode not written: %s%s\n", w->name,
+                 undecoded, undecoded == 1 ? "" : "s", what, undecoded > 3 ? ", ..." : "");
     if (rc == CLI_OK && !w->quiet && shared)
         cli_note("%s: tensors that share a storage (tied weights, views) are written as "
                  "tensors of their own\n", w->name);

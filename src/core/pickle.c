@@ -200,9 +200,10 @@ static int global(struct vm *v, const char *module, const char *name)
     if (id < 0) {
         char what[160];
         snprintf(what, sizeof what, "%.70s.%.70s", module, name);
-        return tl_fail(v->err, TL_E_VALUE, "data.pkl", "refuses to call %s: not a tensor "
-                       "checkpoint (only the names torch.save writes for tensors are read)",
-                       what);
+        const char *why = v->rules->refused ? v->rules->refused(module, name) : NULL;
+        return tl_fail(v->err, TL_E_VALUE, "data.pkl", "refuses to call %s: %s", what,
+                       why ? why : "not a tensor checkpoint (only the names torch.save writes "
+                                   "for tensors are read)");
     }
     struct tl_pk *p = tl_pk_new(v->arena, TL_PK_GLOBAL);
     if (p)

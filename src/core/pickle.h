@@ -48,7 +48,7 @@ void tl_pk_free(struct tl_pk_arena *a);
  * (>= 0), or -1 to refuse it; call() makes the value of global id called
  * with the tuple args (REDUCE, NEWOBJ); persistent() the value of a
  * persistent id (BINPERSID); build() sets state on an object (BUILD; NULL:
- * ignored).  Each returns 0 or a TL_E_* code with err filled. */
+ * ignored); refused() words a refusal.  Each returns 0 or a TL_E_* code with err filled. */
 struct tl_pk_rules {
     void *ctx;
     int (*global)(const char *module, const char *name);
@@ -57,6 +57,9 @@ struct tl_pk_rules {
     int (*persistent)(void *ctx, struct tl_pk_arena *a, const struct tl_pk *pid,
                       struct tl_pk **out, struct tl_error *err);
     int (*build)(void *ctx, struct tl_pk *obj, const struct tl_pk *state, struct tl_error *err);
+    /* why a refused global is refused, in words that say what to do, or
+     * NULL for the reader's own (may be NULL) */
+    const char *(*refused)(const char *module, const char *name);
 };
 
 /* Reads the pickle b[0 .. len) into *root, by the rules.  @return 0, or a

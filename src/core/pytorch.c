@@ -71,11 +71,25 @@ static const struct {
     { "CharStorage", "int8", NULL, "I8", TL_DT_INT8, 1 },
     { "ByteStorage", "uint8", NULL, "U8", TL_DT_UINT8, 1 },
     { "BoolStorage", "bool", NULL, "BOOL", TL_DT_BOOL, 1 },
+    /* read, listed, and not decoded (SPEC 23): a packed complex tensor is
+     * carried as it is, the others are rows of their own, not converted */
+    { "ComplexFloatStorage", "complex64", "cfloat", "C64", -1, 8 },
+    { "ComplexDoubleStorage", "complex128", "cdouble", "C128", -1, 16 },
+    { "QInt8Storage", "qint8", NULL, "qint8", -1, 1 },
+    { "QUInt8Storage", "quint8", NULL, "quint8", -1, 1 },
+    { "QInt32Storage", "qint32", NULL, "qint32", -1, 4 },
 };
 #define NTYPES (int)(sizeof types / sizeof types[0])
 #define UNTYPED 8                       /* UntypedStorage: bytes, as ByteStorage */
 
-enum { G_ODICT, G_TENSOR, G_PARAM, G_PARAM_STATE, G_DEVICE, G_STORAGE = 100, G_DTYPE = 200 };
+enum { G_ODICT, G_TENSOR, G_PARAM, G_PARAM_STATE, G_DEVICE, G_QTENSOR, G_SPARSE, G_LAYOUT,
+       G_SIZE, G_QSCHEME, G_STORAGE = 100, G_DTYPE = 200 };
+
+/* The quantization schemes a quantized tensor's parameters name. */
+static const char *const qschemes[] = {
+    "per_tensor_affine", "per_channel_affine", "per_tensor_symmetric", "per_channel_symmetric",
+    "per_channel_affine_float_qparams",
+};
 
 static int allowed(const char *module, const char *name)
 {
@@ -88,8 +102,14 @@ static int allowed(const char *module, const char *name)
             return G_PARAM;
         if (strcmp(name, "_rebuild_parameter_with_state") == 0)
             return G_PARAM_STATE;
+        if (strcmp(name, "_rebuild_qtensor") == 0)
+            return G_QTENSOR;
+        if (strcmp(name, "_rebuild_sparse_tensor") == 0)
+            return G_SPARSE;
         return -1;
     }
+    if (strcmp(module, "torch.serialization") == 0 && strcmp(name, "_get_layout") == 0)
+        return G_LAYOUT;
     if ((strcmp(module, "torch") == 0 || strcmp(module, "torch.storage") == 0) &&
         strcmp(name, "UntypedStorage") == 0)
         return G_STORAGE + UNTYPED;
@@ -97,6 +117,11 @@ static int allowed(const char *module, const char *name)
         return -1;
     if (strcmp(name, "device") == 0)
         return G_DEVICE;
+    if (strcmp(name, "Size") == 0)
+        return G_SIZE;
+    for (size_t i = 0; i < sizeof qschemes / sizeof qschemes[0]; i++)
+        if (strcmp(name, qschemes[i]) == 0)
+            return G_QSCHEME;
     for (int i = 0; i < NTYPES; i++) {
         if (strcmp(name, types[i].storage) == 0)
             return G_STORAGE + i;
@@ -106,8 +131,39 @@ static int allowed(const char *module, const char *name)
     return -1;
 }
 
+/* A refusal in words that say what to do (SPEC 23): a whole model or
+ * other object pickled (torch.save(model)), a numpy array inside the
+ * pickle; NULL for the reader's own words (anything else: a program). */
+static const char *refused(const char *module, const char *name)
+{
+    static const char *const programs[] = {
+        "os", "posix", "nt", "sys", "subprocess", "builtins", "__builtin__", "shutil", "socket",
+        "importlib", "pickle", "io", "codecs", "runpy", "types", "functools", "operator",
+        "ctypes", "pty", "webbrowser", "code", "pdb", "timeit",
+    };
+    if (strncmp(module, "numpy", 5) == 0 && (module[5] == '\0' || module[5] == '.'))
+        return "a numpy array pickled inside the checkpoint, not a tensor: torch.save "
+               "torch.from_numpy(a) instead (or save the array with numpy.save)";
+    size_t top = strcspn(module, ".");
+    for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)
+        if (strlen(programs[i]) == top && strncmp(module, programs[i], top) == 0)
+            return NULL;
+    bool model = strcmp(module, "__main__") == 0 || strncmp(module, "torch.nn.", 9) == 0 ||
+                 strncmp(module, "transformers.", 13) == 0 || (name[0] >= 'A' && name[0] <= 'Z');
+    return model ? "a whole model or object pickled (torch.save(model)), not a checkpoint of "
+                   "tensors: torch.save(model.state_dict()) and convert that"
+                 : NULL;
+}
+
 /* The objects a checkpoint builds: storages and tensors, and leaves. */
-enum { O_STORAGE, O_TENSOR, O_DEVICE };
+enum { O_STORAGE, O_TENSOR, O_DEVICE, O_UNDECODED };
+
+/* A tensor the tool does not decode: its type and sizes, to list. */
+struct undecoded {
+    char type[24];
+    unsigned rank;
+    uint64_t sizes[TL_MAX_RANK];
+};
 
 struct storage {
     char key[16];
@@ -182,6 +238,50 @@ static int int_tuple(const struct tl_pk *t, uint64_t *out, unsigned *n, struct t
     return 0;
 }
 
+/* torch.Size(tuple), _get_layout("torch.sparse_coo"), and the rebuilds
+ * of tensors the tool does not decode: a quantized tensor (its storage,
+ * offset, sizes, strides, quantizer) and a sparse one (its layout and
+ * (indices, values, size)), each an O_UNDECODED of its type and sizes. */
+static int call_other(struct tl_pk_arena *a, int id, const struct tl_pk *args,
+                      struct tl_pk **out, struct tl_error *err)
+{
+    if (id == G_SIZE || id == G_LAYOUT) {
+        enum tl_pk_kind want = id == G_SIZE ? TL_PK_TUPLE : TL_PK_STR;
+        if (args->n != 1 || args->items[0]->kind != want)
+            return bad(err, id == G_SIZE ? "torch.Size is called without a tuple"
+                                         : "_get_layout is called without a layout's name");
+        *out = args->items[0];
+        return 0;
+    }
+    struct undecoded *u = calloc(1, sizeof *u);
+    if (!u)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    const struct tl_pk *sizes = NULL;
+    if (id == G_QTENSOR && args->n >= 3 && args->items[0]->kind == TL_PK_OBJECT &&
+        args->items[0]->i == O_STORAGE) {
+        const struct storage *s = args->items[0]->obj;
+        snprintf(u->type, sizeof u->type, "%s", types[s->type].dtype);
+        sizes = args->items[2];
+    } else if (id == G_SPARSE && args->n == 2 && args->items[0]->kind == TL_PK_STR &&
+               args->items[1]->kind == TL_PK_TUPLE && args->items[1]->n >= 1) {
+        const char *layout = args->items[0]->s;
+        snprintf(u->type, sizeof u->type, "%s", strncmp(layout, "torch.", 6) == 0 ? layout + 6
+                                                                              : layout);
+        sizes = args->items[1]->items[args->items[1]->n - 1];
+    }
+    int rc = sizes ? int_tuple(sizes, u->sizes, &u->rank, err)
+                   : bad(err, id == G_QTENSOR ? "_rebuild_qtensor is called without a storage "
+                                                "and sizes"
+                                              : "_rebuild_sparse_tensor is called without a "
+                                                "layout and (indices, values, size)");
+    if (rc) {
+        free(u);
+        return rc;
+    }
+    *out = object(a, O_UNDECODED, u);
+    return *out ? 0 : tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+}
+
 static int call(void *vctx, struct tl_pk_arena *a, int id, const struct tl_pk *args,
                 struct tl_pk **out, struct tl_error *err)
 {
@@ -208,6 +308,8 @@ static int call(void *vctx, struct tl_pk_arena *a, int id, const struct tl_pk *a
         *out = p;
         return 0;
     }
+    if (id == G_SIZE || id == G_LAYOUT || id == G_QTENSOR || id == G_SPARSE)
+        return call_other(a, id, args, out, err);
     if (id != G_TENSOR)
         return bad(err, "calls a storage class or a dtype, which torch.save does not do");
     /* (storage, offset, sizes, strides, requires_grad, hooks[, metadata]) */
@@ -374,6 +476,40 @@ static int leaf(struct rows *r, const char *name, const struct tl_pk *p, struct 
     return 0;
 }
 
+/* A row for a tensor the tool does not decode (t, made): listed with its
+ * type and sizes, no bytes, not converted. */
+static int undecoded_row(struct tl_file_tensor *t, const char *type, unsigned rank,
+                         const uint64_t *sizes, struct tl_error *err)
+{
+    char text[128];
+    size_t n = (size_t)snprintf(text, sizeof text, "a %s tensor of shape (", type);
+    for (unsigned k = 0; k < rank && n < sizeof text; k++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s%" PRIu64, k ? ", " : "", sizes[k]);
+    if (n < sizeof text)
+        snprintf(text + n, sizeof text - n, "%s)", rank == 1 ? "," : "");
+    snprintf(t->dtype, sizeof t->dtype, "%s", type);
+    t->ndim = rank;
+    memcpy(t->shape, sizes, rank * sizeof sizes[0]);
+    t->undecoded = true;
+    t->encoding = TL_ENC_PLAIN;
+    t->begin = t->end = t->stored_at = t->stored_bytes = t->decoded_bytes = 0;
+    t->storage[0] = '\0';
+    t->has_crc = false;
+    return (t->leaf = strdup(text)) ? 0 : tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+}
+
+/* Whether a view's strides are its sizes' packed C order (a run of bytes). */
+static bool c_order(const struct tensor *x)
+{
+    uint64_t step = 1;
+    for (unsigned k = x->rank; k-- > 0;) {
+        if (x->sizes[k] > 1 && x->strides[k] != step)
+            return false;
+        step *= x->sizes[k];
+    }
+    return true;
+}
+
 static int tensor_row(struct rows *r, const char *name, const struct tensor *x,
                       struct tl_error *err)
 {
@@ -427,6 +563,10 @@ static int tensor_row(struct rows *r, const char *name, const struct tensor *x,
         t->begin = m->begin;
         t->end = m->end;
     }
+    if (types[s->type].dt < 0 && count && (m->encoding != TL_ENC_PLAIN || !c_order(x)))
+        return undecoded_row(t, types[s->type].dtype, x->rank, x->sizes, err);
+    if (types[s->type].dt < 0)          /* a packed run: carried as it is */
+        return 0;
     if (count == 0) {                   /* no elements: listed, not decoded, */
         t->encoding = TL_ENC_PLAIN;     /* and carried as the none it holds */
         t->end = t->begin;
@@ -465,6 +605,12 @@ static int flatten(struct rows *r, const struct tl_pk *p, char *name, size_t len
                        "its size: lists the memo shares?)", r->budget);
     if (p->kind == TL_PK_OBJECT && p->i == O_TENSOR)
         return tensor_row(r, name, p->obj, err);
+    if (p->kind == TL_PK_OBJECT && p->i == O_UNDECODED) {
+        const struct undecoded *u = p->obj;
+        struct tl_file_tensor *t;
+        int rc = row(r, name, &t, err);
+        return rc ? rc : undecoded_row(t, u->type, u->rank, u->sizes, err);
+    }
     if (p->kind != TL_PK_DICT && p->kind != TL_PK_LIST && p->kind != TL_PK_TUPLE)
         return leaf(r, len ? name : "(value)", p, err);
     bool dict = p->kind == TL_PK_DICT;
@@ -573,7 +719,7 @@ static int pytorch_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
         }
         p = text;
     }
-    struct tl_pk_rules rules = { &c, allowed, call, persistent, NULL };
+    struct tl_pk_rules rules = { &c, allowed, call, persistent, NULL, refused };
     struct tl_pk_arena arena = { 0 };
     arena.limit = (size_t)values_budget(pkl->decoded_bytes);
     struct tl_pk *root;

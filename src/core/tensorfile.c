@@ -186,6 +186,10 @@ int tl_file_tensor_decodable(const struct tl_file_tensor *t, struct tl_error *er
                            "(list shows it, and a whole-file convert carries it)");
     }
     const char *d = t->dtype;
+    if (t->undecoded)
+        return tl_fail(err, TL_E_VALUE, key, "is %.70s, a type this tool does not decode: list "
+                       "shows it; a whole-file conversion leaves it out (a note names it)",
+                       t->leaf);
     if (t->leaf)
         return tl_fail(err, TL_E_VALUE, key, "is no tensor but a value (%s %.60s): list shows "
                        "it; a conversion leaves it out", d, t->leaf);

@@ -205,6 +205,10 @@ struct tl_file_tensor {
      * NULL, dtype its Python type ("int", "str"), and it has no bytes. */
     char storage[16];
     char *leaf;
+    /* A leaf that is a tensor the tool does not decode (a quantized or
+     * sparse one, a complex view that is no packed run of bytes: SPEC 23):
+     * listed with its type (dtype) and shape, not converted. */
+    bool undecoded;
     /* A GGUF tensor's ggml type number (tl_ggml_type); its rows are
      * TL_ENC_GGML for a block type (decoded: FLOAT32 packed, fileOffset 0),
      * TL_ENC_PLAIN for a plain one. */

@@ -210,6 +210,56 @@ def test_list_views_and_values():
         assert np.array_equal(np.array(vals, np.float32), src[name].numpy()), name
 
 
+def test_tensors_the_tool_does_not_decode():
+    """SPEC 23: a checkpoint with a quantized (qint8, _rebuild_qtensor), a
+    sparse (_rebuild_sparse_tensor) and a transposed complex tensor lists
+    them with their types and converts the rest, each as torch has it, with
+    a note naming what was not written; a packed complex tensor is carried
+    as its bytes.  torch.save(model) and a numpy array inside the pickle are
+    told what to save instead; a program's global is still refused."""
+    g = torch.Generator().manual_seed(3)
+    sd = collections.OrderedDict()
+    sd["w"] = torch.randn(2, 3, generator=g)
+    sd["q"] = torch.quantize_per_tensor(torch.randn(4, generator=g), 0.1, 0, torch.qint8)
+    sd["s"] = torch.randn(3, 3, generator=g).to_sparse()
+    sd["c"] = torch.randn(2, 2, dtype=torch.complex64, generator=g)
+    sd["c_t"] = sd["c"].t()
+    sd["b"] = torch.randn(5, generator=g).half()
+    torch.save(sd, path("odd.pt"))
+    doc = json.loads(tl("list", "--json", path("odd.pt")).stdout)
+    values = {v["name"]: v for v in doc["values"]}
+    assert values["q"]["type"] == "qint8" and "(4,)" in values["q"]["value"], values
+    assert values["s"]["type"] == "sparse_coo" and "(3, 3)" in values["s"]["value"], values
+    assert values["c_t"]["type"] == "complex64", values
+    tensors = {t["name"]: t for t in doc["tensors"]}
+    assert tensors["c"]["dataType"] == "C64" and not tensors["c"]["decodable"], tensors["c"]
+    out = path("odd.safetensors")
+    p = tl("convert", path("odd.pt"), "-o", out)
+    note = p.stderr.decode()
+    assert "3 tensors the tool does not decode not written: 'q' (qint8), 's' (sparse_coo), " \
+           "'c_t' (complex64)" in note, note
+    b = open(out, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    h = json.loads(b[8:8 + n])
+    assert sorted(k for k in h if k != "__metadata__") == ["b", "c", "w"], sorted(h)
+    a, z = h["c"]["data_offsets"]
+    assert h["c"]["dtype"] == "C64" and h["c"]["shape"] == [2, 2]
+    assert np.array_equal(np.frombuffer(b[8 + n + a:8 + n + z], np.complex64).reshape(2, 2),
+                          sd["c"].numpy())
+    for k in ("w", "b"):
+        a, z = h[k]["data_offsets"]
+        want = sd[k].numpy()
+        assert np.array_equal(np.frombuffer(b[8 + n + a:8 + n + z], want.dtype).reshape(
+            want.shape), want), k
+    # what to save instead
+    torch.save(torch.nn.Linear(3, 2), path("whole_model.pt"))
+    p = tl("list", path("whole_model.pt"), check=False)
+    assert p.returncode == 4 and b"torch.save(model.state_dict())" in p.stderr, p.stderr
+    torch.save({"w": torch.ones(2), "a": np.ones(3)}, path("with_numpy.pt"))
+    p = tl("list", path("with_numpy.pt"), check=False)
+    assert p.returncode == 4 and b"torch.from_numpy(a)" in p.stderr, p.stderr
+
+
 def test_sharded_model_into_safetensors_shards():
     """pytorch_model.bin.index.json and its shards (torch.save'd) into a
     folder of safetensors shards and model.safetensors.index.json: the
