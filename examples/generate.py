@@ -219,6 +219,13 @@ def torch_checkpoint():
           "decoder.weight": w.t(), "embed.weight": torch.arange(6).reshape(2, 3).to(torch.bfloat16)}
     sd["lm_head.weight"] = sd["embed.weight"]
     torch.save({"model": sd, "epoch": 3, "lr": 0.001}, os.path.join(here, "checkpoint.pt"))
+    # tensors the tool lists and does not decode: quantized, sparse, a
+    # transposed complex view; a packed complex one is carried as C64
+    odd = {"weight": w, "quantized": torch.quantize_per_tensor(w[0], 0.25, 0, torch.qint8),
+           "sparse": torch.eye(3).to_sparse(),
+           "rotary": torch.tensor([[1 + 2j, 3 - 1j], [0.5j, -1]], dtype=torch.complex64)}
+    odd["rotary_t"] = odd["rotary"].t()
+    torch.save(odd, os.path.join(here, "undecoded.pt"))
 
 
 torch_checkpoint()

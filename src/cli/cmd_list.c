@@ -169,8 +169,12 @@ static void print_values_and_pairs(const struct entry *e, size_t count, const st
 {
     char q[256];
     bool undecoded = false;
-    for (size_t i = 0; i < count; i++)
+    int tw = 6;                         /* the type column: its widest */
+    for (size_t i = 0; i < count; i++) {
         undecoded |= e[i].undecoded;
+        if (e[i].leaf && (int)strlen(e[i].dtype) > tw)
+            tw = (int)strlen(e[i].dtype);
+    }
     for (size_t i = 0, k = 0; i < count; i++) {
         if (!e[i].leaf)
             continue;
@@ -178,7 +182,8 @@ static void print_values_and_pairs(const struct entry *e, size_t count, const st
             printf(undecoded ? "\nvalues, and tensors the tool does not decode (listed, not "
                                "converted)\n"
                              : "\nvalues (not tensors: listed, not converted)\n");
-        printf("  %-*s  %-6s  %s\n", w, tl_quote(e[i].name, q, sizeof q), e[i].dtype, e[i].leaf);
+        printf("  %-*s  %-*s  %s\n", w, tl_quote(e[i].name, q, sizeof q), tw, e[i].dtype,
+               e[i].leaf);
     }
     struct tl_scaled *pairs = NULL;
     size_t npairs = 0;

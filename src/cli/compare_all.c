@@ -425,7 +425,7 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
     for (size_t k = 0; k < b.nfiles; k++)
         total += b.files[k].count;
     struct row *rows = calloc(total ? total : 1, sizeof *rows);
-    size_t n = 0, count[V_ERROR + 1] = { 0 }, values = 0;
+    size_t n = 0, count[V_ERROR + 1] = { 0 }, values = 0, undecoded = 0;
     if (!rows) {
         cli_oom();
         rc = CLI_IO;
@@ -437,6 +437,7 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
             size_t kb;
             if (ta->leaf) {             /* a checkpoint's value that is no tensor */
                 values++;
+                undecoded += ta->undecoded;
                 continue;
             }
             struct row *r = &rows[n++];
@@ -456,6 +457,7 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
             size_t ka;
             if (tb->leaf) {
                 values++;
+                undecoded += tb->undecoded;
                 continue;
             }
             if (side_find(&a, tb->name ? tb->name : "", &ka))
@@ -476,9 +478,12 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
         if (count[V_ONLY_A] || count[V_ONLY_B])
             printf(", %zu only in %s, %zu only in %s", count[V_ONLY_A], a.name, count[V_ONLY_B],
                    b.name);
-        if (values)
-            printf(" (%zu value%s that %s no tensor not compared)", values,
-                   values == 1 ? "" : "s", values == 1 ? "is" : "are");
+        if (values > undecoded)
+            printf(" (%zu value%s that %s no tensor not compared)", values - undecoded,
+                   values - undecoded == 1 ? "" : "s", values - undecoded == 1 ? "is" : "are");
+        if (undecoded)
+            printf(" (%zu tensor%s the tool does not decode not compared)", undecoded,
+                   undecoded == 1 ? "" : "s");
         printf("\n");
     }
     if (!rc && count[V_EQUAL] != n)
