@@ -473,6 +473,36 @@ def test_write_gguf_from_gguf_keeps_metadata():
             raw_in[a["data"] + soff:a["data"] + soff + ssize], name
 
 
+def test_requantize_as_llama_cpp_does():
+    """SPEC 23: --to-type Q8_0 of a GGUF holding Q4_K and a 1-D F16 norm is
+    refused (it would requantize); with --allow-requantize ggml reads the
+    file: the 2-D Q4_K tensor is Q8_0 of ggml's decoded values, bit for
+    bit, and the 1-D norm is F32 (never quantized), its values ggml's."""
+    rng = np.random.default_rng(37)
+    tensors = model("rq.gguf", ["Q4_K"], [[256, 2]], rng)
+    norm = values(rng, 256, "normal").astype(np.float16)
+    G.write(path("rq.gguf"), tensors + [("norm.weight", G.type_id("F16"), [256],
+                                          norm.tobytes())])
+    p = tl("convert", path("rq.gguf"), "--to-type", "Q8_0", "-o", path("rq8.gguf"), check=False)
+    assert p.returncode == 4 and b"--allow-requantize" in p.stderr, p.stderr
+    assert not os.path.exists(path("rq8.gguf"))
+    tl("convert", path("rq.gguf"), "--to-type", "Q8_0", "--allow-requantize", "-o",
+       path("rq8.gguf"))
+    out = G.read(path("rq8.gguf"))
+    assert out is not None
+    raw = open(path("rq8.gguf"), "rb").read()
+    by = {n: (ty, off, size) for n, ty, off, size in out["tensors"]}
+    name, t, ne, data = tensors[0]
+    ty, off, size = by[name]
+    assert ty == G.type_id("Q8_0"), ty
+    want = G.quantize(ty, expected(t, ne, data), ne[0])
+    assert raw[out["data"] + off:out["data"] + off + size] == want
+    ty, off, size = by["norm.weight"]
+    assert ty == G.type_id("F32"), ty
+    got = np.frombuffer(raw[out["data"] + off:out["data"] + off + size], np.float32)
+    assert np.array_equal(got, norm.astype(np.float32))
+
+
 def test_gpt_oss_mxfp4_pairs_as_ggml_decodes_them():
     """gpt-oss's MXFP4 in safetensors: W_blocks UINT8 [E, NG, 16] (two FP4
     values a byte, low nibble first) beside W_scales UINT8 [E, NG]; the tool
