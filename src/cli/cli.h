@@ -189,6 +189,10 @@ struct cli_desc {
     bool blocks;
     uint32_t ggml_type;
     uint64_t blocks_at, blocks_bytes;
+    /* loaded streamed (cli_load_desc_streamed): an encoded tensor whose
+     * decoded image (d's bytes) is read through this reader, file being
+     * the file as it is; NULL: d's bytes are file's */
+    struct tl_values *values;
 };
 
 /* The names of c's axes, one character each, into names (SPEC 15, 19):
@@ -212,6 +216,11 @@ int cli_load_desc_file(const char *arg, struct cli_data *file, enum tl_format fo
                        const char *axes, struct cli_desc *out);
 int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
                      struct cli_desc *out);
+/* The same, an encoded tensor of blocks (GGUF) not decoded whole: out->values
+ * reads its decoded image a window at a time (SPEC 22: dump and compare
+ * stream as convert does). */
+int cli_load_desc_streamed(const char *arg, const char *axes, const char *axes_opt,
+                           struct cli_desc *out);
 void cli_desc_release(struct cli_desc *desc);
 /* FILE:NAME's scaled weight (SPEC 18, 23: convert --dequantize of one
  * tensor), decoded whole into FLOAT32: NAME is W (or an FP8 weight's own
@@ -302,6 +311,10 @@ int cli_open_input_data(struct cli_desc *desc, const char *data_arg, uint64_t ne
 int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
                    const char *cmd, bool optional, struct cli_desc *desc,
                    struct cli_data *data);
+/* The same, an encoded tensor of blocks read through desc->values. */
+int cli_load_input_streamed(const char *desc_arg, const char *data_arg, const char *axes,
+                            const char *cmd, bool optional, struct cli_desc *desc,
+                            struct cli_data *data);
 
 /* Bytes of a data file beyond its tensor's buffer (fileOffset + byteOffset
  * + the larger of the elements' bytes and the total, declared or implied:

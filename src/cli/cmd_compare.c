@@ -49,7 +49,7 @@ static int load_side(const char *label, const char *axes, const char *axes_opt,
         cli_usage_error("compare", "missing argument %s (DESC DATA, or a tensor file)", label);
         return CLI_USAGE;
     }
-    int rc = cli_load_desc_as(args[*i], axes, axes_opt, &in->desc);
+    int rc = cli_load_desc_streamed(args[*i], axes, axes_opt, &in->desc);
     if (rc)
         return rc;
     (*i)++;
@@ -371,7 +371,8 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
     }
     struct tl_compare_result r;
     struct tl_error err = { 0 };
-    if (!rc && tl_compare(&a.desc.d, a.data.bytes, &b.desc.d, b.data.bytes, opts, &r, &err)) {
+    if (!rc && tl_compare_values(&a.desc.d, a.data.bytes, a.desc.values, &b.desc.d,
+                                 b.data.bytes, b.desc.values, opts, &r, &err)) {
         cli_error("compare: %s", err.msg);
         rc = CLI_IO;
     } else if (!rc) {

@@ -41,6 +41,7 @@ struct dump {
     const struct tl_desc *d;
     struct tl_finder *finder;      /* for --physical: who owns each slot */
     const unsigned char *file;     /* the data file */
+    struct tl_values *values;      /* or the reader of an encoded tensor's decoded image */
     unsigned rank;
     /* the logical view's axes: those of size > 1 (the last axis when none
      * is), so that axes of size 1 head no block of their own; col runs
@@ -76,9 +77,35 @@ static uint64_t shown(const struct dump *s, uint64_t n, uint64_t k, uint64_t *co
     return k < EDGE ? k : k == EDGE ? ELL : n - (2 * EDGE + 1 - k);
 }
 
+/* Image bytes [at, at + n): the file's, or the reader's (zeros where
+ * the blocks do not decode: said once by the loader's checks). */
+static const uint8_t *image(const struct dump *s, uint64_t at, uint64_t n)
+{
+    static const uint8_t zeros[16];
+    if (!s->values)
+        return s->file + at;
+    const uint8_t *p = tl_values_at(s->values, at, n, NULL);
+    return p ? p : zeros;
+}
+
+/* The element at elem_offset, as tl_desc_get gives it. */
+static void get(const struct dump *s, uint64_t elem_offset, void *v)
+{
+    if (!s->values) {
+        tl_desc_get(s->d, s->file, elem_offset, v);
+        return;
+    }
+    unsigned es = tl_dtype_size(s->d->dtype);  /* a decoded image: no nibbles */
+    memcpy(v, image(s, tl_desc_origin(s->d) + elem_offset * es, es), es);
+}
+
 static int format_at(const struct dump *s, uint64_t elem_offset, char *buf, size_t n)
 {
-    return tl_desc_format(s->d, s->file, elem_offset, buf, n);
+    if (!s->values)
+        return tl_desc_format(s->d, s->file, elem_offset, buf, n);
+    uint8_t v[16];
+    get(s, elem_offset, v);
+    return tl_dtype_format(s->d->dtype, v, buf, n);
 }
 
 static uint64_t offset_of(const struct dump *s)
@@ -260,7 +287,7 @@ static void json_value(struct dump *s, uint64_t elem_offset)
 {
     char buf[48];
     uint8_t v[8];
-    tl_desc_get(s->d, s->file, elem_offset, v);
+    get(s, elem_offset, v);
     const char *text = cli_value_json(s->d->dtype, v, buf, sizeof buf);
     json_put(s, text, strlen(text));
 }
@@ -371,10 +398,11 @@ static void physical_line(struct dump *s, uint64_t o, const char *value, const s
            !c->nib ? "" : bit ? "    high" : "     low", s->width, value);
     if (s->hex) {                       /* the slot's bytes as the file holds them */
         char hx[24] = "";
+        const uint8_t *p = image(s, at, c->nib ? 1 : size);
         if (c->nib)
-            snprintf(hx, sizeof hx, "%x", (unsigned)(s->file[at] >> (bit ? 4 : 0)) & 15u);
+            snprintf(hx, sizeof hx, "%x", (unsigned)(p[0] >> (bit ? 4 : 0)) & 15u);
         for (unsigned b = 0; !c->nib && b < size; b++)
-            snprintf(hx + 2 * b, sizeof hx - 2 * b, "%02x", s->file[at + b]);
+            snprintf(hx + 2 * b, sizeof hx - 2 * b, "%02x", p[b]);
         printf("%*s  ", (int)hw, hx);
     }
     if (!tl_finder_complete(s->finder))         /* stopped at its work bound */
@@ -541,7 +569,7 @@ static int slice(struct cli_desc *c, const char *text)
 }
 
 /* count, min, max, mean, NaN and infinity counts (--stats). */
-static void stats(const struct cli_desc *c, const unsigned char *file, bool json)
+static void stats(const struct dump *s, const struct cli_desc *c, bool json)
 {
     const struct tl_desc *d = &c->d;
     enum tl_dtype vt = tl_dtype_unpacked(d->dtype);
@@ -551,7 +579,7 @@ static void stats(const struct cli_desc *c, const unsigned char *file, bool json
     bool have = false;
     do {
         double x;
-        tl_desc_get(d, file, tl_desc_elem(d, idx), v);
+        get(s, tl_desc_elem(d, idx), v);
         tl_convert_value(vt, v, TL_DT_FLOAT64, &x);
         count++;
         if (isnan(x)) {
@@ -691,7 +719,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         print_empty(ndim, shape, json);
         return CLI_OK;
     }
-    int rc = cli_load_input(desc_arg, data_arg, axes, "dump", false, &desc, &data);
+    int rc = cli_load_input_streamed(desc_arg, data_arg, axes, "dump", false, &desc, &data);
     if (rc)
         return rc;
     if (!(rc = cli_require_elements(&desc, &data)))
@@ -702,7 +730,8 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
         return rc;
     }
     struct dump s = {
-        .d = &desc.d, .file = data.bytes, .rank = desc.d.rank, .hex = hex,
+        .d = &desc.d, .file = data.bytes, .values = desc.values, .rank = desc.d.rank,
+        .hex = hex,
     };
     for (unsigned i = 0; i < s.rank; i++) {
         if (desc.d.sizes[i] > 1)
@@ -713,7 +742,7 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
     s.col = s.view[s.nview - 1];
     s.row = s.nview > 1 ? s.view[s.nview - 2] : s.col;
     if (want_stats)
-        stats(&desc, data.bytes, json);
+        stats(&s, &desc, json);
     else if (physical)
         rc = dump_physical(&s, &desc, &data, all, json, steps);
     else

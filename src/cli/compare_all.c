@@ -138,11 +138,24 @@ struct row {
     bool have_abs;
 };
 
-/* A tensor's bytes as stored, or decoded (an encoded one, into tmp). */
+/* A tensor's bytes as stored, or decoded (a deflated one, into tmp); a
+ * decodable tensor of ggml blocks is read through *v instead, a window at
+ * a time (*p NULL). */
 static int raw_bytes(const struct cli_data *in, const struct tl_file_tensor *t,
-                     struct cli_data *tmp, const uint8_t **p, uint64_t *n)
+                     struct cli_data *tmp, const uint8_t **p, uint64_t *n, struct tl_values **v)
 {
     memset(tmp, 0, sizeof *tmp);
+    *v = NULL;
+    if (t->encoding == TL_ENC_GGML && t->decodable) {
+        struct tl_input src = cli_input(in, NULL);
+        struct tl_error err = { 0 };
+        int rc = tl_values_open(&src, t, v, &err);
+        if (rc)
+            cli_report(in->name, &err);
+        *p = NULL;
+        *n = t->decoded_bytes;
+        return rc == 0 ? CLI_OK : rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
     if (t->encoding == TL_ENC_PLAIN) {
         *p = in->bytes + t->begin;
         *n = t->end - t->begin;
@@ -237,9 +250,10 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
     struct cli_data ta_tmp, tb_tmp;
     const uint8_t *pa, *pb;
     uint64_t na, nb;
-    int rc = raw_bytes(&a->datas[ka], ta, &ta_tmp, &pa, &na);
+    struct tl_values *va = NULL, *vb = NULL;
+    int rc = raw_bytes(&a->datas[ka], ta, &ta_tmp, &pa, &na, &va);
     if (rc == CLI_OK)
-        rc = raw_bytes(&b->datas[kb], tb, &tb_tmp, &pb, &nb);
+        rc = raw_bytes(&b->datas[kb], tb, &tb_tmp, &pb, &nb, &vb);
     else
         memset(&tb_tmp, 0, sizeof tb_tmp);
     if (rc) {
@@ -266,19 +280,24 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
         const uint8_t *fb = tb->encoding == TL_ENC_PLAIN ? b->datas[kb].bytes : pb;
         uint8_t *conv = NULL;
         bool same = true;
-        if (x && (x->layout || x->type))
+        struct tl_error err = { 0 };
+        if (x && x->type && va && !(fa = tl_values_at(va, 0, tl_values_size(va), &err))) {
+            cli_report(a->name, &err);      /* A rounded as --to-type: decoded whole */
+            rc = CLI_INVALID;
+        } else if (x && (x->layout || x->type)) {
             rc = as_converted(x, tb, fa, &da, &db, &conv, &same);
-        else
+        } else {
             fb = staged(&b->datas[kb], tb, fb, &b->buf, &db);
+        }
         if (conv)
             fa = conv;
         struct tl_compare_result res;
-        struct tl_error err = { 0 };
         struct tl_compare_opts oo = *o;
         oo.show = 0;
         if (rc || !same) {
             r->v = rc ? V_ERROR : V_SIZES;
-        } else if (tl_compare(&da, fa, &db, fb, &oo, &res, &err)) {
+        } else if (tl_compare_values(&da, fa, conv || (x && x->type) ? NULL : va, &db, fb, vb,
+                                     &oo, &res, &err)) {
             cli_error("compare: %s", err.msg);
             rc = CLI_IO;
             r->v = V_ERROR;
@@ -294,6 +313,8 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
     }
     cli_close_data(&ta_tmp);
     cli_close_data(&tb_tmp);
+    tl_values_close(va);
+    tl_values_close(vb);
     /* what was read is handed back: memory stays bounded by one tensor's
      * pages, not the files' */
     struct tl_input da = cli_input(&a->datas[ka], NULL), db = cli_input(&b->datas[kb], NULL);

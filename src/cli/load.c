@@ -295,19 +295,25 @@ int cli_load_desc(const char *arg, const char *axes, struct cli_desc *out)
 /* cli_load_desc_as(), and with `opened` the file arg names, opened already
  * (taken over: closed or kept in out). */
 static int load_desc(const char *arg, const char *axes, const char *axes_opt,
-                     struct cli_data *opened, enum tl_format opened_format,
+                     struct cli_data *opened, enum tl_format opened_format, bool stream,
                      struct cli_desc *out);
 
 int cli_load_desc_as(const char *arg, const char *axes, const char *axes_opt,
                      struct cli_desc *out)
 {
-    return load_desc(arg, axes, axes_opt, NULL, TL_FMT_JSON, out);
+    return load_desc(arg, axes, axes_opt, NULL, TL_FMT_JSON, false, out);
+}
+
+int cli_load_desc_streamed(const char *arg, const char *axes, const char *axes_opt,
+                           struct cli_desc *out)
+{
+    return load_desc(arg, axes, axes_opt, NULL, TL_FMT_JSON, true, out);
 }
 
 int cli_load_desc_file(const char *arg, struct cli_data *file, enum tl_format format,
                        const char *axes, struct cli_desc *out)
 {
-    return load_desc(arg, axes, "--axes", file, format, out);
+    return load_desc(arg, axes, "--axes", file, format, false, out);
 }
 
 /* The tensor a file names (FILE or FILE:NAME, or '-'), the file opened
@@ -315,7 +321,7 @@ int cli_load_desc_file(const char *arg, struct cli_data *file, enum tl_format fo
  * shard), a JSON description or buffer map, or a tensor file (an encoded
  * tensor decoded).  @return a CLI_* status. */
 static int load_file(const char *arg, struct cli_data *opened, enum tl_format opened_format,
-                     struct cli_desc *out)
+                     bool stream, struct cli_desc *out)
 {
     char path[4096];
     const char *tname = NULL;
@@ -358,7 +364,14 @@ static int load_file(const char *arg, struct cli_data *opened, enum tl_format op
         return CLI_INVALID;
     }
     rc = pick_tensor(&tf, file.name, tname, out, &t);
-    if (!rc && t->encoding != TL_ENC_PLAIN) {       /* its .npy, inflated */
+    if (!rc && stream && t->encoding == TL_ENC_GGML) {
+        out->file = file;               /* its blocks, decoded as they are read */
+        struct tl_input in = cli_input(&out->file, NULL);
+        if ((rc = tl_values_open(&in, t, &out->values, &err))) {
+            cli_report(file.name, &err);
+            rc = rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+        }
+    } else if (!rc && t->encoding != TL_ENC_PLAIN) {       /* its .npy, inflated */
         rc = cli_decode_tensor(&file, t, &out->file);
         cli_close_data(&file);
     } else if (!rc) {
@@ -391,7 +404,7 @@ static int assign_axes(struct cli_desc *out, const char *axes, const char *axes_
 }
 
 static int load_desc(const char *arg, const char *axes, const char *axes_opt,
-                     struct cli_data *opened, enum tl_format opened_format,
+                     struct cli_data *opened, enum tl_format opened_format, bool stream,
                      struct cli_desc *out)
 {
     const char *p = arg;
@@ -417,7 +430,7 @@ static int load_desc(const char *arg, const char *axes, const char *axes_opt,
             tl_file_free(&tf);
         }
     } else {
-        rc = load_file(arg, opened, opened_format, out);
+        rc = load_file(arg, opened, opened_format, stream, out);
     }
     if (rc || (axes && (rc = assign_axes(out, axes, axes_opt))))
         return rc;
@@ -528,6 +541,8 @@ int cli_load_dequantized(const char *arg, struct cli_desc *out)
 
 void cli_desc_release(struct cli_desc *desc)
 {
+    tl_values_close(desc->values);
+    desc->values = NULL;
     cli_close_data(&desc->file);
 }
 
@@ -572,12 +587,13 @@ int cli_open_input_data(struct cli_desc *desc, const char *data_arg, uint64_t ne
     return data_arg ? cli_open_data_upto(data_arg, need, data) : CLI_OK;
 }
 
-int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
-                   const char *cmd, bool optional, struct cli_desc *desc, struct cli_data *data)
+static int load_input(const char *desc_arg, const char *data_arg, const char *axes,
+                      const char *cmd, bool optional, bool stream, struct cli_desc *desc,
+                      struct cli_data *data)
 {
     memset(data, 0, sizeof *data);
     int rc = cli_check_stdin(cmd, desc_arg, data_arg);
-    if (rc || (rc = cli_load_desc(desc_arg, axes, desc)))
+    if (rc || (rc = load_desc(desc_arg, axes, "--axes", NULL, TL_FMT_JSON, stream, desc)))
         return rc;
     if (!(rc = cli_check_data_arg(cmd, desc, data_arg, optional)))
         rc = cli_open_input_data(desc, data_arg, tl_desc_bytes_needed(&desc->d, &desc->info),
@@ -587,9 +603,23 @@ int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
     return rc;
 }
 
+int cli_load_input(const char *desc_arg, const char *data_arg, const char *axes,
+                   const char *cmd, bool optional, struct cli_desc *desc, struct cli_data *data)
+{
+    return load_input(desc_arg, data_arg, axes, cmd, optional, false, desc, data);
+}
+
+int cli_load_input_streamed(const char *desc_arg, const char *data_arg, const char *axes,
+                            const char *cmd, bool optional, struct cli_desc *desc,
+                            struct cli_data *data)
+{
+    return load_input(desc_arg, data_arg, axes, cmd, optional, true, desc, data);
+}
+
 int cli_require_elements(const struct cli_desc *desc, const struct cli_data *data)
 {
-    if (data->size >= desc->info.elements_bytes)
+    if (desc->values ? tl_values_size(desc->values) >= desc->info.elements_bytes
+                     : data->size >= desc->info.elements_bytes)
         return CLI_OK;
     /* numpy's strides count bytes: when the strides divided by the element
      * size would fit, say so */

@@ -87,6 +87,33 @@ void tl_input_inflated_free(const struct tl_input *in, struct tl_scratch *s);
  * a file a failure is of. */
 void tl_error_about(struct tl_error *err, const char *what, const char *name);
 
+/* ---- one streaming reader of a tensor's decoded bytes (values.c) ---------- */
+
+/* The decoded bytes of tensor t of in (its image: plain, the file's own;
+ * encoded, t->decoded_bytes of them, t->desc describing them), read a
+ * window at a time: ggml blocks decode only the blocks asked for, in any
+ * order; a deflated member is inflated once into in's scratch room. */
+struct tl_values;
+int tl_values_open(const struct tl_input *in, const struct tl_file_tensor *t,
+                   struct tl_values **v, struct tl_error *err);
+void tl_values_close(struct tl_values *v);
+/* The image's size in bytes. */
+uint64_t tl_values_size(const struct tl_values *v);
+/* Image bytes [at, at + n), valid until the next call; NULL (err filled)
+ * past the image or where its blocks do not decode. */
+const uint8_t *tl_values_at(struct tl_values *v, uint64_t at, uint64_t n, struct tl_error *err);
+
+/* tl_compare (tl_compare.h) of a and b, either of whose image is read
+ * through a reader (av, bv; NULL: a_file, b_file in place): a slab of
+ * rows of the first axis at a time, the report the same as tl_compare's
+ * of the whole. */
+struct tl_compare_opts;
+struct tl_compare_result;
+int tl_compare_values(const struct tl_desc *a, const uint8_t *a_file, struct tl_values *av,
+                      const struct tl_desc *b, const uint8_t *b_file, struct tl_values *bv,
+                      const struct tl_compare_opts *o, struct tl_compare_result *r,
+                      struct tl_error *err);
+
 /* ---- an output ------------------------------------------------------------- */
 
 /* Where the writer writes, the caller's.  Each operation returns 0, or

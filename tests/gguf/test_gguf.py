@@ -321,6 +321,49 @@ def test_dump_and_compare():
     tl("compare", path("dump.gguf") + ":w", path("dump.gguf") + ":x", "--atol", "0.05")
 
 
+def test_dump_and_compare_stream_without_a_temporary_file():
+    """SPEC 22: dump and compare read a GGUF tensor's blocks a window at a
+    time, never decoded whole into a temporary file (TMPDIR pointing
+    nowhere): a Q4_K tensor of 600 rows (600 KB decoded, several windows)
+    dumps ggml's values; compared with numpy's .npy of them it is equal,
+    with a copy where three values changed, exactly those three are named,
+    in order, the largest difference and its index numpy's."""
+    rng = np.random.default_rng(41)
+    t = G.type_id("Q4_K")
+    x = rng.standard_normal(256 * 600).astype(np.float32)
+    data = G.quantize(t, x, 256)
+    G.write(path("big.gguf"), [("w", t, [256, 600], data)])
+    want = G.to_float(t, data, 256 * 600).reshape(600, 256)
+    env = dict(os.environ, TMPDIR=path("nowhere"))
+    run = lambda *a: subprocess.run([TL] + [str(v) for v in a], capture_output=True, env=env)
+    p = run("dump", path("big.gguf") + ":w", "--json")
+    assert p.returncode == 0, p.stderr
+    got = np.array(json.loads(p.stdout)["values"], np.float64).astype(np.float32)
+    assert np.array_equal(got, want)
+    p = run("dump", path("big.gguf") + ":w", "--stats", "--json")
+    st = json.loads(p.stdout)
+    assert st["count"] == want.size and st["min"] == float(want.min()) and \
+        st["max"] == float(want.max()), st
+    np.save(path("big.npy"), want)
+    p = run("compare", path("big.gguf") + ":w", path("big.npy"))
+    assert p.returncode == 0, (p.stdout, p.stderr)
+    bad = want.copy()
+    for (i, j), d in (((1, 5), 0.5), ((300, 7), -2.0), ((599, 255), 1.0)):
+        bad[i, j] += d
+    np.save(path("bad.npy"), bad)
+    p = run("compare", path("big.gguf") + ":w", path("bad.npy"), "--json")
+    assert p.returncode == 1, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["mismatches"] == 3 and doc["elementCount"] == want.size, doc
+    assert [m["index"] for m in doc["first"]] == [[1, 5], [300, 7], [599, 255]], doc["first"]
+    diff = np.abs(want.astype(np.float64) - bad.astype(np.float64))
+    assert doc["maxAbsDiffIndex"] == list(np.unravel_index(diff.argmax(), diff.shape)), doc
+    # whole files: the GGUF against the safetensors convert wrote of it
+    assert run("convert", path("big.gguf"), "-o", path("big.safetensors")).returncode == 0
+    p = run("compare", path("big.gguf"), path("big.safetensors"))
+    assert p.returncode == 0 and b"equal (153600 elements)" in p.stdout, (p.stdout, p.stderr)
+
+
 def test_offset_names_each_elements_bits():
     """offset FILE:NAME INDEX names where an element's bits lie: flipping
     them in the file changes that element, and no other of its block, as
