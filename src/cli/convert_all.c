@@ -16,7 +16,6 @@
 #include <cjson/cJSON.h>
 #include <fnmatch.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>

@@ -21,7 +21,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,40 +74,36 @@ struct shard_jobs {
     struct cli_whole w;
     const char *dir, *outdir;           /* where shards are written; where they will be */
     size_t only;                        /* one shard, or SIZE_MAX for all */
-    atomic_size_t next;
     atomic_bool failed;
     atomic_int rc;
     uint64_t *bytes;                    /* each shard's tensors' bytes */
 };
 
-static void *shard_worker(void *arg)
+/* Shard number k converted (a job of the library's pool, tl_jobs_run). */
+static void shard_job(void *arg, unsigned who, size_t k)
 {
     struct shard_jobs *j = arg;
-    for (;;) {
-        size_t k = atomic_fetch_add(&j->next, 1);
-        if (k >= j->s->x.nshards || atomic_load(&j->failed))
-            return NULL;
-        if (j->only != SIZE_MAX && k != j->only)
-            continue;
-        char out[4096 + 256], shown[4096 + 256], name[256];
-        cli_shard_written(j->s, k, name, sizeof name);
-        snprintf(out, sizeof out, "%s/%s", j->dir, name);
-        snprintf(shown, sizeof shown, "%s/%s", j->outdir, name);
-        struct cli_whole w = j->w;
-        w.out = out;
-        w.shown = shown;
-        w.name = j->s->data[k].name;
-        int rc = make_parents(j->dir, name);
-        if (j->views)
-            w.row_file = (const uint8_t *const *)j->views->row_file[k];
-        if (rc == CLI_OK)
-            rc = cli_convert_whole(&w, j->views ? &j->views->f[k] : &j->s->files[k],
-                                   &j->s->data[k], &j->bytes[k]);
-        if (rc) {
-            int zero = 0;
-            atomic_compare_exchange_strong(&j->rc, &zero, rc);
-            atomic_store(&j->failed, true);
-        }
+    (void)who;
+    if (atomic_load(&j->failed) || (j->only != SIZE_MAX && k != j->only))
+        return;
+    char out[4096 + 256], shown[4096 + 256], name[256];
+    cli_shard_written(j->s, k, name, sizeof name);
+    snprintf(out, sizeof out, "%s/%s", j->dir, name);
+    snprintf(shown, sizeof shown, "%s/%s", j->outdir, name);
+    struct cli_whole w = j->w;
+    w.out = out;
+    w.shown = shown;
+    w.name = j->s->data[k].name;
+    int rc = make_parents(j->dir, name);
+    if (j->views)
+        w.row_file = (const uint8_t *const *)j->views->row_file[k];
+    if (rc == CLI_OK)
+        rc = cli_convert_whole(&w, j->views ? &j->views->f[k] : &j->s->files[k],
+                               &j->s->data[k], &j->bytes[k]);
+    if (rc) {
+        int zero = 0;
+        atomic_compare_exchange_strong(&j->rc, &zero, rc);
+        atomic_store(&j->failed, true);
     }
 }
 
@@ -120,7 +115,6 @@ static int convert_shards(const struct cli_shards *s, const struct tl_scaled_vie
 {
     struct shard_jobs j = { .s = s, .views = views, .w = *w, .dir = dir, .outdir = outdir,
                             .only = only };
-    atomic_init(&j.next, 0);
     atomic_init(&j.failed, false);
     atomic_init(&j.rc, 0);
     j.bytes = calloc(s->x.nshards ? s->x.nshards : 1, sizeof *j.bytes);
@@ -138,18 +132,7 @@ static int convert_shards(const struct cli_shards *s, const struct tl_scaled_vie
     j.w.part = true;
     j.w.json = false;
     j.w.quiet = w->quiet || par > 1;    /* one bar per shard would tangle */
-    pthread_t *tid = calloc(par, sizeof *tid);
-    unsigned started = 0;
-    for (unsigned i = 1; tid && i < par; i++) {
-        if (pthread_create(&tid[i], NULL, shard_worker, &j) == 0)
-            started++;
-        else
-            break;
-    }
-    shard_worker(&j);
-    for (unsigned i = 1; i <= started; i++)
-        pthread_join(tid[i], NULL);
-    free(tid);
+    tl_jobs_run(par, s->x.nshards, shard_job, &j);
     *total = 0;
     for (size_t k = 0; k < s->x.nshards; k++)
         *total += j.bytes[k];

@@ -227,6 +227,15 @@ int tl_writer_floats(struct tl_writer *w, enum tl_dtype dt, uint64_t count,
                                  void *out),
                      void *ctx, struct tl_error *err);
 
+/* ---- jobs on the library's threads (whole_write.c) ------------------------- */
+
+/* Runs job(ctx, who, k) once for every k < n, on at most `threads` threads
+ * of the copy engine's pool (the caller one of them; who < threads names
+ * the thread, for state of its own), each taking the next k: one pool for
+ * the engine's copies, a whole file's tensors and a model's shards. */
+void tl_jobs_run(unsigned threads, size_t n, void (*job)(void *ctx, unsigned who, size_t k),
+                 void *ctx);
+
 /* ---- whole-file conversion (whole_write.c, each format's file) ------------ */
 
 /* A whole file's tensors written into a file of another format (SPEC 9),

@@ -10,8 +10,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "copy.h"
 #include "internal.h"
 #include "tl_io.h"
+
+struct jobs {
+    _Atomic size_t next;
+    size_t n;
+    void (*job)(void *ctx, unsigned who, size_t k);
+    void *ctx;
+};
+
+static void jobs_member(void *arg, unsigned who)
+{
+    struct jobs *j = arg;
+    for (size_t k; (k = atomic_fetch_add(&j->next, 1)) < j->n;)
+        j->job(j->ctx, who, k);
+}
+
+void tl_jobs_run(unsigned threads, size_t n, void (*job)(void *ctx, unsigned who, size_t k),
+                 void *ctx)
+{
+    struct jobs j = { .n = n, .job = job, .ctx = ctx };
+    unsigned t = threads < n ? threads : (unsigned)n;
+    if (t > TL_TEAM_MAX)
+        t = TL_TEAM_MAX;
+    if (t <= 1) {
+        jobs_member(&j, 0);
+        return;
+    }
+    tl_team_run(t, jobs_member, &j);
+}
 
 int tl_whole_write(struct tl_whole_job *j, enum tl_format into, const struct tl_output *out,
                    struct tl_error *err)
@@ -136,10 +165,11 @@ struct crew {
     struct tl_writer *w;
     const struct tl_whole_job *j;
     const size_t *order;                /* the indexes forks take, largest first */
-    size_t n;
     uint64_t hlen;
     struct tl_writer_shared *shared;
-    _Atomic size_t next;
+    struct tl_writer *forks;            /* a thread's own (who), made at its first tensor */
+    struct tl_inflated *caches;
+    bool *made;
     _Atomic int rc;                     /* the first failure's, else 0 */
     pthread_mutex_t mu;                 /* the first failure's message */
     struct tl_error err;
@@ -156,32 +186,29 @@ static bool forkable(const struct tl_whole_item *x)
     return tl_writer_windowed(&x->t->desc, &x->dst);
 }
 
-static void *crew_member(void *arg)
+/* Tensor number k of the order, on thread who's fork. */
+static void crew_job(void *arg, unsigned who, size_t k)
 {
     struct crew *c = arg;
-    struct tl_writer fork;
-    tl_writer_fork(c->w, &fork, c->shared);
-    struct tl_inflated cache = { 0 };
-    for (;;) {
-        size_t k = atomic_fetch_add(&c->next, 1);
-        if (k >= c->n || atomic_load(&c->rc) != 0)
-            break;
-        struct tl_whole_item *x = &c->j->it[c->order[k]];
-        struct tl_error err = { 0 };
-        int rc = tl_writer_seek(&fork, c->hlen + x->offset);
-        if (rc == 0)
-            rc = tl_whole_put(&fork, c->j, x, c->hlen + x->offset + x->bytes, &cache, &err);
-        int ok = 0;
-        if (rc != 0 && atomic_compare_exchange_strong(&c->rc, &ok, rc)) {
-            pthread_mutex_lock(&c->mu);
-            c->err = err;
-            c->blame = fork.blame;
-            pthread_mutex_unlock(&c->mu);
-        }
+    if (atomic_load(&c->rc) != 0)
+        return;
+    if (!c->made[who]) {
+        tl_writer_fork(c->w, &c->forks[who], c->shared);
+        c->made[who] = true;
     }
-    tl_inflated_free(c->j->in, &cache);
-    tl_writer_free(&fork);
-    return NULL;
+    struct tl_writer *fork = &c->forks[who];
+    struct tl_whole_item *x = &c->j->it[c->order[k]];
+    struct tl_error err = { 0 };
+    int rc = tl_writer_seek(fork, c->hlen + x->offset);
+    if (rc == 0)
+        rc = tl_whole_put(fork, c->j, x, c->hlen + x->offset + x->bytes, &c->caches[who], &err);
+    int ok = 0;
+    if (rc != 0 && atomic_compare_exchange_strong(&c->rc, &ok, rc)) {
+        pthread_mutex_lock(&c->mu);
+        c->err = err;
+        c->blame = fork->blame;
+        pthread_mutex_unlock(&c->mu);
+    }
 }
 
 struct sized {
@@ -219,29 +246,35 @@ int tl_whole_crew(struct tl_writer *w, const struct tl_whole_job *j, uint64_t hl
     *done = NULL;
     if (!w->out->seekable || w->threads < 2 || j->n < 2)
         return 0;
+    unsigned t = w->threads < TL_TEAM_MAX ? w->threads : TL_TEAM_MAX;
     bool *d = calloc(j->n, sizeof *d);
-    size_t *order = malloc(j->n * sizeof *order), m;
-    if (!d || !order || (m = crew_order(j, d, order)) == SIZE_MAX) {
+    size_t *order = malloc(j->n * sizeof *order), m = 0;
+    struct crew c = { .w = w, .j = j, .hlen = hlen, .shared = shared,
+                      .forks = calloc(t, sizeof *c.forks), .caches = calloc(t, sizeof *c.caches),
+                      .made = calloc(t, sizeof *c.made) };
+    if (!d || !order || !c.forks || !c.caches || !c.made ||
+        (m = crew_order(j, d, order)) == SIZE_MAX) {
         free(d);
         free(order);
+        free(c.forks);
+        free(c.caches);
+        free(c.made);
         w->blame = w->out->name;
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     }
-    struct crew c = { .w = w, .j = j, .order = order, .n = m, .hlen = hlen, .shared = shared };
+    c.order = order;
     pthread_mutex_init(&c.mu, NULL);
     int rc = tl_writer_presize(w);
     if (rc == 0) {
-        unsigned k = w->threads < m ? w->threads : (unsigned)m, started = 0;
-        pthread_t tid[64];
-        while (started + 1 < k && started < 64 &&
-               pthread_create(&tid[started], NULL, crew_member, &c) == 0)
-            started++;
-        crew_member(&c);
-        for (unsigned i = 0; i < started; i++)
-            pthread_join(tid[i], NULL);
+        tl_jobs_run(t, m, crew_job, &c);
         rc = atomic_load(&c.rc);
         w->pos = hlen;
         w->shared = shared;
+    }
+    for (unsigned i = 0; i < t; i++) {
+        tl_inflated_free(j->in, &c.caches[i]);
+        if (c.made[i])
+            tl_writer_free(&c.forks[i]);
     }
     pthread_mutex_destroy(&c.mu);
     if (rc && rc != TL_E_IO) {
@@ -250,6 +283,9 @@ int tl_whole_crew(struct tl_writer *w, const struct tl_whole_job *j, uint64_t hl
         w->blame = c.blame;
     }
     free(order);
+    free(c.forks);
+    free(c.caches);
+    free(c.made);
     *done = d;
     return rc;
 }
