@@ -448,6 +448,16 @@ bool cli_whole_leaves_out(const void *ctx, const char *name);
 int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
                       const struct cli_data *in, uint64_t *tensor_bytes);
 
+/* The core's plan of f's tensors under w's rules (tl_whole_plan, into
+ * w->format), its failure said naming w->name.  @return a CLI_* status. */
+int cli_whole_plan(const struct cli_whole *w, const struct tl_file *f, struct tl_whole_item *it,
+                   const enum tl_dtype *to_type, struct tl_rule_use *u);
+
+/* w's --to-type as a type (*has: given), a floating one, else a usage
+ * error of command cmd.  @return CLI_OK or CLI_USAGE (said). */
+int cli_whole_to_type(const struct cli_whole *w, const char *cmd, enum tl_dtype *to_type,
+                      bool *has);
+
 /* Checks the rules of w over the files[0 .. n) together (the shards of a
  * model): each must change some tensor of some file.  Messages are printed;
  * @return a CLI_* status. */

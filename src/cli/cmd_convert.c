@@ -466,10 +466,17 @@ static int run_whole(const struct options *o, struct input *in)
     return rc;
 }
 
+/* Whether OUT names a folder: OUTDIR/, or one that exists. */
+static bool out_is_folder(const char *out)
+{
+    struct stat st;
+    size_t n = strlen(out);
+    return (n && out[n - 1] == '/') || (stat(out, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
 /* A sharded model's index, converted whole into a folder (shards_convert.c). */
 static int run_shards(const struct options *o)
 {
-    struct stat st;
     const char *bad = one_tensor_option(o, true);
     if (bad) {
         cli_usage_error("convert", "%s names one tensor: a sharded model converts into a "
@@ -477,8 +484,7 @@ static int run_shards(const struct options *o)
                         "INDEX:NAME)", bad);
         return CLI_USAGE;
     }
-    size_t n = strlen(o->out);
-    if (!(n && o->out[n - 1] == '/') && !(stat(o->out, &st) == 0 && S_ISDIR(st.st_mode))) {
+    if (!out_is_folder(o->out)) {
         cli_usage_error("convert", "a sharded model converts into a folder: give OUT as "
                         "OUTDIR/ (its shards and index are written there)");
         return CLI_USAGE;
@@ -503,15 +509,13 @@ static int run_reshard(const struct options *o, struct input *in)
 {
     static const char cmd[] = "convert";
     struct tl_error err = { 0 };
-    struct stat st;
-    size_t n = strlen(o->out);
     const char *bad = one_tensor_option(o, true);
     if (bad) {
         cli_usage_error(cmd, "%s names one tensor: --max-shard-size writes a file's tensors "
                         "into a folder of shards", bad);
         return CLI_USAGE;
     }
-    if (!(n && o->out[n - 1] == '/') && !(stat(o->out, &st) == 0 && S_ISDIR(st.st_mode))) {
+    if (!out_is_folder(o->out)) {
         cli_usage_error(cmd, "--max-shard-size writes shards and their index into a folder: "
                         "give OUT as OUTDIR/");
         return CLI_USAGE;

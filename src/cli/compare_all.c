@@ -388,40 +388,29 @@ static cJSON *rows_json(const struct row *rows, size_t n, const size_t *count)
     return o;
 }
 
-/* A's tensors planned under the rules (as convert plans them into B's
- * format): a->plan.  @return a CLI_* status after a message. */
-static int plan_side(struct side *a, const struct side *b, const struct cli_whole *w)
+/* A's tensors planned under the rules, as convert plans them into B's
+ * format: a->plan.  @return a CLI_* status after a message. */
+static int plan_side(struct side *a, const struct side *b, const struct cli_whole *rules)
 {
     enum tl_dtype to_type;
+    bool has;
     struct tl_rule_use u;
     memset(&u, 0, sizeof u);
-    if (w->to_type && (cli_type_arg("compare", "--to-type", w->to_type, &to_type) ||
-                       !tl_dtype_is_float(to_type))) {
-        if (tl_dtype_from_any(w->to_type, &to_type) == 0)
-            cli_usage_error("compare", "--to-type %s: the rules change the floating tensors, so "
-                            "T is a floating type (FLOAT16, BFLOAT16, FLOAT32, FLOAT64)",
-                            tl_dtype_name(to_type));
-        return CLI_USAGE;
-    }
-    if (!(a->plan = calloc(a->nfiles, sizeof *a->plan)))
-        return cli_oom();
-    for (size_t k = 0; k < a->nfiles; k++) {
-        struct tl_whole_rules r = {
-            .to = w->to, .nto = w->nto, .select = w->select, .nselect = w->nselect,
-            .exclude = w->exclude, .nexclude = w->nexclude, .from = a->files[k].format,
-            .into = b->files[0].format, .allow_expand = true,
-        };
-        struct tl_error err = { 0 };
+    struct cli_whole w = *rules;
+    w.name = a->name;
+    w.format = tl_format_entry(b->files[0].format);
+    w.allow_expand = true;
+    int rc = cli_whole_to_type(&w, "compare", &to_type, &has);
+    if (rc == CLI_OK && !(a->plan = calloc(a->nfiles, sizeof *a->plan)))
+        rc = cli_oom();
+    for (size_t k = 0; rc == CLI_OK && k < a->nfiles; k++) {
         if (!(a->plan[k] = calloc(a->files[k].count ? a->files[k].count : 1,
                                   sizeof *a->plan[k])))
-            return cli_oom();
-        if (tl_whole_plan(&r, &a->files[k], a->plan[k], w->to_type ? &to_type : NULL, &u,
-                          &err)) {
-            cli_report(a->name, &err);
-            return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-        }
+            rc = cli_oom();
+        else
+            rc = cli_whole_plan(&w, &a->files[k], a->plan[k], has ? &to_type : NULL, &u);
     }
-    return CLI_OK;
+    return rc;
 }
 
 int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_opts *o,

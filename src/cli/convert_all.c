@@ -37,8 +37,8 @@ static struct tl_whole_rules rules_of(const struct cli_whole *w, const struct tl
 }
 
 /* The core's plan of f's tensors (tl_whole_plan), its failure said. */
-static int plan_items(const struct cli_whole *w, const struct tl_file *f, struct tl_whole_item *it,
-                      const enum tl_dtype *to_type, struct tl_rule_use *u)
+int cli_whole_plan(const struct cli_whole *w, const struct tl_file *f, struct tl_whole_item *it,
+                   const enum tl_dtype *to_type, struct tl_rule_use *u)
 {
     struct tl_whole_rules r = rules_of(w, f);
     struct tl_error err = { 0 };
@@ -334,13 +334,14 @@ static int write_out(const struct cli_whole *w, const struct tl_file *f, const s
     return rc;
 }
 
-static int whole_to_type(const struct cli_whole *w, enum tl_dtype *to_type, bool *has)
+int cli_whole_to_type(const struct cli_whole *w, const char *cmd, enum tl_dtype *to_type,
+                      bool *has)
 {
     *has = w->to_type != NULL;
-    if (w->to_type && cli_type_arg("convert", "--to-type", w->to_type, to_type))
+    if (w->to_type && cli_type_arg(cmd, "--to-type", w->to_type, to_type))
         return CLI_USAGE;
     if (w->to_type && !tl_dtype_is_float(*to_type)) {
-        cli_usage_error("convert", "--to-type %s: a whole file's conversion changes its "
+        cli_usage_error(cmd, "--to-type %s: a whole file's conversion changes its "
                         "floating tensors, so T is a floating type (FLOAT16, BFLOAT16, "
                         "FLOAT32, FLOAT64)", tl_dtype_name(*to_type));
         return CLI_USAGE;
@@ -354,7 +355,7 @@ int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size
     bool has;
     struct tl_rule_use u;
     memset(&u, 0, sizeof u);
-    int rc = whole_to_type(w, &to_type, &has);
+    int rc = cli_whole_to_type(w, "convert", &to_type, &has);
     for (size_t k = 0; rc == CLI_OK && k < n; k++) {
         struct tl_whole_item *it = calloc(files[k].count ? files[k].count : 1, sizeof *it);
         if (!it) {
@@ -362,7 +363,7 @@ int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size
             return CLI_IO;
         }
         if (!rc)
-            rc = plan_items(w, &files[k], it, has ? &to_type : NULL, &u);
+            rc = cli_whole_plan(w, &files[k], it, has ? &to_type : NULL, &u);
         free(it);
     }
     return rc ? rc : rules_used(w, &u, has ? &to_type : NULL);
@@ -682,13 +683,13 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
     uint32_t quant;
     struct cli_whole wq;
     int rc = quant_type(w, &wq, &quant);
-    if (rc || (rc = whole_to_type(&wq, &to_type, &has)))
+    if (rc || (rc = cli_whole_to_type(&wq, "convert", &to_type, &has)))
         return rc;
     w = &wq;
     struct tl_whole_item *it = calloc(f->count ? f->count : 1, sizeof *it);
     if (!it)
         return cli_oom();
-    if ((rc = plan_items(w, f, it, has ? &to_type : NULL, &u))) {
+    if ((rc = cli_whole_plan(w, f, it, has ? &to_type : NULL, &u))) {
         free(it);
         return rc;
     }

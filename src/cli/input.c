@@ -220,7 +220,6 @@ static int scratch(void *ctx, uint64_t n, struct tl_scratch *s)
     static uint8_t none[1];
     s->bytes = n ? m : none;
     s->size = n;
-    s->handle = s->bytes;
     return 0;
 }
 

@@ -591,6 +591,28 @@ static bool dir_free(const char *dir)
     return empty;
 }
 
+/* OUT as a folder's path, without the slashes it ends with. */
+static void outdir_of(const char *out, char *outdir, size_t cap)
+{
+    snprintf(outdir, cap, "%s", out);
+    for (size_t n = strlen(outdir); n > 1 && outdir[n - 1] == '/';)
+        outdir[--n] = '\0';
+}
+
+/* Whether a model may be written as outdir: it is missing or an empty
+ * folder, or a folder force replaces.  @return CLI_OK, or CLI_USAGE after
+ * the message. */
+static int outdir_usable(const char *outdir, bool force)
+{
+    char q[128];
+    if (dir_free(outdir) || (force && is_dir(outdir)))
+        return CLI_OK;
+    cli_error("%s: exists and is not an empty folder: a model is written into a new or empty "
+              "one, whole, then put in place (--force replaces it)",
+              tl_quote(outdir, q, sizeof q));
+    return CLI_USAGE;
+}
+
 
 /* The rules converted shard k records (CLI_RULES_KEY), or NULL. */
 static const char *shard_rules(const struct cli_shards *s, size_t k)
@@ -678,6 +700,25 @@ static int put_in_place(const char *tmp, const char *outdir)
         rc = CLI_IO;
     } else {
         cli_remove_tree(old);           /* the model replaced */
+    }
+    return rc;
+}
+
+/* After rc == CLI_OK, puts the folder tmp (registered as reg) in place as
+ * outdir, with a new folder's mode (mkdtemp made it 0700); else, or when
+ * that fails, removes it.  @return the status. */
+static int folder_in_place(int rc, const char *tmp, struct cli_tmp *reg, const char *outdir)
+{
+    if (rc == CLI_OK)
+        rc = put_in_place(tmp, outdir);
+    if (rc && reg)
+        cli_remove_tree(tmp);
+    if (reg)
+        cli_tmp_forget(reg);
+    if (rc == CLI_OK) {
+        mode_t mask = umask(0);
+        umask(mask);
+        chmod(outdir, 0777 & ~mask);
     }
     return rc;
 }
@@ -850,18 +891,7 @@ static int whole_model(struct cli_shards *s, const struct tl_scaled_views *vs,
     }
     if (rc == CLI_OK)
         rc = copy_others(s, index_path, tmp, w->quiet);
-    if (rc == CLI_OK)
-        rc = put_in_place(tmp, outdir);
-    if (rc && reg)
-        cli_remove_tree(tmp);
-    if (reg)
-        cli_tmp_forget(reg);
-    if (rc == CLI_OK) {                 /* mkdtemp's 0700, as a new folder would be */
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(outdir, 0777 & ~mask);
-    }
-    return rc;
+    return folder_in_place(rc, tmp, reg, outdir);
 }
 
 /* --json of a whole model's conversion: its format, shards, total size. */
@@ -890,11 +920,8 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
                        bool index_only, uint64_t max_shard)
 {
     struct cli_shards s;
-    char q[128], outdir[4096], rules[1024];
-    snprintf(outdir, sizeof outdir, "%s", w->out);
-    size_t n = strlen(outdir);
-    while (n > 1 && outdir[n - 1] == '/')
-        outdir[--n] = '\0';
+    char outdir[4096], rules[1024];
+    outdir_of(w->out, outdir, sizeof outdir);
     struct cli_whole wr = *w;           /* each shard records its rules */
     cli_whole_rules(w, rules, sizeof rules);
     wr.rules = rules;
@@ -922,12 +949,7 @@ int cli_convert_shards(const struct cli_whole *w, const char *index_path, const 
         } else {
             rc = convert_shards(&s, vs, w, outdir, outdir, only, &o.total);
         }
-    } else if (!dir_free(outdir) && !(w->force && is_dir(outdir))) {
-        cli_error("%s: exists and is not an empty folder: a sharded model is written into a "
-                  "new or empty one, whole, then put in place (--force replaces it)",
-                  tl_quote(outdir, q, sizeof q));
-        rc = CLI_USAGE;
-    } else {
+    } else if ((rc = outdir_usable(outdir, w->force)) == CLI_OK) {
         rc = whole_model(&s, vs, w, index_path, outdir, max_shard, &o);
         if (rc == CLI_OK && w->json)
             rc = print_model(&s, &o);
@@ -975,23 +997,17 @@ static int open_as_model(const char *path, const char *name, struct cli_shards *
 int cli_reshard_file(const struct cli_whole *w, const struct tl_file *f, const struct cli_data *in,
                      const char *path, uint64_t max_shard)
 {
-    char q[128], outdir[4096], tmp[4096 + 64], stage[4096 + 64], conv[4096 + 128];
-    snprintf(outdir, sizeof outdir, "%s", w->out);
-    for (size_t n = strlen(outdir); n > 1 && outdir[n - 1] == '/';)
-        outdir[--n] = '\0';
-    if (!dir_free(outdir) && !(w->force && is_dir(outdir))) {
-        cli_error("%s: exists and is not an empty folder: a model is written into a new or "
-                  "empty one, whole, then put in place (--force replaces it)",
-                  tl_quote(outdir, q, sizeof q));
-        return CLI_USAGE;
-    }
+    char outdir[4096], tmp[4096 + 64], stage[4096 + 64], conv[4096 + 128];
+    outdir_of(w->out, outdir, sizeof outdir);
+    int rc = outdir_usable(outdir, w->force);
+    if (rc)
+        return rc;
     /* safetensors already, and no rule: its own bytes are laid out again */
     bool convert = f->format != TL_FMT_SAFETENSORS || w->nto || w->to_type || w->dequantize ||
                    w->nonly || w->ndrop;
     struct cli_tmp *reg = convert ? tmp_beside(outdir, tmp, sizeof tmp) : NULL, *reg2 = NULL;
     if (convert && !reg)
         return CLI_IO;
-    int rc = CLI_OK;
     struct model_out o = { 0 };
     if (convert) {
         struct cli_whole wc = *w;
@@ -1018,17 +1034,7 @@ int cli_reshard_file(const struct cli_whole *w, const struct tl_file *f, const s
         cli_remove_tree(tmp);
         cli_tmp_forget(reg);
     }
-    if (rc == CLI_OK)
-        rc = put_in_place(stage, outdir);
-    if (reg2 && rc)
-        cli_remove_tree(stage);
-    if (reg2)
-        cli_tmp_forget(reg2);
-    if (rc == CLI_OK) {                 /* mkdtemp's 0700, as a new folder would be */
-        mode_t mask = umask(0);
-        umask(mask);
-        chmod(outdir, 0777 & ~mask);
-    }
+    rc = folder_in_place(rc, stage, reg2, outdir);
     if (rc == CLI_OK && w->json)
         rc = print_model(NULL, &o);
     free(o.names);

@@ -171,4 +171,15 @@ static inline bool tl_add_ok(uint64_t a, uint64_t b, uint64_t *r)
     return !__builtin_add_overflow(a, b, r);
 }
 
+/* A tl_put_fn that fills memory (io.c): p[at ..] up to cap bytes; more
+ * is cut off when clip (the first bytes of a stream, peeked at), else
+ * stops the decoder with TL_PUT_FULL (never more than a row says). */
+struct tl_fill {
+    uint8_t *p;
+    size_t at, cap;
+    bool clip;
+};
+#define TL_PUT_FULL (-2)
+int tl_put_fill(void *ctx, const uint8_t *bytes, size_t n);
+
 #endif

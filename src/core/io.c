@@ -67,16 +67,14 @@ void tl_input_done_with(const struct tl_input *in, uint64_t lo, uint64_t hi)
         madvise((uint8_t *)in->bytes + lo, (size_t)(hi - lo), MADV_DONTNEED);
 }
 
-struct fill {
-    uint8_t *p;
-    uint64_t at, cap;
-};
-
-static int put_fill(void *ctx, const uint8_t *bytes, size_t n)
+int tl_put_fill(void *ctx, const uint8_t *bytes, size_t n)
 {
-    struct fill *f = ctx;
-    if (n > f->cap - f->at)
-        return -2;                  /* more than the tensor's decoded bytes */
+    struct tl_fill *f = ctx;
+    if (n > f->cap - f->at) {
+        if (!f->clip)
+            return TL_PUT_FULL;
+        n = f->cap - f->at;
+    }
     memcpy(f->p + f->at, bytes, n);
     f->at += n;
     return 0;
@@ -92,14 +90,13 @@ int tl_input_inflate(const struct tl_input *in, const struct tl_file_tensor *t,
     if (in->scratch) {
         if (in->scratch(in->ctx, n, s))
             return TL_E_IO;
-        s->handle = s->handle ? s->handle : s;
     } else if (!(s->bytes = malloc(n ? (size_t)n : 1))) {
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     }
     s->size = n;
-    struct fill f = { s->bytes, 0, n };
-    int rc = tl_file_decode(in->bytes, in->size, t, put_fill, &f, err);
-    if (rc == -2 || (rc == 0 && f.at != n))
+    struct tl_fill f = { s->bytes, 0, (size_t)n, false };
+    int rc = tl_file_decode(in->bytes, in->size, t, tl_put_fill, &f, err);
+    if (rc == TL_PUT_FULL || (rc == 0 && f.at != n))
         rc = tl_fail(err, TL_E_VALUE, "", "decodes to %llu bytes, not the %llu its row says",
                      (unsigned long long)f.at, (unsigned long long)n);
     if (rc) {
@@ -124,7 +121,7 @@ void tl_error_about(struct tl_error *err, const char *what, const char *name)
 
 void tl_input_inflated_free(const struct tl_input *in, struct tl_scratch *s)
 {
-    if (s->handle)
+    if (s->bytes && in->scratch)
         in->scratch_free(in->ctx, s);   /* the caller's */
     else
         free(s->bytes);

@@ -87,21 +87,6 @@ static zip_int64_t mem_source(void *ud, void *data, zip_uint64_t len, zip_source
 
 /* ---- the archive ------------------------------------------------------------- */
 
-struct prefix {
-    uint8_t *b;
-    size_t n, cap;
-};
-
-static int prefix_put(void *ctx, const uint8_t *bytes, size_t n)
-{
-    struct prefix *p = ctx;
-    if (n > p->cap - p->n)
-        n = p->cap - p->n;
-    memcpy(p->b + p->n, bytes, n);
-    p->n += n;
-    return 0;
-}
-
 /* Reads the .npy header of member t (in place, or its first bytes
  * inflated) and makes t a row: decodable, or carried as it is when its
  * type or shape is one the tool does not read. */
@@ -113,25 +98,24 @@ static int npz_tensor(const uint8_t *zip, struct tl_file_tensor *t, struct tl_er
         rc = tl_npy_read_header(zip + t->stored_at, t->decoded_bytes, &h, err);
     } else {
         /* the preamble, then as much of the header as it claims */
-        struct prefix p = { NULL, 0, 12 };
         uint8_t pre[12];
-        p.b = pre;
+        struct tl_fill p = { pre, 0, sizeof pre, true };
         uint64_t want = t->decoded_bytes < 12 ? t->decoded_bytes : 12;
-        if ((rc = tl_inflate(zip, t, want, false, prefix_put, &p, err)))
+        if ((rc = tl_inflate(zip, t, want, false, tl_put_fill, &p, err)))
             return rc;
-        uint64_t hlen = p.n < 10 ? 0 : pre[6] == 1 ? (uint64_t)pre[8] | (uint64_t)pre[9] << 8
-                      : p.n < 12 ? 0 : (uint64_t)pre[8] | (uint64_t)pre[9] << 8 |
+        uint64_t hlen = p.at < 10 ? 0 : pre[6] == 1 ? (uint64_t)pre[8] | (uint64_t)pre[9] << 8
+                      : p.at < 12 ? 0 : (uint64_t)pre[8] | (uint64_t)pre[9] << 8 |
                                        (uint64_t)pre[10] << 16 | (uint64_t)pre[11] << 24;
         if (hlen > TL_FILE_HEADER_MAX)
             hlen = TL_FILE_HEADER_MAX;
         want = 12 + hlen < t->decoded_bytes ? 12 + hlen : t->decoded_bytes;
-        struct prefix q = { malloc((size_t)want + 1), 0, (size_t)want };
-        if (!q.b)
+        struct tl_fill q = { malloc((size_t)want + 1), 0, (size_t)want, true };
+        if (!q.p)
             return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-        rc = tl_inflate(zip, t, want, false, prefix_put, &q, err);
+        rc = tl_inflate(zip, t, want, false, tl_put_fill, &q, err);
         if (!rc)
-            rc = tl_npy_read_header(q.b, q.n < t->decoded_bytes ? q.n : t->decoded_bytes, &h, err);
-        free(q.b);
+            rc = tl_npy_read_header(q.p, q.at < t->decoded_bytes ? q.at : t->decoded_bytes, &h, err);
+        free(q.p);
     }
     if (rc)
         return rc;

@@ -380,19 +380,6 @@ static int persistent(void *vctx, struct tl_pk_arena *a, const struct tl_pk *pid
 
 /* ---- the tree, flattened into rows ---------------------------------------- */
 
-struct fill {
-    uint8_t *b;
-    size_t n;
-};
-
-static int fill_put(void *ctx, const uint8_t *bytes, size_t n)
-{
-    struct fill *f = ctx;
-    memcpy(f->b + f->n, bytes, n);
-    f->n += n;
-    return 0;
-}
-
 struct rows {
     struct tl_file_tensor *t;
     size_t n, cap;
@@ -703,14 +690,15 @@ static int pytorch_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
         return rc;
     }
     if (pkl->encoding != TL_ENC_PLAIN) {
-        struct fill buf = { malloc((size_t)pkl->decoded_bytes + 1), 0 };
-        text = buf.b;
+        struct tl_fill buf = { malloc((size_t)pkl->decoded_bytes + 1), 0,
+                               (size_t)pkl->decoded_bytes, false };
+        text = buf.p;
         if (!text) {
             free(c.by_name);
             tl_file_free(&zip);
             return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
         }
-        rc = tl_inflate(b, pkl, 0, true, fill_put, &buf, err);
+        rc = tl_inflate(b, pkl, 0, true, tl_put_fill, &buf, err);
         if (rc) {
             free(text);
             free(c.by_name);

@@ -38,7 +38,6 @@ void tl_buf_free(struct tl_buf *buf);
 struct tl_scratch {
     uint8_t *bytes;
     uint64_t size;
-    void *handle;                 /* the caller's */
 };
 
 struct tl_input {

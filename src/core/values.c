@@ -65,21 +65,6 @@ uint64_t tl_values_size(const struct tl_values *v)
     return v->plain ? v->in.size : v->t.decoded_bytes;
 }
 
-struct fill {
-    uint8_t *p;
-    size_t at, cap;
-};
-
-static int put_fill(void *ctx, const uint8_t *bytes, size_t n)
-{
-    struct fill *f = ctx;
-    if (n > f->cap - f->at)
-        return -2;
-    memcpy(f->p + f->at, bytes, n);
-    f->at += n;
-    return 0;
-}
-
 /* Decodes the blocks that hold decoded bytes [at, at + n) and those after
  * them, a window's worth, into v->win. */
 static int decode_window(struct tl_values *v, uint64_t at, uint64_t n, struct tl_error *err)
@@ -103,12 +88,12 @@ static int decode_window(struct tl_values *v, uint64_t at, uint64_t n, struct tl
     struct tl_file_tensor part;
     uint64_t from = b0 * v->gt->bytes, stored = tl_file_piece(&v->t, from, want * v->gt->bytes,
                                                                &part);
-    struct fill f = { v->win, 0, len };
+    struct tl_fill f = { v->win, 0, len, false };
     int rc = stored ? tl_file_decode(v->in.bytes + v->t.stored_at + from, stored, &part,
-                                     put_fill, &f, err)
+                                     tl_put_fill, &f, err)
                     : tl_fail(err, TL_E_VALUE, "data", "its blocks do not cut into pieces");
     v->lo = v->hi = 0;
-    if (rc == -2 || (rc == 0 && f.at != len))
+    if (rc == TL_PUT_FULL || (rc == 0 && f.at != len))
         rc = tl_fail(err, TL_E_VALUE, "data", "its blocks decode to another size than its "
                      "row says");
     if (rc == 0) {

@@ -11,7 +11,6 @@ import os
 import struct
 import subprocess
 import sys
-import tempfile
 
 import numpy as np
 
@@ -25,7 +24,6 @@ import hostile  # noqa: E402
 TL = os.environ.get("TL", "build/tensorlayout")
 G = None
 TMP = None
-passed = failed = 0
 
 # the block types the tool decodes; the plain ones
 DECODED = ["Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q8_0", "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K",
@@ -621,23 +619,9 @@ def test_hostile_files():
 
 
 def main():
-    global G, TMP, passed, failed
+    global G
     G = ggml.GGML()
-    with tempfile.TemporaryDirectory() as d:
-        TMP = d
-        want = sys.argv[1:]
-        for name, fn in sorted(globals().items()):
-            if not name.startswith("test_") or (want and not any(w in name for w in want)):
-                continue
-            try:
-                fn()
-                passed += 1
-                print("ok   %s" % name)
-            except Exception as e:  # noqa: BLE001 - every failure is reported
-                failed += 1
-                print("FAIL %s: %r" % (name, e))
-    print("gguf: %d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return tensorfiles.run_tests(globals(), "gguf")
 
 
 if __name__ == "__main__":
