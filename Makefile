@@ -183,6 +183,7 @@ test-lib: $(LIB)  ## the library prints nothing, reads no environment, opens no 
 	@bad=$$(grep -lE '^struct tl_(copy_plan|finder|kernels) \{' src/core/tl*.h | tr '\n' ' '); \
 	if [ -n "$$bad" ]; then echo "library: $$bad defines a plan, finder or kernel table (SPEC 15: internals stay private)"; exit 1; fi; \
 	echo "library: its public headers keep the plan, the finder and the kernel tables opaque"
+	@sh tests/longest.sh 80 src/cli/*.c
 
 test-unit: $(UNIT_BIN)  ## unit and oracle tests of the core
 	$(UNIT_BIN)

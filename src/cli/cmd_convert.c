@@ -531,13 +531,10 @@ static int run_reshard(const struct options *o, struct input *in)
     return rc ? rc : cli_reshard_file(&w, &in->tf, &in->file, o->desc, o->max_shard);
 }
 
-/* One tensor, from the file `in` opened (or from DESC as it is). */
-static int run_one(const struct options *o, struct input *in)
+/* The one tensor's description, from the file `in` opened, its scaled pair decoded, or DESC
+ * as it is; the options that choose among a whole file's tensors are usage errors here. */
+static int load_one(const struct options *o, struct input *in, struct cli_desc *src)
 {
-    struct cli_desc src, dst;
-    struct cli_data data;
-    uint8_t fill[8] = { 0 }, *header = NULL;
-    size_t hlen = 0;
     int rc;
     if (o->nselect || o->nexclude) {
         cli_usage_error("convert", "--select and --exclude choose among the tensors of a whole "
@@ -554,13 +551,24 @@ static int run_one(const struct options *o, struct input *in)
         rc = o->axes ? (cli_usage_error("convert", "--axes goes with no --dequantize (the "
                                                    "decoded weight's sizes are its shape)"),
                         CLI_USAGE)
-                     : cli_load_dequantized(o->desc, &src);
+                     : cli_load_dequantized(o->desc, src);
     } else if (in->opened) {
         in->opened = false;             /* src takes the file over */
-        rc = cli_load_desc_file(o->desc, &in->file, in->format, o->axes, &src);
+        rc = cli_load_desc_file(o->desc, &in->file, in->format, o->axes, src);
     } else {
-        rc = cli_load_desc(o->desc, o->axes, &src);
+        rc = cli_load_desc(o->desc, o->axes, src);
     }
+    return rc;
+}
+
+/* One tensor, from the file `in` opened (or from DESC as it is). */
+static int run_one(const struct options *o, struct input *in)
+{
+    struct cli_desc src, dst;
+    struct cli_data data;
+    uint8_t fill[8] = { 0 }, *header = NULL;
+    size_t hlen = 0;
+    int rc = load_one(o, in, &src);
     if (rc)
         return rc;
     /* a tensor file may be converted in place; a JSON description may not

@@ -413,6 +413,25 @@ static int plan_side(struct side *a, const struct side *b, const struct cli_whol
     return rc;
 }
 
+/* The last line of a whole compare: how many tensors compared equal, which were in one file
+ * only, and what was not compared (values that are no tensor, tensors the tool does not
+ * decode). */
+static void print_totals(size_t n, const size_t *count, const char *na, const char *nb,
+                         size_t values, size_t undecoded)
+{
+    printf("\n%zu tensors: %zu equal, %zu differ", n, count[V_EQUAL],
+           count[V_DIFFER] + count[V_SIZES]);
+    if (count[V_ONLY_A] || count[V_ONLY_B])
+        printf(", %zu only in %s, %zu only in %s", count[V_ONLY_A], na, count[V_ONLY_B], nb);
+    if (values)
+        printf(" (%zu value%s that %s no tensor not compared)", values, values == 1 ? "" : "s",
+               values == 1 ? "is" : "are");
+    if (undecoded)
+        printf(" (%zu tensor%s the tool does not decode not compared)", undecoded,
+               undecoded == 1 ? "" : "s");
+    printf("\n");
+}
+
 int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_opts *o,
                       const struct cli_whole *rules, bool json)
 {
@@ -483,18 +502,7 @@ int cli_compare_whole(const char *pa, const char *pb, const struct tl_compare_op
     if (!rc && json) {
         rc = cli_print_json(rows_json(rows, n, count));
     } else if (!rc) {
-        printf("\n%zu tensors: %zu equal, %zu differ", n, count[V_EQUAL],
-               count[V_DIFFER] + count[V_SIZES]);
-        if (count[V_ONLY_A] || count[V_ONLY_B])
-            printf(", %zu only in %s, %zu only in %s", count[V_ONLY_A], a.name, count[V_ONLY_B],
-                   b.name);
-        if (values > undecoded)
-            printf(" (%zu value%s that %s no tensor not compared)", values - undecoded,
-                   values - undecoded == 1 ? "" : "s", values - undecoded == 1 ? "is" : "are");
-        if (undecoded)
-            printf(" (%zu tensor%s the tool does not decode not compared)", undecoded,
-                   undecoded == 1 ? "" : "s");
-        printf("\n");
+        print_totals(n, count, a.name, b.name, values - undecoded, undecoded);
     }
     if (!rc && count[V_EQUAL] != n)
         rc = CLI_NO;

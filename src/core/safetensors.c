@@ -41,24 +41,6 @@ unsigned tl_safetensors_bits(const char *name)
     return 0;
 }
 
-static const struct { const char *st, *npy; } crossing[] = { { "C64", "<c8" } };
-
-const char *tl_safetensors_npy(const char *st)
-{
-    for (size_t i = 0; i < sizeof crossing / sizeof crossing[0]; i++)
-        if (strcmp(st, crossing[i].st) == 0)
-            return crossing[i].npy;
-    return NULL;
-}
-
-const char *tl_npy_safetensors(const char *descr)
-{
-    for (size_t i = 0; i < sizeof crossing / sizeof crossing[0]; i++)
-        if (strcmp(descr, crossing[i].npy) == 0)
-            return crossing[i].st;
-    return NULL;
-}
-
 /* An integer in [0, 2^53] from a JSON number. */
 static int st_u64(const cJSON *v, const char *key, uint64_t *out, struct tl_error *err)
 {

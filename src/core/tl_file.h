@@ -550,13 +550,6 @@ struct tl_st_entry {
  * F4, C64); 0 for a dtype it does not know. */
 unsigned tl_safetensors_bits(const char *name);
 
-/* The types the type table lacks that both safetensors and .npy have (SPEC
- * 19: they cross as they are): C64 is numpy's complex64, '<c8'.  The other
- * format's spelling of a safetensors dtype (tl_safetensors_npy) or of a
- * .npy descr (tl_npy_safetensors), or NULL. */
-const char *tl_safetensors_npy(const char *st);
-const char *tl_npy_safetensors(const char *descr);
-
 /* Writes a safetensors header (SPEC section 9) for tensors t[0 .. n) laid
  * out contiguously in that order (the caller orders them: the reference
  * writer sorts by element size, largest first, then by name), with the

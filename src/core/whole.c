@@ -140,12 +140,32 @@ int tl_whole_plan(const struct tl_whole_rules *w, const struct tl_file *f,
     return 0;
 }
 
+/* The types the type table lacks that both safetensors and .npy have (SPEC
+ * 19: they cross as they are): C64 is numpy's complex64, '<c8'. */
+static const struct { const char *st, *npy; } crossing[] = { { "C64", "<c8" } };
+
+static const char *safetensors_npy(const char *st)
+{
+    for (size_t i = 0; i < sizeof crossing / sizeof crossing[0]; i++)
+        if (strcmp(st, crossing[i].st) == 0)
+            return crossing[i].npy;
+    return NULL;
+}
+
+static const char *npy_safetensors(const char *descr)
+{
+    for (size_t i = 0; i < sizeof crossing / sizeof crossing[0]; i++)
+        if (strcmp(descr, crossing[i].npy) == 0)
+            return crossing[i].st;
+    return NULL;
+}
+
 /* The other format's spelling of a type carried as it is (SPEC 19: types
  * both formats have cross): the crossing table's (C64, '<c8'), or the type
  * table's for a type it has (an empty tensor's); NULL when none. */
 const char *tl_whole_carried_as(const struct tl_file_tensor *t, enum tl_format from, bool to_npy)
 {
-    const char *x = to_npy ? tl_safetensors_npy(t->dtype) : tl_npy_safetensors(t->dtype);
+    const char *x = to_npy ? safetensors_npy(t->dtype) : npy_safetensors(t->dtype);
     enum tl_dtype dt;
     if (!x && tl_format_dtype(from, t->dtype, &dt) == 0)
         x = to_npy ? tl_dtype_info(dt)->npy : tl_dtype_info(dt)->st;
