@@ -701,6 +701,11 @@ const char *cli_value_json(enum tl_dtype dt, const void *p, char *buf, size_t n)
 /* Prints "a,b,c" to f. */
 void cli_print_u64_list(FILE *f, const uint64_t *v, unsigned n, const char *sep);
 
+/* "a,b,c" into buf of len bytes (cut short at its end: TL_MAX_RANK values
+ * of 20 digits fit CLI_U64_TEXT); returns buf, for a message's %s. */
+#define CLI_U64_TEXT (TL_MAX_RANK * 21 + 1)
+const char *cli_u64_text(const uint64_t *v, unsigned n, char *buf, size_t len);
+
 /* Prints a cJSON document (freeing it) on one line, compact (no spaces:
  * every --json output of the tool is spelled so), and a newline on stdout.
  * @return CLI_OK, or CLI_IO when it could not be built or written. */

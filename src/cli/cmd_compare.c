@@ -354,13 +354,10 @@ static int run(const char **args, int nargs, const char *axes_a, const char *axe
     struct tl_desc b_was = b.desc.d;
     if (differ && squeeze_as(&b.desc, &a.desc.d)) {
         /* the same sizes but for axes of size 1 ([16] and [1,16,1,1]) */
-        if (cli_notes_on()) {
-            fprintf(stderr, "tensorlayout: note: compare: %s has sizes ", a.desc.name);
-            cli_print_u64_list(stderr, a.desc.d.sizes, a.desc.d.rank, ",");
-            fprintf(stderr, " and %s has ", b.desc.name);
-            cli_print_u64_list(stderr, b_was.sizes, b_was.rank, ",");
-            fprintf(stderr, ": compared without their axes of size 1\n");
-        }
+        char sa[CLI_U64_TEXT], sb[CLI_U64_TEXT];
+        cli_note("compare: %s has sizes %s and %s has %s: compared without their axes of size "
+                 "1\n", a.desc.name, cli_u64_text(a.desc.d.sizes, a.desc.d.rank, sa, sizeof sa),
+                 b.desc.name, cli_u64_text(b_was.sizes, b_was.rank, sb, sizeof sb));
         differ = false;
     }
     if (differ) {                       /* the answer is no (SPEC 8), on stdout */

@@ -120,14 +120,14 @@ static void report_unfit(const struct cli_desc *src, const struct cli_data *data
     tl_dtype_format(ddt, x, lo, sizeof lo);
     tl_convert_value(TL_DT_FLOAT64, &big, ddt, x);
     tl_dtype_format(ddt, x, hi, sizeof hi);
-    fprintf(stderr, "tensorlayout: %s: the value at [", src->name);
-    cli_print_u64_list(stderr, idx, src->d.rank, ",");
+    char at[CLI_U64_TEXT];
+    cli_u64_text(idx, src->d.rank, at, sizeof at);
     if (strcmp(value, "nan") == 0)
-        fprintf(stderr, "] is nan, which %s cannot hold (--saturate makes it 0)\n",
-                tl_dtype_name(ddt));
+        cli_error("%s: the value at [%s] is nan, which %s cannot hold (--saturate makes it 0)",
+                  src->name, at, tl_dtype_name(ddt));
     else
-        fprintf(stderr, "] is %s, outside the range of %s, %s to %s (--saturate clamps it)\n",
-                value, tl_dtype_name(ddt), lo, hi);
+        cli_error("%s: the value at [%s] is %s, outside the range of %s, %s to %s (--saturate "
+                  "clamps it)", src->name, at, value, tl_dtype_name(ddt), lo, hi);
 }
 
 /* --json: the destination description and the bytes written. */

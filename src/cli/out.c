@@ -105,6 +105,17 @@ void cli_print_u64_list(FILE *f, const uint64_t *v, unsigned n, const char *sep)
         fprintf(f, "%s%" PRIu64, i ? sep : "", v[i]);
 }
 
+const char *cli_u64_text(const uint64_t *v, unsigned n, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < n && at < len; i++) {
+        int w = snprintf(buf + at, len - at, "%s%" PRIu64, i ? "," : "", v[i]);
+        at += w > 0 ? (size_t)w : 0;
+    }
+    return buf;
+}
+
 int cli_print_json(cJSON *doc)
 {
     char *text = doc ? cJSON_PrintUnformatted(doc) : NULL;   /* one line: SPEC 23 */
