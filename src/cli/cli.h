@@ -349,6 +349,27 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
  * the message naming file and returns CLI_INVALID when they cannot. */
 int cli_file_sound(const struct tl_file *tf, const char *file);
 
+/* The path (into path, n bytes) of the file holding the bytes of a weight
+ * of file that lie in another (t->elsewhere: ONNX's external data),
+ * checked: inside file's folder once symlinks are followed, a regular
+ * file, long enough.  @return CLI_OK, or a status after the message.
+ * cli_file_sound() checks every such weight of a file. */
+int cli_elsewhere_path(const char *file, const struct tl_file_tensor *t, char *path, size_t n);
+
+/* The files that hold the bytes of items it[0 .. n) of file lying in
+ * another (ONNX's external data), opened once each: every such item's
+ * `in` is its file's.  @return CLI_OK (close with cli_elsewhere_close),
+ * or a status after the message. */
+struct cli_elsewhere {
+    size_t n;
+    struct cli_data *data;
+    struct tl_input *in;
+    const char **name;
+};
+int cli_elsewhere_open(const char *file, struct tl_whole_item *it, size_t n,
+                       struct cli_elsewhere *e);
+void cli_elsewhere_close(struct cli_elsewhere *e);
+
 /* data as the library reads it (tl_io.h): its bytes, its descriptor,
  * and scratch room for what it inflates (an unlinked temporary file in
  * $TMPDIR, else /tmp, mapped: memory does not grow with a tensor); name

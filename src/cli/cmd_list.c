@@ -41,7 +41,20 @@ struct entry {
     const char *leaf;             /* a PyTorch value that is no tensor: its text */
     const struct tl_desc *desc;   /* a buffer map's entry: its description */
     bool undecoded;               /* a leaf that is a tensor not decoded (quantized, sparse) */
+    const char *stored;           /* how the format says it is stored (ONNX), or "" */
+    const char *elsewhere;        /* the file its bytes lie in, or NULL: this one */
 };
+
+/* Where a row's bytes are, as the stored column says it: "raw_data",
+ * "external w.bin@4096" (into buf). */
+static const char *stored_text(const struct entry *e, char *buf, size_t n)
+{
+    char q[128];
+    if (!e->elsewhere)
+        return e->stored;
+    snprintf(buf, n, "external %s@%" PRIu64, tl_quote(e->elsewhere, q, sizeof q), e->begin);
+    return buf;
+}
 
 static void problem_text(const struct tl_file *tf, const struct tl_file_problem *p, char *buf,
                          size_t n)
@@ -123,7 +136,17 @@ static void print_rows(const struct entry *e, size_t count, enum tl_format forma
 {
     char q[256], dt[64];
     bool gguf = format == TL_FMT_GGUF, torch = format == TL_FMT_PYTORCH;
-    if (torch)
+    int sw = 0;                         /* the stored column's width, 0: none */
+    char where[192];
+    for (size_t i = 0; i < count; i++) {
+        int len = e[i].leaf ? 0 : (int)strlen(stored_text(&e[i], where, sizeof where));
+        sw = len > sw ? len : sw;
+    }
+    sw = sw && sw < 6 ? 6 : sw;
+    if (sw)
+        printf("%-*s  %-*s  %-16s  %-*s  %12s  %12s  %12s\n", w, "name", tw, "dataType", "sizes",
+               sw, "stored", "begin", "end", "bytes");
+    else if (torch)
         printf("%-*s  %-8s  %-16s  %-7s  %12s  %12s  %12s\n", w, "name", "dataType", "sizes",
                "storage", "begin", "end", "bytes");
     else if (gguf)
@@ -154,6 +177,11 @@ static void print_rows(const struct entry *e, size_t count, enum tl_format forma
             printf("%-*s  %-8s  %-16s  %-12s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
                    tl_quote(e[i].name, q, sizeof q), e[i].ggml->name, sizes, block, b, end,
                    end - b);
+        } else if (sw) {
+            printf("%-*s  %-*s  %-16s  %-*s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
+                   tl_quote(e[i].name ? e[i].name : "-", q, sizeof q), tw,
+                   tl_quote(e[i].dtype, dt, sizeof dt), sizes, sw,
+                   stored_text(&e[i], where, sizeof where), b, end, end - b);
         } else {
             printf("%-*s  %-*s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
                    e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tw,
@@ -317,6 +345,8 @@ static bool tensor_json(cJSON *t, const struct entry *e, enum tl_format format)
              cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e->encoding)))) &&
            (format != TL_FMT_PYTORCH ||
             cJSON_AddStringToObject(t, "storage", e->storage) != NULL) &&
+           (!e->stored[0] || cJSON_AddStringToObject(t, "stored", e->stored)) &&
+           (!e->elsewhere || cJSON_AddStringToObject(t, "file", e->elsewhere)) &&
            cJSON_AddBoolToObject(t, "decodable", e->decodable) &&
            tl_json_add_u64_array(t, "sizes", e->sizes, e->rank) &&
            tl_json_add_u64(t, "fileByte", e->begin) &&
@@ -585,7 +615,7 @@ static void entries_of(const struct tl_file *tf, enum tl_format format, struct e
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
                                      t->encoding, tl_ggml_type(t->ggml_type), t->storage,
                                      t->leaf, tf->format == TL_FMT_JSON ? &t->desc : NULL,
-                                     t->undecoded };
+                                     t->undecoded, t->stored, t->elsewhere };
         *undecodable += !t->decodable && !t->leaf;
         *deflated += (t->encoding == TL_ENC_DEFLATE);
     }

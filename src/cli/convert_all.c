@@ -315,6 +315,11 @@ static int write_out(const struct cli_whole *w, const struct tl_file *f, const s
     int rc = out_meta_rules(w, f, &meta, &nmeta);
     if (rc)
         return rc;
+    struct cli_elsewhere other;
+    if ((rc = cli_elsewhere_open(in->name, it, n, &other))) {
+        out_meta_free(f, meta, nmeta);
+        return rc;
+    }
     struct tl_input src = cli_input(in, w->name);
     struct tl_whole_job j = { .f = f, .paired = w->paired, .in = &src, .it = it, .n = n,
                               .meta = meta, .nmeta = nmeta, .threads = w->threads };
@@ -330,6 +335,7 @@ static int write_out(const struct cli_whole *w, const struct tl_file *f, const s
         rc = finish(w, &wr, cli_writer_status(&wr, rc, &err), j.carried);
     }
     out_meta_free(f, meta, nmeta);
+    cli_elsewhere_close(&other);
     *written = j.written;
     return rc;
 }

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -63,8 +64,59 @@ static int read_all(int fd, size_t max, const unsigned char *head, size_t n,
     return 0;
 }
 
+/* The path of a weight's external file (t->elsewhere, relative to the
+ * folder of file) into path; CLI_OK, or a status after the message: a
+ * file that is missing (CLI_IO), that resolves outside the model's folder
+ * (through a symlink: CVE-2024-27318's way), that is no regular file, or
+ * that ends before the weight's bytes (CLI_INVALID).  Nothing outside the
+ * folder is opened. */
+int cli_elsewhere_path(const char *file, const struct tl_file_tensor *t, char *path, size_t n)
+{
+    char dir[4096], real_dir[PATH_MAX], real[PATH_MAX], q[128], qf[128];
+    const char *slash = strrchr(file, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - file) : 1, slash ? file : ".");
+    if (slash == file)
+        snprintf(dir, sizeof dir, "/");
+    snprintf(path, n, "%s/%s", dir, t->elsewhere);
+    tl_quote(t->name, q, sizeof q);
+    tl_quote(t->elsewhere, qf, sizeof qf);
+    if (!realpath(dir, real_dir) || !realpath(path, real)) {
+        cli_error("%s: weight '%s': its external data file %s cannot be opened: %s", file, q,
+                  path, strerror(errno));
+        return CLI_IO;
+    }
+    size_t k = strlen(real_dir);
+    if (strcmp(real_dir, "/") != 0 && (strncmp(real, real_dir, k) != 0 || real[k] != '/')) {
+        cli_error("%s: weight '%s': external data location '%s' resolves to %s, outside the "
+                  "model's folder (through a symlink): refused, nothing outside it is read", file,
+                  q, qf, real);
+        return CLI_INVALID;
+    }
+    struct stat st;
+    if (stat(real, &st) != 0 || !S_ISREG(st.st_mode)) {
+        cli_error("%s: weight '%s': external data location '%s' is not a regular file", file, q,
+                  qf);
+        return CLI_INVALID;
+    }
+    if ((uint64_t)st.st_size < t->end) {
+        cli_error("%s: weight '%s': external data offset %" PRIu64 " + length %" PRIu64 " run "
+                  "past the end of %s (%" PRIu64 " bytes)", file, q, t->begin, t->end - t->begin,
+                  qf, (uint64_t)st.st_size);
+        return CLI_INVALID;
+    }
+    return CLI_OK;
+}
+
 int cli_file_sound(const struct tl_file *tf, const char *file)
 {
+    char path[4096];
+    for (size_t i = 0; i < tf->count; i++) {
+        int rc = tf->tensors[i].elsewhere
+                     ? cli_elsewhere_path(file, &tf->tensors[i], path, sizeof path)
+                     : CLI_OK;
+        if (rc)
+            return rc;
+    }
     size_t problems = 0;
     for (size_t i = 0; i < tf->nproblems; i++)
         problems += tf->problems[i].kind == TL_FP_OVERLAP || !tf->gaps_ok;
@@ -237,6 +289,51 @@ struct tl_input cli_input(const struct cli_data *data, const char *name)
         .fd = data->has_fd ? data->fd : -1, .mapped = data->map != NULL,
         .scratch = scratch, .scratch_free = scratch_free, .ctx = (void *)data->name,
     };
+}
+
+int cli_elsewhere_open(const char *file, struct tl_whole_item *it, size_t n,
+                       struct cli_elsewhere *e)
+{
+    memset(e, 0, sizeof *e);
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_file_tensor *t = it[i].t;
+        if (!t->elsewhere)
+            continue;
+        size_t k = 0;
+        while (k < e->n && strcmp(e->name[k], t->elsewhere) != 0)
+            k++;
+        if (k == e->n) {                /* a file not opened yet */
+            if (!e->data && (!(e->data = calloc(n, sizeof *e->data)) ||
+                             !(e->in = calloc(n, sizeof *e->in)) ||
+                             !(e->name = calloc(n, sizeof *e->name)))) {
+                cli_elsewhere_close(e);
+                return cli_oom();
+            }
+            char path[4096];
+            int rc = cli_elsewhere_path(file, t, path, sizeof path);
+            if (!rc)
+                rc = cli_open_data(path, &e->data[k]);
+            if (rc) {
+                cli_elsewhere_close(e);
+                return rc;
+            }
+            e->name[k] = t->elsewhere;
+            e->in[k] = cli_input(&e->data[k], NULL);
+            e->n++;
+        }
+        it[i].in = &e->in[k];
+    }
+    return CLI_OK;
+}
+
+void cli_elsewhere_close(struct cli_elsewhere *e)
+{
+    for (size_t k = 0; k < e->n; k++)
+        cli_close_data(&e->data[k]);
+    free(e->data);
+    free(e->in);
+    free(e->name);
+    memset(e, 0, sizeof *e);
 }
 
 int cli_decode_tensor(const struct cli_data *zip, const struct tl_file_tensor *t,

@@ -5,7 +5,8 @@
  * out in place; a deflated one (an .npz member of np.savez_compressed) is
  * inflated with zlib as a stream (inflate.c); a GGUF tensor of a block
  * type (TL_ENC_GGML) is decoded to FLOAT32 by the kernel table's dequant
- * slot for its type, a piece at a time.  Adding an encoding: its id in
+ * slot for its type, a piece at a time; protocol buffer varints
+ * (TL_ENC_VARINT: an ONNX tensor's typed field) become elements.  Adding an encoding: its id in
  * enum tl_encoding, its decoder, its row in the table.
  */
 #include <inttypes.h>
@@ -36,6 +37,39 @@ static int decode_deflate(const uint8_t *file, const struct tl_file_tensor *t, t
                           void *ctx, struct tl_error *err)
 {
     return tl_inflate(file, t, 0, true, put, ctx, err);
+}
+
+/* Protocol buffer varints (an ONNX tensor's typed field), each value's
+ * low bytes as an element of w bytes (the row's type; a 4-bit type's
+ * varints hold a byte of two values each), in pieces. */
+static int decode_varint(const uint8_t *file, const struct tl_file_tensor *t, tl_put_fn put,
+                         void *ctx, struct tl_error *err)
+{
+    unsigned bits = tl_dtype_bits(t->desc.dtype);
+    size_t w = bits < 8 ? 1 : bits / 8, n = 0;
+    uint8_t piece[4096];
+    const uint8_t *p = file + t->stored_at, *end = p + t->stored_bytes;
+    while (p < end) {
+        uint64_t v = 0;
+        unsigned shift = 0;
+        for (;; shift += 7) {
+            if (p >= end || shift > 63)
+                return tl_fail(err, TL_E_VALUE, "data", "a varint is cut short or overlong");
+            uint8_t b = *p++;
+            v |= (uint64_t)(b & 0x7f) << shift;
+            if (!(b & 0x80))
+                break;
+        }
+        for (size_t k = 0; k < w; k++)
+            piece[n++] = (uint8_t)(v >> (8 * k));
+        if (n + 8 > sizeof piece) {
+            int rc = put(ctx, piece, n);
+            if (rc)
+                return rc;
+            n = 0;
+        }
+    }
+    return n ? put(ctx, piece, n) : 0;
 }
 
 int tl_dequant(uint32_t type, const uint8_t *x, float *y, size_t nb)
@@ -359,6 +393,7 @@ static const struct {
     [TL_ENC_PLAIN] = { "plain", decode_plain },
     [TL_ENC_DEFLATE] = { "deflate", decode_deflate },
     [TL_ENC_GGML] = { "ggml", decode_ggml },
+    [TL_ENC_VARINT] = { "varint", decode_varint },
 };
 
 uint64_t tl_file_piece(const struct tl_file_tensor *t, uint64_t from, uint64_t max,

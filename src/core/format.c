@@ -36,7 +36,7 @@ const struct tl_format_entry tl_format_raw = {
 
 static const struct tl_format_entry *const table[] = {
     &tl_format_json, &tl_format_npy, &tl_format_npz, &tl_format_safetensors,
-    &tl_format_gguf, &tl_format_pytorch, &tl_format_raw,
+    &tl_format_gguf, &tl_format_pytorch, &tl_format_onnx, &tl_format_raw,
 };
 _Static_assert(sizeof table / sizeof table[0] == TL_FMT_COUNT, "one entry per format");
 
@@ -187,6 +187,7 @@ int tl_format_dtype(enum tl_format f, const char *spelled, enum tl_dtype *dt)
     switch (tl_format_entry(f)->spelling) {
     case TL_SPELL_SAFETENSORS: return tl_dtype_from_safetensors(spelled, dt);
     case TL_SPELL_NPY:         return tl_npy_dtype(spelled, dt, NULL);
+    case TL_SPELL_ONNX:        return tl_onnx_dtype(spelled, dt);
     default:                   return tl_dtype_from_name(spelled, dt);
     }
 }

@@ -807,12 +807,13 @@ static int gguf_write(struct tl_whole_job *j, const struct tl_output *out, struc
         x->bytes = bytes[i];
         x->dst.file_offset = at;
         if (rc == 0 && x->quantize)
-            rc = put_quantized_tensor(&w, j->in, x, err);
+            rc = put_quantized_tensor(&w, x->in ? x->in : j->in, x, err);
         else if (rc == 0 && x->raw)
-            rc = tl_writer_put(&w, j->in->bytes + x->t->stored_at, x->t->stored_bytes, err);
+            rc = tl_writer_put(&w, (x->in ? x->in : j->in)->bytes + x->t->stored_at,
+                               x->t->stored_bytes, err);
         else if (rc == 0)
             rc = tl_whole_put(&w, j, x, at + bytes[i], &cache, err);
-        tl_input_done_with(j->in, x->t->begin, x->t->end);
+        tl_input_done_with(x->in ? x->in : j->in, x->t->begin, x->t->end);
     }
     tl_inflated_free(j->in, &cache);
     if (w.blame)

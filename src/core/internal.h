@@ -66,7 +66,12 @@ void tl_json_scan(const char *text, size_t n, long *nul_at, long *deep_at, size_
 /* The format table's entries, each in its format's file (format.c lists
  * them). */
 extern const struct tl_format_entry tl_format_json, tl_format_npy, tl_format_npz,
-    tl_format_safetensors, tl_format_gguf, tl_format_pytorch, tl_format_raw;
+    tl_format_safetensors, tl_format_gguf, tl_format_pytorch, tl_format_onnx, tl_format_raw;
+
+/* An ONNX type name ("FLOAT", "FLOAT8E4M3FN") as the type table's type
+ * (onnx.c).  @return 0, or TL_E_VALUE for a name that is none or a type
+ * the table lacks. */
+int tl_onnx_dtype(const char *name, enum tl_dtype *dt);
 
 /* Whether a file starts as a zip does: a local header ("PK\3\4") or an
  * empty zip's end record ("PK\5\6"). */

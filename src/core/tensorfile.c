@@ -36,6 +36,7 @@ void tl_file_free(struct tl_file *f)
     for (size_t i = 0; i < f->count; i++) {
         free(f->tensors[i].name);
         free(f->tensors[i].leaf);
+        free(f->tensors[i].elsewhere);
     }
     for (size_t i = 0; i < f->nmeta; i++) {
         free(f->meta[i].key);

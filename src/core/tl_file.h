@@ -18,6 +18,7 @@
  * is writing its file and adding its entry there. */
 enum tl_format {
     TL_FMT_JSON, TL_FMT_NPY, TL_FMT_SAFETENSORS, TL_FMT_NPZ, TL_FMT_GGUF, TL_FMT_PYTORCH,
+    TL_FMT_ONNX,
     TL_FMT_RAW,                 /* bytes and nothing else: a description's DATA, an OUT */
     TL_FMT_COUNT
 };
@@ -25,6 +26,7 @@ enum tl_format {
 struct tl_file;
 struct tl_whole_job;
 struct tl_output;
+struct tl_input;
 
 /* How sure a format is that a file's first bytes are its own: 0 not at
  * all, TL_BID_FALLBACK for what anything else is taken for (JSON text),
@@ -108,10 +110,13 @@ enum tl_format tl_file_sniff(const uint8_t *head, size_t n);
  * decoders' table (src/copy/decode.c): TL_ENC_PLAIN, the bytes as they
  * are; TL_ENC_DEFLATE, raw deflate (an .npz member of
  * np.savez_compressed); TL_ENC_GGML, blocks of one of ggml's quantized
- * types (a GGUF tensor, SPEC 16), decoded to FLOAT32 as ggml does. */
-enum tl_encoding { TL_ENC_PLAIN, TL_ENC_DEFLATE, TL_ENC_GGML, TL_ENC_COUNT };
+ * types (a GGUF tensor, SPEC 16), decoded to FLOAT32 as ggml does;
+ * TL_ENC_VARINT, protocol buffer varints, one a value (an ONNX tensor's
+ * int32_data, int64_data, uint64_data: SPEC 20), each the low bytes of its
+ * value as the element (a byte of two values for a 4-bit type). */
+enum tl_encoding { TL_ENC_PLAIN, TL_ENC_DEFLATE, TL_ENC_GGML, TL_ENC_VARINT, TL_ENC_COUNT };
 
-/* "plain", "deflate", "ggml". */
+/* "plain", "deflate", "ggml", "varint". */
 const char *tl_encoding_name(enum tl_encoding e);
 
 /* ---- ggml's types (ggml.c): GGUF's type numbers ------------------------- */
@@ -220,6 +225,14 @@ struct tl_file_tensor {
      * when it is no .npy file). */
     uint64_t npy_data;
     bool npy_fortran;
+    /* How the format says its bytes are stored, for list ("raw_data",
+     * "int32_data", "external": an ONNX weight), or "".  elsewhere: the
+     * file its bytes lie in when not this one (ONNX's external data), a
+     * path relative to this file's folder that the reader checked stays
+     * inside it (no '/' first, no '..'); begin, end and stored_at count
+     * from that file's start, and the caller opens it.  NULL: this file. */
+    char stored[16];
+    char *elsewhere;
 };
 
 /* One entry of a file's metadata: safetensors' __metadata__ (key, value
@@ -581,6 +594,8 @@ struct tl_whole_item {
     uint64_t overflow;                  /* its values that became +-Inf (SPEC 19) */
     bool cross;                         /* carried as it is into the other format: an .npz
                                          * member's .npy data (no header) into safetensors */
+    const struct tl_input *in;          /* the file its bytes lie in when not the job's (t's
+                                         * elsewhere: ONNX's external data), or NULL */
 };
 
 #define TL_WHOLE_MAX_GLOBS 64

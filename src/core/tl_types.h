@@ -86,7 +86,7 @@ int tl_dtype_from_any(const char *name, enum tl_dtype *out);
 /* The types as a message lists them, separated by spaces, into buf:
  * canonical names, .npy descrs or safetensors dtypes (only the types that
  * the format has).  @return buf. */
-enum tl_dtype_spelling { TL_SPELL_NAME, TL_SPELL_NPY, TL_SPELL_SAFETENSORS };
+enum tl_dtype_spelling { TL_SPELL_NAME, TL_SPELL_NPY, TL_SPELL_SAFETENSORS, TL_SPELL_ONNX };
 const char *tl_dtype_list(enum tl_dtype_spelling how, char *buf, size_t n);
 
 /* A 4-bit type's element on its own (tl_desc_get): one byte, UINT4 as

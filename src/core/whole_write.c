@@ -119,7 +119,7 @@ static int fill_pair(void *ctx, uint64_t first, uint64_t n, enum tl_dtype dt, vo
 int tl_whole_put(struct tl_writer *w, const struct tl_whole_job *j, struct tl_whole_item *x,
                  uint64_t end, struct tl_inflated *cache, struct tl_error *err)
 {
-    const struct tl_input *in = j->in;
+    const struct tl_input *in = x->in ? x->in : j->in;
     const uint8_t *bytes;
     int rc;
     w->overflow = 0;

@@ -5,7 +5,7 @@ $TL --formats; echo exit $?
 $TL --formats x; echo exit $?
 man=$(dirname "$(readlink examples)")/man/tensorlayout.1
 $TL --formats | awk 'NR > 1 && $2 == "yes" && $1 != "json" && $1 != "raw" { print $1 }' | while read -r f; do
-    case $f in safetensors) label=$f ;; pytorch) label=PyTorch ;; *) label=.$f ;; esac
+    case $f in safetensors) label=$f ;; pytorch) label=PyTorch ;; onnx) label=ONNX ;; *) label=.$f ;; esac
     for c in "" size inspect offset dump draw convert compare list; do
         if [ -z "$c" ]; then $TL --help; else $TL $c --help; fi | grep -q -F -- "$label" ||
             echo "'$label' is missing from ${c:-the top} --help"
