@@ -168,7 +168,7 @@ test-exhaustive: $(UNIT_BIN) $(DIFF_BIN) $(BIN)  ## the randomized tests at full
 	TL_ITERS=$(EXHAUSTIVE_ITERS) $(DIFF_BIN)
 	@$(MAKE) --no-print-directory test-interrupt INTERRUPT_RUNS=1000
 
-TEST_ONCE_REST = test-lib test-install test-unit test-diff test-interrupt test-interop test-gguf test-pytorch test-fp8 \
+TEST_ONCE_REST = test-lib test-install test-unit test-diff test-interrupt test-interop test-gguf test-pytorch test-onnx test-fp8 \
                  test-draw test-docs test-man test-json
 test-once: test-cli $(TEST_ONCE_REST)
 
@@ -359,6 +359,9 @@ test-gguf: $(BIN)  ## GGUF files: ggml writes, quantizes and decodes; the tool m
 
 test-pytorch: $(BIN)  ## PyTorch checkpoints: torch writes them and reads what the tool writes; hostile pickles run nothing
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/pytorch/run.sh
+
+test-onnx: $(BIN)  ## ONNX models: onnx writes them and numpy_helper gives every value; ONNX's own test data read whole; hostile models refused
+	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/onnx/run.sh
 
 test-fp8: $(BIN)  ## the 8-bit float types against OCP's formulas: every code, and the nearest code of FLOAT32 values
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/fp8/run.sh

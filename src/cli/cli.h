@@ -355,6 +355,7 @@ int cli_file_sound(const struct tl_file *tf, const char *file);
  * file, long enough.  @return CLI_OK, or a status after the message.
  * cli_file_sound() checks every such weight of a file. */
 int cli_elsewhere_path(const char *file, const struct tl_file_tensor *t, char *path, size_t n);
+int cli_elsewhere_sound(const struct tl_file *tf, const char *file);
 
 /* The files that hold the bytes of items it[0 .. n) of file lying in
  * another (ONNX's external data), opened once each: every such item's

@@ -431,9 +431,12 @@ static cJSON *build_json(enum tl_format format, const struct entry *e, size_t co
 {
     cJSON *o = cJSON_CreateObject();
     cJSON *tensors = NULL, *values = NULL;
+    bool leaves = format == TL_FMT_PYTORCH;     /* "values": a checkpoint's, or tensors the */
+    for (size_t i = 0; i < count; i++)          /* tool does not decode (ONNX's strings) */
+        leaves |= e[i].leaf != NULL;
     bool ok = o && cJSON_AddStringToObject(o, "format", tl_format_name(format)) &&
               (tensors = cJSON_AddArrayToObject(o, "tensors")) != NULL &&
-              (format != TL_FMT_PYTORCH || (values = cJSON_AddArrayToObject(o, "values")));
+              (!leaves || (values = cJSON_AddArrayToObject(o, "values")));
     for (size_t i = 0; ok && i < count; i++) {
         cJSON *t = cJSON_CreateObject();
         if (e[i].leaf)                  /* a checkpoint's value that is no tensor: apart */
@@ -580,6 +583,8 @@ static int table_of(struct cli_data *data, enum tl_format format, const char *da
     } else if (tl_file_parse(data->bytes, data->size, tf, &err)) {
         cli_report(data->name, &err);
         rc = CLI_INVALID;
+    } else if ((rc = cli_elsewhere_sound(tf, data->name))) {
+        tl_file_free(tf);
     }
     cli_close_data(data);
     if (rc || format != TL_FMT_JSON || !data_arg)

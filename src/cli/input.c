@@ -107,7 +107,7 @@ int cli_elsewhere_path(const char *file, const struct tl_file_tensor *t, char *p
     return CLI_OK;
 }
 
-int cli_file_sound(const struct tl_file *tf, const char *file)
+int cli_elsewhere_sound(const struct tl_file *tf, const char *file)
 {
     char path[4096];
     for (size_t i = 0; i < tf->count; i++) {
@@ -117,6 +117,14 @@ int cli_file_sound(const struct tl_file *tf, const char *file)
         if (rc)
             return rc;
     }
+    return CLI_OK;
+}
+
+int cli_file_sound(const struct tl_file *tf, const char *file)
+{
+    int rc = cli_elsewhere_sound(tf, file);
+    if (rc)
+        return rc;
     size_t problems = 0;
     for (size_t i = 0; i < tf->nproblems; i++)
         problems += tf->problems[i].kind == TL_FP_OVERLAP || !tf->gaps_ok;

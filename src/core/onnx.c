@@ -488,12 +488,34 @@ static int place(struct rd *r, struct tl_file_tensor *t, const struct tp *x, uin
     return 0;
 }
 
+/* Names the weight a TensorProto at [s, s + n) is (its name field, read
+ * before the rest: dims come first) in what messages say. */
+static void about(struct rd *r, const uint8_t *s, uint64_t n, const char *prefix,
+                  const char *name, size_t name_n)
+{
+    struct msg m = { s, s + n };
+    struct field fl;
+    struct tl_error quiet = { 0 }, *was = r->err;
+    r->err = &quiet;
+    while (!name && next(r, &m, &fl) == 1)
+        if (fl.num == 8 && fl.wire == WIRE_LEN) {
+            name = (const char *)fl.s;
+            name_n = (size_t)fl.n;
+        }
+    r->err = was;
+    char full[192], q[128];
+    snprintf(full, sizeof full, "%s%.*s", prefix, name ? (int)(name_n < 150 ? name_n : 150) : 0,
+             name ? name : "");
+    snprintf(r->what, sizeof r->what, "weight '%s'", tl_quote(full, q, sizeof q));
+}
+
 /* A TensorProto at [s, s + n) as a row named name (or its own name when
- * name is NULL), `kind` "" or "sparse " for a listing. */
+ * name is NULL), prefix (a subgraph's) before it. */
 static int tensor_row(struct rd *r, const uint8_t *s, uint64_t n, const char *prefix,
                       const char *name, size_t name_n)
 {
     struct tp x;
+    about(r, s, n, prefix, name, name_n);
     int rc = read_tp(r, s, n, &x);
     if (rc)
         return rc;
@@ -566,6 +588,7 @@ static int sparse_row(struct rd *r, const uint8_t *s, uint64_t n, const char *pr
     struct tp values = { 0 }, dense = { 0 };
     bool have = false;
     int rc;
+    snprintf(r->what, sizeof r->what, "a sparse initializer");
     while ((rc = next(r, &m, &fl)) == 1) {
         rc = 0;
         if (fl.num == 1 && !(rc = want(r, &fl, WIRE_LEN, "sparse values"))) {
