@@ -75,7 +75,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: test-kernel-reach test-json test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-fp8 test-draw test-valgrind test-docs test-man test-install lib install uninstall clean help
+.PHONY: test-kernel-reach test-json test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-onnx test-fp8 test-draw test-valgrind test-docs test-man test-install lib install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -401,7 +401,7 @@ FUZZ_FLAGS  = $(TL_INC) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -ffp-
               -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
 FUZZ_LIB    = $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_CLI    = $(filter-out $(FUZZ_DIR)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_DIR)/%.o))
-FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz fuzz_calib fuzz_gguf fuzz_pickle
+FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz fuzz_calib fuzz_gguf fuzz_pickle fuzz_onnx
 
 $(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
@@ -422,6 +422,7 @@ $(FUZZ_DIR)/fuzz_npz: $(FUZZ_DIR)/tests/fuzz/fuzz_npz.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_calib: $(FUZZ_DIR)/tests/fuzz/fuzz_calib.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_gguf: $(FUZZ_DIR)/tests/fuzz/fuzz_gguf.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_pickle: $(FUZZ_DIR)/tests/fuzz/fuzz_pickle.o $(FUZZ_LIB)
+$(FUZZ_DIR)/fuzz_onnx: $(FUZZ_DIR)/tests/fuzz/fuzz_onnx.o $(FUZZ_LIB)
 $(addprefix $(FUZZ_DIR)/,$(FUZZERS)):
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread $^ -o $@ $(TL_LIBS)
 

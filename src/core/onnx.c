@@ -475,12 +475,12 @@ static int place(struct rd *r, struct tl_file_tensor *t, const struct tp *x, uin
         return 0;
     }
     /* varints: one a value (a byte of two values for the 4-bit types) */
-    uint64_t n = 0;
-    for (uint64_t i = 0; i < x->data_n; i++)
-        n += !(x->data[i] & 0x80);
+    uint64_t n = 0, v;
+    for (const uint8_t *p = x->data, *e = x->data + x->data_n; p < e; n++)
+        if (varint(&p, e, &v))
+            return bad(r, TL_E_RANGE, "%s: value %" PRIu64 " is a varint cut short or longer "
+                       "than 10 bytes", fname, n);
     uint64_t need = bits == 4 ? (count + 1) / 2 : count;
-    if (x->data_n && (x->data[x->data_n - 1] & 0x80))
-        return bad(r, TL_E_RANGE, "%s: its last varint is cut short", fname);
     if (n != need)
         return bad(r, TL_E_VALUE, "%s holds %" PRIu64 " values; its dims and type make %"
                    PRIu64, fname, n, need);
