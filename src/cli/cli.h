@@ -356,6 +356,9 @@ int cli_file_sound(const struct tl_file *tf, const char *file);
  * cli_file_sound() checks every such weight of a file. */
 int cli_elsewhere_path(const char *file, const struct tl_file_tensor *t, char *path, size_t n);
 int cli_elsewhere_sound(const struct tl_file *tf, const char *file);
+/* The file holding t's bytes, opened into out (close it). */
+int cli_elsewhere_open_one(const char *file, const struct tl_file_tensor *t,
+                           struct cli_data *out);
 
 /* The files that hold the bytes of items it[0 .. n) of file lying in
  * another (ONNX's external data), opened once each: every such item's

@@ -247,13 +247,22 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
                         const struct tl_whole_item *x, const struct tl_compare_opts *o,
                         struct row *r)
 {
-    struct cli_data ta_tmp, tb_tmp;
+    struct cli_data ta_tmp, tb_tmp, ea, eb;    /* ea, eb: ONNX's external data */
     const uint8_t *pa, *pb;
     uint64_t na, nb;
     struct tl_values *va = NULL, *vb = NULL;
-    int rc = raw_bytes(&a->datas[ka], ta, &ta_tmp, &pa, &na, &va);
+    const struct cli_data *ina = &a->datas[ka], *inb = &b->datas[kb];
+    int rc = ta->elsewhere ? cli_elsewhere_open_one(a->name, ta, &ea) : CLI_OK;
+    if (rc == CLI_OK && ta->elsewhere)
+        ina = &ea;
+    if (rc == CLI_OK && tb->elsewhere && (rc = cli_elsewhere_open_one(b->name, tb, &eb)) == 0)
+        inb = &eb;
     if (rc == CLI_OK)
-        rc = raw_bytes(&b->datas[kb], tb, &tb_tmp, &pb, &nb, &vb);
+        rc = raw_bytes(ina, ta, &ta_tmp, &pa, &na, &va);
+    else
+        memset(&ta_tmp, 0, sizeof ta_tmp);
+    if (rc == CLI_OK)
+        rc = raw_bytes(inb, tb, &tb_tmp, &pb, &nb, &vb);
     else
         memset(&tb_tmp, 0, sizeof tb_tmp);
     if (rc) {
@@ -275,9 +284,9 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
     } else {
         /* an encoded tensor's desc is in its decoded bytes */
         struct tl_desc da, db;
-        const uint8_t *fa = staged(&a->datas[ka], ta, ta->encoding == TL_ENC_PLAIN ?
-                                   a->datas[ka].bytes : pa, &a->buf, &da);
-        const uint8_t *fb = tb->encoding == TL_ENC_PLAIN ? b->datas[kb].bytes : pb;
+        const uint8_t *fa = staged(ina, ta, ta->encoding == TL_ENC_PLAIN ?
+                                   ina->bytes : pa, &a->buf, &da);
+        const uint8_t *fb = tb->encoding == TL_ENC_PLAIN ? inb->bytes : pb;
         uint8_t *conv = NULL;
         bool same = true;
         struct tl_error err = { 0 };
@@ -287,7 +296,7 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
         } else if (x && (x->layout || x->type)) {
             rc = as_converted(x, tb, fa, &da, &db, &conv, &same);
         } else {
-            fb = staged(&b->datas[kb], tb, fb, &b->buf, &db);
+            fb = staged(inb, tb, fb, &b->buf, &db);
         }
         if (conv)
             fa = conv;
@@ -317,9 +326,13 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
     tl_values_close(vb);
     /* what was read is handed back: memory stays bounded by one tensor's
      * pages, not the files' */
-    struct tl_input da = cli_input(&a->datas[ka], NULL), db = cli_input(&b->datas[kb], NULL);
+    struct tl_input da = cli_input(ina, NULL), db = cli_input(inb, NULL);
     tl_input_done_with(&da, ta->begin, ta->end);
     tl_input_done_with(&db, tb->begin, tb->end);
+    if (ta->elsewhere && ina == &ea)
+        cli_close_data(&ea);
+    if (tb->elsewhere && inb == &eb)
+        cli_close_data(&eb);
     return rc;
 }
 

@@ -107,6 +107,15 @@ int cli_elsewhere_path(const char *file, const struct tl_file_tensor *t, char *p
     return CLI_OK;
 }
 
+int cli_elsewhere_open_one(const char *file, const struct tl_file_tensor *t,
+                           struct cli_data *out)
+{
+    char path[4096];
+    memset(out, 0, sizeof *out);
+    int rc = cli_elsewhere_path(file, t, path, sizeof path);
+    return rc ? rc : cli_open_data(path, out);
+}
+
 int cli_elsewhere_sound(const struct tl_file *tf, const char *file)
 {
     char path[4096];

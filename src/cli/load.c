@@ -365,10 +365,8 @@ static int load_file(const char *arg, struct cli_data *opened, enum tl_format op
     }
     rc = pick_tensor(&tf, file.name, tname, out, &t);
     if (!rc && t->elsewhere) {         /* ONNX's external data: the file beside it holds it */
-        char where[4096];
         cli_close_data(&file);
-        if (!(rc = cli_elsewhere_path(path, t, where, sizeof where)))
-            rc = cli_open_data(where, &file);
+        rc = cli_elsewhere_open_one(path, t, &file);
     }
     if (!rc && stream && t->encoding == TL_ENC_GGML) {
         out->file = file;               /* its blocks, decoded as they are read */

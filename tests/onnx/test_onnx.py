@@ -219,6 +219,7 @@ def test_external_data_one_and_several_files():
         z = np.load(out)
         for t in m.graph.initializer:
             same(z[t.name], numpy_helper.to_array(t), "npz " + t.name)
+        tl("compare", p, out)           # model against the .npz, weight by weight
         # inspect's description points into the file holding the bytes
         text = tl("inspect", "%s:a" % p).stdout.decode()
         assert "fileOffset" in text and ("weights.bin" in text or "/a" in text), text
