@@ -229,3 +229,46 @@ def torch_checkpoint():
 
 
 torch_checkpoint()
+
+
+# A small ONNX model, written by onnx itself (Debian's python3-onnx): a
+# convolution whose OIHW weight and bias lie in an external data file
+# (model.onnx.data, as onnx.save writes large weights), a Constant node's
+# INT64 shape in int64_data, and an If whose branches each hold a weight.
+# Skipped, keeping the committed files, where onnx is not installed.
+def onnx_model():
+    try:
+        import numpy as np
+        import onnx
+        from onnx import TensorProto, helper, numpy_helper
+    except ImportError as e:
+        print("model.onnx kept (onnx not loaded: %s)" % e)
+        return
+    w = numpy_helper.from_array((np.arange(8 * 3 * 3 * 3, dtype=np.float32) / 64).reshape(8, 3, 3, 3),
+                                "conv.weight")
+    b = numpy_helper.from_array(np.linspace(-1, 1, 8, dtype=np.float32), "conv.bias")
+    shape = helper.make_node("Constant", [], ["shape"], name="flat",
+                             value=helper.make_tensor("v", TensorProto.INT64, [2], [1, -1]))
+    conv = helper.make_node("Conv", ["x", "conv.weight", "conv.bias"], ["y"], pads=[1, 1, 1, 1])
+    reshape = helper.make_node("Reshape", ["y", "shape"], ["z"])
+
+    def branch(name, value):
+        t = helper.make_tensor("scale", TensorProto.FLOAT16, [1], np.array([value], np.float16))
+        return helper.make_graph([], name, [], [helper.make_tensor_value_info("scale", TensorProto.FLOAT16, [1])], [t])
+    pick = helper.make_node("If", ["use_half"], ["scale"], name="pick",
+                            then_branch=branch("then", 0.5), else_branch=branch("else", 1.0))
+    g = helper.make_graph([shape, conv, reshape, pick], "small_cnn",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8]),
+                           helper.make_tensor_value_info("use_half", TensorProto.BOOL, [])],
+                          [helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 512]),
+                           helper.make_tensor_value_info("scale", TensorProto.FLOAT16, [1])],
+                          [w, b])
+    m = helper.make_model(g, producer_name="examples/generate.py",
+                          opset_imports=[helper.make_opsetid("", 13)])
+    m.metadata_props.append(onnx.StringStringEntryProto(key="license", value="MIT"))
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(here, "model.onnx"), save_as_external_data=True,
+              all_tensors_to_one_file=True, location="model.onnx.data", size_threshold=16)
+
+
+onnx_model()

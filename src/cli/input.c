@@ -87,9 +87,8 @@ int cli_elsewhere_path(const char *file, const struct tl_file_tensor *t, char *p
     }
     size_t k = strlen(real_dir);
     if (strcmp(real_dir, "/") != 0 && (strncmp(real, real_dir, k) != 0 || real[k] != '/')) {
-        cli_error("%s: weight '%s': external data location '%s' resolves to %s, outside the "
-                  "model's folder (through a symlink): refused, nothing outside it is read", file,
-                  q, qf, real);
+        cli_error("%s: weight '%s': external data location '%s' resolves (through a symlink) "
+                  "outside the model's folder: refused, nothing outside it is read", file, q, qf);
         return CLI_INVALID;
     }
     struct stat st;

@@ -433,11 +433,13 @@ static int place(struct rd *r, struct tl_file_tensor *t, const struct tp *x, uin
             return bad(r, TL_E_VALUE, "external_data names no location");
         if (!(t->elsewhere = dup_bytes(x->location, x->location_n)))
             return tl_fail(r->err, TL_E_NOMEM, NULL, "out of memory");
-        if (x->location_n == 0 || strlen(t->elsewhere) != x->location_n ||
-            tl_path_escapes(t->elsewhere))
-            return bad(r, TL_E_VALUE, "external_data location '%.80s' is empty, absolute or "
-                       "climbs out of the model's folder ('..'): refused, nothing outside the "
-                       "model's folder is read", t->elsewhere);
+        if (x->location_n == 0 || strlen(t->elsewhere) != x->location_n)
+            return bad(r, TL_E_VALUE, "external_data location is empty or holds a NUL byte");
+        if (tl_path_escapes(t->elsewhere))
+            return bad(r, TL_E_VALUE, "external_data location '%.80s' %s: refused, nothing "
+                       "outside the model's folder is read", t->elsewhere,
+                       strchr("/\\", t->elsewhere[0]) || t->elsewhere[1] == ':'
+                           ? "is absolute" : "climbs out of the model's folder ('..')");
         if (x->has_length && x->length != bytes)
             return bad(r, TL_E_VALUE, "external_data length %" PRIu64 " is not the %" PRIu64
                        " bytes its dims and type make", x->length, bytes);
