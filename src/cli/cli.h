@@ -55,6 +55,13 @@ int cmd_compare(int argc, char **argv);
 int cmd_draw(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 
+/* convert MODEL.onnx -o OUT.onnx --external-data[=data_file] | --inline
+ * (onnx_rewrite.c, SPEC 20): the model's weights of threshold bytes or
+ * more moved into one data file beside OUT, or all brought in.  @return a
+ * CLI_* status after any message. */
+int cli_onnx_rewrite(const char *model, const char *out, bool external, const char *data_file,
+                     uint64_t threshold, bool quiet);
+
 /* ---- arguments (args.c) -------------------------------------------------- */
 
 /* Parses argv against an argtable whose last two entries are a --help

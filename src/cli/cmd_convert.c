@@ -656,10 +656,11 @@ static int run(const struct options *o)
 struct convert_args {
     struct arg_file *desc, *data, *out, *to_desc, *out_desc;
     struct arg_str *to, *to_strides, *to_byte_offset, *fill, *axes, *format, *select, *exclude,
-                   *only, *drop, *name, *to_type, *shard, *max_shard;
+                   *only, *drop, *name, *to_type, *shard, *max_shard, *external_data,
+                   *size_threshold;
     struct arg_int *threads;
     struct arg_lit *saturate, *dequantize, *allow_expand, *allow_requantize, *index_only, *force,
-                   *quiet, *json, *help;
+                   *inline_data, *quiet, *json, *help;
     struct arg_end *end;
     struct cli_desc_opts dopt;
 };
@@ -693,6 +694,10 @@ static void declare_args(struct convert_args *a, char *gloss, size_t ng, char *f
     a->shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     a->index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
     a->max_shard = arg_str0(NULL, "max-shard-size", "SIZE", "a whole file or a sharded model: into OUTDIR/ as shards of at most SIZE bytes of tensors and their index (5GB, 500MiB; one file when all fit)");
+    a->external_data = arg_str0(NULL, "external-data", "FILE", "ONNX model into an .onnx OUT: its weights of at least 1 KiB (--size-threshold) moved into one data file beside OUT (FILE, default OUT.data), each at a multiple of 4096");
+    a->external_data->hdr.flag |= ARG_HASOPTVALUE;
+    a->size_threshold = arg_str0(NULL, "size-threshold", "N", "with --external-data: the bytes from which a weight moves out (default 1024)");
+    a->inline_data = arg_lit0(NULL, "inline", "ONNX model into an .onnx OUT: its weights in external data brought into the model (refused past protocol buffers' 2 GiB)");
     a->force = arg_lit0(NULL, "force", "with OUTDIR/: replace an OUTDIR that exists and is not empty (refused otherwise)");
     a->quiet = arg_lit0("q", "quiet", "no progress bar");
     a->json = arg_lit0(NULL, "json", "print the destination description, bytesWritten and overflow (values that became +-inf)");
@@ -750,10 +755,14 @@ static int check_usage(const struct convert_args *a, uint64_t *max_bytes)
     } else if (!a->format->count && strcmp(a->out->filename[0], "-") != 0 &&
                (foreign = tl_format_unwritten(a->out->filename[0], !torch))) {
         char q[128], names[64];
+        bool model = from == TL_FMT_ONNX && tl_format_claims(tl_format_entry(TL_FMT_ONNX),
+                                                             a->out->filename[0], ".pb");
         cli_usage_error("convert", "OUT '%s' would be %s, which this tool does not write: it "
-                        "writes %s (--format raw writes raw bytes under any name)",
+                        "writes %s (--format raw writes raw bytes under any name)%s",
                         tl_quote(a->out->filename[0], q, sizeof q), foreign,
-                        tl_format_write_list(names, sizeof names));
+                        tl_format_write_list(names, sizeof names),
+                        model ? "; an ONNX model is rewritten with --external-data or --inline"
+                              : "");
         rc = CLI_USAGE;
     } else if (twice >= 0) {
         char q[64];
@@ -817,6 +826,41 @@ static struct options options_of(const struct convert_args *a, uint64_t max_byte
     };
 }
 
+/* --external-data or --inline: an ONNX model rewritten (onnx_rewrite.c),
+ * alone: no rule, no other output, no data. */
+static int onnx_rewrite(const struct convert_args *a)
+{
+    uint64_t threshold = 1024;
+    bool external = a->external_data->count > 0;
+    const char *other = a->to->count ? "--to" : a->to_type->count ? "--to-type"
+                      : a->data->count ? "DATA" : a->only->count ? "--only"
+                      : a->drop->count ? "--drop" : a->max_shard->count ? "--max-shard-size"
+                      : a->dequantize->count ? "--dequantize" : a->format->count ? "--format"
+                      : a->out_desc->count ? "--out-desc" : NULL;
+    if (external && a->inline_data->count) {
+        cli_usage_error("convert", "--external-data and --inline say opposite things: give one");
+        return CLI_USAGE;
+    }
+    if (!external && !a->inline_data->count) {
+        cli_usage_error("convert", "--size-threshold goes with --external-data");
+        return CLI_USAGE;
+    }
+    if (a->size_threshold->count && !cli_parse_size(a->size_threshold->sval[0], &threshold)) {
+        cli_usage_error("convert", "--size-threshold: '%s' is not a count of bytes (1024, 4KiB)",
+                        a->size_threshold->sval[0]);
+        return CLI_USAGE;
+    }
+    if (other) {
+        cli_usage_error("convert", "%s rewrites an ONNX model's storage and nothing else: %s "
+                        "goes with a conversion to another format", external ? "--external-data"
+                        : "--inline", other);
+        return CLI_USAGE;
+    }
+    const char *file = external && a->external_data->sval[0][0] ? a->external_data->sval[0] : NULL;
+    return cli_onnx_rewrite(a->desc->filename[0], a->out->filename[0], external, file, threshold,
+                            a->quiet->count > 0);
+}
+
 int cmd_convert(int argc, char **argv)
 {
     static char gloss[512], fgloss[256];
@@ -827,11 +871,15 @@ int cmd_convert(int argc, char **argv)
                       a.out, a.to, a.to_strides, a.to_desc, a.to_byte_offset, a.to_type,
                       a.saturate, a.dequantize, a.allow_expand, a.allow_requantize, a.fill,
                       a.out_desc, a.axes, a.format, a.name, a.select, a.exclude, a.only, a.drop, a.shard, a.index_only, a.max_shard,
+                      a.external_data, a.size_threshold, a.inline_data,
                       a.force, a.threads, a.quiet, a.json, a.help, a.end };
     int rc = CLI_IO;
     uint64_t max_bytes = 0;
     if (arg_nullcheck(table) == 0)
         rc = cli_parse_args_desc(argc, argv, table, about, &a.dopt);
+    if (rc == CLI_CONTINUE && (a.external_data->count || a.inline_data->count ||
+                               a.size_threshold->count))
+        rc = onnx_rewrite(&a);
     if (rc == CLI_CONTINUE)
         rc = check_usage(&a, &max_bytes);
     if (rc == CLI_CONTINUE) {

@@ -28,6 +28,7 @@
 
 #include "internal.h"
 #include "tl.h"
+#include "tl_io.h"
 
 /* Graphs inside graphs (an If in a Loop's body...): deeper is refused. */
 #define ONNX_DEPTH_MAX 32
@@ -949,12 +950,17 @@ static unsigned onnx_bid(const uint8_t *head, size_t n)
         if (rc == 0)
             break;
         if (rc < 0 || rc > 1) {
-            /* the head cuts the last field short: fine, the rest was sound */
-            if (quiet.code == TL_E_RANGE && fields >= 2 && n == TL_SNIFF_BYTES)
+            /* the head cuts a field of bytes short (a model's graph): fine,
+             * what came before was sound */
+            const uint8_t *p = was;
+            uint64_t tag;
+            if (quiet.code == TL_E_RANGE && fields >= 1 && n == TL_SNIFF_BYTES &&
+                varint(&p, head + n, &tag) == 0 && (tag & 7) == WIRE_LEN && tag >> 3 <= 32) {
+                fields++;
                 break;
+            }
             return 0;
         }
-        (void)was;
         if (fl.num > 32)
             return 0;
         if (fl.num == 2 && fl.wire == WIRE_VARINT && (fl.v == 0 || fl.v >= NTYPES))
@@ -969,3 +975,337 @@ const struct tl_format_entry tl_format_onnx = {
     .endings = ".onnx .pb", .bid = onnx_bid, .read = onnx_parse, .spelling = TL_SPELL_ONNX,
     .many = true,
 };
+
+/* ---- rewriting a model: its weights moved out, or brought in ------------- *
+ *
+ * The model is walked again in the reader's order, so that the k-th weight
+ * met is row k; every message on the way to a weight is written anew (its
+ * length changes with the weight's), every other field carried byte for
+ * byte.  A weight moved out keeps its TensorProto's other fields, with
+ * external_data (location, offset, length) and data_location EXTERNAL in
+ * place of its values; one brought in gets raw_data.  A first pass of the
+ * same walk counts each message's bytes (the sizes come before the bytes
+ * in the wire format); the data file's offsets are known before either. */
+
+enum { KEEP, OUT_OF, INTO };            /* what happens to a weight */
+
+struct rw {
+    struct tl_onnx_rewrite *job;
+    struct rd r;
+    unsigned char *act;                 /* each row's KEEP, OUT_OF or INTO */
+    uint64_t *at;                       /* a moved-out row's offset in the data file */
+    struct tl_writer *w;                /* NULL: counting */
+    uint64_t n;                         /* bytes written (or counted) */
+    struct tl_error *err;
+};
+
+static int put_bytes(struct rw *x, const void *p, uint64_t n)
+{
+    x->n += n;
+    return x->w ? tl_writer_put(x->w, p, n, x->err) : 0;
+}
+
+static int put_varint(struct rw *x, uint64_t v)
+{
+    uint8_t b[10];
+    unsigned k = 0;
+    do {
+        b[k++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    return put_bytes(x, b, k);
+}
+
+static int put_len(struct rw *x, uint32_t num, uint64_t len)
+{
+    int rc = put_varint(x, (uint64_t)num << 3 | WIRE_LEN);
+    return rc ? rc : put_varint(x, len);
+}
+
+static unsigned varint_size(uint64_t v)
+{
+    unsigned k = 1;
+    while (v > 0x7f) {
+        v >>= 7;
+        k++;
+    }
+    return k;
+}
+
+static int put_decoded(void *ctx, const uint8_t *bytes, size_t n)
+{
+    return tl_writer_put(ctx, bytes, n, NULL) ? -1 : 0;
+}
+
+/* Row t's values as bytes (raw_data's): read where they lie, or decoded. */
+static int put_values(struct rw *x, const struct tl_file_tensor *t, const struct tl_input *in)
+{
+    x->n += t->decoded_bytes;
+    if (!x->w)
+        return 0;
+    if (t->encoding == TL_ENC_VARINT) {
+        int rc = tl_file_decode(x->r.base, x->r.len, t, put_decoded, x->w, x->err);
+        return rc == -1 ? TL_E_IO : rc;
+    }
+    return tl_writer_carry(x->w, in, t->stored_at, t->decoded_bytes, x->err);
+}
+
+typedef int (*walk_fn)(struct rw *x, const uint8_t *s, uint64_t n, size_t *row);
+
+/* A submessage written anew: its length (counted by the same walk), then
+ * its bytes. */
+static int put_sub(struct rw *x, uint32_t num, walk_fn fn, const uint8_t *s, uint64_t n,
+                   size_t *row)
+{
+    struct rw count = *x;
+    size_t at = *row;
+    count.w = NULL;
+    count.n = 0;
+    int rc = fn(&count, s, n, &at);
+    if (rc == 0)
+        rc = put_len(x, num, count.n);
+    return rc ? rc : fn(x, s, n, row);
+}
+
+/* Walks message [s, s + n): each field as it is, but those fn says to
+ * write anew (a submessage holding weights); fn returns 1 to carry. */
+typedef int (*field_fn)(struct rw *x, const struct field *fl, size_t *row, void *ctx);
+
+static int rw_fields(struct rw *x, const uint8_t *s, uint64_t n, size_t *row, field_fn fn,
+                     void *ctx)
+{
+    struct msg m = { s, s + n };
+    struct field fl;
+    int rc;
+    for (;;) {
+        const uint8_t *start = m.p;
+        if ((rc = next(&x->r, &m, &fl)) != 1)
+            return rc;
+        rc = fn(x, &fl, row, ctx);
+        if (rc == 1)
+            rc = put_bytes(x, start, (uint64_t)(m.p - start));
+        if (rc)
+            return rc;
+    }
+}
+
+static int put_text(struct rw *x, uint32_t num, const char *text)
+{
+    int rc = put_len(x, num, strlen(text));
+    return rc ? rc : put_bytes(x, text, strlen(text));
+}
+
+/* A StringStringEntryProto of external_data. */
+static int put_entry(struct rw *x, const char *key, const char *value)
+{
+    uint64_t kl = strlen(key), vl = strlen(value);
+    uint64_t len = 1 + varint_size(kl) + kl + 1 + varint_size(vl) + vl;
+    int rc = put_len(x, 13, len);
+    if (!rc)
+        rc = put_text(x, 1, key);
+    return rc ? rc : put_text(x, 2, value);
+}
+
+struct tensor_ctx {
+    const struct tl_file_tensor *t;
+};
+
+/* A moved weight's TensorProto: every field but its values and where they
+ * were; the new ones after. */
+static int tensor_field(struct rw *x, const struct field *fl, size_t *row, void *ctx)
+{
+    (void)x, (void)row, (void)ctx;
+    bool values = fl->num == 4 || fl->num == 5 || fl->num == 7 || fl->num == 9 ||
+                  fl->num == 10 || fl->num == 11 || fl->num == 13 || fl->num == 14;
+    return values ? 0 : 1;
+}
+
+static int rw_tensor(struct rw *x, const uint8_t *s, uint64_t n, size_t *row)
+{
+    size_t k = (*row)++;
+    if (x->act[k] == KEEP)
+        return put_bytes(x, s, n);
+    const struct tl_file_tensor *t = &x->job->f->tensors[k];
+    int rc = rw_fields(x, s, n, row, tensor_field, NULL);
+    if (rc)
+        return rc;
+    if (x->act[k] == INTO) {
+        const struct tl_input *in = t->elsewhere ? x->job->row_in[k] : x->job->model;
+        rc = put_len(x, 9, t->decoded_bytes);
+        return rc ? rc : put_values(x, t, in);
+    }
+    char num[24];
+    snprintf(num, sizeof num, "%" PRIu64, x->at[k]);
+    rc = put_entry(x, "location", x->job->location);
+    if (!rc)
+        rc = put_entry(x, "offset", num);
+    snprintf(num, sizeof num, "%" PRIu64, t->decoded_bytes);
+    if (!rc)
+        rc = put_entry(x, "length", num);
+    if (!rc)
+        rc = put_varint(x, 14u << 3 | WIRE_VARINT);
+    return rc ? rc : put_varint(x, 1);
+}
+
+static int rw_graph(struct rw *x, const uint8_t *s, uint64_t n, size_t *row);
+
+/* An attribute: a Constant's value (a weight), a sparse value (a row,
+ * carried), subgraphs. */
+struct attr_ctx {
+    bool constant, out;
+    const uint8_t *name;
+    uint64_t name_n;
+};
+
+static int attr_field(struct rw *x, const struct field *fl, size_t *row, void *ctx)
+{
+    const struct attr_ctx *a = ctx;
+    bool value = a->name_n == 5 && memcmp(a->name, "value", 5) == 0;
+    bool sparse = a->name_n == 12 && memcmp(a->name, "sparse_value", 12) == 0;
+    if (a->constant && a->out && fl->num == 5 && value && fl->wire == WIRE_LEN)
+        return put_sub(x, 5, rw_tensor, fl->s, fl->n, row);
+    if (a->constant && a->out && fl->num == 22 && sparse && fl->wire == WIRE_LEN) {
+        (*row)++;                       /* listed, carried */
+        return 1;
+    }
+    if ((fl->num == 6 || fl->num == 11) && fl->wire == WIRE_LEN)
+        return put_sub(x, fl->num, rw_graph, fl->s, fl->n, row);
+    return 1;
+}
+
+static int node_field(struct rw *x, const struct field *fl, size_t *row, void *ctx)
+{
+    struct attr_ctx *a = ctx;
+    if (fl->num != 5 || fl->wire != WIRE_LEN)
+        return 1;
+    struct msg m = { fl->s, fl->s + fl->n };
+    struct field f2;
+    a->name = (const uint8_t *)"";
+    a->name_n = 0;
+    while (next(&x->r, &m, &f2) == 1)
+        if (f2.num == 1 && f2.wire == WIRE_LEN) {
+            a->name = f2.s;
+            a->name_n = f2.n;
+        }
+    struct rw count = *x;
+    size_t at = *row;
+    count.w = NULL;
+    count.n = 0;
+    int rc = rw_fields(&count, fl->s, fl->n, &at, attr_field, a);
+    if (!rc)
+        rc = put_len(x, 5, count.n);
+    return rc ? rc : rw_fields(x, fl->s, fl->n, row, attr_field, a);
+}
+
+static int rw_node(struct rw *x, const uint8_t *s, uint64_t n, size_t *row)
+{
+    struct msg m = { s, s + n };
+    struct field fl;
+    struct attr_ctx a = { 0 };
+    while (next(&x->r, &m, &fl) == 1) {
+        if (fl.num == 2 && fl.wire == WIRE_LEN)
+            a.out = true;
+        if (fl.num == 4 && fl.wire == WIRE_LEN)
+            a.constant = fl.n == 8 && memcmp(fl.s, "Constant", 8) == 0;
+    }
+    return rw_fields(x, s, n, row, node_field, &a);
+}
+
+static int graph_field(struct rw *x, const struct field *fl, size_t *row, void *ctx)
+{
+    (void)ctx;
+    if (fl->wire != WIRE_LEN)
+        return 1;
+    if (fl->num == 1)
+        return put_sub(x, 1, rw_node, fl->s, fl->n, row);
+    if (fl->num == 5)
+        return put_sub(x, 5, rw_tensor, fl->s, fl->n, row);
+    if (fl->num == 15)
+        (*row)++;                       /* a sparse initializer: listed, carried */
+    return 1;
+}
+
+static int rw_graph(struct rw *x, const uint8_t *s, uint64_t n, size_t *row)
+{
+    return rw_fields(x, s, n, row, graph_field, NULL);
+}
+
+static int model_field(struct rw *x, const struct field *fl, size_t *row, void *ctx)
+{
+    (void)ctx;
+    if (fl->num == 7 && fl->wire == WIRE_LEN)
+        return put_sub(x, 7, rw_graph, fl->s, fl->n, row);
+    return 1;
+}
+
+/* Whether row t's values can move: bytes of their own (not strings, not a
+ * sparse tensor's). */
+static bool movable(const struct tl_file_tensor *t)
+{
+    return strcmp(t->stored, "string_data") != 0 && strcmp(t->stored, "sparse") != 0 &&
+           strcmp(t->stored, "none") != 0 && strcmp(t->dtype, "STRING") != 0;
+}
+
+int tl_onnx_rewrite(struct tl_onnx_rewrite *job, struct tl_writer *model, struct tl_writer *data,
+                    struct tl_error *err)
+{
+    const struct tl_file *f = job->f;
+    struct rw x = { .job = job, .err = err };
+    x.r = (struct rd){ .base = job->model->bytes, .len = job->model->size, .err = err };
+    snprintf(x.r.what, sizeof x.r.what, "model");
+    x.act = calloc(f->count ? f->count : 1, 1);
+    x.at = calloc(f->count ? f->count : 1, sizeof *x.at);
+    if (!x.act || !x.at) {
+        free(x.act);
+        free(x.at);
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    uint64_t end = 0;
+    job->moved = job->brought = 0;
+    for (size_t k = 0; k < f->count; k++) {
+        const struct tl_file_tensor *t = &f->tensors[k];
+        bool out = job->external && movable(t) && t->decoded_bytes >= job->threshold;
+        x.act[k] = out ? OUT_OF : t->elsewhere ? INTO : KEEP;
+        if (out) {
+            x.at[k] = (end + TL_ONNX_ALIGN - 1) / TL_ONNX_ALIGN * TL_ONNX_ALIGN;
+            end = x.at[k] + t->decoded_bytes;
+            job->moved++;
+        }
+        job->brought += x.act[k] == INTO;
+    }
+    /* the model's size first: protobuf's limit */
+    size_t row = 0;
+    int rc = rw_fields(&x, x.r.base, x.r.len, &row, model_field, NULL);
+    job->model_bytes = x.n;
+    if (rc == 0 && x.n > TL_ONNX_MAX) {
+        rc = tl_fail(err, TL_E_VALUE, NULL, "the model would be %" PRIu64 " bytes, past "
+                     "protocol buffers' limit of 2 GiB (%" PRIu64 "): keep its weights in "
+                     "external data (--external-data)", x.n, (uint64_t)TL_ONNX_MAX);
+    }
+    /* the data file: each weight moved out at its offset */
+    static const uint8_t zeros[4096];
+    struct rw d = x;
+    d.w = data;
+    d.n = 0;
+    for (size_t k = 0; rc == 0 && k < f->count; k++) {
+        if (x.act[k] != OUT_OF)
+            continue;
+        const struct tl_file_tensor *t = &f->tensors[k];
+        if (d.n < x.at[k])
+            rc = put_bytes(&d, zeros, x.at[k] - d.n);
+        if (rc == 0)
+            rc = put_values(&d, t, t->elsewhere ? job->row_in[k] : job->model);
+        if (rc == 0 && data)
+            tl_input_done_with(t->elsewhere ? job->row_in[k] : job->model, t->begin, t->end);
+    }
+    job->data_bytes = d.n;
+    /* then the model, its weights' new places in it */
+    row = 0;
+    x.w = model;
+    x.n = 0;
+    if (rc == 0)
+        rc = rw_fields(&x, x.r.base, x.r.len, &row, model_field, NULL);
+    free(x.act);
+    free(x.at);
+    return rc;
+}

@@ -292,4 +292,32 @@ int tl_whole_put(struct tl_writer *w, const struct tl_whole_job *j, struct tl_wh
 int tl_whole_crew(struct tl_writer *w, const struct tl_whole_job *j, uint64_t hlen, bool **done,
                   struct tl_writer_shared *shared, struct tl_error *err);
 
+/* ---- an ONNX model rewritten (onnx.c, SPEC 20) ---------------------------- */
+
+/* The model f (its bytes `model`) written anew: with external, every
+ * weight of at least threshold bytes moved into one data file (each at a
+ * multiple of TL_ONNX_ALIGN, named `location` in the model), the others
+ * kept as they are, but for those already in an external file, which come
+ * in as raw_data; without, every weight in an external file brought in as
+ * raw_data (refused when the model would pass protocol buffers' 2 GiB).
+ * Everything else is carried byte for byte.  row_in[k] is the input of row
+ * k's external file (rows with elsewhere), NULL for the others.  The data
+ * file is written first through data (NULL without external), then the
+ * model through model. */
+#define TL_ONNX_ALIGN 4096u
+#define TL_ONNX_MAX ((UINT64_C(1) << 31) - 1)
+struct tl_onnx_rewrite {
+    const struct tl_file *f;
+    const struct tl_input *model;
+    const struct tl_input *const *row_in;
+    bool external;
+    uint64_t threshold;
+    const char *location;
+    /* what it did */
+    uint64_t model_bytes, data_bytes;
+    size_t moved, brought;
+};
+int tl_onnx_rewrite(struct tl_onnx_rewrite *job, struct tl_writer *model, struct tl_writer *data,
+                    struct tl_error *err);
+
 #endif

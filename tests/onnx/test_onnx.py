@@ -338,6 +338,97 @@ def test_hostile_files_refused():
             assert "0 1 2 3" not in r.stdout.decode(), name
 
 
+def graph_tensors(g):
+    """Every TensorProto of a graph: initializers, Constant values,
+    subgraphs' (as onnx.external_data_helper walks them)."""
+    out = list(g.initializer)
+    for n in g.node:
+        for a in n.attribute:
+            if a.HasField("t"):
+                out.append(a.t)
+            if a.HasField("g"):
+                out += graph_tensors(a.g)
+    return out
+
+
+def test_rewrite_external_and_inline():
+    big = numpy_helper.from_array(RNG.standard_normal((64, 8, 3, 3)).astype(np.float32), "conv.w")
+    typed = helper.make_tensor("bias", TensorProto.FLOAT16, [600], RNG.standard_normal(600).astype(np.float16))
+    small = numpy_helper.from_array(np.arange(4, dtype=np.int64), "small")
+    const = helper.make_node("Constant", [], ["k"], value=numpy_helper.from_array(
+        RNG.standard_normal(700).astype(np.float32), "v"))
+    sub = helper.make_graph([], "then", [], [helper.make_tensor_value_info("w", TensorProto.FLOAT, [300])],
+                            [numpy_helper.from_array(RNG.standard_normal(300).astype(np.float32), "w")])
+    iff = helper.make_node("If", ["c"], ["w"], name="pick", then_branch=sub, else_branch=sub)
+    g = helper.make_graph([const, iff], "g", [helper.make_tensor_value_info("c", TensorProto.BOOL, [])],
+                          [helper.make_tensor_value_info("w", TensorProto.FLOAT, [300])],
+                          [big, typed, small])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(m)
+    src = path("rw_src.onnx")
+    onnx.save(m, src)
+    want = [numpy_helper.to_array(t) for t in graph_tensors(m.graph)]
+    out = path("rw_ext.onnx")
+    tl("convert", src, "-o", out, "--external-data")
+    onnx.checker.check_model(out)
+    lazy = onnx.load(out, load_external_data=False)
+    for t in graph_tensors(lazy.graph):
+        nbytes = numpy_helper.to_array(t).nbytes if t.data_location != TensorProto.EXTERNAL else None
+        if t.data_location == TensorProto.EXTERNAL:
+            e = {x.key: x.value for x in t.external_data}
+            assert e["location"] == "rw_ext.onnx.data" and int(e["offset"]) % 4096 == 0, e
+            assert int(e["length"]) >= 1024, e
+        else:
+            assert nbytes < 1024, (t.name, nbytes)
+    moved = [t.name for t in graph_tensors(lazy.graph) if t.data_location == TensorProto.EXTERNAL]
+    assert sorted(moved) == ["bias", "conv.w", "v", "w", "w"], moved
+    got = [numpy_helper.to_array(t) for t in graph_tensors(onnx.load(out).graph)]
+    for a, b in zip(got, want):
+        assert np.array_equal(a, b)
+    # and back in: one file, no external data, the same arrays
+    back = path("rw_back.onnx")
+    tl("convert", out, "-o", back, "--inline")
+    onnx.checker.check_model(back)
+    lazy = onnx.load(back, load_external_data=False)
+    assert not any(t.data_location == TensorProto.EXTERNAL for t in graph_tensors(lazy.graph))
+    for a, b in zip([numpy_helper.to_array(t) for t in graph_tensors(lazy.graph)], want):
+        assert np.array_equal(a, b)
+    # a threshold and a data file named
+    tl("convert", src, "-o", path("rw_t.onnx"), "--external-data=weights.bin", "--size-threshold", "4KiB")
+    lazy = onnx.load(path("rw_t.onnx"), load_external_data=False)
+    assert [t.name for t in graph_tensors(lazy.graph) if t.data_location] == ["conv.w"]
+    assert os.path.exists(path("weights.bin"))
+    # usage: a rule with it, both at once
+    for extra in (["--to", "NHWC"], ["--inline"]):
+        r = tl("convert", src, "-o", path("x.onnx"), "--external-data", *extra, check=False)
+        assert r.returncode == 2 and not os.path.exists(path("x.onnx")), r
+
+
+def test_inline_past_2gib_refused():
+    """A model of more than 2 GiB of weights in external data (a sparse file,
+    made here and deleted) converts out, and --inline refuses it with the
+    size, writing nothing."""
+    d = path("huge")
+    os.makedirs(d, exist_ok=True)
+    n = (2**31 + 2**20) // 4
+    data = os.path.join(d, "huge.bin")
+    with open(data, "wb") as f:
+        f.truncate(n * 4)
+    m = external_model("huge.bin", length=n * 4, n=n)
+    p = os.path.join(d, "huge.onnx")
+    with open(p, "wb") as f:
+        f.write(m)
+    try:
+        listed = json.loads(tl("list", "--json", p).stdout)["tensors"]
+        assert listed[0]["bytes"] == n * 4, listed
+        r = tl("convert", p, "-o", os.path.join(d, "in.onnx"), "--inline", check=False)
+        err = r.stderr.decode()
+        assert r.returncode == 4 and "2 GiB" in err and str(n * 4 + 0)[:4] in err, (r.returncode, err)
+        assert not os.path.exists(os.path.join(d, "in.onnx"))
+    finally:
+        os.unlink(data)
+
+
 def test_onnx_testdata_tensors():
     """Every .pb tensor of ONNX's own test data that its model names as a
     tensor input or output: its values equal onnx's."""
