@@ -20,5 +20,5 @@ awk -v limit="$limit" '
     { prev = $0 }
     END {
         if (bad) exit 1
-        printf "command line: its longest function has %d lines (%s), under %d\n", most, where, limit
+        printf "command line: its longest function has %d lines (%s), at most %d\n", most, where, limit
     }' "$@"

@@ -755,14 +755,12 @@ static int check_usage(const struct convert_args *a, uint64_t *max_bytes)
     } else if (!a->format->count && strcmp(a->out->filename[0], "-") != 0 &&
                (foreign = tl_format_unwritten(a->out->filename[0], !torch))) {
         char q[128], names[64];
-        bool model = from == TL_FMT_ONNX && tl_format_claims(tl_format_entry(TL_FMT_ONNX),
-                                                             a->out->filename[0], ".pb");
         cli_usage_error("convert", "OUT '%s' would be %s, which this tool does not write: it "
                         "writes %s (--format raw writes raw bytes under any name)%s",
                         tl_quote(a->out->filename[0], q, sizeof q), foreign,
                         tl_format_write_list(names, sizeof names),
-                        model ? "; an ONNX model is rewritten with --external-data or --inline"
-                              : "");
+                        from == TL_FMT_ONNX ? "; an ONNX model is rewritten with --external-data "
+                                              "or --inline" : "");
         rc = CLI_USAGE;
     } else if (twice >= 0) {
         char q[64];

@@ -240,27 +240,32 @@ static int as_converted(const struct tl_whole_item *x, const struct tl_file_tens
     return CLI_OK;
 }
 
+/* The file t's bytes lie in: side s's file k, or the external data file
+ * of an ONNX weight, opened into *other (*in then points at it). */
+static int file_of(const struct side *s, size_t k, const struct tl_file_tensor *t,
+                   struct cli_data *other, const struct cli_data **in)
+{
+    *in = &s->datas[k];
+    if (!t->elsewhere)
+        return CLI_OK;
+    int rc = cli_elsewhere_open_one(s->name, t, other);
+    if (rc == CLI_OK)
+        *in = other;
+    return rc;
+}
+
 /* Compares tensor ta of side A with tb of side B into r: with x (A's item
  * under the rules), B against A converted. */
-static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *ta,
-                        struct side *b, size_t kb, const struct tl_file_tensor *tb,
-                        const struct tl_whole_item *x, const struct tl_compare_opts *o,
-                        struct row *r)
+static int compare_in(struct side *a, const struct cli_data *ina, const struct tl_file_tensor *ta,
+                      struct side *b, const struct cli_data *inb, const struct tl_file_tensor *tb,
+                      const struct tl_whole_item *x, const struct tl_compare_opts *o,
+                      struct row *r)
 {
-    struct cli_data ta_tmp, tb_tmp, ea, eb;    /* ea, eb: ONNX's external data */
+    struct cli_data ta_tmp, tb_tmp;
     const uint8_t *pa, *pb;
     uint64_t na, nb;
     struct tl_values *va = NULL, *vb = NULL;
-    const struct cli_data *ina = &a->datas[ka], *inb = &b->datas[kb];
-    int rc = ta->elsewhere ? cli_elsewhere_open_one(a->name, ta, &ea) : CLI_OK;
-    if (rc == CLI_OK && ta->elsewhere)
-        ina = &ea;
-    if (rc == CLI_OK && tb->elsewhere && (rc = cli_elsewhere_open_one(b->name, tb, &eb)) == 0)
-        inb = &eb;
-    if (rc == CLI_OK)
-        rc = raw_bytes(ina, ta, &ta_tmp, &pa, &na, &va);
-    else
-        memset(&ta_tmp, 0, sizeof ta_tmp);
+    int rc = raw_bytes(ina, ta, &ta_tmp, &pa, &na, &va);
     if (rc == CLI_OK)
         rc = raw_bytes(inb, tb, &tb_tmp, &pb, &nb, &vb);
     else
@@ -273,7 +278,7 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
         r->count = na;
         enum tl_dtype known;            /* an empty tensor retyped by --to-type */
         bool retyped = x && x->retyped &&
-                       tl_format_dtype(b->files[kb].format, tb->dtype, &known) == 0 &&
+                       tl_format_dtype(b->files[0].format, tb->dtype, &known) == 0 &&
                        known == x->dst.dtype;
         bool same = (retyped || strcmp(ta->dtype, tb->dtype) == 0) && ta->ndim == tb->ndim &&
                     memcmp(ta->shape, tb->shape, ta->ndim * sizeof ta->shape[0]) == 0;
@@ -324,14 +329,32 @@ static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *
     cli_close_data(&tb_tmp);
     tl_values_close(va);
     tl_values_close(vb);
-    /* what was read is handed back: memory stays bounded by one tensor's
-     * pages, not the files' */
-    struct tl_input da = cli_input(ina, NULL), db = cli_input(inb, NULL);
-    tl_input_done_with(&da, ta->begin, ta->end);
-    tl_input_done_with(&db, tb->begin, tb->end);
-    if (ta->elsewhere && ina == &ea)
+    return rc;
+}
+
+/* compare_in() of ta and tb, each read from the file that holds it (side
+ * a's file ka, b's kb, or an ONNX weight's external data file). */
+static int compare_pair(struct side *a, size_t ka, const struct tl_file_tensor *ta,
+                        struct side *b, size_t kb, const struct tl_file_tensor *tb,
+                        const struct tl_whole_item *x, const struct tl_compare_opts *o,
+                        struct row *r)
+{
+    struct cli_data ea, eb;             /* ONNX's external data */
+    const struct cli_data *ina, *inb = NULL;
+    int rc = file_of(a, ka, ta, &ea, &ina);
+    if (rc == CLI_OK && (rc = file_of(b, kb, tb, &eb, &inb)) == CLI_OK) {
+        rc = compare_in(a, ina, ta, b, inb, tb, x, o, r);
+        /* what was read is handed back: memory stays bounded by one
+         * tensor's pages, not the files' */
+        struct tl_input da = cli_input(ina, NULL), db = cli_input(inb, NULL);
+        tl_input_done_with(&da, ta->begin, ta->end);
+        tl_input_done_with(&db, tb->begin, tb->end);
+    } else {
+        r->v = V_ERROR;
+    }
+    if (ina == &ea)
         cli_close_data(&ea);
-    if (tb->elsewhere && inb == &eb)
+    if (inb == &eb)
         cli_close_data(&eb);
     return rc;
 }
