@@ -312,7 +312,19 @@ void sniff_should_take_the_strongest_bid(void)
     CHECK(tl_format_at(TL_FMT_COUNT) == NULL);
     CHECK(tl_file_sniff((const uint8_t *)"", 0) == TL_FMT_JSON);
     char list[128];
-    CHECK_STR(tl_format_list(list, sizeof list, " or "), ".npy, .npz, safetensors, .gguf or PyTorch");
+    CHECK_STR(tl_format_list(list, sizeof list, " or "),
+              ".npy, .npz, safetensors, .gguf, PyTorch or ONNX");
+    /* a protocol buffer's first fields: an ONNX model's ir_version and the
+     * start of its graph, cut by the sniffed head; a tensor's dims and
+     * data_type; text and a varint that never ends are none */
+    uint8_t model[TL_SNIFF_BYTES] = { 0x08, 0x08, 0x3a, 0xff, 0x10 };
+    CHECK(tl_file_sniff(model, sizeof model) == TL_FMT_ONNX);
+    static const uint8_t tensor[] = { 0x08, 0x02, 0x08, 0x03, 0x10, 0x01, 0x4a, 0x00 };
+    CHECK(tl_file_sniff(tensor, sizeof tensor) == TL_FMT_ONNX);
+    CHECK(tl_file_sniff((const uint8_t *)"\x08hello", 6) == TL_FMT_JSON);
+    static const uint8_t endless[] = { 0x08, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                                       0xff, 0xff, 0xff };
+    CHECK(tl_file_sniff(endless, sizeof endless) == TL_FMT_JSON);
 }
 
 void safetensors_should_report_overlaps_and_gaps(void)
