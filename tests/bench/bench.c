@@ -1714,6 +1714,64 @@ static void bench_torch_model(const char *tool)
     unlink(copy);
 }
 
+/* An ONNX model (SPEC 20): about 1 GB of FLOAT weights in one external
+ * data file (onnx_model.py, written by onnx), converted whole into
+ * BFLOAT16 safetensors and rewritten with --external-data, each against
+ * cat of its output and against the onnx package doing the same job,
+ * medians of MODEL_RUNS, peak RSS.  Skipped where onnx is missing. */
+static void bench_onnx_model(const char *tool)
+{
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    char in[256], outp[256], copy[256], cmd[2048];
+    int pid = (int)getpid();
+    snprintf(in, sizeof in, "%s/tl-onnx-%d.onnx", dir, pid);
+    snprintf(cmd, sizeof cmd, "%s tests/bench/onnx_model.py write '%s' 1024 2>&1", python, in);
+    if (system(cmd) != 0) {
+        printf("\nonnx model: skipped (python3-onnx missing: .ci/install-deps)\n");
+        snprintf(cmd, sizeof cmd, "rm -f '%s' '%s.data'", in, in);
+        (void)!system(cmd);
+        return;
+    }
+    static const struct { const char *job, *args, *py, *ending, *measured; } jobs[] = {
+        { "bf16", "--to-type BFLOAT16", "bf16", ".safetensors", "" },
+        { "external", "--external-data", "external", ".onnx", ".data" },
+    };
+    for (size_t k = 0; k < 2; k++) {
+        double rss, cat_rss, py_rss;
+        snprintf(outp, sizeof outp, "%s/tl-onnx-%d.out%s", dir, pid, jobs[k].ending);
+        snprintf(copy, sizeof copy, "%s/tl-onnx-%d.copy", dir, pid);
+        snprintf(cmd, sizeof cmd, "'%s' convert '%s' %s -o '%s' --quiet", tool, in, jobs[k].args,
+                 outp);
+        double tt = time_model(cmd, &rss);
+        snprintf(cmd, sizeof cmd, "cat '%s%s' > '%s'", outp, jobs[k].measured, copy);
+        double tc = time_model(cmd, &cat_rss);
+        snprintf(cmd, sizeof cmd, "%s tests/bench/onnx_model.py %s '%s' '%s.py%s'", python,
+                 jobs[k].py, in, outp, jobs[k].ending);
+        double tp = time_model(cmd, &py_rss);
+        if (tt > 0 && tc > 0) {
+            printf("\nonnx model (%s): about 1 GB of FLOAT weights in external data on %s\n",
+                   jobs[k].job, dir);
+            printf("onnx model (%s): convert %.0f ms, cat of the output %.0f ms: %.2f x cat's "
+                   "time (target <= 1.00), peak RSS %.0f MiB\n", jobs[k].job, tt * 1e3,
+                   tc * 1e3, tt / tc, rss);
+            if (tp > 0)
+                printf("onnx model (%s): the onnx package %.0f ms, peak RSS %.0f MiB: convert "
+                       "%.1f x faster (target >= 5)\n", jobs[k].job, tp * 1e3, py_rss, tp / tt);
+            if (json)
+                fprintf(json, "{\"case\": \"onnx_model_%s\", \"convert_ms\": %.1f, "
+                        "\"cat_ms\": %.1f, \"ratio\": %.3f, \"rss_mib\": %.1f, "
+                        "\"python_ms\": %.1f, \"python_rss_mib\": %.1f}\n", jobs[k].job,
+                        tt * 1e3, tc * 1e3, tt / tc, rss, tp * 1e3, py_rss);
+        }
+        snprintf(cmd, sizeof cmd, "rm -f '%s' '%s.data' '%s.py%s' '%s.py%s.data' '%s'", outp,
+                 outp, outp, jobs[k].ending, outp, jobs[k].ending, copy);
+        (void)!system(cmd);
+    }
+    snprintf(cmd, sizeof cmd, "rm -f '%s' '%s.data'", in, in);
+    (void)!system(cmd);
+}
+
 int main(int argc, char **argv)
 {
     const char *path = getenv("BENCH_JSON");
@@ -1749,6 +1807,8 @@ int main(int argc, char **argv)
         bench_gguf_model(argv[1]);
     if (argc > 1 && (!only || strstr("torch_model", only)))
         bench_torch_model(argv[1]);
+    if (argc > 1 && (!only || strstr("onnx_model", only)))
+        bench_onnx_model(argv[1]);
     if (argc > 1 && (!only || strstr("fp8_model", only)))
         bench_scaled_model(argv[1], "fp8", fp8_model_mb());
     if (argc > 1 && (!only || strstr("mxfp4_model", only)))
