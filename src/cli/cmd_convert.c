@@ -424,6 +424,10 @@ static int classify_rest(const struct options *o, struct input *in)
         cli_report(in->file.name, &err);
         return CLI_INVALID;
     }
+    if (!in->tf.named) {                /* one unnamed tensor (an ONNX .pb): its own path */
+        tl_file_free(&in->tf);
+        return CLI_OK;
+    }
     in->parsed = true;
     in->kind = IN_WHOLE;
     return CLI_OK;
@@ -525,6 +529,12 @@ static int run_reshard(const struct options *o, struct input *in)
         return CLI_INVALID;
     }
     in->parsed = true;
+    if (!in->tf.named) {                /* as a .npy is: one tensor, not a model */
+        cli_usage_error(cmd, "--max-shard-size is for a whole file or a sharded model written "
+                        "into OUTDIR/, not for one tensor (%s holds one, unnamed)",
+                        in->file.name);
+        return CLI_USAGE;
+    }
     int rc = cli_file_sound(&in->tf, in->file.name);
     struct cli_whole w = whole_options(o, in->file.name);
     w.format = tl_format_entry(TL_FMT_SAFETENSORS);

@@ -74,8 +74,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     CHECK(f.format != TL_FMT_JSON && f.data_start <= size);
-    if (f.format == TL_FMT_NPZ || f.format == TL_FMT_GGUF || f.format == TL_FMT_PYTORCH) {
-        /* fuzz_npz, fuzz_gguf and fuzz_pickle check those */
+    if (f.format == TL_FMT_NPZ || f.format == TL_FMT_GGUF || f.format == TL_FMT_PYTORCH ||
+        f.format == TL_FMT_ONNX) {
+        /* fuzz_npz, fuzz_gguf, fuzz_pickle and fuzz_onnx check those */
         tl_file_free(&f);
         free(copy);
         return 0;

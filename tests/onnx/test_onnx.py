@@ -263,6 +263,15 @@ def test_single_tensor_pb():
         f.write(t.SerializeToString())
     same(values(path("x.pb")), a, "x.pb")
     same(values(path("x.pb") + ":x"), a, "x.pb:x")
+    # unnamed, as ONNX's test data writes them: one tensor, as a .npy is
+    with open(path("anon.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(a).SerializeToString())
+    same(values(path("anon.pb")), a, "anon.pb")
+    tl("convert", path("anon.pb"), "-o", path("anon.safetensors"))
+    assert read_safetensors(path("anon.safetensors"))["tensor"][1].shape == a.shape
+    r = tl("convert", path("anon.pb"), "--max-shard-size", "1KB", "-o", path("anon_dir") + "/",
+           check=False)
+    assert r.returncode == 2 and b"one tensor" in r.stderr, r
 
 
 def hostile(name, model_bytes, files=()):
