@@ -95,6 +95,13 @@ int tl_npz_parse(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_er
 int tl_zip_members(const uint8_t *b, uint64_t len, struct tl_file *f, struct tl_error *err);
 
 
+/* Makes row t a tensor the tool lists and does not decode (SPEC 23: a
+ * checkpoint's quantized or sparse tensor; SPEC 20: ONNX's strings,
+ * complex numbers, sparse initializers): leaf "a WHAT tensor of shape
+ * (2, 3)", its shape, undecoded.  @return 0, or TL_E_NOMEM. */
+int tl_file_listed(struct tl_file_tensor *t, const char *what, unsigned rank,
+                   const uint64_t *sizes, struct tl_error *err);
+
 /* Whether a path named inside a file (an .npz member, a shard of an index)
  * would leave the folder it belongs in: absolute, a drive ("C:"), or a
  * '..' component, with either slash. */

@@ -247,14 +247,30 @@ static struct tl_file_tensor *new_row(struct rd *r)
     return t;
 }
 
+/* n bytes of the file as a string: strndup (a NUL in them shows as a
+ * shorter string, which the callers refuse). */
 static char *dup_bytes(const uint8_t *s, uint64_t n)
 {
-    char *x = malloc((size_t)n + 1);
-    if (x) {
-        memcpy(x, s, (size_t)n);
-        x[n] = '\0';
+    return strndup((const char *)s, (size_t)n);
+}
+
+/* A new row named prefix + name (name_n bytes; NULL: none), for a weight
+ * of the graph prefix is of.  @return the row, or NULL with err said. */
+static struct tl_file_tensor *named_row(struct rd *r, const char *prefix, const char *name,
+                                        size_t name_n)
+{
+    struct tl_file_tensor *t = new_row(r);
+    if (!t)
+        return NULL;
+    size_t pl = strlen(prefix);
+    if (!(t->name = malloc(pl + name_n + 1))) {
+        tl_fail(r->err, TL_E_NOMEM, NULL, "out of memory");
+        return NULL;
     }
-    return x;
+    memcpy(t->name, prefix, pl);
+    memcpy(t->name + pl, name ? name : "", name_n);
+    t->name[pl + name_n] = '\0';
+    return t;
 }
 
 /* A TensorProto as read. */
@@ -285,6 +301,20 @@ static int add_dim(struct rd *r, struct tp *x, uint64_t v)
     }
     x->dims[x->ndim++] = v;
     return 0;
+}
+
+/* A dims field: one varint, or packed varints. */
+static int dims_field(struct rd *r, const struct field *fl, struct tp *x)
+{
+    if (fl->wire == WIRE_VARINT)
+        return add_dim(r, x, fl->v);
+    int rc = want(r, fl, WIRE_LEN, "dims");
+    const uint8_t *p = fl->s, *e = fl->s + fl->n;
+    uint64_t v;
+    while (!rc && p < e)
+        rc = varint(&p, e, &v) ? bad(r, TL_E_RANGE, "dims: a varint is cut short")
+                               : add_dim(r, x, v);
+    return rc;
 }
 
 /* One StringStringEntryProto of external_data. */
@@ -348,16 +378,8 @@ static int read_tp(struct rd *r, const uint8_t *s, uint64_t n, struct tp *x)
     while ((rc = next(r, &m, &fl)) == 1) {
         rc = 0;
         switch (fl.num) {
-        case 1:                         /* dims: one varint each, or packed */
-            if (fl.wire == WIRE_VARINT) {
-                rc = add_dim(r, x, fl.v);
-            } else if (!(rc = want(r, &fl, WIRE_LEN, "dims"))) {
-                const uint8_t *p = fl.s, *e = fl.s + fl.n;
-                uint64_t v;
-                while (!rc && p < e)
-                    rc = varint(&p, e, &v) ? bad(r, TL_E_RANGE, "dims: a varint is cut short")
-                                           : add_dim(r, x, v);
-            }
+        case 1:
+            rc = dims_field(r, &fl, x);
             break;
         case 2:
             rc = want(r, &fl, WIRE_VARINT, "data_type");
@@ -408,17 +430,9 @@ static int read_tp(struct rd *r, const uint8_t *s, uint64_t n, struct tp *x)
 static int listed_only(struct rd *r, struct tl_file_tensor *t, const struct tp *x,
                        const char *kind, const char *type)
 {
-    char text[160];
-    size_t n = (size_t)snprintf(text, sizeof text, "a %s%s tensor of shape (", kind, type);
-    for (unsigned k = 0; k < x->ndim && n < sizeof text; k++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "%s%" PRIu64, k ? ", " : "",
-                              x->dims[k]);
-    if (n < sizeof text)
-        snprintf(text + n, sizeof text - n, "%s)", x->ndim == 1 ? "," : "");
-    t->undecoded = true;
-    t->ndim = x->ndim;
-    memcpy(t->shape, x->dims, x->ndim * sizeof x->dims[0]);
-    return (t->leaf = strdup(text)) ? 0 : tl_fail(r->err, TL_E_NOMEM, NULL, "out of memory");
+    char what[64];
+    snprintf(what, sizeof what, "%s%s", kind, type);
+    return tl_file_listed(t, what, x->ndim, x->dims, r->err);
 }
 
 /* Where the row's values lie, checked against its dims and type. */
@@ -522,19 +536,14 @@ static int tensor_row(struct rd *r, const uint8_t *s, uint64_t n, const char *pr
     int rc = read_tp(r, s, n, &x);
     if (rc)
         return rc;
-    struct tl_file_tensor *t = new_row(r);
-    if (!t)
-        return r->err->code ? r->err->code : TL_E_NOMEM;
-    size_t pl = strlen(prefix);
     if (!name) {
         name = (const char *)x.name;
         name_n = x.name ? (size_t)x.name_n : 0;
     }
-    if (!(t->name = malloc(pl + name_n + 1)))
-        return tl_fail(r->err, TL_E_NOMEM, NULL, "out of memory");
-    memcpy(t->name, prefix, pl);
-    memcpy(t->name + pl, name ? name : "", name_n);
-    t->name[pl + name_n] = '\0';
+    struct tl_file_tensor *t = named_row(r, prefix, name, name_n);
+    if (!t)
+        return r->err->code;
+    size_t pl = strlen(prefix);
     char q[96];
     snprintf(r->what, sizeof r->what, "weight '%s'", tl_quote(t->name, q, sizeof q));
     if (strlen(t->name) != pl + name_n)
@@ -597,14 +606,8 @@ static int sparse_row(struct rd *r, const uint8_t *s, uint64_t n, const char *pr
         if (fl.num == 1 && !(rc = want(r, &fl, WIRE_LEN, "sparse values"))) {
             rc = read_tp(r, fl.s, fl.n, &values);
             have = true;
-        } else if (fl.num == 3 && fl.wire == WIRE_VARINT) {
-            rc = add_dim(r, &dense, fl.v);
-        } else if (fl.num == 3 && !(rc = want(r, &fl, WIRE_LEN, "sparse dims"))) {
-            const uint8_t *p = fl.s, *e = fl.s + fl.n;
-            uint64_t v;
-            while (!rc && p < e)
-                rc = varint(&p, e, &v) ? bad(r, TL_E_RANGE, "dims: a varint is cut short")
-                                       : add_dim(r, &dense, v);
+        } else if (fl.num == 3) {
+            rc = dims_field(r, &fl, &dense);
         }
         if (rc)
             return rc;
@@ -613,19 +616,13 @@ static int sparse_row(struct rd *r, const uint8_t *s, uint64_t n, const char *pr
         return rc;
     if (!have)
         return bad(r, TL_E_VALUE, "a sparse initializer holds no values tensor");
-    struct tl_file_tensor *t = new_row(r);
-    if (!t)
-        return r->err->code ? r->err->code : TL_E_NOMEM;
     if (!name) {
         name = (const char *)values.name;
         name_n = values.name ? (size_t)values.name_n : 0;
     }
-    size_t pl = strlen(prefix);
-    if (!(t->name = malloc(pl + name_n + 1)))
-        return tl_fail(r->err, TL_E_NOMEM, NULL, "out of memory");
-    memcpy(t->name, prefix, pl);
-    memcpy(t->name + pl, name ? name : "", name_n);
-    t->name[pl + name_n] = '\0';
+    struct tl_file_tensor *t = named_row(r, prefix, name, name_n);
+    if (!t)
+        return r->err->code;
     const char *type = values.type < NTYPES && types[values.type].name ? types[values.type].name
                                                                        : "?";
     snprintf(t->dtype, sizeof t->dtype, "%s", type);
@@ -1050,21 +1047,21 @@ static int put_values(struct rw *x, const struct tl_file_tensor *t, const struct
     return tl_writer_carry(x->w, in, t->stored_at, t->decoded_bytes, x->err);
 }
 
-typedef int (*walk_fn)(struct rw *x, const uint8_t *s, uint64_t n, size_t *row);
+typedef int (*walk_fn)(struct rw *x, const uint8_t *s, uint64_t n, size_t *row, void *ctx);
 
 /* A submessage written anew: its length (counted by the same walk), then
  * its bytes. */
 static int put_sub(struct rw *x, uint32_t num, walk_fn fn, const uint8_t *s, uint64_t n,
-                   size_t *row)
+                   size_t *row, void *ctx)
 {
     struct rw count = *x;
     size_t at = *row;
     count.w = NULL;
     count.n = 0;
-    int rc = fn(&count, s, n, &at);
+    int rc = fn(&count, s, n, &at, ctx);
     if (rc == 0)
         rc = put_len(x, num, count.n);
-    return rc ? rc : fn(x, s, n, row);
+    return rc ? rc : fn(x, s, n, row, ctx);
 }
 
 /* Walks message [s, s + n): each field as it is, but those fn says to
@@ -1106,10 +1103,6 @@ static int put_entry(struct rw *x, const char *key, const char *value)
     return rc ? rc : put_text(x, 2, value);
 }
 
-struct tensor_ctx {
-    const struct tl_file_tensor *t;
-};
-
 /* A moved weight's TensorProto: every field but its values and where they
  * were; the new ones after. */
 static int tensor_field(struct rw *x, const struct field *fl, size_t *row, void *ctx)
@@ -1120,8 +1113,9 @@ static int tensor_field(struct rw *x, const struct field *fl, size_t *row, void 
     return values ? 0 : 1;
 }
 
-static int rw_tensor(struct rw *x, const uint8_t *s, uint64_t n, size_t *row)
+static int rw_tensor(struct rw *x, const uint8_t *s, uint64_t n, size_t *row, void *ctx)
 {
+    (void)ctx;
     size_t k = (*row)++;
     if (x->act[k] == KEEP)
         return put_bytes(x, s, n);
@@ -1147,7 +1141,7 @@ static int rw_tensor(struct rw *x, const uint8_t *s, uint64_t n, size_t *row)
     return rc ? rc : put_varint(x, 1);
 }
 
-static int rw_graph(struct rw *x, const uint8_t *s, uint64_t n, size_t *row);
+static int rw_graph(struct rw *x, const uint8_t *s, uint64_t n, size_t *row, void *ctx);
 
 /* An attribute: a Constant's value (a weight), a sparse value (a row,
  * carried), subgraphs. */
@@ -1163,42 +1157,43 @@ static int attr_field(struct rw *x, const struct field *fl, size_t *row, void *c
     bool value = a->name_n == 5 && memcmp(a->name, "value", 5) == 0;
     bool sparse = a->name_n == 12 && memcmp(a->name, "sparse_value", 12) == 0;
     if (a->constant && a->out && fl->num == 5 && value && fl->wire == WIRE_LEN)
-        return put_sub(x, 5, rw_tensor, fl->s, fl->n, row);
+        return put_sub(x, 5, rw_tensor, fl->s, fl->n, row, NULL);
     if (a->constant && a->out && fl->num == 22 && sparse && fl->wire == WIRE_LEN) {
         (*row)++;                       /* listed, carried */
         return 1;
     }
     if ((fl->num == 6 || fl->num == 11) && fl->wire == WIRE_LEN)
-        return put_sub(x, fl->num, rw_graph, fl->s, fl->n, row);
+        return put_sub(x, fl->num, rw_graph, fl->s, fl->n, row, NULL);
     return 1;
+}
+
+/* An attribute of a node whose op and output ctx (struct attr_ctx) says:
+ * its name read first, as the reader does. */
+static int rw_attr(struct rw *x, const uint8_t *s, uint64_t n, size_t *row, void *ctx)
+{
+    struct attr_ctx *a = ctx;
+    struct msg m = { s, s + n };
+    struct field fl;
+    a->name = (const uint8_t *)"";
+    a->name_n = 0;
+    while (next(&x->r, &m, &fl) == 1)
+        if (fl.num == 1 && fl.wire == WIRE_LEN) {
+            a->name = fl.s;
+            a->name_n = fl.n;
+        }
+    return rw_fields(x, s, n, row, attr_field, a);
 }
 
 static int node_field(struct rw *x, const struct field *fl, size_t *row, void *ctx)
 {
-    struct attr_ctx *a = ctx;
     if (fl->num != 5 || fl->wire != WIRE_LEN)
         return 1;
-    struct msg m = { fl->s, fl->s + fl->n };
-    struct field f2;
-    a->name = (const uint8_t *)"";
-    a->name_n = 0;
-    while (next(&x->r, &m, &f2) == 1)
-        if (f2.num == 1 && f2.wire == WIRE_LEN) {
-            a->name = f2.s;
-            a->name_n = f2.n;
-        }
-    struct rw count = *x;
-    size_t at = *row;
-    count.w = NULL;
-    count.n = 0;
-    int rc = rw_fields(&count, fl->s, fl->n, &at, attr_field, a);
-    if (!rc)
-        rc = put_len(x, 5, count.n);
-    return rc ? rc : rw_fields(x, fl->s, fl->n, row, attr_field, a);
+    return put_sub(x, 5, rw_attr, fl->s, fl->n, row, ctx);
 }
 
-static int rw_node(struct rw *x, const uint8_t *s, uint64_t n, size_t *row)
+static int rw_node(struct rw *x, const uint8_t *s, uint64_t n, size_t *row, void *ctx)
 {
+    (void)ctx;
     struct msg m = { s, s + n };
     struct field fl;
     struct attr_ctx a = { 0 };
@@ -1217,16 +1212,17 @@ static int graph_field(struct rw *x, const struct field *fl, size_t *row, void *
     if (fl->wire != WIRE_LEN)
         return 1;
     if (fl->num == 1)
-        return put_sub(x, 1, rw_node, fl->s, fl->n, row);
+        return put_sub(x, 1, rw_node, fl->s, fl->n, row, NULL);
     if (fl->num == 5)
-        return put_sub(x, 5, rw_tensor, fl->s, fl->n, row);
+        return put_sub(x, 5, rw_tensor, fl->s, fl->n, row, NULL);
     if (fl->num == 15)
         (*row)++;                       /* a sparse initializer: listed, carried */
     return 1;
 }
 
-static int rw_graph(struct rw *x, const uint8_t *s, uint64_t n, size_t *row)
+static int rw_graph(struct rw *x, const uint8_t *s, uint64_t n, size_t *row, void *ctx)
 {
+    (void)ctx;
     return rw_fields(x, s, n, row, graph_field, NULL);
 }
 
@@ -1234,7 +1230,7 @@ static int model_field(struct rw *x, const struct field *fl, size_t *row, void *
 {
     (void)ctx;
     if (fl->num == 7 && fl->wire == WIRE_LEN)
-        return put_sub(x, 7, rw_graph, fl->s, fl->n, row);
+        return put_sub(x, 7, rw_graph, fl->s, fl->n, row, NULL);
     return 1;
 }
 

@@ -468,21 +468,12 @@ static int leaf(struct rows *r, const char *name, const struct tl_pk *p, struct 
 static int undecoded_row(struct tl_file_tensor *t, const char *type, unsigned rank,
                          const uint64_t *sizes, struct tl_error *err)
 {
-    char text[128];
-    size_t n = (size_t)snprintf(text, sizeof text, "a %s tensor of shape (", type);
-    for (unsigned k = 0; k < rank && n < sizeof text; k++)
-        n += (size_t)snprintf(text + n, sizeof text - n, "%s%" PRIu64, k ? ", " : "", sizes[k]);
-    if (n < sizeof text)
-        snprintf(text + n, sizeof text - n, "%s)", rank == 1 ? "," : "");
     snprintf(t->dtype, sizeof t->dtype, "%s", type);
-    t->ndim = rank;
-    memcpy(t->shape, sizes, rank * sizeof sizes[0]);
-    t->undecoded = true;
     t->encoding = TL_ENC_PLAIN;
     t->begin = t->end = t->stored_at = t->stored_bytes = t->decoded_bytes = 0;
     t->storage[0] = '\0';
     t->has_crc = false;
-    return (t->leaf = strdup(text)) ? 0 : tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    return tl_file_listed(t, type, rank, sizes, err);
 }
 
 /* Whether a view's strides are its sizes' packed C order (a run of bytes). */

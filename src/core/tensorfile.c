@@ -29,6 +29,21 @@ bool tl_path_escapes(const char *path)
     return false;
 }
 
+int tl_file_listed(struct tl_file_tensor *t, const char *what, unsigned rank,
+                   const uint64_t *sizes, struct tl_error *err)
+{
+    char text[160];
+    size_t n = (size_t)snprintf(text, sizeof text, "a %s tensor of shape (", what);
+    for (unsigned k = 0; k < rank && n < sizeof text; k++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s%" PRIu64, k ? ", " : "", sizes[k]);
+    if (n < sizeof text)
+        snprintf(text + n, sizeof text - n, "%s)", rank == 1 ? "," : "");
+    t->undecoded = true;
+    t->ndim = rank;
+    memcpy(t->shape, sizes, rank * sizeof sizes[0]);
+    return (t->leaf = strdup(text)) ? 0 : tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+}
+
 /* ---- the file ------------------------------------------------------------ */
 
 void tl_file_free(struct tl_file *f)

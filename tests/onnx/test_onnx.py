@@ -13,7 +13,6 @@ Usage: TL=/path/to/tensorlayout python3 tests/onnx/test_onnx.py [FILTER]
 import glob
 import json
 import os
-import subprocess
 import sys
 
 import numpy as np
@@ -28,12 +27,8 @@ TMP = None
 TESTDATA = "/usr/share/libonnx-testdata/data"
 
 
-def tl(*args, check=True):
-    p = subprocess.run([TL] + [str(a) for a in args], capture_output=True)
-    if check and p.returncode != 0:
-        raise AssertionError("tensorlayout %s: exit %d: %s" % (" ".join(map(str, args)),
-                                                              p.returncode, p.stderr.decode()))
-    return p
+tl = tensorfiles.tl
+read_safetensors = tensorfiles.read_safetensors
 
 
 def path(name):
@@ -108,7 +103,6 @@ def test_every_type_raw_and_typed():
         if t.name.endswith("_raw"):
             assert stored[t.name] == "raw_data", (t.name, stored[t.name])
         else:
-            field = t.ListFields()[-1][0].name if False else None
             kept = [f.name for f, _ in t.ListFields() if f.name.endswith("_data")]
             assert stored[t.name] == kept[0], (t.name, stored[t.name], kept)
 
@@ -132,22 +126,6 @@ def test_whole_model_to_npz_and_safetensors():
     assert got["float"][0] == "BF16" and np.array_equal(got["float"][1], bits.reshape(w.shape))
 
 
-def read_safetensors(p):
-    import struct
-    b = open(p, "rb").read()
-    n = struct.unpack("<Q", b[:8])[0]
-    h = json.loads(b[8:8 + n])
-    dt = {"F32": np.float32, "F16": np.float16, "F64": np.float64, "I8": np.int8,
-          "I16": np.int16, "I32": np.int32, "I64": np.int64, "U8": np.uint8, "BF16": np.uint16,
-          "U16": np.uint16, "U32": np.uint32, "U64": np.uint64}
-    out = {}
-    for k, e in h.items():
-        if k == "__metadata__":
-            out[k] = e
-            continue
-        a, z = e["data_offsets"]
-        out[k] = (e["dtype"], np.frombuffer(b[8 + n + a:8 + n + z], dt[e["dtype"]]).reshape(e["shape"]))
-    return out
 
 
 # ---- the types onnx 1.12 predates: by type number, SPEC 18's formulas ----

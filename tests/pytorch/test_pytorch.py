@@ -27,32 +27,14 @@ TL = os.environ.get("TL", "build/tensorlayout")
 TMP = None
 
 
-def tl(*args, check=True):
-    p = subprocess.run([TL] + [str(a) for a in args], capture_output=True)
-    if check and p.returncode != 0:
-        raise AssertionError("tensorlayout %s: exit %d: %s" % (" ".join(map(str, args)),
-                                                              p.returncode, p.stderr.decode()))
-    return p
+tl = tensorfiles.tl
 
 
 def path(name):
     return os.path.join(TMP, name)
 
 
-def read_safetensors(p):
-    b = open(p, "rb").read()
-    n = struct.unpack("<Q", b[:8])[0]
-    h = json.loads(b[8:8 + n])
-    out = {}
-    dt = {"F32": np.float32, "F16": np.float16, "F64": np.float64, "I8": np.int8,
-          "I16": np.int16, "I32": np.int32, "I64": np.int64, "U8": np.uint8, "BF16": np.uint16,
-          "BOOL": np.bool_}
-    for k, e in h.items():
-        if k == "__metadata__":
-            continue
-        a, z = e["data_offsets"]
-        out[k] = (e["dtype"], np.frombuffer(b[8 + n + a:8 + n + z], dt[e["dtype"]]).reshape(e["shape"]))
-    return out
+read_safetensors = tensorfiles.read_safetensors
 
 
 def as_numpy(t):

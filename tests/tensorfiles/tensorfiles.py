@@ -55,6 +55,39 @@ def bf16(values):
     return out
 
 
+def tl(*args, check=True):
+    """Runs the tool ($TL, else build/tensorlayout) with args; with check,
+    a non-zero exit status is a failure naming the command and its
+    message.  @return the finished process (stdout, stderr as bytes)."""
+    import os
+    import subprocess
+    p = subprocess.run([os.environ.get("TL", "build/tensorlayout")] + [str(a) for a in args],
+                       capture_output=True)
+    if check and p.returncode != 0:
+        raise AssertionError("tensorlayout %s: exit %d: %s" % (" ".join(map(str, args)),
+                                                              p.returncode, p.stderr.decode()))
+    return p
+
+
+def read_safetensors(p):
+    """A safetensors file's tensors, from the format's published layout:
+    {name: (dtype, numpy array)} (BF16 as its bits, uint16)."""
+    import numpy as np
+    b = open(p, "rb").read()
+    n = struct.unpack("<Q", b[:8])[0]
+    h = json.loads(b[8:8 + n])
+    dt = {"F32": np.float32, "F16": np.float16, "F64": np.float64, "I8": np.int8,
+          "I16": np.int16, "I32": np.int32, "I64": np.int64, "U8": np.uint8, "U16": np.uint16,
+          "U32": np.uint32, "U64": np.uint64, "BF16": np.uint16, "BOOL": np.bool_}
+    out = {}
+    for k, e in h.items():
+        if k == "__metadata__":
+            continue
+        a, z = e["data_offsets"]
+        out[k] = (e["dtype"], np.frombuffer(b[8 + n + a:8 + n + z], dt[e["dtype"]]).reshape(e["shape"]))
+    return out
+
+
 def run_tests(scope, label):
     """A test file's main: every test_* function of scope (a module's
     globals()) whose name holds one of the command line's words (all with
