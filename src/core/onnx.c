@@ -309,6 +309,8 @@ static int dims_field(struct rd *r, const struct field *fl, struct tp *x)
     if (fl->wire == WIRE_VARINT)
         return add_dim(r, x, fl->v);
     int rc = want(r, fl, WIRE_LEN, "dims");
+    if (rc)
+        return rc;
     const uint8_t *p = fl->s, *e = fl->s + fl->n;
     uint64_t v;
     while (!rc && p < e)
