@@ -63,7 +63,7 @@ $(BUILD)/src/copy/dequant_avx2.o: ISAFLAGS = -mavx2 -mf16c
 $(BUILD)/src/copy/kern_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl
 $(BUILD)/src/copy/dequant_avx512.o: ISAFLAGS = -mavx512f -mavx512bw -mavx512vl -mf16c
 
-COPY_SRC = src/copy/calib.c src/copy/calib_measure.c src/copy/calib_text.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c src/copy/dequant.c src/copy/decode.c $(ISA_SRC)
+COPY_SRC = src/copy/calib.c src/copy/calib_measure.c src/copy/calib_text.c src/copy/cpu.c src/copy/plan.c src/copy/pool.c src/copy/ref.c src/copy/compare.c src/copy/dequant.c src/copy/decode.c src/copy/grouped.c $(ISA_SRC)
 CORE_SRC = $(wildcard src/core/*.c) $(COPY_SRC)
 CLI_SRC  = $(wildcard src/cli/*.c) $(wildcard src/draw/*.c)
 CORE_OBJ = $(CORE_SRC:%.c=$(BUILD)/%.o)

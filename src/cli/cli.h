@@ -354,7 +354,7 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
 /* Whether the tensors of a parsed file (or buffer map) can be read: none
  * overlap, and in a tensor file no bytes lie between them unowned.  Prints
  * the message naming file and returns CLI_INVALID when they cannot. */
-int cli_file_sound(const struct tl_file *tf, const char *file);
+int cli_file_sound(struct tl_file *tf, const char *file);
 
 /* The path (into path, n bytes) of the file holding the bytes of a weight
  * of file that lie in another (t->elsewhere: ONNX's external data),
@@ -362,7 +362,7 @@ int cli_file_sound(const struct tl_file *tf, const char *file);
  * file, long enough.  @return CLI_OK, or a status after the message.
  * cli_file_sound() checks every such weight of a file. */
 int cli_elsewhere_path(const char *file, const struct tl_file_tensor *t, char *path, size_t n);
-int cli_elsewhere_sound(const struct tl_file *tf, const char *file);
+int cli_elsewhere_sound(struct tl_file *tf, const char *file);
 /* The file holding t's bytes, opened into out (close it). */
 int cli_elsewhere_open_one(const char *file, const struct tl_file_tensor *t,
                            struct cli_data *out);
@@ -581,6 +581,15 @@ struct cli_out {
  * the message printed. */
 int cli_open_input(const char *path, const char *role, struct cli_data *out,
                    enum tl_format *format, uint64_t limit);
+
+/* The group-quantized weights' config (SPEC 21) for tf, a file read from
+ * path: when its table has a packed weight (a name ending in qweight or
+ * weight_packed), --quant's scheme (cli_quant_scheme, set by the commands
+ * that take it) or else config.json's quantization_config from path's
+ * folder, read once a folder, set as tf->quant.  @return CLI_OK, or
+ * CLI_INVALID after a message naming config.json and its key. */
+extern const char *cli_quant_scheme;
+int cli_quant_for(const char *path, struct tl_file *tf);
 
 /* text with the format table's lists in place of its marks (into buf, cut
  * to n): @FORMATS@ the tensor file formats the tool reads (".npy, .npz,

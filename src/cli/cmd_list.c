@@ -191,6 +191,52 @@ static void print_rows(const struct entry *e, size_t count, enum tl_format forma
     }
 }
 
+
+/* The parts of group-quantized weight p, "a, b, c" (into buf). */
+static const char *grouped_parts(const struct tl_file *tf, const struct tl_scaled *p, char *buf,
+                                 size_t n, uint64_t *bytes)
+{
+    size_t rows[2 + TL_SCALED_EXTRA] = { p->weight, p->scale, p->extra[0], p->extra[1],
+                                         p->extra[2] };
+    size_t len = 0;
+    buf[0] = '\0';
+    *bytes = 0;
+    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        if (rows[k] == SIZE_MAX)
+            continue;
+        const struct tl_file_tensor *t = &tf->tensors[rows[k]];
+        *bytes += t->end - t->begin;
+        if (len < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "", t->name);
+    }
+    return buf;
+}
+
+/* "group-quantized weights": each logical weight, its shape, scheme, bits,
+ * group size, bytes and parts (SPEC 21). */
+static void print_grouped(const struct tl_file *tf, const struct tl_scaled *pairs, size_t n)
+{
+    char q[256], parts[1024];
+    printf("\ngroup-quantized weights (convert --dequantize decodes them; -o OUT.gguf "
+           "--to-type Q4_0 repacks them)\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct tl_scaled *p = &pairs[i];
+        uint64_t bytes;
+        if (p->kind < TL_SCALED_GPTQ)
+            continue;
+        grouped_parts(tf, p, parts, sizeof parts, &bytes);
+        bool act = tf->bytes && tl_grouped_act_order(tf->bytes, tf, p);
+        printf("  %s  [%" PRIu64 ", %" PRIu64 "]  %s %u-bit, ", tl_quote(p->name, q, sizeof q),
+               p->out, p->in, tl_scaled_kind_name(p->kind), p->bits);
+        if (p->group == p->in)
+            printf("per channel");
+        else
+            printf("groups of %" PRIu64, p->group);
+        printf("%s%s, %" PRIu64 " bytes: %s\n", act ? ", act-order" : "",
+               p->extra[TL_PART_ZEROS] == SIZE_MAX ? ", symmetric" : "", bytes, parts);
+    }
+}
+
 /* A checkpoint's values that are no tensor, and the scaled weights. */
 static void print_values_and_pairs(const struct entry *e, size_t count, const struct tl_file *tf,
                                    int w)
@@ -214,15 +260,23 @@ static void print_values_and_pairs(const struct entry *e, size_t count, const st
                e[i].leaf);
     }
     struct tl_scaled *pairs = NULL;
-    size_t npairs = 0;
-    if (tf->format != TL_FMT_JSON && tl_scaled_find(tf, &pairs, &npairs, NULL) == 0 && npairs) {
-        printf("\nscaled weights (convert --dequantize decodes them)\n");
+    size_t npairs = 0, ngrouped = 0;
+    if (tf->format != TL_FMT_JSON && tl_scaled_find(tf, &pairs, &npairs, NULL) == 0) {
         for (size_t i = 0; i < npairs; i++)
+            ngrouped += pairs[i].kind >= TL_SCALED_GPTQ;
+        for (size_t i = 0, k = 0; i < npairs; i++) {
+            if (pairs[i].kind >= TL_SCALED_GPTQ)
+                continue;
+            if (k++ == 0)
+                printf("\nscaled weights (convert --dequantize decodes them)\n");
             printf("  %s = %s x %s (%s)\n", tl_quote(pairs[i].name, q, sizeof q),
                    tf->tensors[pairs[i].weight].name, tf->tensors[pairs[i].scale].name,
                    pairs[i].kind == TL_SCALED_MXFP4 ? "MXFP4: 32 FP4 values a block, times "
                    "2^(scale - 127)" : "FP8 E4M3, 128 x 128 blocks times their scale");
+        }
     }
+    if (ngrouped)
+        print_grouped(tf, pairs, npairs);
     free(pairs);
 }
 
@@ -381,6 +435,31 @@ static bool meta_json(cJSON *o, const struct tl_file *tf)
     return ok;
 }
 
+/* A group-quantized weight's keys in "scaled" (SPEC 21): its logical
+ * shape, bits, groupSize, bytes, parts, symmetric, actOrder. */
+static bool grouped_json(cJSON *pe, const struct tl_file *tf, const struct tl_scaled *p)
+{
+    size_t rows[2 + TL_SCALED_EXTRA] = { p->weight, p->scale, p->extra[0], p->extra[1],
+                                         p->extra[2] };
+    uint64_t bytes = 0;
+    cJSON *shape = cJSON_AddArrayToObject(pe, "shape"), *parts = cJSON_AddArrayToObject(pe,
+                                                                                   "parts");
+    bool ok = shape && parts && cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)p->out)) &&
+              cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)p->in)) &&
+              cJSON_AddNumberToObject(pe, "bits", p->bits) &&
+              tl_json_add_u64(pe, "groupSize", p->group) &&
+              cJSON_AddBoolToObject(pe, "symmetric", p->extra[TL_PART_ZEROS] == SIZE_MAX) &&
+              cJSON_AddBoolToObject(pe, "actOrder", tf->bytes && tl_grouped_act_order(tf->bytes,
+                                                                                      tf, p));
+    for (size_t k = 0; ok && k < sizeof rows / sizeof rows[0]; k++) {
+        if (rows[k] == SIZE_MAX)
+            continue;
+        bytes += tf->tensors[rows[k]].end - tf->tensors[rows[k]].begin;
+        ok = cJSON_AddItemToArray(parts, cJSON_CreateString(tf->tensors[rows[k]].name));
+    }
+    return ok && tl_json_add_u64(pe, "bytes", bytes);
+}
+
 /* "scaled": the pairs --dequantize decodes.  @return false when out of
  * memory. */
 static bool scaled_json(cJSON *o, const struct tl_file *tf)
@@ -392,13 +471,16 @@ static bool scaled_json(cJSON *o, const struct tl_file *tf)
     if (tf->format != TL_FMT_JSON && tl_scaled_find(tf, &pairs, &npairs, NULL) == 0 && npairs)
         ok = (sc = cJSON_AddArrayToObject(o, "scaled")) != NULL;
     for (size_t i = 0; ok && i < npairs; i++) {
+        static const char *const kinds[] = { "fp8-block", "mxfp4", "gptq", "awq",
+                                             "pack-quantized" };
         cJSON *pe = cJSON_CreateObject();
         ok = pe && cJSON_AddItemToArray(sc, pe) &&
              cJSON_AddStringToObject(pe, "name", pairs[i].name) &&
-             cJSON_AddStringToObject(pe, "kind", pairs[i].kind == TL_SCALED_MXFP4 ? "mxfp4"
-                                                                                 : "fp8-block") &&
+             cJSON_AddStringToObject(pe, "kind", kinds[pairs[i].kind]) &&
              cJSON_AddStringToObject(pe, "weight", tf->tensors[pairs[i].weight].name) &&
              cJSON_AddStringToObject(pe, "scale", tf->tensors[pairs[i].scale].name);
+        if (ok && pairs[i].kind >= TL_SCALED_GPTQ)
+            ok = grouped_json(pe, tf, &pairs[i]);
     }
     free(pairs);
     return ok;
@@ -564,7 +646,25 @@ static int open_listed(const char *path, const char *data_arg, struct cli_data *
     return CLI_OK;
 }
 
-/* The table of the file opened as data (closed here): a description's
+/* The checks of tf's group-quantized weights that read their values
+ * (tl_grouped_check).  @return CLI_OK, or CLI_INVALID after the message. */
+static int grouped_sound(const struct tl_file *tf, const struct cli_data *data)
+{
+    struct tl_scaled *pairs = NULL;
+    size_t n = 0;
+    struct tl_error err = { 0 };
+    int rc = tl_scaled_find(tf, &pairs, &n, &err);
+    for (size_t k = 0; rc == 0 && k < n; k++)
+        if (pairs[k].kind >= TL_SCALED_GPTQ)
+            rc = tl_grouped_check(data->bytes, tf, &pairs[k], &err);
+    free(pairs);
+    if (rc)
+        cli_report(data->name, &err);
+    return rc == 0 ? CLI_OK : rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+}
+
+/* The table of the file opened as data (closed here, a tensor file's
+ * when the table is done with it): a description's
  * or buffer map's, with what lies after its buffers in DATA; or a tensor
  * file's.  @return CLI_OK with tf to free, or a status after a message. */
 static int table_of(struct cli_data *data, enum tl_format format, const char *data_arg,
@@ -583,10 +683,13 @@ static int table_of(struct cli_data *data, enum tl_format format, const char *da
     } else if (tl_file_parse(data->bytes, data->size, tf, &err)) {
         cli_report(data->name, &err);
         rc = CLI_INVALID;
-    } else if ((rc = cli_elsewhere_sound(tf, data->name))) {
+    } else if ((rc = cli_elsewhere_sound(tf, data->name)) || (rc = grouped_sound(tf, data))) {
         tl_file_free(tf);
     }
-    cli_close_data(data);
+    if (rc || format == TL_FMT_JSON)
+        cli_close_data(data);           /* a tensor file's stays open: its parts' values */
+    else
+        tf->bytes = data->bytes;
     if (rc || format != TL_FMT_JSON || !data_arg)
         return rc;
     struct cli_data file;               /* a description's data file */
@@ -664,6 +767,8 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
     struct entry *entries = calloc(tf.count ? tf.count : 1, sizeof *entries);
     if (!entries) {
         tl_file_free(&tf);
+        if (format != TL_FMT_JSON)
+            cli_close_data(&data);
         return cli_oom();
     }
     size_t undecodable, deflated;
@@ -678,6 +783,8 @@ static int run(const char *path, const char *data_arg, bool json, bool show_meta
         rc = CLI_NO;
     free(entries);
     tl_file_free(&tf);
+    if (format != TL_FMT_JSON)
+        cli_close_data(&data);
     return rc;
 }
 

@@ -513,8 +513,21 @@ static int pairs_of(const struct cli_whole *w, const struct tl_file *f,
         cli_report(w->name, &err);
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
-    for (size_t k = 0; w->row_file && k < *npairs; k++)
-        (*pairs)[k].scale_file = w->row_file[(*pairs)[k].scale];
+    for (size_t k = 0; w->row_file && k < *npairs; k++) {
+        struct tl_scaled *p = &(*pairs)[k];
+        p->scale_file = w->row_file[p->scale];
+        for (int x = 0; x < TL_SCALED_EXTRA; x++)
+            p->extra_file[x] = p->extra[x] != SIZE_MAX ? w->row_file[p->extra[x]] : NULL;
+    }
+    for (size_t k = 0; k < *npairs; k++) {       /* the values a group's parts must hold */
+        if ((*pairs)[k].kind >= TL_SCALED_GPTQ && f->bytes &&
+            tl_grouped_check(f->bytes, f, &(*pairs)[k], &err)) {
+            cli_report(w->name, &err);
+            free(*pairs);
+            *pairs = NULL;
+            return CLI_INVALID;
+        }
+    }
     if (w->dequantize && !*npairs && !w->part) {
         cli_error("%s: --dequantize: no scaled weights here (a FLOAT8E4M3 W beside FLOAT32 "
                   "W_scale_inv, or UINT8 W_blocks beside W_scales)", w->name);
@@ -532,14 +545,16 @@ static void pairs_note(const struct cli_whole *w, const struct tl_scaled *pairs,
     char q[256];
     size_t cap = 64, len = 0;
     char *names = malloc(cap);
-    for (int kind = TL_SCALED_FP8_BLOCK; names && kind <= TL_SCALED_MXFP4; kind++) {
+    for (int kind = TL_SCALED_FP8_BLOCK; names && kind <= TL_SCALED_PACKED; kind++) {
         bool first = true;
         for (size_t k = 0; names && k < n; k++) {
             if ((int)pairs[k].kind != kind)
                 continue;
-            const char *head = !first ? ", " : kind == TL_SCALED_MXFP4 ? (len ? "; MXFP4: "
-                                                                               : "MXFP4: ")
-                                                                       : "FP8 blocks: ";
+            char head[40];
+            snprintf(head, sizeof head, "%s%s: ", len ? "; " : "",
+                     tl_scaled_kind_name(pairs[k].kind));
+            if (!first)
+                snprintf(head, sizeof head, ", ");
             size_t need = len + strlen(head) + strlen(tl_quote(pairs[k].name, q, sizeof q)) + 1;
             if (need > cap) {
                 char *more = realloc(names, cap = 2 * need);
@@ -554,8 +569,14 @@ static void pairs_note(const struct cli_whole *w, const struct tl_scaled *pairs,
             first = false;
         }
     }
-    cli_note("%s: %zu scaled weight%s decoded (%s), %s scales left out\n", w->name, n,
-             n == 1 ? "" : "s", names ? names : "?", n == 1 ? "its" : "their");
+    if (names)
+        names[len] = '\0';
+    bool grouped = false;
+    for (size_t k = 0; k < n; k++)
+        grouped |= pairs[k].kind >= TL_SCALED_GPTQ;
+    cli_note("%s: %zu scaled weight%s decoded (%s), %s %s left out\n", w->name, n,
+             n == 1 ? "" : "s", names ? names : "?", n == 1 ? "its" : "their",
+             grouped ? "packed codes, scales and zero points" : "scales");
     free(names);
 }
 

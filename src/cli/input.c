@@ -115,9 +115,12 @@ int cli_elsewhere_open_one(const char *file, const struct tl_file_tensor *t,
     return rc ? rc : cli_open_data(path, out);
 }
 
-int cli_elsewhere_sound(const struct tl_file *tf, const char *file)
+int cli_elsewhere_sound(struct tl_file *tf, const char *file)
 {
     char path[4096];
+    int qrc = cli_quant_for(file, tf);
+    if (qrc)
+        return qrc;
     for (size_t i = 0; i < tf->count; i++) {
         int rc = tf->tensors[i].elsewhere
                      ? cli_elsewhere_path(file, &tf->tensors[i], path, sizeof path)
@@ -128,7 +131,7 @@ int cli_elsewhere_sound(const struct tl_file *tf, const char *file)
     return CLI_OK;
 }
 
-int cli_file_sound(const struct tl_file *tf, const char *file)
+int cli_file_sound(struct tl_file *tf, const char *file)
 {
     int rc = cli_elsewhere_sound(tf, file);
     if (rc)
@@ -503,5 +506,83 @@ int cli_model_path(const char *path, char *found, size_t n, const char **out)
     if (!model_in(dir, found, n))
         return CLI_INVALID;
     *out = found;
+    return CLI_OK;
+}
+
+/* ---- group-quantized weights' config (SPEC 21) ----------------------------- */
+
+const char *cli_quant_scheme;
+
+static bool has_packed(const struct tl_file *tf)
+{
+    for (size_t i = 0; i < tf->count; i++) {
+        const char *n = tf->tensors[i].name;
+        size_t len = n ? strlen(n) : 0;
+        if ((len >= 7 && strcmp(n + len - 7, "qweight") == 0) ||
+            (len >= 13 && strcmp(n + len - 13, "weight_packed") == 0))
+            return true;
+    }
+    return false;
+}
+
+/* The configs read, one a folder, kept for the process's life. */
+static struct quant_seen {
+    char dir[4096];
+    struct tl_quant q;
+    bool has;
+} seen[8];
+static size_t nseen;
+static struct tl_quant named_quant;
+
+int cli_quant_for(const char *path, struct tl_file *tf)
+{
+    tf->quant = NULL;
+    if (!has_packed(tf))
+        return CLI_OK;
+    if (cli_quant_scheme) {             /* checked by the command's options */
+        named_quant.method = tl_quant_named(cli_quant_scheme);
+        named_quant.v2 = strcmp(cli_quant_scheme, "gptq-v2") == 0;
+        if (named_quant.v2)
+            named_quant.method = TL_QUANT_GPTQ;
+        tf->quant = &named_quant;
+        return CLI_OK;
+    }
+    char dir[4096], cfg[4200];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    for (size_t k = 0; k < nseen; k++)
+        if (strcmp(seen[k].dir, dir) == 0) {
+            tf->quant = seen[k].has ? &seen[k].q : NULL;
+            return CLI_OK;
+        }
+    snprintf(cfg, sizeof cfg, "%s/config.json", dir);
+    struct quant_seen *x = nseen < sizeof seen / sizeof seen[0] ? &seen[nseen++] : &seen[0];
+    snprintf(x->dir, sizeof x->dir, "%s", dir);
+    x->has = false;
+    FILE *fp = fopen(cfg, "rb");
+    if (!fp)
+        return CLI_OK;                  /* none: the names and shapes tell */
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+    char chunk[65536];
+    while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0 && len + got <= CLI_DESC_MAX_BYTES) {
+        char *more = len + got > cap ? realloc(text, cap = 2 * (len + got)) : text;
+        if (!more)
+            break;
+        text = more;
+        memcpy(text + len, chunk, got);
+        len += got;
+    }
+    fclose(fp);
+    struct tl_error err = { 0 };
+    int rc = text ? tl_quant_parse(text, len, &x->q, &err) : 0;
+    free(text);
+    if (rc) {
+        cli_report(cfg, &err);
+        x->dir[0] = '\0';
+        return CLI_INVALID;
+    }
+    x->has = x->q.method != TL_QUANT_AUTO;
+    tf->quant = x->has ? &x->q : NULL;
     return CLI_OK;
 }

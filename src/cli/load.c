@@ -190,7 +190,7 @@ bool cli_map_whole(const char *arg, struct tl_file *tf)
 }
 
 /* Picks the tensor of a parsed file that the argument names (*picked). */
-static int pick_tensor(const struct tl_file *tf, const char *file, const char *tname,
+static int pick_tensor(struct tl_file *tf, const char *file, const char *tname,
                        struct cli_desc *out, const struct tl_file_tensor **picked)
 {
     char q[128];
@@ -316,6 +316,40 @@ int cli_load_desc_file(const char *arg, struct cli_data *file, enum tl_format fo
     return load_desc(arg, axes, "--axes", file, format, false, out);
 }
 
+
+static int decode_pair(const struct cli_data *file, const struct tl_file *tf,
+                       const struct tl_scaled *p, struct cli_desc *out);
+
+/* The group-quantized weight of tf named tname (SPEC 21: P.weight, no row
+ * of the table), decoded whole into out as FLOAT32, so that dump, compare
+ * and inspect read its values.  @return -1 when tname names none, else a
+ * CLI_* status (after a message naming the weight). */
+static int load_grouped(const struct cli_data *file, const struct tl_file *tf, const char *tname,
+                        struct cli_desc *out)
+{
+    struct tl_scaled *pairs = NULL;
+    size_t n = 0;
+    struct tl_error err = { 0 };
+    if (tl_scaled_find(tf, &pairs, &n, &err)) {
+        cli_report(file->name, &err);
+        return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    }
+    int rc = -1;
+    for (size_t k = 0; k < n && rc == -1; k++) {
+        if (pairs[k].kind < TL_SCALED_GPTQ || strcmp(pairs[k].name, tname) != 0)
+            continue;
+        if (tl_grouped_check(file->bytes, tf, &pairs[k], &err)) {
+            cli_report(file->name, &err);
+            rc = CLI_INVALID;
+        } else {
+            rc = decode_pair(file, tf, &pairs[k], out);
+            out->format = tf->format;
+        }
+    }
+    free(pairs);
+    return rc;
+}
+
 /* The tensor a file names (FILE or FILE:NAME, or '-'), the file opened
  * as `opened` when not NULL: a sharded model's index (its tensor's
  * shard), a JSON description or buffer map, or a tensor file (an encoded
@@ -362,6 +396,17 @@ static int load_file(const char *arg, struct cli_data *opened, enum tl_format op
         cli_report(file.name, &err);
         cli_close_data(&file);
         return CLI_INVALID;
+    }
+    if (tname && !tl_file_find(&tf, tname) && (rc = cli_file_sound(&tf, file.name)) == CLI_OK &&
+        (rc = load_grouped(&file, &tf, tname, out)) != -1) {
+        tl_file_free(&tf);              /* a group-quantized weight, decoded (SPEC 21) */
+        cli_close_data(&file);
+        return rc;
+    }
+    if (rc > 0) {
+        tl_file_free(&tf);
+        cli_close_data(&file);
+        return rc;
     }
     rc = pick_tensor(&tf, file.name, tname, out, &t);
     if (!rc && t->elsewhere) {         /* ONNX's external data: the file beside it holds it */
@@ -529,6 +574,11 @@ int cli_load_dequantized(const char *arg, struct cli_desc *out)
         cli_report(file.name, &err);
         cli_close_data(&file);
         return CLI_INVALID;
+    }
+    if ((rc = cli_quant_for(file.name, &tf))) {
+        tl_file_free(&tf);
+        cli_close_data(&file);
+        return rc;
     }
     struct tl_scaled *pairs = NULL;
     const struct tl_scaled *p;

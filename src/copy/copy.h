@@ -230,6 +230,13 @@ struct tl_fp8s_lut {
 typedef void (*tl_fp8s_lut_fn)(const uint8_t *c, const struct tl_fp8s_lut *lut, size_t in,
                                uint8_t *y, size_t n, bool stream);
 
+/* gq[0], gq[1]: group-quantized codes (SPEC 21) of 4 and 8 bits: for the
+ * n codes at q (4-bit: two a byte, the first in the low nibble of q[0]),
+ * y[k] = (float)(code k - zero) x scale, one rounding (none where the
+ * product is exact, as it is for a FLOAT16 or BFLOAT16 scale).  dequant.c
+ * has the scalar twins. */
+typedef void (*tl_gq_fn)(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
+
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they
  * write whole cache lines without reading them first, and order their
@@ -267,7 +274,8 @@ typedef void (*tl_fence_fn)(void);
     X(tl_mx4_fn, mx4, )                                      \
     X(tl_mx4_16_fn, mx4_bf16, )                              \
     X(tl_fp8s_fn, fp8s_bf16, )                               \
-    X(tl_fp8s_lut_fn, fp8s_lut, )
+    X(tl_fp8s_lut_fn, fp8s_lut, )                            \
+    X(tl_gq_fn, gq, [2])
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {

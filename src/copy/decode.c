@@ -135,6 +135,8 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
     const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
     if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
         return TL_E_VALUE;
+    if (p->kind >= TL_SCALED_GPTQ)
+        return tl_grouped_decode(file, f, p, first, count, out);
     const uint8_t *wb = file + w->begin, *sb = (p->scale_file ? p->scale_file : file) + s->begin;
     if (p->kind == TL_SCALED_FP8_BLOCK) {
         /* the part of a row in the range: its codes converted by the
@@ -358,7 +360,7 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
         if (n > count - at)
             n = count - at;
         uint8_t *to = stream ? o : d + at * des;
-        if (dt == TL_DT_BFLOAT16) {             /* in one pass */
+        if (dt == TL_DT_BFLOAT16 && p->kind <= TL_SCALED_MXFP4) {     /* in one pass */
             int rc = scaled_bf16(file, f, p, first + at, n, to, &bt);
             if (rc)
                 return rc;

@@ -474,6 +474,20 @@ void tl_dq_q2_0(const uint8_t *x, float *y, size_t nb)
     }
 }
 
+/* ---- group-quantized codes (SPEC 21) ----------------------------------- */
+
+void tl_gq4_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, float *y)
+{
+    for (size_t k = 0; k < n; k++)
+        y[k] = (float)((int32_t)(q[k / 2] >> (k % 2 * 4) & 15) - zero) * scale;
+}
+
+void tl_gq8_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, float *y)
+{
+    for (size_t k = 0; k < n; k++)
+        y[k] = (float)((int32_t)q[k] - zero) * scale;
+}
+
 /* ---- the reverse: ggml's reference quantizers ------------------------------
  * Q8_0 and Q4_0 blocks from FLOAT32 values, as ggml's quantize_row_*_ref
  * makes them (what ggml_quantize_chunk does without an importance

@@ -60,6 +60,13 @@ void tl_mx4_scalar(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
 void tl_mx4_avx2(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
 void tl_mx4_neon(const uint8_t *q, const uint8_t *e, float *y, size_t nb);
 void tl_mx4_bf16_scalar(const uint8_t *q, const uint8_t *e, uint8_t *y, size_t nb);
+/* Group-quantized codes (copy.h, the gq slots): 4 and 8 bits. */
+void tl_gq4_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
+void tl_gq8_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
+void tl_gq4_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
+void tl_gq8_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
+void tl_gq4_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
+void tl_gq8_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
 void tl_fp8s_bf16_scalar(const uint8_t *c, const uint8_t *t, float scale, uint8_t *y,
                          size_t n);
 

@@ -179,6 +179,8 @@ int tl_file_parse(const uint8_t *bytes, uint64_t len, struct tl_file *f, struct 
                      "(it reads %s files)", e->title, tl_format_list(list, sizeof list, " and "));
     if (rc)
         tl_file_free(f);
+    else
+        f->bytes = bytes;
     return rc;
 }
 

@@ -194,4 +194,11 @@ struct tl_fill {
 #define TL_PUT_FULL (-2)
 int tl_put_fill(void *ctx, const uint8_t *bytes, size_t n);
 
+/* The group-quantized weight whose packed codes are row i of f (named
+ * ...qweight or ...weight_packed) into *p (grouped.c), as f->quant says
+ * or its names and shapes tell.  @return 0, 1 when row i is none (or its
+ * config leaves it as it is), or TL_E_VALUE naming the weight. */
+int tl_grouped_find(const struct tl_file *f, const struct tl_name_index *ix, size_t i,
+                    struct tl_scaled *p, struct tl_error *err);
+
 #endif

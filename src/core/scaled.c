@@ -75,6 +75,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
                 tl_name_index_free(&ix);
                 return rc;
             }
+            memset(p[*n].extra, 0xff, sizeof p[*n].extra);
             p[*n].kind = TL_SCALED_FP8_BLOCK;
             p[*n].weight = (size_t)(w - f->tensors);
             p[*n].scale = i;
@@ -100,11 +101,21 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
                 tl_name_index_free(&ix);
                 return rc;
             }
+            memset(p[*n].extra, 0xff, sizeof p[*n].extra);
             p[*n].kind = TL_SCALED_MXFP4;
             p[*n].weight = i;
             p[*n].scale = (size_t)(s - f->tensors);
             snprintf(p[*n].name, sizeof p[*n].name, "%s", base);
             (*n)++;
+        } else {                                                /* SPEC 21 */
+            int rc = tl_grouped_find(f, &ix, i, &p[*n], err);
+            if (rc == 0) {
+                (*n)++;
+            } else if (rc != 1) {
+                free(p);
+                tl_name_index_free(&ix);
+                return rc;
+            }
         }
     }
     tl_name_index_free(&ix);
@@ -125,6 +136,9 @@ int tl_scaled_roles(size_t count, const struct tl_scaled *pairs, size_t n,
     for (size_t k = 0; k < n; k++) {
         (*weight_of)[pairs[k].weight] = &pairs[k];
         (*scale)[pairs[k].scale] = true;
+        for (int x = 0; x < TL_SCALED_EXTRA; x++)
+            if (pairs[k].extra[x] != SIZE_MAX)
+                (*scale)[pairs[k].extra[x]] = true;
     }
     return 0;
 }
@@ -135,6 +149,11 @@ void tl_scaled_shape(const struct tl_file *f, const struct tl_scaled *p, unsigne
     const struct tl_file_tensor *w = &f->tensors[p->weight];
     *rank = p->kind == TL_SCALED_MXFP4 ? w->ndim - 1 : w->ndim;
     memcpy(sizes, w->shape, *rank * sizeof sizes[0]);
+    if (p->kind >= TL_SCALED_GPTQ) {
+        *rank = 2;
+        sizes[0] = p->out;
+        sizes[1] = p->in;
+    }
     if (p->kind == TL_SCALED_MXFP4)
         sizes[*rank - 1] *= 32;
 }
@@ -166,6 +185,7 @@ int tl_scaled_views(const struct tl_file *files, const uint8_t *const *bytes, si
     for (size_t k = 0; k < nfiles; k++)
         n += files[k].count;
     struct tl_file all = { 0 };
+    all.quant = nfiles ? files[0].quant : NULL;
     struct tl_scaled *pairs = NULL;
     size_t *owner = malloc((n ? n : 1) * sizeof *owner), *taker = NULL, *count = NULL;
     all.tensors = malloc((n ? n : 1) * sizeof *all.tensors);
@@ -191,8 +211,12 @@ int tl_scaled_views(const struct tl_file *files, const uint8_t *const *bytes, si
     }
     for (size_t i = 0; !rc && i < n; i++)
         taker[i] = owner[i];            /* the file whose view holds each row */
-    for (size_t k = 0; !rc && k < np; k++)
+    for (size_t k = 0; !rc && k < np; k++) {
         taker[pairs[k].scale] = owner[pairs[k].weight];
+        for (int x = 0; x < TL_SCALED_EXTRA; x++)
+            if (pairs[k].extra[x] != SIZE_MAX)
+                taker[pairs[k].extra[x]] = owner[pairs[k].weight];
+    }
     for (size_t i = 0; !rc && i < n; i++)
         count[taker[i]]++;
     for (size_t k = 0; !rc && k < nfiles; k++) {

@@ -275,6 +275,12 @@ struct tl_file {
     struct tl_file_meta *meta;          /* safetensors __metadata__, in header order */
     size_t nproblems;
     struct tl_file_problem *problems;
+    /* The bytes it was parsed from (tl_file_parse sets it), and the
+     * quantization config that tells how its group-quantized weights are
+     * stored (SPEC 21; the caller sets it, from a config.json beside the
+     * file or --quant), NULL to recognize them by names and shapes. */
+    const uint8_t *bytes;
+    const struct tl_quant *quant;
 };
 
 /* Parses a whole .npy or safetensors file of len bytes (SPEC section 6):
@@ -419,14 +425,67 @@ int tl_gguf_header(const struct tl_gguf_entry *e, size_t n, const uint8_t *kv, s
  * [..., G, 16] and W_scales UINT8 [..., G]).  weight and scale are rows of
  * the table (for MXFP4, weight is W_blocks); name is W.  scale_file, when
  * not NULL, is the file the scale's bytes lie in (a sharded model's other
- * shard: its row's begin counts from there); NULL, the weight's. */
-enum tl_scaled_kind { TL_SCALED_FP8_BLOCK, TL_SCALED_MXFP4 };
+ * shard: its row's begin counts from there); NULL, the weight's.
+ *
+ * A group-quantized weight (SPEC 21, grouped.c) has more companions:
+ * weight is its packed INT32 codes (GPTQ's and AWQ's P.qweight,
+ * compressed-tensors' P.weight_packed), scale its scales, extra[] its zero
+ * points, GPTQ's g_idx and compressed-tensors' weight_shape (SIZE_MAX
+ * where it has none; extra_file[] as scale_file).  Its logical tensor is
+ * [out, in]: element (o, i) is (code - zero) x scale of group g(i) (i /
+ * group, or g_idx[i]) of row o, code and zero `bits` wide. */
+enum tl_scaled_kind { TL_SCALED_FP8_BLOCK, TL_SCALED_MXFP4, TL_SCALED_GPTQ, TL_SCALED_AWQ,
+                      TL_SCALED_PACKED };
+enum { TL_PART_ZEROS, TL_PART_GIDX, TL_PART_SHAPE, TL_SCALED_EXTRA };
 struct tl_scaled {
     enum tl_scaled_kind kind;
     size_t weight, scale;
     char name[512];
     const uint8_t *scale_file;
+    size_t extra[TL_SCALED_EXTRA];
+    const uint8_t *extra_file[TL_SCALED_EXTRA];
+    unsigned bits;                      /* group-quantized: 2, 3, 4 or 8 */
+    uint64_t out, in, group;            /* group: values of a row a scale covers */
+    int zero;                           /* no zero points: every zero is this */
+    bool plus1;                         /* GPTQ v1: a zero point is stored less 1 */
 };
+
+/* A quantization config (SPEC 21): config.json's quantization_config, or
+ * --quant's scheme alone (bits and group 0: from the shapes).  For
+ * compressed-tensors, its config groups (each a list of targets: module
+ * names, "re:" regular expressions, or class names such as "Linear", which
+ * match every module) and the modules it ignores. */
+enum tl_quant_method { TL_QUANT_AUTO, TL_QUANT_NONE, TL_QUANT_GPTQ, TL_QUANT_AWQ, TL_QUANT_CT };
+struct tl_quant_group {
+    unsigned bits;
+    int64_t group;                      /* -1: a row is one group (per channel) */
+    bool sym;
+    char **targets;
+    size_t ntargets;
+};
+struct tl_quant {
+    enum tl_quant_method method;
+    unsigned bits;
+    int64_t group;
+    bool v2;                            /* GPTQ: zero points as stored (gptq_v2) */
+    struct tl_quant_group *groups;
+    size_t ngroups;
+    char **ignore;
+    size_t nignore;
+};
+
+/* Reads config.json's text (len bytes) into q: its quantization_config's
+ * method and parameters.  @return 0 (free with tl_quant_free; method
+ * TL_QUANT_AUTO when it has no quantization_config), or TL_E_VALUE naming
+ * the key that is not what it should be (a method the tool does not read
+ * is TL_QUANT_NONE: its tensors are then left as they are). */
+int tl_quant_parse(const char *text, size_t len, struct tl_quant *q, struct tl_error *err);
+void tl_quant_free(struct tl_quant *q);
+
+/* The name of a scheme (gptq, awq, compressed-tensors) and of a scaled
+ * weight's kind ("GPTQ", "AWQ", "pack-quantized", "FP8 blocks", "MXFP4"). */
+enum tl_quant_method tl_quant_named(const char *name);
+const char *tl_scaled_kind_name(enum tl_scaled_kind kind);
 
 /* Every pair of f, in table order.  @return 0 with *out (free it) and *n,
  * or TL_E_VALUE naming a companion of the wrong type or shape, or
@@ -468,6 +527,28 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
                         uint64_t first, uint64_t count, enum tl_dtype dt, void *out,
                         struct tl_scaled_cache **cache);
 void tl_scaled_cache_free(struct tl_scaled_cache *cache);
+
+/* A group-quantized weight's checks that read values (grouped.c): g_idx
+ * inside its groups, weight_shape saying [out, in], INT8 zero points
+ * inside the bits.  file is the weight's file (each part's own where
+ * scale_file or extra_file says).  @return 0, or TL_E_VALUE naming the
+ * weight. */
+int tl_grouped_check(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                     struct tl_error *err);
+
+/* Whether its inputs are reordered (act-order: a g_idx other than i /
+ * group). */
+bool tl_grouped_act_order(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p);
+
+/* Its decoded values first .. first + count as FLOAT32 (src/copy/grouped.c;
+ * tl_scaled_decode calls it), and the helpers it shares with grouped.c:
+ * element k of an integer part of type dt at `at` (sign-extended), and
+ * the zero point of group g of row o. */
+int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint64_t first, uint64_t count, float *out);
+uint64_t tl_grouped_read(const uint8_t *at, enum tl_dtype dt, uint64_t k);
+int tl_grouped_zero(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                    uint64_t g, uint64_t o);
 
 /* The views of several files' tables (a sharded model's shards) that
  * pair scaled weights across them (scaled.c): f[k] holds file k's rows

@@ -1,0 +1,158 @@
+/*
+ * grouped.c - the values of a group-quantized weight (SPEC 21; found by
+ * src/core/grouped.c): element (o, i) of the logical [out, in] tensor is
+ * (code - zero) x scale of row o's group g(i).
+ *
+ * A run of a row is decoded a group at a time by the CPU's gq kernel
+ * (4 and 8 bits; 2 and 3 by the scalar path) from a stream of the row's
+ * codes: compressed-tensors stores each row as one, GPTQ stores row o as
+ * column o of its words (gathered word by word into a buffer), AWQ each
+ * code of row o as one nibble of a word of column o / 8 (gathered code by
+ * code).  Every value is one rounding of the exact (code - zero) x scale,
+ * none for a FLOAT16 or BFLOAT16 scale, as the schemes' references
+ * compute it in the scale's type and then widen.
+ */
+#include <string.h>
+
+#include "copy.h"
+#include "dequant.h"
+#include "internal.h"
+#include "tl.h"
+
+#define GATHER 4096                     /* codes of a row gathered at a time */
+
+static float scale_at(const uint8_t *sb, enum tl_dtype dt, uint64_t k)
+{
+    if (dt == TL_DT_FLOAT32) {
+        float v;
+        memcpy(&v, sb + 4 * k, 4);
+        return v;
+    }
+    uint16_t h;
+    memcpy(&h, sb + 2 * k, 2);
+    if (dt == TL_DT_FLOAT16)
+        return tl_half_to_float(h);
+    uint32_t u = (uint32_t)h << 16;
+    float v;
+    memcpy(&v, &u, 4);
+    return v;
+}
+
+/* Code k of a stream of bits-wide codes (little-endian words). */
+static unsigned code_at(const uint8_t *s, unsigned bits, uint64_t k)
+{
+    uint64_t bit = k * bits, v = 0;
+    memcpy(&v, s + bit / 8, (bit % 8 + bits + 7) / 8);
+    return (unsigned)(v >> (bit % 8)) & ((1u << bits) - 1);
+}
+
+struct row {
+    const uint8_t *file;
+    const struct tl_file *f;
+    const struct tl_scaled *p;
+    const uint8_t *wb, *sb, *gb;
+    enum tl_dtype sdt, gdt;
+    const struct tl_kernels *k;
+};
+
+/* The stream of row o's codes i .. i + n (n <= GATHER) into buf, or a
+ * pointer into the file where it lies so; *at gets code i's index in it. */
+static const uint8_t *codes(const struct row *r, uint64_t o, uint64_t i, uint64_t n,
+                            uint8_t *buf, uint64_t *at)
+{
+    const struct tl_scaled *p = r->p;
+    const struct tl_file_tensor *w = &r->f->tensors[p->weight];
+    if (p->kind == TL_SCALED_PACKED) {
+        *at = i;
+        return r->wb + o * w->shape[1] * 4;
+    }
+    if (p->kind == TL_SCALED_GPTQ) {     /* words of column o, from the one holding code i */
+        uint64_t w0 = i * p->bits / 32, w1 = ((i + n) * p->bits + 31) / 32;
+        uint64_t cols = w->shape[1];
+        for (uint64_t k = w0; k < w1; k++)
+            memcpy(buf + 4 * (k - w0), r->wb + (k * cols + o) * 4, 4);
+        *at = i - w0 * 32 / p->bits;
+        return buf;
+    }
+    /* AWQ: nibble awq_place[o % 8] of word (i, o / 8), for each input */
+    static const uint8_t place[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
+    const uint8_t *col = r->wb + (o / 8) * 4;
+    unsigned sh = place[o % 8] * 4;
+    uint64_t stride = w->shape[1] * 4;
+    memset(buf, 0, (size_t)(n + 1) / 2);
+    for (uint64_t k = 0; k < n; k++) {
+        uint32_t v;
+        memcpy(&v, col + (i + k) * stride, 4);
+        buf[k / 2] |= (uint8_t)((v >> sh & 15) << (k % 2 * 4));
+    }
+    *at = 0;
+    return buf;
+}
+
+/* The group of input i. */
+static uint64_t group(const struct row *r, uint64_t i)
+{
+    if (!r->gb)
+        return i / r->p->group;
+    return tl_grouped_read(r->gb, r->gdt, i);
+}
+
+/* n values of row o from input i, the codes' stream at s from code at. */
+static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, const uint8_t *s,
+                       uint64_t at, float *y)
+{
+    const struct tl_scaled *p = r->p;
+    const struct tl_file_tensor *st = &r->f->tensors[p->scale];
+    bool by_row = p->kind == TL_SCALED_PACKED;  /* scales [out, G], else [G, out] */
+    uint64_t gs = by_row ? st->shape[1] : st->shape[1];
+    tl_gq_fn kern = p->bits == 4 ? r->k->gq[0] : p->bits == 8 ? r->k->gq[1] : NULL;
+    for (uint64_t k = 0; k < n;) {
+        uint64_t g = group(r, i + k), len = 1;
+        if (!r->gb)
+            len = (g + 1) * p->group - (i + k);
+        else
+            while (k + len < n && group(r, i + k + len) == g)
+                len++;
+        if (len > n - k)
+            len = n - k;
+        float scale = scale_at(r->sb, r->sdt, by_row ? o * gs + g : g * gs + o);
+        int32_t zero = tl_grouped_zero(r->file, r->f, p, g, o);
+        uint64_t c = at + k, done = 0;
+        if (kern && p->bits == 4 && c % 2) {    /* a nibble to reach a whole byte */
+            y[k] = (float)((int32_t)code_at(s, 4, c) - zero) * scale;
+            done = 1;
+        }
+        if (kern && len > done)
+            kern(s + (c + done) * p->bits / 8, (size_t)(len - done), zero, scale, y + k + done);
+        for (uint64_t j = done; !kern && j < len; j++)
+            y[k + j] = (float)((int32_t)code_at(s, p->bits, c + j) - zero) * scale;
+        k += len;
+    }
+}
+
+int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint64_t first, uint64_t count, float *out)
+{
+    const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
+    size_t gr = p->extra[TL_PART_GIDX];
+    struct row r = { file, f, p, file + w->begin,
+                     (p->scale_file ? p->scale_file : file) + s->begin, NULL, s->desc.dtype,
+                     TL_DT_INT32, tl_kernels_for(tl_isa_active()) };
+    if (gr != SIZE_MAX) {
+        r.gb = (p->extra_file[TL_PART_GIDX] ? p->extra_file[TL_PART_GIDX] : file) +
+               f->tensors[gr].begin;
+        r.gdt = f->tensors[gr].desc.dtype;
+    }
+    _Alignas(64) uint8_t buf[GATHER + 8];
+    for (uint64_t k = 0; k < count;) {
+        uint64_t e = first + k, o = e / p->in, i = e % p->in;
+        uint64_t n = p->in - i < count - k ? p->in - i : count - k;
+        if (p->kind != TL_SCALED_PACKED && n > GATHER)
+            n = GATHER;
+        uint64_t at;
+        const uint8_t *stream = codes(&r, o, i, n, buf, &at);
+        decode_run(&r, o, i, n, stream, at, out + k);
+        k += n;
+    }
+    return 0;
+}
