@@ -75,7 +75,7 @@ UNIT_SRC = $(wildcard tests/unit/*.c)
 UNIT_BIN = $(BUILD)/test_unit
 DIFF_BIN = $(BUILD)/copy_diff
 
-.PHONY: test-kernel-reach test-json test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-onnx test-fp8 test-draw test-valgrind test-docs test-man test-install lib install uninstall clean help
+.PHONY: test-kernel-reach test-json test-bins trace-bins job-plain job-san-rest job-san-cli job-trace job-neon job-tsan test-trace test-exhaustive all bench sweep fuzz fuzz-replay test check test-once test-lib test-unit test-diff test-interrupt test-tsan test-neon test-cli test-interop test-gguf test-pytorch test-onnx test-quant test-fp8 test-draw test-valgrind test-docs test-man test-install lib install uninstall clean help
 
 all: $(BIN)  ## build build/tensorlayout
 
@@ -168,7 +168,7 @@ test-exhaustive: $(UNIT_BIN) $(DIFF_BIN) $(BIN)  ## the randomized tests at full
 	TL_ITERS=$(EXHAUSTIVE_ITERS) $(DIFF_BIN)
 	@$(MAKE) --no-print-directory test-interrupt INTERRUPT_RUNS=1000
 
-TEST_ONCE_REST = test-lib test-install test-unit test-diff test-interrupt test-interop test-gguf test-pytorch test-onnx test-fp8 \
+TEST_ONCE_REST = test-lib test-install test-unit test-diff test-interrupt test-interop test-gguf test-pytorch test-onnx test-quant test-fp8 \
                  test-draw test-docs test-man test-json
 test-once: test-cli $(TEST_ONCE_REST)
 
@@ -362,6 +362,9 @@ test-pytorch: $(BIN)  ## PyTorch checkpoints: torch writes them and reads what t
 
 test-onnx: $(BIN)  ## ONNX models: onnx writes them and numpy_helper gives every value; ONNX's own test data read whole; hostile models refused
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/onnx/run.sh
+
+test-quant: $(BIN)  ## group-quantized weights (GPTQ, AWQ, compressed-tensors): torch's reference dequantization, ggml's to_float of the GGUF repack
+	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/quant/run.sh
 
 test-fp8: $(BIN)  ## the 8-bit float types against OCP's formulas: every code, and the nearest code of FLOAT32 values
 	TL=$(abspath $(BIN)) ASAN_OPTIONS=verify_asan_link_order=0 sh tests/fp8/run.sh

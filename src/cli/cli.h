@@ -591,6 +591,10 @@ int cli_open_input(const char *path, const char *role, struct cli_data *out,
 extern const char *cli_quant_scheme;
 int cli_quant_for(const char *path, struct tl_file *tf);
 
+/* --quant SCHEME of command cmd: sets cli_quant_scheme.  @return
+ * CLI_CONTINUE, or CLI_USAGE after the message naming the schemes. */
+int cli_quant_option(const char *cmd, const char *scheme);
+
 /* text with the format table's lists in place of its marks (into buf, cut
  * to n): @FORMATS@ the tensor file formats the tool reads (".npy, .npz,
  * safetensors"), @FORMATS_OR@ the same with "or" last, @MANY_OR@ those

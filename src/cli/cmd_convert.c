@@ -667,7 +667,7 @@ struct convert_args {
     struct arg_file *desc, *data, *out, *to_desc, *out_desc;
     struct arg_str *to, *to_strides, *to_byte_offset, *fill, *axes, *format, *select, *exclude,
                    *only, *drop, *name, *to_type, *shard, *max_shard, *external_data,
-                   *size_threshold;
+                   *size_threshold, *quant;
     struct arg_int *threads;
     struct arg_lit *saturate, *dequantize, *allow_expand, *allow_requantize, *index_only, *force,
                    *inline_data, *quiet, *json, *help;
@@ -696,10 +696,11 @@ static void declare_args(struct convert_args *a, char *gloss, size_t ng, char *f
     a->select = arg_strn(NULL, "select", "GLOB", 0, CLI_MAX_GLOBS, "whole file: change only the tensors whose names match (repeatable)");
     a->exclude = arg_strn(NULL, "exclude", "GLOB", 0, CLI_MAX_GLOBS, "whole file: leave the tensors whose names match as they are (repeatable)");
     a->name = arg_str0(NULL, "name", "N", "the tensor's name in a safetensors OUT (default: its name in the source, else 'tensor')");
-    a->to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...; into a .gguf OUT also Q8_0, Q4_0)");
+    a->to_type = arg_str0(NULL, "to-type", "T", "convert the values to data type T on the way (FLOAT16, UINT8, INT4, ...; into a .gguf OUT also Q8_0, Q4_0, Q4_1: group-quantized weights repacked where their groups allow)");
     a->saturate = arg_lit0(NULL, "saturate", "with a conversion: clamp values outside T's range (NaN to 0) instead of failing");
-    a->dequantize = arg_lit0(NULL, "dequantize", "decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales) into W, FLOAT32 or --to-type: a whole file's, a sharded model's, or FILE:W alone");
-    a->allow_requantize = arg_lit0(NULL, "allow-requantize", "into a .gguf OUT with --to-type Q8_0 or Q4_0: requantize tensors already of a ggml block type (refused otherwise)");
+    a->dequantize = arg_lit0(NULL, "dequantize", "decode scaled weights (FP8 W beside W_scale_inv, MXFP4 W_blocks beside W_scales; GPTQ, AWQ and compressed-tensors P.weight from its packed parts) into W, FLOAT32 or --to-type: a whole file's, a sharded model's, or FILE:W alone");
+    a->quant = arg_str0(NULL, "quant", "SCHEME", "group-quantized weights are SCHEME's: gptq, gptq-v2, awq, compressed-tensors, or none (left as their parts); default: config.json's quantization_config beside the file, else their names and shapes");
+    a->allow_requantize = arg_lit0(NULL, "allow-requantize", "into a .gguf OUT with --to-type Q8_0, Q4_0 or Q4_1: requantize tensors already of a ggml block type (refused otherwise)");
     a->allow_expand = arg_lit0(NULL, "allow-expand", "whole file: write a view that spreads its stored bytes over more than 64 times as many (and 64 MiB)");
     a->shard = arg_str0(NULL, "shard", "FILE", "sharded model: convert only this shard into OUTDIR/ (one job of many)");
     a->index_only = arg_lit0(NULL, "index-only", "sharded model: write OUTDIR/'s index from the shards converted there");
@@ -879,7 +880,7 @@ int cmd_convert(int argc, char **argv)
                       a.out, a.to, a.to_strides, a.to_desc, a.to_byte_offset, a.to_type,
                       a.saturate, a.dequantize, a.allow_expand, a.allow_requantize, a.fill,
                       a.out_desc, a.axes, a.format, a.name, a.select, a.exclude, a.only, a.drop, a.shard, a.index_only, a.max_shard,
-                      a.external_data, a.size_threshold, a.inline_data,
+                      a.external_data, a.size_threshold, a.inline_data, a.quant,
                       a.force, a.threads, a.quiet, a.json, a.help, a.end };
     int rc = CLI_IO;
     uint64_t max_bytes = 0;
@@ -890,6 +891,8 @@ int cmd_convert(int argc, char **argv)
         rc = onnx_rewrite(&a);
     if (rc == CLI_CONTINUE)
         rc = check_usage(&a, &max_bytes);
+    if (rc == CLI_CONTINUE && a.quant->count)
+        rc = cli_quant_option("convert", a.quant->sval[0]);
     if (rc == CLI_CONTINUE) {
         struct options o = options_of(&a, max_bytes);
         rc = run(&o);

@@ -505,10 +505,12 @@ static int pairs_of(const struct cli_whole *w, const struct tl_file *f,
                     struct tl_scaled **pairs, size_t *npairs)
 {
     struct tl_error err = { 0 };
-    bool floating_to = w->to_type && !tl_ggml_type_named(w->to_type, NULL);
+    const struct tl_ggml_type *gt = w->to_type ? tl_ggml_type_named(w->to_type, NULL) : NULL;
+    bool floating_to = w->to_type && !gt;
+    bool blocks_to = gt && gt->plain < 0 && w->format->id == TL_FMT_GGUF;   /* SPEC 21 */
     *pairs = NULL;
     *npairs = 0;
-    if ((w->dequantize || floating_to) && f->format != TL_FMT_JSON &&
+    if ((w->dequantize || floating_to || blocks_to) && f->format != TL_FMT_JSON &&
         tl_scaled_find(f, pairs, npairs, &err)) {
         cli_report(w->name, &err);
         return err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
@@ -635,9 +637,9 @@ static int quant_type(const struct cli_whole *w, struct cli_whole *wq, uint32_t 
         *quant = UINT32_MAX;
         return CLI_OK;
     }
-    if (!gguf || (*quant != 8 && *quant != 2)) {
+    if (!gguf || (*quant != 8 && *quant != 2 && *quant != 3)) {
         cli_usage_error("convert", "--to-type %s: %s", w->to_type, gguf
-                        ? "a GGUF OUT's tensors are quantized to Q8_0 or Q4_0 (or are "
+                        ? "a GGUF OUT's tensors are quantized to Q8_0, Q4_0 or Q4_1 (or are "
                           "F32, F16, BF16)"
                         : "ggml's block types are written into a GGUF OUT (-o OUT.gguf)");
         return CLI_USAGE;
@@ -652,8 +654,8 @@ static int quant_type(const struct cli_whole *w, struct cli_whole *wq, uint32_t 
  * norm, a bias, rotary_emb.inv_freq) stays FLOAT32, made so when it is
  * not.  *already counts the tensors already of another block type that
  * would be requantized (*first names one).  @return how many. */
-static size_t mark_quantized(struct tl_whole_item *it, size_t n, uint32_t quant, size_t *already,
-                             const char **first)
+static size_t mark_quantized(struct tl_whole_item *it, size_t n, uint32_t quant,
+                             const struct tl_file *paired, size_t *already, const char **first)
 {
     size_t quantized = 0;
     *already = 0;
@@ -672,11 +674,50 @@ static size_t mark_quantized(struct tl_whole_item *it, size_t n, uint32_t quant,
                          t->desc.sizes[t->desc.rank - 1] % 32 == 0 &&
                          !(t->encoding == TL_ENC_GGML && t->ggml_type == quant);
         it[i].gtype = quant;
+        if (it[i].quantize && it[i].pair && paired)    /* its codes, repacked (SPEC 21) */
+            it[i].gtype = tl_grouped_gguf_type(paired->bytes, paired, it[i].pair, quant,
+                                               &it[i].repack);
         quantized += it[i].quantize;
         if (it[i].quantize && t->encoding == TL_ENC_GGML && (*already)++ == 0)
             *first = t->name;
     }
     return quantized;
+}
+
+/* What became of the group-quantized and scaled weights quantized into a
+ * GGUF OUT (SPEC 21): those repacked to Q4_1 with the largest error of an
+ * offset rounded to FLOAT16, and those requantized from their decoded
+ * values, named. */
+static void repack_note(const struct cli_whole *w, const struct tl_whole_item *it, size_t n,
+                        uint32_t quant)
+{
+    char q[128], names[400] = "";
+    size_t q41 = 0, requant = 0, repacked = 0, len = 0;
+    double worst = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!it[i].pair || !it[i].quantize)
+            continue;
+        if (it[i].repack) {
+            repacked++;
+            q41 += it[i].gtype == 3;
+            worst = it[i].offset_error > worst ? it[i].offset_error : worst;
+        } else if (requant++ < 4 && len < sizeof names) {
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s'%s'", len ? ", " : "",
+                                    tl_quote(it[i].t->name, q, sizeof q));
+        }
+    }
+    if (repacked && q41)
+        cli_note("%s: %zu weight%s repacked without requantizing, %zu as Q4_1 (asymmetric): "
+                 "the largest error of an offset rounded to FLOAT16 is %.3g\n", w->name,
+                 repacked, repacked == 1 ? "" : "s", q41, worst);
+    else if (repacked)
+        cli_note("%s: %zu weight%s repacked without requantizing\n", w->name, repacked,
+                 repacked == 1 ? "" : "s");
+    if (requant)
+        cli_note("%s: %zu weight%s requantized to %s from the decoded values (act-order, not "
+                 "4 bits, groups not a multiple of 32, or scales FLOAT16 lacks): %s%s\n",
+                 w->name, requant, requant == 1 ? "" : "s", tl_ggml_type(quant)->name, names,
+                 requant > 4 ? ", ..." : "");
 }
 
 /* convert --json of a whole file: OUT's format, each tensor, the bytes. */
@@ -722,7 +763,7 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
     }
     size_t already;
     const char *first;
-    size_t quantized = mark_quantized(it, f->count, quant, &already, &first);
+    size_t quantized = mark_quantized(it, f->count, quant, w->paired, &already, &first);
     if (already && !w->allow_requantize) {
         char q[128];
         cli_error("%s: --to-type %s would requantize %zu tensor%s already of a ggml block type "
@@ -759,6 +800,8 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
         rc = write_out(w, f, in, it, f->count, &written);
         if (rc == CLI_OK)
             overflow_note(w, it, f->count);
+        if (rc == CLI_OK && !w->quiet && quant != UINT32_MAX)
+            repack_note(w, it, f->count, quant);
         if (rc == CLI_OK && quantized && !w->quiet && quantized < f->count)
             cli_note("%s: %zu of %zu tensors quantized to %s; the others (not floating, rows "
                      "not whole blocks of 32, 1-D, or not chosen) are kept as they are\n", w->name,

@@ -513,6 +513,18 @@ int cli_model_path(const char *path, char *found, size_t n, const char **out)
 
 const char *cli_quant_scheme;
 
+int cli_quant_option(const char *cmd, const char *scheme)
+{
+    char q[64];
+    if (tl_quant_named(scheme) != TL_QUANT_AUTO || strcmp(scheme, "gptq-v2") == 0) {
+        cli_quant_scheme = scheme;
+        return CLI_CONTINUE;
+    }
+    cli_usage_error(cmd, "--quant: '%s' is not gptq, gptq-v2, awq, compressed-tensors or none",
+                    tl_quote(scheme, q, sizeof q));
+    return CLI_USAGE;
+}
+
 static bool has_packed(const struct tl_file *tf)
 {
     for (size_t i = 0; i < tf->count; i++) {

@@ -152,9 +152,11 @@ static bool decoded_away(const struct cli_shards *s, const char *name)
 {
     if (s->left_out && s->left_out(s->left_ctx, name))
         return true;
-    static const char *const ends[] = { "_scale_inv", "_scales", "_blocks" };
+    static const char *const ends[] = { "_scale_inv", "_scales", "_blocks", ".qweight",
+                                        ".qzeros", ".scales", ".g_idx", ".weight_packed",
+                                        ".weight_scale", ".weight_zero_point", ".weight_shape" };
     size_t n = strlen(name);
-    for (size_t e = 0; e < 3; e++) {
+    for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++) {
         size_t m = strlen(ends[e]);
         if (n > m && strcmp(name + n - m, ends[e]) == 0)
             return true;
@@ -201,6 +203,15 @@ static int check_shards(const struct cli_shards *s)
             size_t i = index_of(&s->x, &ix, name, "");
             if (i == SIZE_MAX && s->converted)
                 i = index_of(&s->x, &ix, name, "_blocks");
+            size_t len = strlen(name);
+            if (i == SIZE_MAX && s->converted && len >= 6 && len < 600 &&
+                strcmp(name + len - 6, "weight") == 0) {     /* a group-quantized P.weight */
+                char stem[600];
+                snprintf(stem, sizeof stem, "%.*s", (int)(len - 6), name);
+                i = index_of(&s->x, &ix, stem, "qweight");
+                if (i == SIZE_MAX)
+                    i = index_of(&s->x, &ix, stem, "weight_packed");
+            }
             if (i == SIZE_MAX || s->x.shard[i] != k) {
                 cli_error("%s: shard '%s' holds tensor '%s', which the "
                         "index %s%s", s->name, s->x.shards[k], tl_quote(name, q, sizeof q),

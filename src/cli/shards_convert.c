@@ -347,12 +347,62 @@ static int copy_one(const char *from, const char *name, const char *dir)
     return rc;
 }
 
+/* config.json of folder `from` into dir without its quantization_config
+ * (SPEC 21: the weights written are decoded; a loader that read it would
+ * look for the packed parts).  @return CLI_OK, CLI_INVALID (no JSON
+ * object) or CLI_IO after a message. */
+static int config_unquantized(const char *from, const char *dir)
+{
+    char src[4096 + 32], dst[4096 + 32];
+    snprintf(src, sizeof src, "%s/config.json", from);
+    snprintf(dst, sizeof dst, "%s/config.json", dir);
+    struct cli_data d;
+    int rc = cli_open_data(src, &d);
+    if (rc)
+        return rc;
+    cJSON *doc = cJSON_ParseWithLength((const char *)d.bytes, (size_t)d.size);
+    cli_close_data(&d);
+    if (!cJSON_IsObject(doc)) {
+        cJSON_Delete(doc);
+        cli_error("%s: is not a JSON object: its quantization_config cannot be removed", src);
+        return CLI_INVALID;
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, "quantization_config");
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    int fd = text ? open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0666) : -1;
+    if (!text)
+        rc = cli_oom();
+    else if (fd < 0 || cli_write_all(fd, text, strlen(text)) != 0 || cli_write_all(fd, "\n", 1) != 0)
+        rc = (cli_report_errno(dst, "cannot write"), CLI_IO);
+    if (fd >= 0 && close(fd) != 0 && rc == CLI_OK)
+        rc = (cli_report_errno(dst, "cannot write"), CLI_IO);
+    free(text);
+    return rc;
+}
+
+/* Whether the views pair a group-quantized weight (decoded: config.json
+ * loses its quantization_config). */
+static bool decodes_grouped(const struct tl_scaled_views *vs)
+{
+    bool any = false;
+    for (size_t k = 0; k < vs->nfiles && !any; k++) {
+        struct tl_scaled *pairs = NULL;
+        size_t n = 0;
+        if (tl_scaled_find(&vs->f[k], &pairs, &n, NULL) == 0)
+            for (size_t i = 0; i < n; i++)
+                any |= pairs[i].kind >= TL_SCALED_GPTQ;
+        free(pairs);
+    }
+    return any;
+}
+
 /* Copies the files of the model's folder that a loader reads (config.json,
  * the tokenizer's files: what makes it a loadable folder, SPEC 19 and 23)
  * into dir, and says which were copied and which were not: the other
  * regular files but the index, the shards, weights and hidden files. */
 static int copy_others(const struct cli_shards *s, const char *index_path, const char *dir,
-                       bool quiet)
+                       bool quiet, bool unquantized)
 {
     char from[4096], src[4096 + 256], q[128];
     snprintf(from, sizeof from, "%s", index_path);
@@ -389,7 +439,8 @@ static int copy_others(const struct cli_shards *s, const char *index_path, const
             continue;
         }
         name_add(&copied, e->d_name);
-        rc = copy_one(from, e->d_name, dir);
+        rc = unquantized && strcmp(e->d_name, "config.json") == 0
+           ? config_unquantized(from, dir) : copy_one(from, e->d_name, dir);
     }
     for (int k = 0; k < count; k++)
         free(list[k]);
@@ -805,7 +856,7 @@ static int index_of_jobs(const struct cli_shards *s, const char *index_path, con
         for (size_t i = 0; i < s->files[k].count; i++)
             total += s->files[k].tensors[i].end - s->files[k].tensors[i].begin;
     rc = write_index(s, outdir, out_index_name(s, index_path, oname, sizeof oname), total);
-    return rc ? rc : copy_others(s, index_path, outdir, quiet);
+    return rc ? rc : copy_others(s, index_path, outdir, quiet, false);
 }
 
 /* The model's scaled weights, paired over its shards (decoded by
@@ -890,7 +941,7 @@ static int whole_model(struct cli_shards *s, const struct tl_scaled_views *vs,
         rc = index_of_converted(s, index_path, tmp, o->total);
     }
     if (rc == CLI_OK)
-        rc = copy_others(s, index_path, tmp, w->quiet);
+        rc = copy_others(s, index_path, tmp, w->quiet, vs && decodes_grouped(vs));
     return folder_in_place(rc, tmp, reg, outdir);
 }
 

@@ -489,7 +489,7 @@ void tl_gq8_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, float 
 }
 
 /* ---- the reverse: ggml's reference quantizers ------------------------------
- * Q8_0 and Q4_0 blocks from FLOAT32 values, as ggml's quantize_row_*_ref
+ * Q8_0, Q4_0 and Q4_1 blocks from FLOAT32 values, as ggml's quantize_row_*_ref
  * makes them (what ggml_quantize_chunk does without an importance
  * matrix), step for step: the scale's FP16 rounded to nearest even. */
 
@@ -543,11 +543,32 @@ static void q4_0(const float *x, uint8_t *y, size_t nb)
     }
 }
 
+static void q4_1(const float *x, uint8_t *y, size_t nb)
+{
+    for (size_t i = 0; i < nb; i++, x += 32, y += 20) {
+        float min = 3.402823466e+38f, max = -3.402823466e+38f;
+        for (int j = 0; j < 32; j++) {
+            min = x[j] < min ? x[j] : min;
+            max = x[j] > max ? x[j] : max;
+        }
+        const float d = (max - min) / 15, id = d ? 1.0f / d : 0.0f;
+        put_half(y, d);
+        put_half(y + 2, min);
+        for (int j = 0; j < 16; j++) {
+            const int8_t a = (int8_t)trunc_i32((x[j] - min) * id + 0.5f),
+                         b = (int8_t)trunc_i32((x[16 + j] - min) * id + 0.5f);
+            const uint8_t x0 = (uint8_t)(a < 15 ? a : 15), x1 = (uint8_t)(b < 15 ? b : 15);
+            y[4 + j] = (uint8_t)(x0 | x1 << 4);
+        }
+    }
+}
+
 int tl_quantize(uint32_t type, const float *x, uint8_t *y, size_t nb)
 {
     switch (type) {
     case 8: q8_0(x, y, nb); return 0;
     case 2: q4_0(x, y, nb); return 0;
+    case 3: q4_1(x, y, nb); return 0;
     default: return TL_E_VALUE;
     }
 }

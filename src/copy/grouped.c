@@ -12,6 +12,7 @@
  * none for a FLOAT16 or BFLOAT16 scale, as the schemes' references
  * compute it in the scale's type and then widen.
  */
+#include <math.h>
 #include <string.h>
 
 #include "copy.h"
@@ -155,4 +156,56 @@ int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct
         k += n;
     }
     return 0;
+}
+
+/* ---- repacked into ggml's blocks (SPEC 21) ------------------------------ */
+
+static void put_half(uint8_t *at, float v)
+{
+    uint16_t h = tl_float_to_half(v);
+    memcpy(at, &h, 2);
+}
+
+void tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                       uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error)
+{
+    const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
+    struct row r = { file, f, p, file + w->begin,
+                     (p->scale_file ? p->scale_file : file) + s->begin, NULL, s->desc.dtype,
+                     TL_DT_INT32, NULL };
+    _Alignas(64) uint8_t buf[GATHER + 8];
+    uint64_t gs = s->shape[1];
+    bool by_row = p->kind == TL_SCALED_PACKED;
+    for (uint64_t i = 0; i < p->in; i += GATHER) {
+        uint64_t n = p->in - i < GATHER ? p->in - i : GATHER, at;
+        const uint8_t *st = codes(&r, o, i, n, buf, &at);
+        for (uint64_t b = 0; b < n / 32; b++) {
+            uint64_t first = i + 32 * b, g = first / p->group;
+            float scale = scale_at(r.sb, r.sdt, by_row ? o * gs + g : g * gs + o);
+            int32_t zero = tl_grouped_zero(file, f, p, g, o);
+            uint8_t c[32];
+            for (int j = 0; j < 32; j++)
+                c[j] = (uint8_t)code_at(st, p->bits, at + 32 * b + (uint64_t)j);
+            if (gtype == 8) {                   /* Q8_0: d, 32 int8 */
+                put_half(out, scale);
+                for (int j = 0; j < 32; j++)
+                    out[2 + j] = (uint8_t)(int8_t)((int32_t)c[j] - zero);
+                out += 34;
+                continue;
+            }
+            put_half(out, scale);               /* Q4_0: d, 16 bytes; Q4_1: d, m, 16 bytes */
+            uint8_t *qs = out + 2;
+            if (gtype == 3) {
+                float m = (float)-zero * scale;  /* exact in FLOAT32 */
+                put_half(out + 2, m);
+                double e = fabs((double)tl_half_to_float(tl_float_to_half(m)) - (double)m);
+                if (e > *offset_error)
+                    *offset_error = e;
+                qs = out + 4;
+            }
+            for (int j = 0; j < 16; j++)
+                qs[j] = (uint8_t)(c[j] | c[j + 16] << 4);
+            out = qs + 16;
+        }
+    }
 }

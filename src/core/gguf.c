@@ -745,12 +745,42 @@ static int quantize_plain(struct quant *q, const struct tl_input *in,
 
 /* Writes item x quantized: its values as FLOAT32 in C order, a piece at
  * a time (decoded, or converted from its type), then into blocks. */
+/* A scaled or group-quantized weight into blocks: its codes repacked
+ * (x->repack: SPEC 21), else its decoded values quantized, rows at a time. */
+static int quantize_pair(struct quant *q, const struct tl_input *in, const struct tl_file *paired,
+                         struct tl_whole_item *x)
+{
+    const struct tl_scaled *p = x->pair;
+    uint64_t cols = x->dst.sizes[x->dst.rank - 1], rows = x->dst.total_bytes / 4 / cols;
+    uint64_t per = cols / 32 * tl_ggml_type(x->gtype)->bytes, step = (1u << 20) / (per + 1) + 1;
+    float *v = malloc((size_t)(step * cols * 4));
+    uint8_t *blocks = malloc((size_t)(step * per));
+    int rc = v && blocks ? 0 : TL_E_NOMEM;
+    for (uint64_t r = 0; rc == 0 && r < rows; r += step) {
+        uint64_t n = rows - r < step ? rows - r : step;
+        if (x->repack) {
+            for (uint64_t k = 0; k < n; k++)
+                tl_grouped_blocks(in->bytes, paired, p, x->gtype, r + k, blocks + k * per,
+                                  &x->offset_error);
+            rc = tl_writer_put(q->w, blocks, (size_t)(n * per), NULL) ? -1 : 0;
+        } else if ((rc = tl_scaled_decode_as(in->bytes, paired, p, r * cols, n * cols,
+                                             TL_DT_FLOAT32, v, NULL)) == 0) {
+            rc = put_quantized(q, (const uint8_t *)v, (size_t)(n * cols * 4));
+        }
+    }
+    free(v);
+    free(blocks);
+    return rc;
+}
+
 static int put_quantized_tensor(struct tl_writer *w, const struct tl_input *in,
-                                const struct tl_whole_item *x, struct tl_error *err)
+                                const struct tl_file *paired, struct tl_whole_item *x,
+                                struct tl_error *err)
 {
     struct quant q = { w, x->gtype, NULL, 0 };
     const struct tl_file_tensor *t = x->t;
-    int rc = t->encoding == TL_ENC_GGML
+    int rc = x->pair ? quantize_pair(&q, in, paired, x)
+           : t->encoding == TL_ENC_GGML
            ? tl_file_decode(in->bytes, in->size, t, put_quantized, &q, err)
            : quantize_plain(&q, in, t, err);
     free(q.buf);
@@ -807,7 +837,7 @@ static int gguf_write(struct tl_whole_job *j, const struct tl_output *out, struc
         x->bytes = bytes[i];
         x->dst.file_offset = at;
         if (rc == 0 && x->quantize)
-            rc = put_quantized_tensor(&w, x->in ? x->in : j->in, x, err);
+            rc = put_quantized_tensor(&w, x->in ? x->in : j->in, j->paired, x, err);
         else if (rc == 0 && x->raw)
             rc = tl_writer_put(&w, (x->in ? x->in : j->in)->bytes + x->t->stored_at,
                                x->t->stored_bytes, err);

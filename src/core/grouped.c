@@ -544,3 +544,54 @@ bool tl_grouped_act_order(const uint8_t *file, const struct tl_file *f, const st
             return true;
     return false;
 }
+
+/* Scale k of p as FLOAT32. */
+static float scale_of(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint64_t k)
+{
+    const struct tl_file_tensor *s = &f->tensors[p->scale];
+    const uint8_t *sb = (p->scale_file ? p->scale_file : file) + s->begin;
+    if (s->desc.dtype == TL_DT_FLOAT32) {
+        float v;
+        memcpy(&v, sb + 4 * k, 4);
+        return v;
+    }
+    uint16_t h;
+    memcpy(&h, sb + 2 * k, 2);
+    if (s->desc.dtype == TL_DT_FLOAT16)
+        return tl_half_to_float(h);
+    uint32_t u = (uint32_t)h << 16;
+    float v;
+    memcpy(&v, &u, 4);
+    return v;
+}
+
+uint32_t tl_grouped_gguf_type(const uint8_t *file, const struct tl_file *f,
+                              const struct tl_scaled *p, uint32_t requested, bool *lossless)
+{
+    *lossless = false;
+    if (p->kind < TL_SCALED_GPTQ || p->group % 32 || p->in % 32 || tl_grouped_act_order(file, f, p))
+        return requested;
+    uint64_t groups = (p->in + p->group - 1) / p->group, n = groups * p->out;
+    for (uint64_t k = 0; k < n; k++) {             /* FLOAT16 holds every scale */
+        float s = scale_of(file, f, p, k);
+        if (tl_half_to_float(tl_float_to_half(s)) != s)
+            return requested;
+    }
+    bool all8 = true, all128 = true;
+    for (uint64_t g = 0; g < groups; g++)
+        for (uint64_t o = 0; o < p->out; o++) {
+            int z = tl_grouped_zero(file, f, p, g, o);
+            all8 &= z == 8;
+            all128 &= z == 128;
+        }
+    if (requested == 8 && (p->bits < 8 || all128)) {
+        *lossless = true;
+        return 8;
+    }
+    if ((requested == 2 || requested == 3) && p->bits == 4) {
+        *lossless = true;
+        return requested == 2 && all8 ? 2 : 3;
+    }
+    return requested;
+}

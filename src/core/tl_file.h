@@ -536,6 +536,23 @@ void tl_scaled_cache_free(struct tl_scaled_cache *cache);
 int tl_grouped_check(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                      struct tl_error *err);
 
+/* The ggml block type a group-quantized weight takes in a GGUF OUT when
+ * `requested` (Q4_0 2, Q4_1 3, Q8_0 8) is asked, and whether its codes
+ * repack into it without requantizing (*lossless): 4-bit groups of a
+ * multiple of 32 values in input order whose scales FLOAT16 holds exactly
+ * become Q4_0 when every zero point is 8, else Q4_1 (its offset, -zero x
+ * scale, rounded to FLOAT16); codes of fewer than 8 bits, or of 8 with
+ * every zero point 128, become Q8_0.  Otherwise the type requested,
+ * requantized from the decoded values. */
+uint32_t tl_grouped_gguf_type(const uint8_t *file, const struct tl_file *f,
+                              const struct tl_scaled *p, uint32_t requested, bool *lossless);
+
+/* Row o's blocks of ggml type gtype (from tl_grouped_gguf_type, lossless)
+ * at out: in / 32 blocks; *offset_error grows to the largest Q4_1 offset
+ * rounding error met.  (src/copy/grouped.c) */
+void tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                       uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error);
+
 /* Whether its inputs are reordered (act-order: a g_idx other than i /
  * group). */
 bool tl_grouped_act_order(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p);
@@ -672,6 +689,10 @@ struct tl_whole_item {
     bool raw;                           /* into a GGUF OUT: its stored bytes as they are */
     uint32_t gtype;                     /* into a GGUF OUT: its ggml type */
     const struct tl_scaled *pair;       /* a scaled weight, decoded (SPEC 18) */
+    bool repack;                        /* into a GGUF OUT: a group-quantized weight's
+                                         * codes repacked into gtype's blocks (SPEC 21) */
+    double offset_error;                /* repacked to Q4_1: the largest error of an
+                                         * offset rounded to FLOAT16 */
     uint64_t overflow;                  /* its values that became +-Inf (SPEC 19) */
     bool cross;                         /* carried as it is into the other format: an .npz
                                          * member's .npy data (no header) into safetensors */
