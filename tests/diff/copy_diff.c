@@ -726,6 +726,40 @@ static void check_fp8s_lut(const char *isa, const struct tl_kernels *k, size_t n
     buf_free(&want);
 }
 
+/* The group-quantized code kernels (gq, SPEC 21) against their scalar
+ * twins: n random codes of 4 or 8 bits (every length to 70, then long
+ * runs), each source ending at an unreadable page, the floats written off
+ * the vectors' alignment, a zero point anywhere in the codes' range and
+ * beyond, a scale of FLOAT16's, BFLOAT16's or any bits; bit for bit. */
+static void check_gq(const char *isa, tl_gq_fn fn, tl_gq_fn twin, unsigned bits, size_t n,
+                     unsigned mis)
+{
+    struct buf q, out, want;
+    size_t bytes = bits == 4 ? (n + 1) / 2 : n;
+    buf_alloc(&q, bytes ? bytes : 1, true, 0);
+    buf_alloc(&out, n * 4 + 4, false, mis * 4);
+    buf_alloc(&want, n * 4 + 4, false, mis * 4);
+    randomize(q.p, q.n);
+    int32_t zero = (int32_t)rnd(bits == 4 ? 18 : 258) - 1;
+    uint32_t sb = rnd(3) == 0 ? (uint32_t)rnd(1u << 31) * 2 + (uint32_t)rnd(2)
+                : rnd(2) ? (uint32_t)(rnd(0x7f00) + 0x100) << 16 : 0x3a000000u + (uint32_t)rnd(1 << 20) * 8192;
+    float scale;
+    memcpy(&scale, &sb, 4);
+    const uint8_t *src = q.p + q.n - bytes;
+    twin(src, n, zero, scale, (float *)(void *)want.p);
+    fn(src, n, zero, scale, (float *)(void *)out.p);
+    checks++;
+    if (!same(&out, &want)) {
+        char what[160];
+        snprintf(what, sizeof what, "%s gq%u: %zu codes, zero %d, scale %08x: values or the "
+                 "bytes after them differ", isa, bits, n, (int)zero, (unsigned)sb);
+        fail(what);
+    }
+    buf_free(&q);
+    buf_free(&out);
+    buf_free(&want);
+}
+
 /* Every slot a table fills, against the scalar table's twin. */
 static void check_table(const char *isa, const struct tl_kernels *k)
 {
@@ -751,6 +785,14 @@ static void check_table(const char *isa, const struct tl_kernels *k)
     for (int r = 0; k->fp8s_lut && r < 120; r++) {
         size_t n = r < 70 ? (size_t)r : 100 + rnd(r < 100 ? 400 : 20000);
         check_fp8s_lut(isa, k, n, 1 + rnd(128), (unsigned)(rnd(4) ? rnd(64) : 0), rnd(2));
+    }
+    for (unsigned b = 0; b < 2; b++) {
+        if (!k->gq[b] || k->gq[b] == z->gq[b])
+            continue;
+        for (size_t n = 0; n <= 70; n++)
+            check_gq(isa, k->gq[b], z->gq[b], b ? 8 : 4, n, (unsigned)rnd(16));
+        for (int r = 0; r < 40; r++)
+            check_gq(isa, k->gq[b], z->gq[b], b ? 8 : 4, 71 + rnd(5000), (unsigned)rnd(16));
     }
     if (k->mx4 && k->mx4 != z->mx4) {
         for (size_t nb = 0; nb <= 9; nb++)
