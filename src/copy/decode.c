@@ -256,12 +256,15 @@ struct tl_scaled_cache {
     size_t cap;                         /* tables allocated */
     bool ok;                            /* every one of the band made */
     struct tl_fp8s_lut *lut;
+    struct tl_grouped_tile tile;        /* a group-quantized weight's rows gathered */
 };
 
 void tl_scaled_cache_free(struct tl_scaled_cache *cache)
 {
-    if (cache)
+    if (cache) {
         free(cache->lut);
+        tl_grouped_tile_free(&cache->tile);
+    }
     free(cache);
 }
 
@@ -347,6 +350,13 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
             k->fence();
         return rc;
     }
+    /* a group-quantized weight's gathered rows: the caller's cache, else
+     * one for this call */
+    struct tl_scaled_cache gmine = { .band = UINT64_MAX }, *gc = &gmine;
+    if (p->kind >= TL_SCALED_GPTQ && cache && !*cache && (*cache = malloc(sizeof **cache)))
+        **cache = gmine;
+    if (p->kind >= TL_SCALED_GPTQ && cache && *cache)
+        gc = *cache;
     _Alignas(64) float v[CHUNK];
     _Alignas(64) uint8_t o[CHUNK * 8];
     struct band_tables bt;
@@ -370,9 +380,14 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
         }
         /* FLOAT32 goes straight to an aligned place */
         bool direct = dt == TL_DT_FLOAT32 && (uintptr_t)to % 4 == 0;
-        int rc = tl_scaled_decode(file, f, p, first + at, n, direct ? (float *)(void *)to : v);
-        if (rc)
+        float *y = direct ? (float *)(void *)to : v;
+        int rc = p->kind >= TL_SCALED_GPTQ
+               ? tl_grouped_decode_tiled(file, f, p, first + at, n, y, &gc->tile)
+               : tl_scaled_decode(file, f, p, first + at, n, y);
+        if (rc) {
+            tl_grouped_tile_free(&gmine.tile);
             return rc;
+        }
         if (!direct && dt == TL_DT_FLOAT32)
             memcpy(to, v, (size_t)n * 4);
         else if (!direct && cvt)
@@ -384,6 +399,7 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
     }
     if (stream)
         k->fence();
+    tl_grouped_tile_free(&gmine.tile);
     return 0;
 }
 

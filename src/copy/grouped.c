@@ -13,6 +13,7 @@
  * compute it in the scale's type and then widen.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "copy.h"
@@ -54,18 +55,77 @@ struct row {
     const uint8_t *wb, *sb, *gb;
     enum tl_dtype sdt, gdt;
     const struct tl_kernels *k;
+    struct tl_grouped_tile *tile;       /* GPTQ's and AWQ's rows gathered, or NULL */
 };
 
-/* The stream of row o's codes i .. i + n (n <= GATHER) into buf, or a
- * pointer into the file where it lies so; *at gets code i's index in it. */
+/* GPTQ's words of TL_GQ_TILE rows from o0 (each row's stream of words as
+ * compressed-tensors stores a row), AWQ's codes of 8 rows (a byte each):
+ * gathered a whole row at a time, a cache line of the source feeding every
+ * row of the tile (reading a column word by word fetched a line a word). */
+#define TL_GQ_TILE 64
+static bool tile_fill(const struct row *r, uint64_t o)
+{
+    const struct tl_scaled *p = r->p;
+    struct tl_grouped_tile *t = r->tile;
+    const struct tl_file_tensor *w = &r->f->tensors[p->weight];
+    bool awq = p->kind == TL_SCALED_AWQ;
+    uint64_t rows = awq ? 8 : TL_GQ_TILE, o0 = o / rows * rows;
+    if (t->p == p && t->o0 == o0 && t->rows)
+        return true;
+    uint64_t per = awq ? p->in : w->shape[0] * 4, need = rows * per;
+    if (need > t->cap) {
+        uint8_t *more = realloc(t->buf, (size_t)need);
+        if (!more)
+            return false;
+        t->buf = more;
+        t->cap = need;
+    }
+    uint64_t cols = w->shape[1], n = o0 + rows <= p->out ? rows : p->out - o0;
+    if (awq) {                          /* nibble place[c] of word (i, o0 / 8): row c */
+        static const uint8_t place[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
+        const uint8_t *col = r->wb + (o0 / 8) * 4;
+        for (uint64_t i = 0; i < p->in; i++) {
+            uint32_t v;
+            memcpy(&v, col + i * cols * 4, 4);
+            for (unsigned c = 0; c < 8; c++)
+                t->buf[c * per + i] = (uint8_t)(v >> (place[c] * 4) & 15);
+        }
+    } else {                            /* word (k, o0 + j) to row j's word k, in */
+        uint32_t *d = (uint32_t *)(void *)t->buf;     /* blocks of 16 words: a line each */
+        uint64_t words = w->shape[0];
+        for (uint64_t k0 = 0; k0 < words; k0 += 16) {
+            uint64_t kn = words - k0 < 16 ? words - k0 : 16;
+            for (uint64_t j = 0; j < n; j++) {
+                const uint8_t *src = r->wb + (k0 * cols + o0 + j) * 4;
+                for (uint64_t k = 0; k < kn; k++)
+                    memcpy(&d[j * words + k0 + k], src + k * cols * 4, 4);
+            }
+        }
+    }
+    t->p = p;
+    t->o0 = o0;
+    t->rows = (unsigned)rows;
+    return true;
+}
+
+/* The stream of row o's codes from code i on (n codes, n <= GATHER
+ * without a tile) into buf, or a pointer to where it lies so; *at gets
+ * code i's index in it, *bits the stream's code width. */
 static const uint8_t *codes(const struct row *r, uint64_t o, uint64_t i, uint64_t n,
-                            uint8_t *buf, uint64_t *at)
+                            uint8_t *buf, uint64_t *at, unsigned *bits)
 {
     const struct tl_scaled *p = r->p;
     const struct tl_file_tensor *w = &r->f->tensors[p->weight];
-    if (p->kind == TL_SCALED_PACKED) {
-        *at = i;
+    *bits = p->bits;
+    *at = i;
+    if (p->kind == TL_SCALED_PACKED)
         return r->wb + o * w->shape[1] * 4;
+    if (r->tile && tile_fill(r, o)) {
+        if (p->kind == TL_SCALED_AWQ) {
+            *bits = 8;
+            return r->tile->buf + (o - r->tile->o0) * p->in;
+        }
+        return r->tile->buf + (o - r->tile->o0) * w->shape[0] * 4;
     }
     if (p->kind == TL_SCALED_GPTQ) {     /* words of column o, from the one holding code i */
         uint64_t w0 = i * p->bits / 32, w1 = ((i + n) * p->bits + 31) / 32;
@@ -98,15 +158,16 @@ static uint64_t group(const struct row *r, uint64_t i)
     return tl_grouped_read(r->gb, r->gdt, i);
 }
 
-/* n values of row o from input i, the codes' stream at s from code at. */
+/* n values of row o from input i, the codes' stream at s (codes `bits`
+ * wide) from code at. */
 static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, const uint8_t *s,
-                       uint64_t at, float *y)
+                       uint64_t at, unsigned bits, float *y)
 {
     const struct tl_scaled *p = r->p;
     const struct tl_file_tensor *st = &r->f->tensors[p->scale];
     bool by_row = p->kind == TL_SCALED_PACKED;  /* scales [out, G], else [G, out] */
-    uint64_t gs = by_row ? st->shape[1] : st->shape[1];
-    tl_gq_fn kern = p->bits == 4 ? r->k->gq[0] : p->bits == 8 ? r->k->gq[1] : NULL;
+    uint64_t gs = st->shape[1];
+    tl_gq_fn kern = bits == 4 ? r->k->gq[0] : bits == 8 ? r->k->gq[1] : NULL;
     for (uint64_t k = 0; k < n;) {
         uint64_t g = group(r, i + k), len = 1;
         if (!r->gb)
@@ -119,43 +180,70 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
         float scale = scale_at(r->sb, r->sdt, by_row ? o * gs + g : g * gs + o);
         int32_t zero = tl_grouped_zero(r->file, r->f, p, g, o);
         uint64_t c = at + k, done = 0;
-        if (kern && p->bits == 4 && c % 2) {    /* a nibble to reach a whole byte */
+        if (kern && bits == 4 && c % 2) {       /* a nibble to reach a whole byte */
             y[k] = (float)((int32_t)code_at(s, 4, c) - zero) * scale;
             done = 1;
         }
         if (kern && len > done)
-            kern(s + (c + done) * p->bits / 8, (size_t)(len - done), zero, scale, y + k + done);
+            kern(s + (c + done) * bits / 8, (size_t)(len - done), zero, scale, y + k + done);
         for (uint64_t j = done; !kern && j < len; j++)
-            y[k + j] = (float)((int32_t)code_at(s, p->bits, c + j) - zero) * scale;
+            y[k + j] = (float)((int32_t)code_at(s, bits, c + j) - zero) * scale;
         k += len;
     }
 }
 
-int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                      uint64_t first, uint64_t count, float *out)
+static struct row row_of(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                         struct tl_grouped_tile *tile)
 {
     const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
     size_t gr = p->extra[TL_PART_GIDX];
     struct row r = { file, f, p, file + w->begin,
                      (p->scale_file ? p->scale_file : file) + s->begin, NULL, s->desc.dtype,
-                     TL_DT_INT32, tl_kernels_for(tl_isa_active()) };
+                     TL_DT_INT32, tl_kernels_for(tl_isa_active()), tile };
     if (gr != SIZE_MAX) {
         r.gb = (p->extra_file[TL_PART_GIDX] ? p->extra_file[TL_PART_GIDX] : file) +
                f->tensors[gr].begin;
         r.gdt = f->tensors[gr].desc.dtype;
     }
+    if (r.gb && tile && tile->looked != p) {        /* act-order, or i / group after all */
+        tile->looked = p;
+        tile->in_order = !tl_grouped_act_order(file, f, p);
+    }
+    if (r.gb && tile && tile->in_order)
+        r.gb = NULL;
+    return r;
+}
+
+void tl_grouped_tile_free(struct tl_grouped_tile *t)
+{
+    free(t->buf);
+    memset(t, 0, sizeof *t);
+}
+
+int tl_grouped_decode_tiled(const uint8_t *file, const struct tl_file *f,
+                            const struct tl_scaled *p, uint64_t first, uint64_t count,
+                            float *out, struct tl_grouped_tile *tile)
+{
+    struct row r = row_of(file, f, p, tile);
     _Alignas(64) uint8_t buf[GATHER + 8];
     for (uint64_t k = 0; k < count;) {
         uint64_t e = first + k, o = e / p->in, i = e % p->in;
         uint64_t n = p->in - i < count - k ? p->in - i : count - k;
-        if (p->kind != TL_SCALED_PACKED && n > GATHER)
+        if (p->kind != TL_SCALED_PACKED && !tile && n > GATHER)
             n = GATHER;
         uint64_t at;
-        const uint8_t *stream = codes(&r, o, i, n, buf, &at);
-        decode_run(&r, o, i, n, stream, at, out + k);
+        unsigned bits;
+        const uint8_t *stream = codes(&r, o, i, n, buf, &at, &bits);
+        decode_run(&r, o, i, n, stream, at, bits, out + k);
         k += n;
     }
     return 0;
+}
+
+int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint64_t first, uint64_t count, float *out)
+{
+    return tl_grouped_decode_tiled(file, f, p, first, count, out, NULL);
 }
 
 /* ---- repacked into ggml's blocks (SPEC 21) ------------------------------ */
@@ -167,25 +255,37 @@ static void put_half(uint8_t *at, float v)
 }
 
 void tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                       uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error)
+                       uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error,
+                       struct tl_grouped_tile *tile)
 {
-    const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
-    struct row r = { file, f, p, file + w->begin,
-                     (p->scale_file ? p->scale_file : file) + s->begin, NULL, s->desc.dtype,
-                     TL_DT_INT32, NULL };
+    struct row r = row_of(file, f, p, tile);
     _Alignas(64) uint8_t buf[GATHER + 8];
-    uint64_t gs = s->shape[1];
+    uint64_t gs = f->tensors[p->scale].shape[1];
     bool by_row = p->kind == TL_SCALED_PACKED;
-    for (uint64_t i = 0; i < p->in; i += GATHER) {
-        uint64_t n = p->in - i < GATHER ? p->in - i : GATHER, at;
-        const uint8_t *st = codes(&r, o, i, n, buf, &at);
+    uint64_t step = tile || by_row ? p->in : GATHER;
+    for (uint64_t i = 0; i < p->in; i += step) {
+        uint64_t n = p->in - i < step ? p->in - i : step, at;
+        unsigned bits;
+        const uint8_t *st = codes(&r, o, i, n, buf, &at, &bits);
+        float scale = 0;
+        int32_t zero = 0;
         for (uint64_t b = 0; b < n / 32; b++) {
-            uint64_t first = i + 32 * b, g = first / p->group;
-            float scale = scale_at(r.sb, r.sdt, by_row ? o * gs + g : g * gs + o);
-            int32_t zero = tl_grouped_zero(file, f, p, g, o);
+            uint64_t first = i + 32 * b, g = first / p->group, c0 = at + 32 * b;
+            if (b == 0 || first % p->group == 0) {
+                scale = scale_at(r.sb, r.sdt, by_row ? o * gs + g : g * gs + o);
+                zero = tl_grouped_zero(file, f, p, g, o);
+            }
             uint8_t c[32];
-            for (int j = 0; j < 32; j++)
-                c[j] = (uint8_t)code_at(st, p->bits, at + 32 * b + (uint64_t)j);
+            if (bits == 8)
+                memcpy(c, st + c0, 32);
+            else if (bits == 4 && c0 % 2 == 0)
+                for (int j = 0; j < 16; j++) {
+                    c[2 * j] = st[c0 / 2 + (uint64_t)j] & 15;
+                    c[2 * j + 1] = st[c0 / 2 + (uint64_t)j] >> 4;
+                }
+            else
+                for (int j = 0; j < 32; j++)
+                    c[j] = (uint8_t)code_at(st, bits, c0 + (uint64_t)j);
             if (gtype == 8) {                   /* Q8_0: d, 32 int8 */
                 put_half(out, scale);
                 for (int j = 0; j < 32; j++)

@@ -550,8 +550,10 @@ uint32_t tl_grouped_gguf_type(const uint8_t *file, const struct tl_file *f,
 /* Row o's blocks of ggml type gtype (from tl_grouped_gguf_type, lossless)
  * at out: in / 32 blocks; *offset_error grows to the largest Q4_1 offset
  * rounding error met.  (src/copy/grouped.c) */
+struct tl_grouped_tile;
 void tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                       uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error);
+                       uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error,
+                       struct tl_grouped_tile *tile);
 
 /* Whether its inputs are reordered (act-order: a g_idx other than i /
  * group). */
@@ -563,6 +565,23 @@ bool tl_grouped_act_order(const uint8_t *file, const struct tl_file *f, const st
  * the zero point of group g of row o. */
 int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                       uint64_t first, uint64_t count, float *out);
+
+/* The same with a tile kept from call to call (NULL: none): GPTQ's and
+ * AWQ's rows are stored as columns, gathered for several rows at once into
+ * it; zeroed before the first call, tl_grouped_tile_free() after the last. */
+struct tl_grouped_tile {
+    const struct tl_scaled *p;
+    uint64_t o0;
+    unsigned rows;
+    uint8_t *buf;
+    uint64_t cap;
+    const struct tl_scaled *looked;     /* the weight whose g_idx was looked at */
+    bool in_order;                      /* its g_idx is i / group: not read again */
+};
+int tl_grouped_decode_tiled(const uint8_t *file, const struct tl_file *f,
+                            const struct tl_scaled *p, uint64_t first, uint64_t count,
+                            float *out, struct tl_grouped_tile *tile);
+void tl_grouped_tile_free(struct tl_grouped_tile *t);
 uint64_t tl_grouped_read(const uint8_t *at, enum tl_dtype dt, uint64_t k);
 int tl_grouped_zero(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                     uint64_t g, uint64_t o);

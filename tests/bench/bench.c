@@ -1520,13 +1520,49 @@ static void run_scaled(void *arg)
     tl_scaled_decode_as(c->file, &c->f, &c->p, 0, c->count, TL_DT_BFLOAT16, c->out, NULL);
 }
 
+/* A group-quantized weight's tensors (SPEC 21) in t[0 .. 3) and p: 1 GiB
+ * of 4-bit codes of a [out, in] weight, in = 8192, groups of 128, FLOAT16
+ * scales (BFLOAT16 for compressed-tensors, which has no zero points), in
+ * kind's layout (2 GPTQ, 3 AWQ, 4 compressed-tensors).  @return the
+ * scales' and zeros' bytes; their values are set in file later. */
+static uint64_t grouped_parts(int kind, uint64_t wbytes, struct tl_file_tensor *t,
+                              struct tl_scaled *p)
+{
+    uint64_t in = 8192, out = wbytes * 2 / in, groups = in / 128;
+    memset(p, 0, sizeof *p);
+    memset(p->extra, 0xff, sizeof p->extra);
+    p->kind = kind == 2 ? TL_SCALED_GPTQ : kind == 3 ? TL_SCALED_AWQ : TL_SCALED_PACKED;
+    p->weight = 0, p->scale = 1, p->bits = 4, p->out = out, p->in = in, p->group = 128;
+    p->plus1 = kind == 2;
+    p->zero = 8;
+    t[0].shape[0] = kind == 2 ? in / 8 : kind == 3 ? in : out;
+    t[0].shape[1] = kind == 2 ? out : kind == 3 ? out / 8 : in / 8;
+    t[0].desc.dtype = TL_DT_INT32;
+    t[1].shape[0] = kind == 4 ? out : groups;
+    t[1].shape[1] = kind == 4 ? groups : out;
+    t[1].desc.dtype = kind == 4 ? TL_DT_BFLOAT16 : TL_DT_FLOAT16;
+    uint64_t sbytes = groups * out * 2;
+    if (kind == 4)
+        return sbytes;
+    p->extra[TL_PART_ZEROS] = 2;
+    t[2].ndim = 2;
+    t[2].shape[0] = groups, t[2].shape[1] = out / 8;
+    t[2].desc.dtype = TL_DT_INT32;
+    t[2].begin = wbytes + sbytes;
+    t[2].end = t[2].begin + groups * out / 2;
+    return sbytes + groups * out / 2;
+}
+
 static void bench_scaled(const char *only)
 {
-    static const char *const names[] = { "scaled_fp8_bf16", "scaled_mxfp4_bf16" };
-    for (int kind = 0; kind < 2; kind++) {
+    static const char *const names[] = { "scaled_fp8_bf16", "scaled_mxfp4_bf16",
+                                         "grouped_gptq_bf16", "grouped_awq_bf16",
+                                         "grouped_ct_bf16" };
+    for (int kind = 0; kind < 5; kind++) {
         if (only && !strstr(names[kind], only))
             continue;
-        struct tl_file_tensor t[2];
+        struct tl_file_tensor t[3];
+        struct tl_scaled gp;
         memset(t, 0, sizeof t);
         uint64_t wbytes = 1ull << 30, sbytes, count;
         t[0].ndim = t[1].ndim = 2;
@@ -1535,14 +1571,18 @@ static void bench_scaled(const char *only)
             t[1].shape[0] = 512, t[1].shape[1] = 128;
             sbytes = 512 * 128 * 4;
             count = wbytes;
-        } else {
+        } else if (kind == 1) {
             t[0].shape[0] = wbytes / 16, t[0].shape[1] = 16;
             t[1].ndim = 1, t[1].shape[0] = wbytes / 16;
             sbytes = wbytes / 16;
             count = wbytes * 2;
+        } else {
+            sbytes = grouped_parts(kind, wbytes, t, &gp);
+            count = wbytes * 2;
         }
         t[0].begin = 0, t[0].end = wbytes;
-        t[1].begin = wbytes, t[1].end = wbytes + sbytes;
+        t[1].begin = wbytes, t[1].end = wbytes + (kind >= 2 ? t[1].shape[0] * t[1].shape[1] * 2
+                                                            : sbytes);
         uint8_t *file = big(wbytes + sbytes);
         uint64_t r = 88172645463325252ull;
         for (uint64_t k = 0; k < wbytes; k += 8) {
@@ -1555,14 +1595,20 @@ static void bench_scaled(const char *only)
                 memcpy(file + wbytes + k, &s, 4);
             } else if (kind == 1) {
                 file[wbytes + k] = (uint8_t)(120 + k % 8);
+            } else if (kind >= 2) {     /* scales about 2^-6, zero points 7 (8 in v1) */
+                file[wbytes + k] = k % 2 ? (kind == 4 ? 0x3c : 0x24) : (uint8_t)(k * 7);
+                if (wbytes + k >= t[1].end)
+                    file[wbytes + k] = 0x77;
             }
         }
         uint64_t out = 2 * count;
         struct scaled_ctx c = { file, { 0 }, { 0 }, count, big(out) };
-        c.f.count = 2;
+        c.f.count = kind >= 2 ? 3 : 2;
         c.f.tensors = t;
         c.p.kind = kind == 0 ? TL_SCALED_FP8_BLOCK : TL_SCALED_MXFP4;
         c.p.weight = 0, c.p.scale = 1;
+        if (kind >= 2)
+            c.p = gp;
         uint8_t *copy = big(out);
         run_scaled(&c);                     /* touches the output: warm */
         struct mc_ctx m = { NULL, copy, c.out, out, 1 };   /* one thread: no helper */
@@ -1662,9 +1708,52 @@ static void bench_scaled_model(const char *tool, const char *kind, const char *m
 {
     char args[64];
     snprintf(args, sizeof args, "%s %s", kind, mb);
-    convert_vs_cat(tool, kind, strcmp(kind, "fp8") == 0 ? "DeepSeek-style block FP8"
-                   : "gpt-oss-style MXFP4", "tests/bench/scaled_model.py", args, ".safetensors",
+    const char *what = strcmp(kind, "fp8") == 0 ? "DeepSeek-style block FP8"
+                     : strcmp(kind, "mxfp4") == 0 ? "gpt-oss-style MXFP4"
+                     : strcmp(kind, "gptq") == 0 ? "GPTQ 4-bit (groups of 128)"
+                     : strcmp(kind, "awq") == 0 ? "AWQ 4-bit (groups of 128)"
+                     : "compressed-tensors 4-bit (groups of 128)";
+    convert_vs_cat(tool, kind, what, "tests/bench/scaled_model.py", args, ".safetensors",
                    "numpy missing");
+}
+
+/* Group-quantized weights repacked into GGUF (SPEC 21): the GPTQ model of
+ * bench_scaled_model (symmetric 4-bit groups of 128) to Q4_0 blocks
+ * without requantizing, against cat of the output. */
+static void bench_grouped_gguf(const char *tool)
+{
+    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+    const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
+    char in[256], outp[256], copy[256], cmd[2048];
+    int pid = (int)getpid();
+    snprintf(in, sizeof in, "%s/tl-gq-%d.safetensors", dir, pid);
+    snprintf(outp, sizeof outp, "%s/tl-gq-%d.gguf", dir, pid);
+    snprintf(copy, sizeof copy, "%s/tl-gq-%d.copy", dir, pid);
+    snprintf(cmd, sizeof cmd, "%s tests/bench/scaled_model.py '%s' gptq 1024 2>&1", python, in);
+    if (system(cmd) != 0) {
+        printf("\ngrouped gguf: skipped (numpy missing)\n");
+        unlink(in);
+        return;
+    }
+    double rss, cat_rss;
+    snprintf(cmd, sizeof cmd, "'%s' convert '%s' --to-type Q4_0 -o '%s' --quiet", tool, in, outp);
+    double tt = time_model(cmd, &rss);
+    snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", outp, copy);
+    double tc = time_model(cmd, &cat_rss);
+    struct stat a, b;
+    if (tt > 0 && tc > 0 && stat(in, &a) == 0 && stat(outp, &b) == 0) {
+        printf("\ngrouped gguf: %.2f GB of GPTQ 4-bit -> %.2f GB of Q4_0 (repacked) on %s\n",
+               a.st_size / 1e9, b.st_size / 1e9, dir);
+        printf("grouped gguf: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time, "
+               "peak RSS %.0f MiB (target < 256)\n", tt * 1e3, tc * 1e3, tt / tc, rss);
+        if (json)
+            fprintf(json, "{\"case\": \"grouped_gguf\", \"convert_ms\": %.1f, \"cat_ms\": "
+                    "%.1f, \"ratio\": %.3f, \"rss_mib\": %.1f}\n", tt * 1e3, tc * 1e3,
+                    tt / tc, rss);
+    }
+    unlink(in);
+    unlink(outp);
+    unlink(copy);
 }
 
 /* A PyTorch checkpoint (SPEC 17): torch.save of about 1 GB of FLOAT32
@@ -1795,8 +1884,10 @@ int main(int argc, char **argv)
         bench_compare();
     if (!only || strstr("dequant", only) || strncmp(only, "dequant_", 8) == 0)
         bench_dequant(only && strncmp(only, "dequant_", 8) == 0 ? only + 8 : NULL);
-    if (!only || strstr("scaled", only) || strncmp(only, "scaled_", 7) == 0)
-        bench_scaled(only && strncmp(only, "scaled_", 7) == 0 ? only : NULL);
+    if (!only || strstr("scaled", only) || strncmp(only, "scaled_", 7) == 0 ||
+        strncmp(only, "grouped_", 8) == 0)
+        bench_scaled(only && (strncmp(only, "scaled_", 7) == 0 ||
+                              strncmp(only, "grouped_", 8) == 0) ? only : NULL);
     if (argc > 1 && (!only || strstr("text", only)))
         bench_text(argv[1]);
     if (argc > 1 && (!only || strstr("process", only)))
@@ -1813,6 +1904,15 @@ int main(int argc, char **argv)
         bench_scaled_model(argv[1], "fp8", fp8_model_mb());
     if (argc > 1 && (!only || strstr("mxfp4_model", only)))
         bench_scaled_model(argv[1], "mxfp4", "256");
+    static const char *const grouped[] = { "gptq", "awq", "ct" };
+    for (int k = 0; k < 3; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "%s_model", grouped[k]);
+        if (argc > 1 && (!only || strstr(name, only) || strstr("grouped_model", only)))
+            bench_scaled_model(argv[1], grouped[k], "1024");
+    }
+    if (argc > 1 && (!only || strstr("grouped_gguf", only)))
+        bench_grouped_gguf(argv[1]);
     if (json)
         fclose(json);
     return 0;

@@ -5,8 +5,13 @@ written by numpy as safetensors, about MB megabytes of weights:
          FLOAT32 [32, 64], codes from normal values (no NaN code)
   mxfp4  gpt-oss's layout: W_blocks UINT8 [32, 2048, 16] beside W_scales
          UINT8 [32, 2048], exponents around 2^0
+  gptq   GPTQ 4-bit, groups of 128 (SPEC 21): qweight INT32 [512, 4096]
+         (a [4096, 4096] weight), qzeros, FLOAT16 scales, g_idx
+  awq    AWQ GEMM 4-bit, groups of 128: qweight INT32 [4096, 512]
+  ct     compressed-tensors pack-quantized 4-bit symmetric, groups of 128:
+         weight_packed INT32 [4096, 512], BFLOAT16 weight_scale
 
-Usage: python3 scaled_model.py OUT fp8|mxfp4 MB
+Usage: python3 scaled_model.py OUT fp8|mxfp4|gptq|awq|ct MB
 """
 import json
 import sys
@@ -24,6 +29,25 @@ if kind == "fp8":
     for i in range(n):
         tensors.append(("model.layers.%d.mlp.down_proj.weight" % i, "F8_E4M3", w))
         tensors.append(("model.layers.%d.mlp.down_proj.weight_scale_inv" % i, "F32", s))
+elif kind in ("gptq", "awq", "ct"):
+    codes = rng.integers(-2 ** 31, 2 ** 31, size=(512, 4096), dtype=np.int64).astype(np.int32)
+    zeros = np.full((32, 512), 0x77777777, dtype=np.int32)
+    scales = ((rng.random((32, 4096), dtype=np.float32) + 0.5) / 64).astype(np.float16)
+    n = max(1, mb * (1 << 20) // codes.nbytes)
+    for i in range(n):
+        p = "model.layers.%d.mlp.down_proj." % i
+        if kind == "gptq":
+            tensors += [(p + "qweight", "I32", codes), (p + "qzeros", "I32", zeros),
+                        (p + "scales", "F16", scales),
+                        (p + "g_idx", "I32", np.arange(4096, dtype=np.int32) // 128)]
+        elif kind == "awq":
+            tensors += [(p + "qweight", "I32", codes.reshape(4096, 512)),
+                        (p + "qzeros", "I32", zeros), (p + "scales", "F16", scales)]
+        else:
+            bf = (scales.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+            tensors += [(p + "weight_packed", "I32", codes.reshape(4096, 512)),
+                        (p + "weight_scale", "BF16", bf.reshape(32, 4096).T.copy()),
+                        (p + "weight_shape", "I64", np.array([4096, 4096], dtype=np.int64))]
 else:
     b = rng.integers(0, 256, size=(32, 2048, 16), dtype=np.uint8)
     s = rng.integers(120, 134, size=(32, 2048), dtype=np.uint8)
