@@ -237,6 +237,11 @@ typedef void (*tl_fp8s_lut_fn)(const uint8_t *c, const struct tl_fp8s_lut *lut, 
  * has the scalar twins. */
 typedef void (*tl_gq_fn)(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
 
+/* gq_bf16[0], gq_bf16[1]: the same values rounded to BFLOAT16 as
+ * tl_float_to_bfloat() rounds each FLOAT32 one (y: 2 bytes a value, any
+ * alignment).  dequant.c has the scalar twins. */
+typedef void (*tl_gq16_fn)(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y);
+
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they
  * write whole cache lines without reading them first, and order their
@@ -275,7 +280,8 @@ typedef void (*tl_fence_fn)(void);
     X(tl_mx4_16_fn, mx4_bf16, )                              \
     X(tl_fp8s_fn, fp8s_bf16, )                               \
     X(tl_fp8s_lut_fn, fp8s_lut, )                            \
-    X(tl_gq_fn, gq, [2])
+    X(tl_gq_fn, gq, [2])                                     \
+    X(tl_gq16_fn, gq_bf16, [2])
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {

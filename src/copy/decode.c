@@ -370,6 +370,12 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
         if (n > count - at)
             n = count - at;
         uint8_t *to = stream ? o : d + at * des;
+        if (dt == TL_DT_BFLOAT16 && p->kind >= TL_SCALED_GPTQ) {      /* in one pass */
+            tl_grouped_decode_tiled(file, f, p, first + at, n, to, true, &gc->tile);
+            if (stream)
+                k->copy_stream(o, d + at * des, (size_t)(n * des));
+            continue;
+        }
         if (dt == TL_DT_BFLOAT16 && p->kind <= TL_SCALED_MXFP4) {     /* in one pass */
             int rc = scaled_bf16(file, f, p, first + at, n, to, &bt);
             if (rc)
@@ -382,7 +388,7 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
         bool direct = dt == TL_DT_FLOAT32 && (uintptr_t)to % 4 == 0;
         float *y = direct ? (float *)(void *)to : v;
         int rc = p->kind >= TL_SCALED_GPTQ
-               ? tl_grouped_decode_tiled(file, f, p, first + at, n, y, &gc->tile)
+               ? tl_grouped_decode_tiled(file, f, p, first + at, n, y, false, &gc->tile)
                : tl_scaled_decode(file, f, p, first + at, n, y);
         if (rc) {
             tl_grouped_tile_free(&gmine.tile);

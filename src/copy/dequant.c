@@ -488,6 +488,24 @@ void tl_gq8_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, float 
         y[k] = (float)((int32_t)q[k] - zero) * scale;
 }
 
+static void put_bf16(uint8_t *y, float f)
+{
+    uint16_t h = tl_float_to_bfloat(f);
+    memcpy(y, &h, 2);
+}
+
+void tl_gq4_bf16_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
+{
+    for (size_t k = 0; k < n; k++)
+        put_bf16(y + 2 * k, (float)((int32_t)(q[k / 2] >> (k % 2 * 4) & 15) - zero) * scale);
+}
+
+void tl_gq8_bf16_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
+{
+    for (size_t k = 0; k < n; k++)
+        put_bf16(y + 2 * k, (float)((int32_t)q[k] - zero) * scale);
+}
+
 /* ---- the reverse: ggml's reference quantizers ------------------------------
  * Q8_0, Q4_0 and Q4_1 blocks from FLOAT32 values, as ggml's quantize_row_*_ref
  * makes them (what ggml_quantize_chunk does without an importance

@@ -66,6 +66,12 @@ void tl_gq8_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, float 
 void tl_gq4_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
 void tl_gq8_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
 void tl_gq4_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
+void tl_gq4_bf16_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y);
+void tl_gq8_bf16_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y);
+void tl_gq4_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y);
+void tl_gq8_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y);
+void tl_gq4_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y);
+void tl_gq8_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y);
 void tl_gq8_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
 void tl_fp8s_bf16_scalar(const uint8_t *c, const uint8_t *t, float scale, uint8_t *y,
                          size_t n);

@@ -396,3 +396,47 @@ void tl_gq8_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, float *y
     }
     tl_gq8_scalar(q + k, n - k, zero, scale, y + k);
 }
+
+/* The same, rounded to BFLOAT16 in the vectors: to nearest, ties to even,
+ * a NaN quieted (tl_float_to_bfloat's rule); 8 values a vector. */
+static inline __m128i to_bf16(__m256 f)
+{
+    __m256i x = _mm256_castps_si256(f);
+    __m256i nan = _mm256_castps_si256(_mm256_cmp_ps(f, f, _CMP_UNORD_Q));
+    __m256i odd = _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1));
+    __m256i r = _mm256_add_epi32(x, _mm256_add_epi32(odd, _mm256_set1_epi32(0x7fff)));
+    __m256i q = _mm256_or_si256(x, _mm256_set1_epi32(0x400000));
+    r = _mm256_srli_epi32(_mm256_blendv_epi8(r, q, nan), 16);
+    return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+}
+
+void tl_gq4_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
+{
+    const __m256i z = _mm256_set1_epi32(zero), lo = _mm256_set1_epi32(15);
+    const __m256 s = _mm256_set1_ps(scale);
+    size_t k = 0;
+    for (; k + 16 <= n; k += 16) {
+        __m256i b = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(q + k / 2)));
+        __m256i pair = _mm256_or_si256(_mm256_and_si256(b, lo), _mm256_slli_epi32(_mm256_srli_epi32(b, 4), 16));
+        __m256i c0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(pair));
+        __m256i c1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(pair, 1));
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k),
+                         to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c0, z)), s)));
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k + 16),
+                         to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c1, z)), s)));
+    }
+    tl_gq4_bf16_scalar(q + k / 2, n - k, zero, scale, y + 2 * k);
+}
+
+void tl_gq8_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
+{
+    const __m256i z = _mm256_set1_epi32(zero);
+    const __m256 s = _mm256_set1_ps(scale);
+    size_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        __m256i c = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(q + k)));
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k),
+                         to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c, z)), s)));
+    }
+    tl_gq8_bf16_scalar(q + k, n - k, zero, scale, y + 2 * k);
+}

@@ -98,3 +98,46 @@ void tl_gq8_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, float 
     }
     tl_gq8_scalar(q + k, n - k, zero, scale, y + k);
 }
+
+/* The same, rounded to BFLOAT16 in the vectors (as kern_avx512.c's
+ * bf16_round_high: to nearest, ties to even, a NaN quieted). */
+static inline __m256i to_bf16(__m512 f)
+{
+    __m512i x = _mm512_castps_si512(f);
+    __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
+    __m512i odd = _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1));
+    __m512i r = _mm512_add_epi32(x, _mm512_add_epi32(odd, _mm512_set1_epi32(0x7fff)));
+    r = _mm512_mask_or_epi32(r, nan, x, _mm512_set1_epi32(0x400000));
+    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+}
+
+void tl_gq4_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
+{
+    const __m512i z = _mm512_set1_epi32(zero), lo = _mm512_set1_epi32(15);
+    const __m512 s = _mm512_set1_ps(scale);
+    size_t k = 0;
+    for (; k + 32 <= n; k += 32) {
+        __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + k / 2)));
+        __m512i pair = _mm512_or_si512(_mm512_and_si512(b, lo), _mm512_slli_epi32(_mm512_srli_epi32(b, 4), 16));
+        __m512i c0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(pair));
+        __m512i c1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(pair, 1));
+        __m256i h0 = to_bf16(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c0, z)), s));
+        __m256i h1 = to_bf16(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c1, z)), s));
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k), h0);
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k + 32), h1);
+    }
+    tl_gq4_bf16_scalar(q + k / 2, n - k, zero, scale, y + 2 * k);
+}
+
+void tl_gq8_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
+{
+    const __m512i z = _mm512_set1_epi32(zero);
+    const __m512 s = _mm512_set1_ps(scale);
+    size_t k = 0;
+    for (; k + 16 <= n; k += 16) {
+        __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + k)));
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k),
+                            to_bf16(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c, z)), s)));
+    }
+    tl_gq8_bf16_scalar(q + k, n - k, zero, scale, y + 2 * k);
+}

@@ -32,6 +32,13 @@ static float scale_at(const uint8_t *sb, enum tl_dtype dt, uint64_t k)
     }
     uint16_t h;
     memcpy(&h, sb + 2 * k, 2);
+    unsigned e = h >> 10 & 31;
+    if (dt == TL_DT_FLOAT16 && e && e < 31) {   /* a normal number: its bits moved */
+        uint32_t u = (uint32_t)(h & 0x8000) << 16 | (e + 112) << 23 | (uint32_t)(h & 0x3ff) << 13;
+        float v;
+        memcpy(&v, &u, 4);
+        return v;
+    }
     if (dt == TL_DT_FLOAT16)
         return tl_half_to_float(h);
     uint32_t u = (uint32_t)h << 16;
@@ -59,20 +66,21 @@ struct row {
 };
 
 /* GPTQ's words of TL_GQ_TILE rows from o0 (each row's stream of words as
- * compressed-tensors stores a row), AWQ's codes of 8 rows (a byte each):
+ * compressed-tensors stores a row), AWQ's of 8 rows likewise:
  * gathered a whole row at a time, a cache line of the source feeding every
  * row of the tile (reading a column word by word fetched a line a word). */
 #define TL_GQ_TILE 64
+#define AWQ_COLS 16                     /* AWQ: a line of 16 words, 128 rows */
 static bool tile_fill(const struct row *r, uint64_t o)
 {
     const struct tl_scaled *p = r->p;
     struct tl_grouped_tile *t = r->tile;
     const struct tl_file_tensor *w = &r->f->tensors[p->weight];
     bool awq = p->kind == TL_SCALED_AWQ;
-    uint64_t rows = awq ? 8 : TL_GQ_TILE, o0 = o / rows * rows;
+    uint64_t rows = awq ? 8 * AWQ_COLS : TL_GQ_TILE, o0 = o / rows * rows;
     if (t->p == p && t->o0 == o0 && t->rows)
         return true;
-    uint64_t per = awq ? p->in : w->shape[0] * 4, need = rows * per;
+    uint64_t per = awq ? (p->in + 7) / 8 * 4 : w->shape[0] * 4, need = rows * per;
     if (need > t->cap) {
         uint8_t *more = realloc(t->buf, (size_t)need);
         if (!more)
@@ -81,26 +89,48 @@ static bool tile_fill(const struct row *r, uint64_t o)
         t->cap = need;
     }
     uint64_t cols = w->shape[1], n = o0 + rows <= p->out ? rows : p->out - o0;
-    if (awq) {                          /* nibble place[c] of word (i, o0 / 8): row c */
+    uint32_t *d = (uint32_t *)(void *)t->buf;
+    if (awq) {
+        /* the words of inputs 8j .. 8j + 7 in column o0 / 8, an 8 x 8 matrix
+         * of nibbles (a[r] nibble c: input 8j + r, place c), transposed by
+         * three rounds of swaps: a[c] then holds place c's codes of the 8
+         * inputs, a word of the row at that place (place[] above); the
+         * tile's 16 columns from one line of each input's words */
         static const uint8_t place[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
         const uint8_t *col = r->wb + (o0 / 8) * 4;
-        for (uint64_t i = 0; i < p->in; i++) {
-            uint32_t v;
-            memcpy(&v, col + i * cols * 4, 4);
-            for (unsigned c = 0; c < 8; c++)
-                t->buf[c * per + i] = (uint8_t)(v >> (place[c] * 4) & 15);
-        }
-    } else {                            /* word (k, o0 + j) to row j's word k, in */
-        uint32_t *d = (uint32_t *)(void *)t->buf;     /* blocks of 16 words: a line each */
-        uint64_t words = w->shape[0];
-        for (uint64_t k0 = 0; k0 < words; k0 += 16) {
-            uint64_t kn = words - k0 < 16 ? words - k0 : 16;
-            for (uint64_t j = 0; j < n; j++) {
-                const uint8_t *src = r->wb + (k0 * cols + o0 + j) * 4;
-                for (uint64_t k = 0; k < kn; k++)
-                    memcpy(&d[j * words + k0 + k], src + k * cols * 4, 4);
+        uint64_t words = per / 4, ncol = (n + 7) / 8;     /* a line of words an input */
+        for (uint64_t j = 0; j < words; j++) {
+            uint32_t line[8][AWQ_COLS];
+            for (unsigned q = 0; q < 8; q++) {
+                if (8 * j + q < p->in)
+                    memcpy(line[q], col + (8 * j + q) * cols * 4, (size_t)ncol * 4);
+                else
+                    memset(line[q], 0, sizeof line[q]);
+            }
+            for (uint64_t cc = 0; cc < ncol; cc++) {
+                uint32_t a[8];
+                for (unsigned q = 0; q < 8; q++)
+                    a[q] = line[q][cc];
+                for (unsigned q = 0; q < 8; q += 2) {
+                    uint32_t x = ((a[q] >> 4) ^ a[q + 1]) & 0x0f0f0f0fu;
+                    a[q + 1] ^= x, a[q] ^= x << 4;
+                }
+                for (unsigned q = 0; q < 8; q += q % 2 ? 3 : 1) {
+                    uint32_t x = ((a[q] >> 8) ^ a[q + 2]) & 0x00ff00ffu;
+                    a[q + 2] ^= x, a[q] ^= x << 8;
+                }
+                for (unsigned q = 0; q < 4; q++) {
+                    uint32_t x = ((a[q] >> 16) ^ a[q + 4]) & 0x0000ffffu;
+                    a[q + 4] ^= x, a[q] ^= x << 16;
+                }
+                for (unsigned c = 0; c < 8; c++)
+                    d[(cc * 8 + c) * words + j] = a[place[c]];
             }
         }
+    } else {                            /* word (k, o0 + j) to row j's word k: the */
+        uint64_t words = w->shape[0];   /* copy core's transpose of 4-byte elements */
+        r->k->transpose[2](r->wb + o0 * 4, (size_t)(cols * 4), t->buf, (size_t)(words * 4),
+                           (size_t)words, (size_t)n);
     }
     t->p = p;
     t->o0 = o0;
@@ -121,10 +151,8 @@ static const uint8_t *codes(const struct row *r, uint64_t o, uint64_t i, uint64_
     if (p->kind == TL_SCALED_PACKED)
         return r->wb + o * w->shape[1] * 4;
     if (r->tile && tile_fill(r, o)) {
-        if (p->kind == TL_SCALED_AWQ) {
-            *bits = 8;
-            return r->tile->buf + (o - r->tile->o0) * p->in;
-        }
+        if (p->kind == TL_SCALED_AWQ)
+            return r->tile->buf + (o - r->tile->o0) * ((p->in + 7) / 8 * 4);
         return r->tile->buf + (o - r->tile->o0) * w->shape[0] * 4;
     }
     if (p->kind == TL_SCALED_GPTQ) {     /* words of column o, from the one holding code i */
@@ -158,16 +186,28 @@ static uint64_t group(const struct row *r, uint64_t i)
     return tl_grouped_read(r->gb, r->gdt, i);
 }
 
+/* One value at y: FLOAT32, or BFLOAT16 with bf16. */
+static void put_value(uint8_t *y, float v, bool bf16)
+{
+    if (bf16) {
+        uint16_t h = tl_float_to_bfloat(v);
+        memcpy(y, &h, 2);
+    } else {
+        memcpy(y, &v, 4);
+    }
+}
+
 /* n values of row o from input i, the codes' stream at s (codes `bits`
- * wide) from code at. */
+ * wide) from code at, into y: FLOAT32, or BFLOAT16 with bf16. */
 static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, const uint8_t *s,
-                       uint64_t at, unsigned bits, float *y)
+                       uint64_t at, unsigned bits, uint8_t *y, bool bf16)
 {
     const struct tl_scaled *p = r->p;
     const struct tl_file_tensor *st = &r->f->tensors[p->scale];
     bool by_row = p->kind == TL_SCALED_PACKED;  /* scales [out, G], else [G, out] */
-    uint64_t gs = st->shape[1];
-    tl_gq_fn kern = bits == 4 ? r->k->gq[0] : bits == 8 ? r->k->gq[1] : NULL;
+    uint64_t gs = st->shape[1], es = bf16 ? 2 : 4;
+    unsigned slot = bits == 4 ? 0 : 1;
+    bool vec = bits == 4 || bits == 8;
     for (uint64_t k = 0; k < n;) {
         uint64_t g = group(r, i + k), len = 1;
         if (!r->gb)
@@ -180,14 +220,19 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
         float scale = scale_at(r->sb, r->sdt, by_row ? o * gs + g : g * gs + o);
         int32_t zero = tl_grouped_zero(r->file, r->f, p, g, o);
         uint64_t c = at + k, done = 0;
-        if (kern && bits == 4 && c % 2) {       /* a nibble to reach a whole byte */
-            y[k] = (float)((int32_t)code_at(s, 4, c) - zero) * scale;
+        if (vec && bits == 4 && c % 2) {        /* a nibble to reach a whole byte */
+            put_value(y + k * es, (float)((int32_t)code_at(s, 4, c) - zero) * scale, bf16);
             done = 1;
         }
-        if (kern && len > done)
-            kern(s + (c + done) * bits / 8, (size_t)(len - done), zero, scale, y + k + done);
-        for (uint64_t j = done; !kern && j < len; j++)
-            y[k + j] = (float)((int32_t)code_at(s, bits, c + j) - zero) * scale;
+        if (vec && len > done && bf16)
+            r->k->gq_bf16[slot](s + (c + done) * bits / 8, (size_t)(len - done), zero, scale,
+                                y + (k + done) * 2);
+        else if (vec && len > done)
+            r->k->gq[slot](s + (c + done) * bits / 8, (size_t)(len - done), zero, scale,
+                           (float *)(void *)(y + (k + done) * 4));
+        for (uint64_t j = done; !vec && j < len; j++)
+            put_value(y + (k + j) * es, (float)((int32_t)code_at(s, bits, c + j) - zero) * scale,
+                      bf16);
         k += len;
     }
 }
@@ -222,10 +267,11 @@ void tl_grouped_tile_free(struct tl_grouped_tile *t)
 
 int tl_grouped_decode_tiled(const uint8_t *file, const struct tl_file *f,
                             const struct tl_scaled *p, uint64_t first, uint64_t count,
-                            float *out, struct tl_grouped_tile *tile)
+                            void *out, bool bf16, struct tl_grouped_tile *tile)
 {
     struct row r = row_of(file, f, p, tile);
     _Alignas(64) uint8_t buf[GATHER + 8];
+    uint64_t es = bf16 ? 2 : 4;
     for (uint64_t k = 0; k < count;) {
         uint64_t e = first + k, o = e / p->in, i = e % p->in;
         uint64_t n = p->in - i < count - k ? p->in - i : count - k;
@@ -234,7 +280,7 @@ int tl_grouped_decode_tiled(const uint8_t *file, const struct tl_file *f,
         uint64_t at;
         unsigned bits;
         const uint8_t *stream = codes(&r, o, i, n, buf, &at, &bits);
-        decode_run(&r, o, i, n, stream, at, bits, out + k);
+        decode_run(&r, o, i, n, stream, at, bits, (uint8_t *)out + k * es, bf16);
         k += n;
     }
     return 0;
@@ -243,7 +289,7 @@ int tl_grouped_decode_tiled(const uint8_t *file, const struct tl_file *f,
 int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                       uint64_t first, uint64_t count, float *out)
 {
-    return tl_grouped_decode_tiled(file, f, p, first, count, out, NULL);
+    return tl_grouped_decode_tiled(file, f, p, first, count, out, false, NULL);
 }
 
 /* ---- repacked into ggml's blocks (SPEC 21) ------------------------------ */

@@ -240,6 +240,7 @@ const struct tl_kernels tl_kernels_scalar = {
     .pack4 = { pack_u4, pack_s4 },
     .nibpair = nibpair,
     .gq = { tl_gq4_scalar, tl_gq8_scalar },
+    .gq_bf16 = { tl_gq4_bf16_scalar, tl_gq8_bf16_scalar },
     .dequant = TL_DEQUANT_SCALAR,
     .mx4 = tl_mx4_scalar,
     .mx4_bf16 = tl_mx4_bf16_scalar,

@@ -566,7 +566,9 @@ bool tl_grouped_act_order(const uint8_t *file, const struct tl_file *f, const st
 int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                       uint64_t first, uint64_t count, float *out);
 
-/* The same with a tile kept from call to call (NULL: none): GPTQ's and
+/* The same (as BFLOAT16 with bf16, each value rounded as
+ * tl_float_to_bfloat() rounds it) with a tile kept from call to call
+ * (NULL: none): GPTQ's and
  * AWQ's rows are stored as columns, gathered for several rows at once into
  * it; zeroed before the first call, tl_grouped_tile_free() after the last. */
 struct tl_grouped_tile {
@@ -580,7 +582,7 @@ struct tl_grouped_tile {
 };
 int tl_grouped_decode_tiled(const uint8_t *file, const struct tl_file *f,
                             const struct tl_scaled *p, uint64_t first, uint64_t count,
-                            float *out, struct tl_grouped_tile *tile);
+                            void *out, bool bf16, struct tl_grouped_tile *tile);
 void tl_grouped_tile_free(struct tl_grouped_tile *t);
 uint64_t tl_grouped_read(const uint8_t *at, enum tl_dtype dt, uint64_t k);
 int tl_grouped_zero(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,

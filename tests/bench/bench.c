@@ -1512,45 +1512,59 @@ struct scaled_ctx {
     struct tl_scaled p;
     uint64_t count;
     uint8_t *out;
+    const struct tl_scaled *many;       /* group-quantized: GQ_WEIGHTS weights, each
+                                         * count / GQ_WEIGHTS values */
 };
+
+#define GQ_WEIGHTS 128
 
 static void run_scaled(void *arg)
 {
     struct scaled_ctx *c = arg;
-    tl_scaled_decode_as(c->file, &c->f, &c->p, 0, c->count, TL_DT_BFLOAT16, c->out, NULL);
+    if (!c->many) {
+        tl_scaled_decode_as(c->file, &c->f, &c->p, 0, c->count, TL_DT_BFLOAT16, c->out, NULL);
+        return;
+    }
+    uint64_t each = c->count / GQ_WEIGHTS;
+    for (int k = 0; k < GQ_WEIGHTS; k++)
+        tl_scaled_decode_as(c->file, &c->f, &c->many[k], 0, each, TL_DT_BFLOAT16,
+                            c->out + 2 * each * (uint64_t)k, NULL);
 }
 
-/* A group-quantized weight's tensors (SPEC 21) in t[0 .. 3) and p: 1 GiB
- * of 4-bit codes of a [out, in] weight, in = 8192, groups of 128, FLOAT16
- * scales (BFLOAT16 for compressed-tensors, which has no zero points), in
- * kind's layout (2 GPTQ, 3 AWQ, 4 compressed-tensors).  @return the
- * scales' and zeros' bytes; their values are set in file later. */
-static uint64_t grouped_parts(int kind, uint64_t wbytes, struct tl_file_tensor *t,
-                              struct tl_scaled *p)
+/* Group-quantized weights (SPEC 21) as a model holds them: GQ_WEIGHTS
+ * weights of [4096, 4096], 1 GiB of 4-bit codes in all, groups of 128,
+ * FLOAT16 scales (BFLOAT16 for compressed-tensors, which has no zero
+ * points), in kind's layout (2 GPTQ, 3 AWQ, 4 compressed-tensors): weight k
+ * is rows 3k .. 3k + 2 of t and p[k], its parts one after the other from
+ * t's offset 0.  @return the bytes of them all. */
+static uint64_t grouped_parts(int kind, struct tl_file_tensor *t, struct tl_scaled *p)
 {
-    uint64_t in = 8192, out = wbytes * 2 / in, groups = in / 128;
-    memset(p, 0, sizeof *p);
-    memset(p->extra, 0xff, sizeof p->extra);
-    p->kind = kind == 2 ? TL_SCALED_GPTQ : kind == 3 ? TL_SCALED_AWQ : TL_SCALED_PACKED;
-    p->weight = 0, p->scale = 1, p->bits = 4, p->out = out, p->in = in, p->group = 128;
-    p->plus1 = kind == 2;
-    p->zero = 8;
-    t[0].shape[0] = kind == 2 ? in / 8 : kind == 3 ? in : out;
-    t[0].shape[1] = kind == 2 ? out : kind == 3 ? out / 8 : in / 8;
-    t[0].desc.dtype = TL_DT_INT32;
-    t[1].shape[0] = kind == 4 ? out : groups;
-    t[1].shape[1] = kind == 4 ? groups : out;
-    t[1].desc.dtype = kind == 4 ? TL_DT_BFLOAT16 : TL_DT_FLOAT16;
-    uint64_t sbytes = groups * out * 2;
-    if (kind == 4)
-        return sbytes;
-    p->extra[TL_PART_ZEROS] = 2;
-    t[2].ndim = 2;
-    t[2].shape[0] = groups, t[2].shape[1] = out / 8;
-    t[2].desc.dtype = TL_DT_INT32;
-    t[2].begin = wbytes + sbytes;
-    t[2].end = t[2].begin + groups * out / 2;
-    return sbytes + groups * out / 2;
+    uint64_t in = 4096, out = 4096, groups = in / 128, at = 0;
+    for (int k = 0; k < GQ_WEIGHTS; k++, t += 3, p++) {
+        memset(p, 0, sizeof *p);
+        memset(p->extra, 0xff, sizeof p->extra);
+        p->kind = kind == 2 ? TL_SCALED_GPTQ : kind == 3 ? TL_SCALED_AWQ : TL_SCALED_PACKED;
+        p->weight = 3 * (size_t)k, p->scale = p->weight + 1, p->bits = 4;
+        p->out = out, p->in = in, p->group = 128, p->plus1 = kind == 2, p->zero = 8;
+        for (int j = 0; j < 3; j++)
+            t[j].ndim = 2;
+        t[0].shape[0] = kind == 2 ? in / 8 : kind == 3 ? in : out;
+        t[0].shape[1] = kind == 2 ? out : kind == 3 ? out / 8 : in / 8;
+        t[0].desc.dtype = TL_DT_INT32;
+        t[1].shape[0] = kind == 4 ? out : groups;
+        t[1].shape[1] = kind == 4 ? groups : out;
+        t[1].desc.dtype = kind == 4 ? TL_DT_BFLOAT16 : TL_DT_FLOAT16;
+        t[2].shape[0] = groups, t[2].shape[1] = out / 8;
+        t[2].desc.dtype = TL_DT_INT32;
+        uint64_t bytes[3] = { in * out / 2, groups * out * 2, kind == 4 ? 0 : groups * out / 2 };
+        for (int j = 0; j < 3; j++) {
+            t[j].begin = at;
+            t[j].end = at += bytes[j];
+        }
+        if (kind != 4)
+            p->extra[TL_PART_ZEROS] = p->weight + 2;
+    }
+    return at;
 }
 
 static void bench_scaled(const char *only)
@@ -1561,10 +1575,11 @@ static void bench_scaled(const char *only)
     for (int kind = 0; kind < 5; kind++) {
         if (only && !strstr(names[kind], only))
             continue;
-        struct tl_file_tensor t[3];
-        struct tl_scaled gp;
-        memset(t, 0, sizeof t);
-        uint64_t wbytes = 1ull << 30, sbytes, count;
+        struct tl_file_tensor *t = calloc(3 * GQ_WEIGHTS, sizeof *t);
+        struct tl_scaled *gp = calloc(GQ_WEIGHTS, sizeof *gp);
+        if (!t || !gp)
+            exit(1);
+        uint64_t wbytes = 1ull << 30, sbytes = 0, count, total;
         t[0].ndim = t[1].ndim = 2;
         if (kind == 0) {
             t[0].shape[0] = 65536, t[0].shape[1] = 16384;
@@ -1577,38 +1592,42 @@ static void bench_scaled(const char *only)
             sbytes = wbytes / 16;
             count = wbytes * 2;
         } else {
-            sbytes = grouped_parts(kind, wbytes, t, &gp);
             count = wbytes * 2;
         }
-        t[0].begin = 0, t[0].end = wbytes;
-        t[1].begin = wbytes, t[1].end = wbytes + (kind >= 2 ? t[1].shape[0] * t[1].shape[1] * 2
-                                                            : sbytes);
-        uint8_t *file = big(wbytes + sbytes);
+        if (kind < 2) {
+            t[0].begin = 0, t[0].end = wbytes;
+            t[1].begin = wbytes, t[1].end = wbytes + sbytes;
+            total = wbytes + sbytes;
+        } else {
+            total = grouped_parts(kind, t, gp);
+            sbytes = total - wbytes;
+        }
+        uint8_t *file = big(total);
         uint64_t r = 88172645463325252ull;
-        for (uint64_t k = 0; k < wbytes; k += 8) {
+        for (uint64_t k = 0; k + 8 <= total; k += 8) {
             r ^= r << 13, r ^= r >> 7, r ^= r << 17;
             memcpy(file + k, &r, 8);
         }
-        for (uint64_t k = 0; k < sbytes; k++) {
+        for (uint64_t k = 0; kind < 2 && k < sbytes; k++) {
             if (kind == 0 && k % 4 == 0) {
                 float s = 1.0f / (float)(100 + k % 400);
                 memcpy(file + wbytes + k, &s, 4);
             } else if (kind == 1) {
                 file[wbytes + k] = (uint8_t)(120 + k % 8);
-            } else if (kind >= 2) {     /* scales about 2^-6, zero points 7 (8 in v1) */
-                file[wbytes + k] = k % 2 ? (kind == 4 ? 0x3c : 0x24) : (uint8_t)(k * 7);
-                if (wbytes + k >= t[1].end)
-                    file[wbytes + k] = 0x77;
             }
         }
+        for (int w = 0; kind >= 2 && w < GQ_WEIGHTS; w++) {     /* scales about 2^-6 */
+            const struct tl_file_tensor *sc = &t[3 * w + 1];
+            for (uint64_t k = sc->begin + 1; k < sc->end; k += 2)
+                file[k] = kind == 4 ? 0x3c : 0x24;
+        }
         uint64_t out = 2 * count;
-        struct scaled_ctx c = { file, { 0 }, { 0 }, count, big(out) };
-        c.f.count = kind >= 2 ? 3 : 2;
+        struct scaled_ctx c = { file, { 0 }, { 0 }, count, big(out), NULL };
+        c.f.count = kind >= 2 ? 3 * GQ_WEIGHTS : 2;
         c.f.tensors = t;
         c.p.kind = kind == 0 ? TL_SCALED_FP8_BLOCK : TL_SCALED_MXFP4;
         c.p.weight = 0, c.p.scale = 1;
-        if (kind >= 2)
-            c.p = gp;
+        c.many = kind >= 2 ? gp : NULL;
         uint8_t *copy = big(out);
         run_scaled(&c);                     /* touches the output: warm */
         struct mc_ctx m = { NULL, copy, c.out, out, 1 };   /* one thread: no helper */
@@ -1634,7 +1653,9 @@ static void bench_scaled(const char *only)
         tl_isa_set_ceiling(best);
         unbig(c.out, out);
         unbig(copy, out);
-        unbig(file, wbytes + sbytes);
+        unbig(file, total);
+        free(t);
+        free(gp);
     }
 }
 

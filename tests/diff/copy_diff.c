@@ -731,8 +731,8 @@ static void check_fp8s_lut(const char *isa, const struct tl_kernels *k, size_t n
  * runs), each source ending at an unreadable page, the floats written off
  * the vectors' alignment, a zero point anywhere in the codes' range and
  * beyond, a scale of FLOAT16's, BFLOAT16's or any bits; bit for bit. */
-static void check_gq(const char *isa, tl_gq_fn fn, tl_gq_fn twin, unsigned bits, size_t n,
-                     unsigned mis)
+static void check_gq(const char *isa, tl_gq_fn fn, tl_gq_fn twin, tl_gq16_fn fn16,
+                     tl_gq16_fn twin16, unsigned bits, size_t n, unsigned mis)
 {
     struct buf q, out, want;
     size_t bytes = bits == 4 ? (n + 1) / 2 : n;
@@ -746,13 +746,19 @@ static void check_gq(const char *isa, tl_gq_fn fn, tl_gq_fn twin, unsigned bits,
     float scale;
     memcpy(&scale, &sb, 4);
     const uint8_t *src = q.p + q.n - bytes;
-    twin(src, n, zero, scale, (float *)(void *)want.p);
-    fn(src, n, zero, scale, (float *)(void *)out.p);
+    if (fn16) {                         /* the BFLOAT16 slot: 2 bytes a value */
+        twin16(src, n, zero, scale, want.p);
+        fn16(src, n, zero, scale, out.p);
+    } else {
+        twin(src, n, zero, scale, (float *)(void *)want.p);
+        fn(src, n, zero, scale, (float *)(void *)out.p);
+    }
     checks++;
     if (!same(&out, &want)) {
         char what[160];
-        snprintf(what, sizeof what, "%s gq%u: %zu codes, zero %d, scale %08x: values or the "
-                 "bytes after them differ", isa, bits, n, (int)zero, (unsigned)sb);
+        snprintf(what, sizeof what, "%s gq%u%s: %zu codes, zero %d, scale %08x: values or the "
+                 "bytes after them differ", isa, bits, fn16 ? "_bf16" : "", n, (int)zero,
+                 (unsigned)sb);
         fail(what);
     }
     buf_free(&q);
@@ -786,13 +792,18 @@ static void check_table(const char *isa, const struct tl_kernels *k)
         size_t n = r < 70 ? (size_t)r : 100 + rnd(r < 100 ? 400 : 20000);
         check_fp8s_lut(isa, k, n, 1 + rnd(128), (unsigned)(rnd(4) ? rnd(64) : 0), rnd(2));
     }
-    for (unsigned b = 0; b < 2; b++) {
-        if (!k->gq[b] || k->gq[b] == z->gq[b])
+    for (unsigned b = 0; b < 4; b++) {
+        bool bf = b >= 2;
+        tl_gq_fn f = bf ? NULL : k->gq[b % 2];
+        tl_gq16_fn f16 = bf ? k->gq_bf16[b % 2] : NULL;
+        if (bf ? !f16 || f16 == z->gq_bf16[b % 2] : !f || f == z->gq[b % 2])
             continue;
         for (size_t n = 0; n <= 70; n++)
-            check_gq(isa, k->gq[b], z->gq[b], b ? 8 : 4, n, (unsigned)rnd(16));
+            check_gq(isa, f, z->gq[b % 2], f16, z->gq_bf16[b % 2], b % 2 ? 8 : 4, n,
+                     (unsigned)rnd(16));
         for (int r = 0; r < 40; r++)
-            check_gq(isa, k->gq[b], z->gq[b], b ? 8 : 4, 71 + rnd(5000), (unsigned)rnd(16));
+            check_gq(isa, f, z->gq[b % 2], f16, z->gq_bf16[b % 2], b % 2 ? 8 : 4,
+                     71 + rnd(5000), (unsigned)rnd(16));
     }
     if (k->mx4 && k->mx4 != z->mx4) {
         for (size_t nb = 0; nb <= 9; nb++)
