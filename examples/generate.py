@@ -165,6 +165,39 @@ with open(os.path.join(here, "scaled.safetensors"), "wb") as f:
     ]))
 
 
+# A group-quantized model (SPEC 21) as AutoGPTQ writes one: a folder with
+# config.json's quantization_config and a GPTQ 4-bit symmetric weight [8, 64]
+# in groups of 32: qweight INT32 [8, 8] (each column the codes of one
+# output row, 8 a word, low nibble first), qzeros (each stored as 8 - 1),
+# FLOAT16 scales [2, 8], g_idx; and a FLOAT16 norm beside it.
+def gptq_model():
+    d = os.path.join(here, "gptq")
+    os.makedirs(d, exist_ok=True)
+    out_f, in_f = 8, 64
+    code = [[(3 * o + 5 * i) % 16 for i in range(in_f)] for o in range(out_f)]
+    qweight = b"".join(struct.pack("<I", sum(code[o][8 * r + j] << (4 * j) for j in range(8)))
+                       for r in range(in_f // 8) for o in range(out_f))
+    qzeros = struct.pack("<2I", 0x77777777, 0x77777777)
+    scales = b"".join(struct.pack("<e", (1 + o + 8 * g) / 64) for g in range(2) for o in range(out_f))
+    g_idx = b"".join(struct.pack("<i", i // 32) for i in range(in_f))
+    with open(os.path.join(d, "model.safetensors"), "wb") as f:
+        f.write(tensorfiles.safetensors([
+            ("layers.0.mlp.up_proj.qweight", "I32", (8, 8), qweight),
+            ("layers.0.mlp.up_proj.qzeros", "I32", (2, 1), qzeros),
+            ("layers.0.mlp.up_proj.scales", "F16", (2, 8), scales),
+            ("layers.0.mlp.up_proj.g_idx", "I32", (64,), g_idx),
+            ("layers.0.norm.weight", "F16", (64,), struct.pack("<64e", *([1.0] * 64))),
+        ]))
+    with open(os.path.join(d, "config.json"), "w") as f:
+        json.dump({"architectures": ["LlamaForCausalLM"],
+                   "quantization_config": {"quant_method": "gptq", "bits": 4, "group_size": 32,
+                                           "desc_act": False, "sym": True}}, f, indent=2)
+        f.write("\n")
+
+
+gptq_model()
+
+
 # A small llama.cpp model, written and quantized by ggml itself (its library
 # from the npm package @node-llama-cpp/linux-x64, which .ci/install-deps
 # unpacks into build/ggml/lib): a Q4_K and a Q6_K weight, a Q8_0 embedding, an

@@ -235,6 +235,14 @@ void cli_desc_release(struct cli_desc *desc);
  * refused with a message.  @return a CLI_* status. */
 int cli_load_dequantized(const char *arg, struct cli_desc *out);
 
+/* FILE:P.weight naming a group-quantized weight (SPEC 21): the file
+ * mapped (file), parsed (tf), its pairs (*pairs, to free) and the one
+ * named (*p).  @return CLI_OK (close and free them after), -1 when arg
+ * names no such weight (nothing held), or a status after a message (a
+ * weight whose parts are not sound). */
+int cli_grouped_named(const char *arg, struct cli_data *file, struct tl_file *tf,
+                      struct tl_scaled **pairs, const struct tl_scaled **p);
+
 /* Whether arg names a tensor file (FILE or FILE:NAME: a regular file
  * whose first bytes are a .npy, safetensors or .npz file's), without a
  * message either way; a stream is never one here (it is read once). */

@@ -513,6 +513,71 @@ static int map_byte(const struct tl_file *tf, const char *map, const char *byte_
     return rc;
 }
 
+/* Where each INDEX of a group-quantized weight lies (SPEC 21): its group,
+ * the packed word and bits of its code, its scale, its zero point. */
+static int grouped_offsets(const struct cli_data *file, const struct tl_file *tf,
+                           const struct tl_scaled *p, int n, const char **args, bool json)
+{
+    cJSON *arr = json ? cJSON_CreateArray() : NULL;
+    const struct tl_file_tensor *pk = &tf->tensors[p->weight], *sc = &tf->tensors[p->scale];
+    size_t zr = p->extra[TL_PART_ZEROS];
+    for (int k = 0; k < n; k++) {
+        uint64_t idx[TL_MAX_RANK];
+        char q[64];
+        if (cli_parse_u64_list(args[k], idx, TL_MAX_RANK) != 2 || idx[0] >= p->out ||
+            idx[1] >= p->in) {
+            cli_error("offset: index '%s' must be o,i inside [%" PRIu64 ", %" PRIu64 "] ('%s' "
+                      "is %s's logical weight)", tl_quote(args[k], q, sizeof q), p->out, p->in,
+                      p->name, tl_scaled_kind_name(p->kind));
+            cJSON_Delete(arr);
+            return CLI_INVALID;
+        }
+        struct tl_grouped_place w;
+        tl_grouped_where(tf, file->bytes, p, idx[0], idx[1], &w);
+        unsigned hi = w.bit + p->bits - 1, zhi = w.zero_bit + p->bits - 1;
+        if (!json) {
+            printf("%s [%s]: group %" PRIu64 "\n", p->name, args[k], w.group);
+            printf("  code   %s[%" PRIu64 ", %" PRIu64 "] bits %u..%u%s (byte %" PRIu64 ")\n",
+                   pk->name, w.word_row, w.word_col, w.bit, hi, hi > 31 ? " (into the next word)"
+                   : "", w.word_at);
+            printf("  scale  %s[%" PRIu64 ", %" PRIu64 "] (byte %" PRIu64 ")\n", sc->name,
+                   w.scale_row, w.scale_col, w.scale_at);
+            if (zr == SIZE_MAX)
+                printf("  zero   %d (symmetric: no zero points)\n", p->zero);
+            else
+                printf("  zero   %s[%" PRIu64 ", %" PRIu64 "] bits %u..%u (byte %" PRIu64 ")\n",
+                       tf->tensors[zr].name, w.zero_row, w.zero_col, w.zero_bit, zhi,
+                       w.zero_at);
+            continue;
+        }
+        cJSON *e = cJSON_CreateObject(), *c = cJSON_CreateObject(), *s = cJSON_CreateObject(),
+              *z = zr == SIZE_MAX ? cJSON_CreateNull() : cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, e);
+        cJSON_AddStringToObject(e, "index", args[k]);
+        tl_json_add_u64(e, "group", w.group);
+        cJSON_AddItemToObject(e, "code", c);
+        cJSON_AddItemToObject(e, "scale", s);
+        cJSON_AddItemToObject(e, "zero", z);
+        cJSON_AddStringToObject(c, "tensor", pk->name);
+        tl_json_add_u64(c, "row", w.word_row);
+        tl_json_add_u64(c, "column", w.word_col);
+        cJSON_AddNumberToObject(c, "bit", w.bit);
+        tl_json_add_u64(c, "byte", w.word_at);
+        cJSON_AddStringToObject(s, "tensor", sc->name);
+        tl_json_add_u64(s, "row", w.scale_row);
+        tl_json_add_u64(s, "column", w.scale_col);
+        tl_json_add_u64(s, "byte", w.scale_at);
+        if (zr != SIZE_MAX) {
+            cJSON_AddStringToObject(z, "tensor", tf->tensors[zr].name);
+            tl_json_add_u64(z, "row", w.zero_row);
+            tl_json_add_u64(z, "column", w.zero_col);
+            cJSON_AddNumberToObject(z, "bit", w.zero_bit);
+            tl_json_add_u64(z, "byte", w.zero_at);
+        }
+    }
+    return json ? cli_print_json(arr) : CLI_OK;
+}
+
 int cmd_offset(int argc, char **argv)
 {
     static char gloss[512];
@@ -542,7 +607,20 @@ int cmd_offset(int argc, char **argv)
         } else if ((rc = cli_search_steps("offset", steps, &nsteps)) == CLI_OK) {
             struct cli_desc d;
             struct tl_file map;
-            if (byte->count && !axes->count && cli_map_whole(desc->filename[0], &map)) {
+            struct cli_data gfile;
+            struct tl_scaled *pairs = NULL;
+            const struct tl_scaled *gp = NULL;
+            int g = byte->count || axes->count ? -1
+                  : cli_grouped_named(desc->filename[0], &gfile, &map, &pairs, &gp);
+            if (g != -1) {                      /* a group-quantized weight (SPEC 21) */
+                rc = g ? g : grouped_offsets(&gfile, &map, gp, index->count, index->sval,
+                                             json->count > 0);
+                if (g == CLI_OK) {
+                    free(pairs);
+                    tl_file_free(&map);
+                    cli_close_data(&gfile);
+                }
+            } else if (byte->count && !axes->count && cli_map_whole(desc->filename[0], &map)) {
                 rc = map_byte(&map, desc->filename[0], byte->sval[0], nsteps, json->count > 0);
                 tl_file_free(&map);
             } else if ((rc = cli_load_desc(desc->filename[0], axes->count ? axes->sval[0] : NULL,

@@ -962,3 +962,41 @@ void cli_note_overlap(const struct cli_desc *desc)
     if (cli_overlap_note(desc, text, sizeof text))
         cli_note("%s: %s\n", desc->name, text);
 }
+
+int cli_grouped_named(const char *arg, struct cli_data *file, struct tl_file *tf,
+                      struct tl_scaled **pairs, const struct tl_scaled **p)
+{
+    char path[4096];
+    const char *tname = NULL;
+    size_t n = 0;
+    struct tl_error err = { 0 };
+    *pairs = NULL;
+    *p = NULL;
+    cli_split_name(arg, path, sizeof path, &tname);
+    if (!tname || strcmp(path, "-") == 0 || cli_open_data(path, file) != CLI_OK)
+        return -1;
+    if (tl_file_parse(file->bytes, file->size, tf, &err) != 0) {
+        cli_close_data(file);
+        return -1;
+    }
+    int rc = tl_file_find(tf, tname) ? -1 : cli_file_sound(tf, file->name);
+    if (rc == CLI_OK && tl_scaled_find(tf, pairs, &n, &err) == 0) {
+        for (size_t k = 0; k < n && !*p; k++)
+            if ((*pairs)[k].kind >= TL_SCALED_GPTQ && strcmp((*pairs)[k].name, tname) == 0)
+                *p = &(*pairs)[k];
+        if (*p && tl_grouped_check(file->bytes, tf, *p, &err)) {
+            cli_report(file->name, &err);
+            rc = CLI_INVALID;
+        }
+    } else if (rc == CLI_OK) {
+        cli_report(file->name, &err);
+        rc = CLI_INVALID;
+    }
+    if (rc == CLI_OK && *p)
+        return CLI_OK;
+    free(*pairs);
+    *pairs = NULL;
+    tl_file_free(tf);
+    cli_close_data(file);
+    return rc == CLI_OK ? -1 : rc;
+}

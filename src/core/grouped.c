@@ -595,3 +595,49 @@ uint32_t tl_grouped_gguf_type(const uint8_t *file, const struct tl_file *f,
     }
     return requested;
 }
+
+void tl_grouped_where(const struct tl_file *f, const uint8_t *file, const struct tl_scaled *p,
+                      uint64_t o, uint64_t i, struct tl_grouped_place *w)
+{
+    const struct tl_file_tensor *pk = &f->tensors[p->weight], *sc = &f->tensors[p->scale];
+    size_t gr = p->extra[TL_PART_GIDX], zr = p->extra[TL_PART_ZEROS];
+    memset(w, 0, sizeof *w);
+    w->group = i / p->group;
+    if (gr != SIZE_MAX)
+        w->group = tl_grouped_read((p->extra_file[TL_PART_GIDX] ? p->extra_file[TL_PART_GIDX]
+                                                                  : file) +
+                                   f->tensors[gr].begin, f->tensors[gr].desc.dtype, i);
+    uint64_t g = w->group, bit;
+    switch (p->kind) {
+    case TL_SCALED_GPTQ:
+        bit = i * p->bits;
+        w->word_row = bit / 32, w->word_col = o, w->bit = (unsigned)(bit % 32);
+        w->scale_row = g, w->scale_col = o;
+        bit = o * p->bits;
+        w->zero_row = g, w->zero_col = bit / 32, w->zero_bit = (unsigned)(bit % 32);
+        break;
+    case TL_SCALED_AWQ:
+        w->word_row = i, w->word_col = o / 8, w->bit = awq_place[o % 8] * 4;
+        w->scale_row = g, w->scale_col = o;
+        w->zero_row = g, w->zero_col = o / 8, w->zero_bit = awq_place[o % 8] * 4;
+        break;
+    default:
+        bit = i * p->bits;
+        w->word_row = o, w->word_col = bit / 32, w->bit = (unsigned)(bit % 32);
+        w->scale_row = o, w->scale_col = g;
+        w->zero_row = o / (32 / p->bits), w->zero_col = g;
+        w->zero_bit = (unsigned)(o % (32 / p->bits) * p->bits);
+        if (zr != SIZE_MAX && f->tensors[zr].desc.dtype == TL_DT_INT8)
+            w->zero_row = o, w->zero_bit = 0;
+    }
+    w->word_at = pk->begin + (w->word_row * pk->shape[1] + w->word_col) * 4;
+    w->scale_at = sc->begin + (w->scale_row * sc->shape[1] + w->scale_col) *
+                  tl_dtype_size(sc->desc.dtype);
+    if (zr == SIZE_MAX) {
+        w->zero_row = UINT64_MAX;
+        return;
+    }
+    const struct tl_file_tensor *z = &f->tensors[zr];
+    w->zero_at = z->begin + (w->zero_row * z->shape[1] + w->zero_col) *
+                 tl_dtype_size(z->desc.dtype);
+}

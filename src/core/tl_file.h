@@ -555,6 +555,23 @@ void tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struc
                        uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error,
                        struct tl_grouped_tile *tile);
 
+/* Where element (o, i) of a group-quantized weight lies (SPEC 21): its
+ * group; the packed word holding its code (row, column of the packed
+ * tensor, its byte offset in its file) and the code's lowest bit in it
+ * (a code may run into the next word: 3 bits); its scale's element and
+ * byte offset; its zero point's word and bit, or zero_row UINT64_MAX when
+ * the weight has none (every zero point `zero`). */
+struct tl_grouped_place {
+    uint64_t group;
+    uint64_t word_row, word_col, word_at;
+    unsigned bit;
+    uint64_t scale_row, scale_col, scale_at;
+    uint64_t zero_row, zero_col, zero_at;
+    unsigned zero_bit;
+};
+void tl_grouped_where(const struct tl_file *f, const uint8_t *file, const struct tl_scaled *p,
+                      uint64_t o, uint64_t i, struct tl_grouped_place *w);
+
 /* Whether its inputs are reordered (act-order: a g_idx other than i /
  * group). */
 bool tl_grouped_act_order(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p);

@@ -198,6 +198,32 @@ def test_dump_compare_inspect_decoded():
     assert "64" in lines or "16384" in lines
 
 
+def test_offset_names_group_and_bits():
+    """offset FILE:P.weight o,i: the word it names, at the byte it gives,
+    holds the element's code (from the reference's integer weight) at the
+    bits it gives; the group and scale are the element's."""
+    torch.manual_seed(7)
+    w = torch.randn(64, 256)
+    iw, z, s, g = R.quantize(w, 4, 32, False)
+    qw, qz = R.awq_pack(iw, z)
+    p = write(os.path.join(TMP, "off"), [("m.up.qweight", "I32", qw.shape, qw.tobytes()),
+                                         ("m.up.qzeros", "I32", qz.shape, qz.tobytes()),
+                                         ("m.up.scales", "F16", list(s.shape), raw(s))])
+    data = open(p, "rb").read()
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        o, i = int(rng.integers(64)), int(rng.integers(256))
+        e = json.loads(tl("offset", p + ":m.up.weight", "%d,%d" % (o, i), "--json").stdout)[0]
+        c = e["code"]
+        word = int.from_bytes(data[c["byte"]:c["byte"] + 4], "little")
+        assert (word >> c["bit"]) & 15 == int(iw[i, o]), (o, i, e)
+        assert e["group"] == i // 32 and e["scale"]["row"] == i // 32 and e["scale"]["column"] == o
+        zw = int.from_bytes(data[e["zero"]["byte"]:e["zero"]["byte"] + 4], "little")
+        assert (zw >> e["zero"]["bit"]) & 15 == int(z[i // 32, o])
+    r = tl("offset", p + ":m.up.weight", "64,0", check=False)
+    assert r.returncode == 4 and b"inside [64, 256]" in r.stderr
+
+
 def ggml_values(path, name):
     import ggml
     G = ggml.GGML()
