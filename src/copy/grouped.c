@@ -23,38 +23,6 @@
 
 #define GATHER 4096                     /* codes of a row gathered at a time */
 
-static float scale_at(const uint8_t *sb, enum tl_dtype dt, uint64_t k)
-{
-    if (dt == TL_DT_FLOAT32) {
-        float v;
-        memcpy(&v, sb + 4 * k, 4);
-        return v;
-    }
-    uint16_t h;
-    memcpy(&h, sb + 2 * k, 2);
-    unsigned e = h >> 10 & 31;
-    if (dt == TL_DT_FLOAT16 && e && e < 31) {   /* a normal number: its bits moved */
-        uint32_t u = (uint32_t)(h & 0x8000) << 16 | (e + 112) << 23 | (uint32_t)(h & 0x3ff) << 13;
-        float v;
-        memcpy(&v, &u, 4);
-        return v;
-    }
-    if (dt == TL_DT_FLOAT16)
-        return tl_half_to_float(h);
-    uint32_t u = (uint32_t)h << 16;
-    float v;
-    memcpy(&v, &u, 4);
-    return v;
-}
-
-/* Code k of a stream of bits-wide codes (little-endian words). */
-static unsigned code_at(const uint8_t *s, unsigned bits, uint64_t k)
-{
-    uint64_t bit = k * bits, v = 0;
-    memcpy(&v, s + bit / 8, (bit % 8 + bits + 7) / 8);
-    return (unsigned)(v >> (bit % 8)) & ((1u << bits) - 1);
-}
-
 struct row {
     const uint8_t *file;
     const struct tl_file *f;
@@ -217,11 +185,11 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
                 len++;
         if (len > n - k)
             len = n - k;
-        float scale = scale_at(r->sb, r->sdt, by_row ? o * gs + g : g * gs + o);
+        float scale = tl_grouped_scale(r->sb, r->sdt, by_row ? o * gs + g : g * gs + o);
         int32_t zero = tl_grouped_zero(r->file, r->f, p, g, o);
         uint64_t c = at + k, done = 0;
         if (vec && bits == 4 && c % 2) {        /* a nibble to reach a whole byte */
-            put_value(y + k * es, (float)((int32_t)code_at(s, 4, c) - zero) * scale, bf16);
+            put_value(y + k * es, (float)((int32_t)tl_grouped_code(s, 4, c) - zero) * scale, bf16);
             done = 1;
         }
         if (vec && len > done && bf16)
@@ -231,7 +199,7 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
             r->k->gq[slot](s + (c + done) * bits / 8, (size_t)(len - done), zero, scale,
                            (float *)(void *)(y + (k + done) * 4));
         for (uint64_t j = done; !vec && j < len; j++)
-            put_value(y + (k + j) * es, (float)((int32_t)code_at(s, bits, c + j) - zero) * scale,
+            put_value(y + (k + j) * es, (float)((int32_t)tl_grouped_code(s, bits, c + j) - zero) * scale,
                       bf16);
         k += len;
     }
@@ -318,7 +286,7 @@ void tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struc
         for (uint64_t b = 0; b < n / 32; b++) {
             uint64_t first = i + 32 * b, g = first / p->group, c0 = at + 32 * b;
             if (b == 0 || first % p->group == 0) {
-                scale = scale_at(r.sb, r.sdt, by_row ? o * gs + g : g * gs + o);
+                scale = tl_grouped_scale(r.sb, r.sdt, by_row ? o * gs + g : g * gs + o);
                 zero = tl_grouped_zero(file, f, p, g, o);
             }
             uint8_t c[32];
@@ -331,7 +299,7 @@ void tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struc
                 }
             else
                 for (int j = 0; j < 32; j++)
-                    c[j] = (uint8_t)code_at(st, bits, c0 + (uint64_t)j);
+                    c[j] = (uint8_t)tl_grouped_code(st, bits, c0 + (uint64_t)j);
             if (gtype == 8) {                   /* Q8_0: d, 32 int8 */
                 put_half(out, scale);
                 for (int j = 0; j < 32; j++)

@@ -449,8 +449,7 @@ uint64_t tl_grouped_read(const uint8_t *at, enum tl_dtype dt, uint64_t k)
     }
 }
 
-/* Code k of a stream of bits-wide codes at s (little-endian words). */
-static unsigned code_at(const uint8_t *s, unsigned bits, uint64_t k)
+unsigned tl_grouped_code(const uint8_t *s, unsigned bits, uint64_t k)
 {
     uint64_t bit = k * bits, v = 0;
     memcpy(&v, s + bit / 8, (bit % 8 + bits + 7) / 8);
@@ -471,9 +470,9 @@ int tl_grouped_zero(const uint8_t *file, const struct tl_file *f, const struct t
     unsigned mask = (1u << p->bits) - 1;
     switch (p->kind) {
     case TL_SCALED_GPTQ:
-        return (int)code_at(zb + g * z->shape[1] * 4, p->bits, o) + p->plus1;  /* no wrap */
+        return (int)tl_grouped_code(zb + g * z->shape[1] * 4, p->bits, o) + p->plus1;  /* no wrap */
     case TL_SCALED_AWQ:
-        return (int)code_at(zb + g * z->shape[1] * 4, 4, o / 8 * 8 + awq_place[o % 8]);
+        return (int)tl_grouped_code(zb + g * z->shape[1] * 4, 4, o / 8 * 8 + awq_place[o % 8]);
     default:
         if (z->desc.dtype == TL_DT_INT8)
             return (int)(int8_t)zb[o * z->shape[1] + g] + p->zero;
@@ -545,25 +544,31 @@ bool tl_grouped_act_order(const uint8_t *file, const struct tl_file *f, const st
     return false;
 }
 
-/* Scale k of p as FLOAT32. */
-static float scale_of(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                      uint64_t k)
+float tl_grouped_scale(const uint8_t *sb, enum tl_dtype dt, uint64_t k)
 {
-    const struct tl_file_tensor *s = &f->tensors[p->scale];
-    const uint8_t *sb = (p->scale_file ? p->scale_file : file) + s->begin;
-    if (s->desc.dtype == TL_DT_FLOAT32) {
-        float v;
+    float v;
+    if (dt == TL_DT_FLOAT32) {
         memcpy(&v, sb + 4 * k, 4);
         return v;
     }
     uint16_t h;
     memcpy(&h, sb + 2 * k, 2);
-    if (s->desc.dtype == TL_DT_FLOAT16)
+    unsigned e = h >> 10 & 31;
+    uint32_t u = (uint32_t)h << 16;             /* BFLOAT16: the top half */
+    if (dt == TL_DT_FLOAT16 && (!e || e == 31))
         return tl_half_to_float(h);
-    uint32_t u = (uint32_t)h << 16;
-    float v;
+    if (dt == TL_DT_FLOAT16)                    /* a normal number: its bits moved */
+        u = (uint32_t)(h & 0x8000) << 16 | (e + 112) << 23 | (uint32_t)(h & 0x3ff) << 13;
     memcpy(&v, &u, 4);
     return v;
+}
+
+/* Scale k of p as FLOAT32. */
+static float scale_of(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint64_t k)
+{
+    const struct tl_file_tensor *s = &f->tensors[p->scale];
+    return tl_grouped_scale((p->scale_file ? p->scale_file : file) + s->begin, s->desc.dtype, k);
 }
 
 uint32_t tl_grouped_gguf_type(const uint8_t *file, const struct tl_file *f,

@@ -602,6 +602,10 @@ int tl_grouped_decode_tiled(const uint8_t *file, const struct tl_file *f,
                             void *out, bool bf16, struct tl_grouped_tile *tile);
 void tl_grouped_tile_free(struct tl_grouped_tile *t);
 uint64_t tl_grouped_read(const uint8_t *at, enum tl_dtype dt, uint64_t k);
+/* Scale k of a FLOAT16, BFLOAT16 or FLOAT32 part at sb, and code k of a
+ * stream of bits-wide codes at s (little-endian words, low bits first). */
+float tl_grouped_scale(const uint8_t *sb, enum tl_dtype dt, uint64_t k);
+unsigned tl_grouped_code(const uint8_t *s, unsigned bits, uint64_t k);
 int tl_grouped_zero(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                     uint64_t g, uint64_t o);
 
