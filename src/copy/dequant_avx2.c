@@ -367,20 +367,37 @@ void tl_mx4_avx2(const uint8_t *q, const uint8_t *e, float *y, size_t nb)
 
 /* ---- group-quantized codes (SPEC 21) ----------------------------------- */
 
-/* 16 codes of 4 bits at q: each byte's two nibbles side by side as 16-bit
- * lanes, widened to two vectors of 8 in the codes' order. */
+/* The products of 16 codes of 4 bits at q: each byte's two nibbles side by
+ * side as 16-bit lanes, widened to two vectors of 8 in the codes' order,
+ * less the zero point, times the scale. */
+static inline void products16(const uint8_t *q, __m256i z, __m256 s, __m256 *v0, __m256 *v1)
+{
+    __m256i b = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)q));
+    __m256i pair = _mm256_or_si256(_mm256_and_si256(b, _mm256_set1_epi32(15)),
+                                   _mm256_slli_epi32(_mm256_srli_epi32(b, 4), 16));
+    __m256i c0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(pair));
+    __m256i c1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(pair, 1));
+    *v0 = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c0, z)), s);
+    *v1 = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c1, z)), s);
+}
+
+/* The products of 8 codes of 8 bits at q. */
+static inline __m256 products8(const uint8_t *q, __m256i z, __m256 s)
+{
+    __m256i c = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)q));
+    return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c, z)), s);
+}
+
 void tl_gq4_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, float *y)
 {
-    const __m256i z = _mm256_set1_epi32(zero), lo = _mm256_set1_epi32(15);
+    const __m256i z = _mm256_set1_epi32(zero);
     const __m256 s = _mm256_set1_ps(scale);
     size_t k = 0;
     for (; k + 16 <= n; k += 16) {
-        __m256i b = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(q + k / 2)));
-        __m256i pair = _mm256_or_si256(_mm256_and_si256(b, lo), _mm256_slli_epi32(_mm256_srli_epi32(b, 4), 16));
-        __m256i c0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(pair));
-        __m256i c1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(pair, 1));
-        _mm256_storeu_ps(y + k, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c0, z)), s));
-        _mm256_storeu_ps(y + k + 8, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c1, z)), s));
+        __m256 v0, v1;
+        products16(q + k / 2, z, s, &v0, &v1);
+        _mm256_storeu_ps(y + k, v0);
+        _mm256_storeu_ps(y + k + 8, v1);
     }
     tl_gq4_scalar(q + k / 2, n - k, zero, scale, y + k);
 }
@@ -390,10 +407,8 @@ void tl_gq8_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, float *y
     const __m256i z = _mm256_set1_epi32(zero);
     const __m256 s = _mm256_set1_ps(scale);
     size_t k = 0;
-    for (; k + 8 <= n; k += 8) {
-        __m256i c = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(q + k)));
-        _mm256_storeu_ps(y + k, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c, z)), s));
-    }
+    for (; k + 8 <= n; k += 8)
+        _mm256_storeu_ps(y + k, products8(q + k, z, s));
     tl_gq8_scalar(q + k, n - k, zero, scale, y + k);
 }
 
@@ -412,18 +427,14 @@ static inline __m128i to_bf16(__m256 f)
 
 void tl_gq4_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
 {
-    const __m256i z = _mm256_set1_epi32(zero), lo = _mm256_set1_epi32(15);
+    const __m256i z = _mm256_set1_epi32(zero);
     const __m256 s = _mm256_set1_ps(scale);
     size_t k = 0;
     for (; k + 16 <= n; k += 16) {
-        __m256i b = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(q + k / 2)));
-        __m256i pair = _mm256_or_si256(_mm256_and_si256(b, lo), _mm256_slli_epi32(_mm256_srli_epi32(b, 4), 16));
-        __m256i c0 = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(pair));
-        __m256i c1 = _mm256_cvtepu16_epi32(_mm256_extracti128_si256(pair, 1));
-        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k),
-                         to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c0, z)), s)));
-        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k + 16),
-                         to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c1, z)), s)));
+        __m256 v0, v1;
+        products16(q + k / 2, z, s, &v0, &v1);
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k), to_bf16(v0));
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k + 16), to_bf16(v1));
     }
     tl_gq4_bf16_scalar(q + k / 2, n - k, zero, scale, y + 2 * k);
 }
@@ -433,10 +444,7 @@ void tl_gq8_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uin
     const __m256i z = _mm256_set1_epi32(zero);
     const __m256 s = _mm256_set1_ps(scale);
     size_t k = 0;
-    for (; k + 8 <= n; k += 8) {
-        __m256i c = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(q + k)));
-        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k),
-                         to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c, z)), s)));
-    }
+    for (; k + 8 <= n; k += 8)
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k), to_bf16(products8(q + k, z, s)));
     tl_gq8_bf16_scalar(q + k, n - k, zero, scale, y + 2 * k);
 }

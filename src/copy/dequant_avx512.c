@@ -70,19 +70,36 @@ void tl_dq_avx512_mxfp4(const uint8_t *x, float *y, size_t nb)
 
 /* ---- group-quantized codes (SPEC 21) ----------------------------------- */
 
-/* 32 codes of 4 bits at q a step: as AVX2's, 16 bytes widened at once. */
+/* The products of 32 codes of 4 bits at q, as AVX2's: 16 bytes widened at
+ * once, each byte's nibbles side by side, less the zero, times the scale. */
+static inline void products32(const uint8_t *q, __m512i z, __m512 s, __m512 *v0, __m512 *v1)
+{
+    __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q));
+    __m512i pair = _mm512_or_si512(_mm512_and_si512(b, _mm512_set1_epi32(15)),
+                                   _mm512_slli_epi32(_mm512_srli_epi32(b, 4), 16));
+    __m512i c0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(pair));
+    __m512i c1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(pair, 1));
+    *v0 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c0, z)), s);
+    *v1 = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c1, z)), s);
+}
+
+/* The products of 16 codes of 8 bits at q. */
+static inline __m512 products16(const uint8_t *q, __m512i z, __m512 s)
+{
+    __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)q));
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c, z)), s);
+}
+
 void tl_gq4_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, float *y)
 {
-    const __m512i z = _mm512_set1_epi32(zero), lo = _mm512_set1_epi32(15);
+    const __m512i z = _mm512_set1_epi32(zero);
     const __m512 s = _mm512_set1_ps(scale);
     size_t k = 0;
     for (; k + 32 <= n; k += 32) {
-        __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + k / 2)));
-        __m512i pair = _mm512_or_si512(_mm512_and_si512(b, lo), _mm512_slli_epi32(_mm512_srli_epi32(b, 4), 16));
-        __m512i c0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(pair));
-        __m512i c1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(pair, 1));
-        _mm512_storeu_ps(y + k, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c0, z)), s));
-        _mm512_storeu_ps(y + k + 16, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c1, z)), s));
+        __m512 v0, v1;
+        products32(q + k / 2, z, s, &v0, &v1);
+        _mm512_storeu_ps(y + k, v0);
+        _mm512_storeu_ps(y + k + 16, v1);
     }
     tl_gq4_scalar(q + k / 2, n - k, zero, scale, y + k);
 }
@@ -92,10 +109,8 @@ void tl_gq8_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, float 
     const __m512i z = _mm512_set1_epi32(zero);
     const __m512 s = _mm512_set1_ps(scale);
     size_t k = 0;
-    for (; k + 16 <= n; k += 16) {
-        __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + k)));
-        _mm512_storeu_ps(y + k, _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c, z)), s));
-    }
+    for (; k + 16 <= n; k += 16)
+        _mm512_storeu_ps(y + k, products16(q + k, z, s));
     tl_gq8_scalar(q + k, n - k, zero, scale, y + k);
 }
 
@@ -113,18 +128,14 @@ static inline __m256i to_bf16(__m512 f)
 
 void tl_gq4_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
 {
-    const __m512i z = _mm512_set1_epi32(zero), lo = _mm512_set1_epi32(15);
+    const __m512i z = _mm512_set1_epi32(zero);
     const __m512 s = _mm512_set1_ps(scale);
     size_t k = 0;
     for (; k + 32 <= n; k += 32) {
-        __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + k / 2)));
-        __m512i pair = _mm512_or_si512(_mm512_and_si512(b, lo), _mm512_slli_epi32(_mm512_srli_epi32(b, 4), 16));
-        __m512i c0 = _mm512_cvtepu16_epi32(_mm512_castsi512_si256(pair));
-        __m512i c1 = _mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64(pair, 1));
-        __m256i h0 = to_bf16(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c0, z)), s));
-        __m256i h1 = to_bf16(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c1, z)), s));
-        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k), h0);
-        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k + 32), h1);
+        __m512 v0, v1;
+        products32(q + k / 2, z, s, &v0, &v1);
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k), to_bf16(v0));
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k + 32), to_bf16(v1));
     }
     tl_gq4_bf16_scalar(q + k / 2, n - k, zero, scale, y + 2 * k);
 }
@@ -134,10 +145,7 @@ void tl_gq8_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, u
     const __m512i z = _mm512_set1_epi32(zero);
     const __m512 s = _mm512_set1_ps(scale);
     size_t k = 0;
-    for (; k + 16 <= n; k += 16) {
-        __m512i c = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + k)));
-        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k),
-                            to_bf16(_mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(c, z)), s)));
-    }
+    for (; k + 16 <= n; k += 16)
+        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k), to_bf16(products16(q + k, z, s)));
     tl_gq8_bf16_scalar(q + k, n - k, zero, scale, y + 2 * k);
 }
