@@ -369,7 +369,8 @@ static int find_packed(struct finder *x, const char *base, const struct tl_quant
     if (!s || !sh)
         return tl_fail(x->err, TL_E_VALUE, x->key, "is a pack-quantized weight without its %s",
                        !s ? "weight_scale" : "weight_shape");
-    if (!is_int32_2d(w) || !is_scale(s) || !sh->decodable || sh->ndim != 1 || sh->shape[0] != 2 ||
+    if (!is_int32_2d(w) || !is_scale(s) || !sh->decodable || sh->encoding != TL_ENC_PLAIN ||
+        sh->ndim != 1 || sh->shape[0] != 2 ||
         (sh->desc.dtype != TL_DT_INT64 && sh->desc.dtype != TL_DT_INT32))
         return tl_fail(x->err, TL_E_VALUE, x->key, "is not a pack-quantized weight: "
                        "weight_packed is 2-D INT32, weight_scale 2-D FLOAT16, BFLOAT16 or "
@@ -385,7 +386,8 @@ static int find_packed(struct finder *x, const char *base, const struct tl_quant
         return tl_fail(x->err, TL_E_VALUE, x->key, "is an asymmetric pack-quantized weight "
                        "without its weight_zero_point");
     if (z && !sym && !((is_int32_2d(z) && z->shape[0] == (out * bits + 31) / 32) ||
-                       (z->decodable && z->ndim == 2 && z->desc.dtype == TL_DT_INT8 &&
+                       (z->decodable && z->encoding == TL_ENC_PLAIN && z->ndim == 2 &&
+                        z->desc.dtype == TL_DT_INT8 &&
                         z->shape[0] == out)) )
         return wrong(x, "%sweight_zero_point is not INT32 [out*bits/32, G] (out is %" PRIu64
                      ", %" PRIu64 " bits)", "", out, (uint64_t)bits);

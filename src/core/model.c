@@ -46,6 +46,13 @@ int tl_model_open(const void *bytes, uint64_t len, unsigned flags, tl_model **ou
         tl_model_close(m);
         return rc;
     }
+    for (size_t k = 0; k < m->npairs; k++) {     /* the values a group's parts must hold */
+        if (m->pairs[k].kind >= TL_SCALED_GPTQ &&
+            (rc = tl_grouped_check(bytes, &m->f, &m->pairs[k], err))) {
+            tl_model_close(m);
+            return rc;
+        }
+    }
     if (!(m->rows = calloc(m->f.count ? m->f.count : 1, sizeof *m->rows))) {
         tl_model_close(m);
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
