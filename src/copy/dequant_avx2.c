@@ -425,16 +425,31 @@ static inline __m128i to_bf16(__m256 f)
     return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
 }
 
+/* 4-bit codes take 16 values a group: their BFLOAT16 results made once by
+ * the vectors above (so each is the kernel's own), split into a table of
+ * low bytes and one of high bytes, then looked up 16 codes a step by byte
+ * shuffles and the two bytes of each value put side by side. */
 void tl_gq4_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
 {
     const __m256i z = _mm256_set1_epi32(zero);
     const __m256 s = _mm256_set1_ps(scale);
+    const __m128i t0 = to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(
+                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), z)), s));
+    const __m128i t1 = to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(
+                          _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15), z)), s));
+    const __m128i even = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m128i odd = _mm_setr_epi8(1, 3, 5, 7, 9, 11, 13, 15, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m128i tlo = _mm_unpacklo_epi64(_mm_shuffle_epi8(t0, even), _mm_shuffle_epi8(t1, even));
+    const __m128i thi = _mm_unpacklo_epi64(_mm_shuffle_epi8(t0, odd), _mm_shuffle_epi8(t1, odd));
+    const __m128i m = _mm_set1_epi8(15);
     size_t k = 0;
     for (; k + 16 <= n; k += 16) {
-        __m256 v0, v1;
-        products16(q + k / 2, z, s, &v0, &v1);
-        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k), to_bf16(v0));
-        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k + 16), to_bf16(v1));
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(q + k / 2));
+        __m128i c = _mm_unpacklo_epi8(_mm_and_si128(b, m),
+                                      _mm_and_si128(_mm_srli_epi16(b, 4), m));  /* in order */
+        __m128i lo = _mm_shuffle_epi8(tlo, c), hi = _mm_shuffle_epi8(thi, c);
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k), _mm_unpacklo_epi8(lo, hi));
+        _mm_storeu_si128((__m128i *)(void *)(y + 2 * k + 16), _mm_unpackhi_epi8(lo, hi));
     }
     tl_gq4_bf16_scalar(q + k / 2, n - k, zero, scale, y + 2 * k);
 }

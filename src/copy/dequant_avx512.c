@@ -126,16 +126,23 @@ static inline __m256i to_bf16(__m512 f)
     return _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
 }
 
+/* 4-bit codes take 16 values a group: their BFLOAT16 results made once by
+ * the vectors above (so each is the kernel's own), then looked up 32 codes
+ * a step by a permute of 16-bit lanes, each index a code in its own lane
+ * (the same spreading of nibbles as products32). */
 void tl_gq4_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
 {
-    const __m512i z = _mm512_set1_epi32(zero);
-    const __m512 s = _mm512_set1_ps(scale);
+    const __m512i codes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(codes,
+                                                                     _mm512_set1_epi32(zero))),
+                                   _mm512_set1_ps(scale));
+    const __m512i lut = _mm512_castsi256_si512(to_bf16(f)), lo = _mm512_set1_epi32(15);
     size_t k = 0;
     for (; k + 32 <= n; k += 32) {
-        __m512 v0, v1;
-        products32(q + k / 2, z, s, &v0, &v1);
-        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k), to_bf16(v0));
-        _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k + 32), to_bf16(v1));
+        __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(q + k / 2)));
+        __m512i pair = _mm512_or_si512(_mm512_and_si512(b, lo),
+                                       _mm512_slli_epi32(_mm512_srli_epi32(b, 4), 16));
+        _mm512_storeu_si512((void *)(y + 2 * k), _mm512_permutexvar_epi16(pair, lut));
     }
     tl_gq4_bf16_scalar(q + k / 2, n - k, zero, scale, y + 2 * k);
 }
