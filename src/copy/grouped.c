@@ -31,6 +31,8 @@ struct row {
     enum tl_dtype sdt, gdt;
     const struct tl_kernels *k;
     struct tl_grouped_tile *tile;       /* GPTQ's and AWQ's rows gathered, or NULL */
+    const uint8_t *zb;                  /* the zero points' bytes, or NULL */
+    uint64_t zcols;                     /* their row's words */
 };
 
 /* GPTQ's words of TL_GQ_TILE rows from o0 (each row's stream of words as
@@ -146,6 +148,24 @@ static const uint8_t *codes(const struct row *r, uint64_t o, uint64_t i, uint64_
     return buf;
 }
 
+/* The zero point of group g of row o: GPTQ's 4- and 8-bit ones read here
+ * from their word (a group's run is 128 codes or so: a call and a copy of
+ * a few bytes each weighed as much as the run), the others by
+ * tl_grouped_zero. */
+static inline int32_t zero_of(const struct row *r, uint64_t g, uint64_t o)
+{
+    const struct tl_scaled *p = r->p;
+    if (p->kind == TL_SCALED_GPTQ && r->zb && (p->bits == 4 || p->bits == 8)) {
+        unsigned per = 32 / p->bits;
+        uint32_t w;
+        memcpy(&w, r->zb + (g * r->zcols + o / per) * 4, 4);
+        return (int32_t)(w >> (o % per * p->bits) & ((1u << p->bits) - 1)) + p->plus1;
+    }
+    if (p->extra[TL_PART_ZEROS] == SIZE_MAX)
+        return p->zero;
+    return tl_grouped_zero(r->file, r->f, p, g, o);
+}
+
 /* The group of input i. */
 static uint64_t group(const struct row *r, uint64_t i)
 {
@@ -186,7 +206,7 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
         if (len > n - k)
             len = n - k;
         float scale = tl_grouped_scale(r->sb, r->sdt, by_row ? o * gs + g : g * gs + o);
-        int32_t zero = tl_grouped_zero(r->file, r->f, p, g, o);
+        int32_t zero = zero_of(r, g, o);
         uint64_t c = at + k, done = 0;
         if (vec && bits == 4 && c % 2) {        /* a nibble to reach a whole byte */
             put_value(y + k * es, (float)((int32_t)tl_grouped_code(s, 4, c) - zero) * scale, bf16);
@@ -212,11 +232,17 @@ static struct row row_of(const uint8_t *file, const struct tl_file *f, const str
     size_t gr = p->extra[TL_PART_GIDX];
     struct row r = { file, f, p, file + w->begin,
                      (p->scale_file ? p->scale_file : file) + s->begin, NULL, s->desc.dtype,
-                     TL_DT_INT32, tl_kernels_for(tl_isa_active()), tile };
+                     TL_DT_INT32, tl_kernels_for(tl_isa_active()), tile, NULL, 0 };
     if (gr != SIZE_MAX) {
         r.gb = (p->extra_file[TL_PART_GIDX] ? p->extra_file[TL_PART_GIDX] : file) +
                f->tensors[gr].begin;
         r.gdt = f->tensors[gr].desc.dtype;
+    }
+    size_t zr = p->extra[TL_PART_ZEROS];
+    if (zr != SIZE_MAX) {
+        r.zb = (p->extra_file[TL_PART_ZEROS] ? p->extra_file[TL_PART_ZEROS] : file) +
+               f->tensors[zr].begin;
+        r.zcols = f->tensors[zr].shape[1];
     }
     if (r.gb && tile && tile->looked != p) {        /* act-order, or i / group after all */
         tile->looked = p;
