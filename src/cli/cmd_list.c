@@ -196,14 +196,10 @@ static void print_rows(const struct entry *e, size_t count, enum tl_format forma
 static const char *grouped_parts(const struct tl_file *tf, const struct tl_scaled *p, char *buf,
                                  size_t n, uint64_t *bytes)
 {
-    size_t rows[2 + TL_SCALED_EXTRA] = { p->weight, p->scale, p->extra[0], p->extra[1],
-                                         p->extra[2] };
-    size_t len = 0;
+    size_t rows[2 + TL_SCALED_EXTRA], m = tl_scaled_parts(p, rows), len = 0;
     buf[0] = '\0';
     *bytes = 0;
-    for (size_t k = 0; k < sizeof rows / sizeof rows[0]; k++) {
-        if (rows[k] == SIZE_MAX)
-            continue;
+    for (size_t k = 0; k < m; k++) {
         const struct tl_file_tensor *t = &tf->tensors[rows[k]];
         *bytes += t->end - t->begin;
         if (len < n)
@@ -439,8 +435,7 @@ static bool meta_json(cJSON *o, const struct tl_file *tf)
  * shape, bits, groupSize, bytes, parts, symmetric, actOrder. */
 static bool grouped_json(cJSON *pe, const struct tl_file *tf, const struct tl_scaled *p)
 {
-    size_t rows[2 + TL_SCALED_EXTRA] = { p->weight, p->scale, p->extra[0], p->extra[1],
-                                         p->extra[2] };
+    size_t rows[2 + TL_SCALED_EXTRA], m = tl_scaled_parts(p, rows);
     uint64_t bytes = 0;
     cJSON *shape = cJSON_AddArrayToObject(pe, "shape"), *parts = cJSON_AddArrayToObject(pe,
                                                                                    "parts");
@@ -451,9 +446,7 @@ static bool grouped_json(cJSON *pe, const struct tl_file *tf, const struct tl_sc
               cJSON_AddBoolToObject(pe, "symmetric", p->extra[TL_PART_ZEROS] == SIZE_MAX) &&
               cJSON_AddBoolToObject(pe, "actOrder", tf->bytes && tl_grouped_act_order(tf->bytes,
                                                                                       tf, p));
-    for (size_t k = 0; ok && k < sizeof rows / sizeof rows[0]; k++) {
-        if (rows[k] == SIZE_MAX)
-            continue;
+    for (size_t k = 0; ok && k < m; k++) {
         bytes += tf->tensors[rows[k]].end - tf->tensors[rows[k]].begin;
         ok = cJSON_AddItemToArray(parts, cJSON_CreateString(tf->tensors[rows[k]].name));
     }

@@ -513,6 +513,22 @@ static int map_byte(const struct tl_file *tf, const char *map, const char *byte_
     return rc;
 }
 
+/* A part's place under key of e: {"tensor", "row", "column", "bit" (where
+ * bit is not -1), "byte"}. */
+static void part_json(cJSON *e, const char *key, const char *tensor, uint64_t row, uint64_t col,
+                      int bit, uint64_t byte)
+{
+    cJSON *o = cJSON_AddObjectToObject(e, key);
+    if (!o)
+        return;
+    cJSON_AddStringToObject(o, "tensor", tensor);
+    tl_json_add_u64(o, "row", row);
+    tl_json_add_u64(o, "column", col);
+    if (bit >= 0)
+        cJSON_AddNumberToObject(o, "bit", bit);
+    tl_json_add_u64(o, "byte", byte);
+}
+
 /* Where each INDEX of a group-quantized weight lies (SPEC 21): its group,
  * the packed word and bits of its code, its scale, its zero point. */
 static int grouped_offsets(const struct cli_data *file, const struct tl_file *tf,
@@ -550,30 +566,17 @@ static int grouped_offsets(const struct cli_data *file, const struct tl_file *tf
                        w.zero_at);
             continue;
         }
-        cJSON *e = cJSON_CreateObject(), *c = cJSON_CreateObject(), *s = cJSON_CreateObject(),
-              *z = zr == SIZE_MAX ? cJSON_CreateNull() : cJSON_CreateObject();
+        cJSON *e = cJSON_CreateObject();
         cJSON_AddItemToArray(arr, e);
         cJSON_AddStringToObject(e, "index", args[k]);
         tl_json_add_u64(e, "group", w.group);
-        cJSON_AddItemToObject(e, "code", c);
-        cJSON_AddItemToObject(e, "scale", s);
-        cJSON_AddItemToObject(e, "zero", z);
-        cJSON_AddStringToObject(c, "tensor", pk->name);
-        tl_json_add_u64(c, "row", w.word_row);
-        tl_json_add_u64(c, "column", w.word_col);
-        cJSON_AddNumberToObject(c, "bit", w.bit);
-        tl_json_add_u64(c, "byte", w.word_at);
-        cJSON_AddStringToObject(s, "tensor", sc->name);
-        tl_json_add_u64(s, "row", w.scale_row);
-        tl_json_add_u64(s, "column", w.scale_col);
-        tl_json_add_u64(s, "byte", w.scale_at);
-        if (zr != SIZE_MAX) {
-            cJSON_AddStringToObject(z, "tensor", tf->tensors[zr].name);
-            tl_json_add_u64(z, "row", w.zero_row);
-            tl_json_add_u64(z, "column", w.zero_col);
-            cJSON_AddNumberToObject(z, "bit", w.zero_bit);
-            tl_json_add_u64(z, "byte", w.zero_at);
-        }
+        part_json(e, "code", pk->name, w.word_row, w.word_col, (int)w.bit, w.word_at);
+        part_json(e, "scale", sc->name, w.scale_row, w.scale_col, -1, w.scale_at);
+        if (zr == SIZE_MAX)
+            cJSON_AddNullToObject(e, "zero");
+        else
+            part_json(e, "zero", tf->tensors[zr].name, w.zero_row, w.zero_col, (int)w.zero_bit,
+                      w.zero_at);
     }
     return json ? cli_print_json(arr) : CLI_OK;
 }

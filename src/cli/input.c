@@ -525,31 +525,21 @@ int cli_quant_option(const char *cmd, const char *scheme)
     return CLI_USAGE;
 }
 
-static bool has_packed(const struct tl_file *tf)
-{
-    for (size_t i = 0; i < tf->count; i++) {
-        const char *n = tf->tensors[i].name;
-        size_t len = n ? strlen(n) : 0;
-        if ((len >= 7 && strcmp(n + len - 7, "qweight") == 0) ||
-            (len >= 13 && strcmp(n + len - 13, "weight_packed") == 0))
-            return true;
-    }
-    return false;
-}
-
-/* The configs read, one a folder, kept for the process's life. */
-static struct quant_seen {
+/* The configs read, one a folder, kept for the process's life (a
+ * table's quant points into one). */
+struct quant_seen {
+    struct quant_seen *next;
     char dir[4096];
     struct tl_quant q;
     bool has;
-} seen[8];
-static size_t nseen;
+};
+static struct quant_seen *seen;
 static struct tl_quant named_quant;
 
 int cli_quant_for(const char *path, struct tl_file *tf)
 {
     tf->quant = NULL;
-    if (!has_packed(tf))
+    if (!tl_grouped_candidates(tf))
         return CLI_OK;
     if (cli_quant_scheme) {             /* checked by the command's options */
         named_quant.method = tl_quant_named(cli_quant_scheme);
@@ -562,39 +552,33 @@ int cli_quant_for(const char *path, struct tl_file *tf)
     char dir[4096], cfg[4200];
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
-    for (size_t k = 0; k < nseen; k++)
-        if (strcmp(seen[k].dir, dir) == 0) {
-            tf->quant = seen[k].has ? &seen[k].q : NULL;
+    for (const struct quant_seen *x = seen; x; x = x->next)
+        if (strcmp(x->dir, dir) == 0) {
+            tf->quant = x->has ? &x->q : NULL;
             return CLI_OK;
         }
     snprintf(cfg, sizeof cfg, "%s/config.json", dir);
-    struct quant_seen *x = nseen < sizeof seen / sizeof seen[0] ? &seen[nseen++] : &seen[0];
-    snprintf(x->dir, sizeof x->dir, "%s", dir);
-    x->has = false;
-    FILE *fp = fopen(cfg, "rb");
-    if (!fp)
-        return CLI_OK;                  /* none: the names and shapes tell */
-    char *text = NULL;
-    size_t len = 0, cap = 0, got;
-    char chunk[65536];
-    while ((got = fread(chunk, 1, sizeof chunk, fp)) > 0 && len + got <= CLI_DESC_MAX_BYTES) {
-        char *more = len + got > cap ? realloc(text, cap = 2 * (len + got)) : text;
-        if (!more)
-            break;
-        text = more;
-        memcpy(text + len, chunk, got);
-        len += got;
-    }
-    fclose(fp);
+    struct cli_data d;
     struct tl_error err = { 0 };
-    int rc = text ? tl_quant_parse(text, len, &x->q, &err) : 0;
-    free(text);
+    struct quant_seen *x = calloc(1, sizeof *x);
+    if (!x)
+        return cli_oom();
+    snprintf(x->dir, sizeof x->dir, "%s", dir);
+    int rc = CLI_OK;
+    if (access(cfg, F_OK) == 0 && (rc = cli_open_data(cfg, &d)) == CLI_OK) {
+        if (tl_quant_parse((const char *)d.bytes, (size_t)d.size, &x->q, &err)) {
+            cli_report(cfg, &err);
+            rc = CLI_INVALID;
+        }
+        cli_close_data(&d);
+    }                                   /* none: the names and shapes tell */
     if (rc) {
-        cli_report(cfg, &err);
-        x->dir[0] = '\0';
-        return CLI_INVALID;
+        free(x);
+        return rc;
     }
     x->has = x->q.method != TL_QUANT_AUTO;
+    x->next = seen;
+    seen = x;
     tf->quant = x->has ? &x->q : NULL;
     return CLI_OK;
 }

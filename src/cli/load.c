@@ -338,13 +338,8 @@ static int load_grouped(const struct cli_data *file, const struct tl_file *tf, c
     for (size_t k = 0; k < n && rc == -1; k++) {
         if (pairs[k].kind < TL_SCALED_GPTQ || strcmp(pairs[k].name, tname) != 0)
             continue;
-        if (tl_grouped_check(file->bytes, tf, &pairs[k], &err)) {
-            cli_report(file->name, &err);
-            rc = CLI_INVALID;
-        } else {
-            rc = decode_pair(file, tf, &pairs[k], out);
-            out->format = tf->format;
-        }
+        rc = decode_pair(file, tf, &pairs[k], out);
+        out->format = tf->format;
     }
     free(pairs);
     return rc;
@@ -528,6 +523,10 @@ static int decode_pair(const struct cli_data *file, const struct tl_file *tf,
     uint64_t sizes[TL_MAX_RANK];
     struct tl_error err = { 0 };
     tl_scaled_shape(tf, p, &rank, sizes);
+    if (p->kind >= TL_SCALED_GPTQ && tl_grouped_check(file->bytes, tf, p, &err)) {
+        cli_report(file->name, &err);   /* values its parts must hold (SPEC 21) */
+        return CLI_INVALID;
+    }
     if (tl_desc_init(&out->d, TL_DT_FLOAT32, rank, sizes, &err)) {
         cli_report(file->name, &err);
         return CLI_INVALID;

@@ -135,8 +135,12 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
     const struct tl_file_tensor *w = &f->tensors[p->weight], *s = &f->tensors[p->scale];
     if (w->encoding != TL_ENC_PLAIN || s->encoding != TL_ENC_PLAIN)
         return TL_E_VALUE;
-    if (p->kind >= TL_SCALED_GPTQ)
-        return tl_grouped_decode(file, f, p, first, count, out);
+    if (p->kind >= TL_SCALED_GPTQ) {             /* SPEC 21: through a tile of its own */
+        struct tl_grouped_tile tile = { 0 };
+        int rc = tl_grouped_decode(file, f, p, first, count, out, false, &tile);
+        tl_grouped_tile_free(&tile);
+        return rc;
+    }
     const uint8_t *wb = file + w->begin, *sb = (p->scale_file ? p->scale_file : file) + s->begin;
     if (p->kind == TL_SCALED_FP8_BLOCK) {
         /* the part of a row in the range: its codes converted by the
@@ -327,6 +331,50 @@ static int scaled_lut(const uint8_t *file, const struct tl_file *f, const struct
 #define CHUNK 2048                      /* values staged at a time: 8 KiB of FLOAT32 */
 #define STREAM_FROM (8u << 20)          /* output bytes from which it streams */
 
+/* The caller's cache (made at its first use), else mine, set up for this
+ * call: what one call works out for the next ones on the same pair. */
+static struct tl_scaled_cache *cache_of(struct tl_scaled_cache **cache,
+                                        struct tl_scaled_cache *mine)
+{
+    *mine = (struct tl_scaled_cache){ .band = UINT64_MAX };
+    if (cache && !*cache && (*cache = malloc(sizeof **cache)))
+        **cache = *mine;
+    return cache && *cache ? *cache : mine;
+}
+
+static void cache_release(struct tl_scaled_cache *mine)
+{
+    free(mine->lut);
+    tl_grouped_tile_free(&mine->tile);
+}
+
+/* One piece of the values, n from value first, at `to` as type dt: in one
+ * pass to BFLOAT16, else as FLOAT32 (into v where `to` is not FLOAT32's
+ * aligned place) then converted. */
+static int decode_piece(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                        uint64_t first, uint64_t n, enum tl_dtype dt, uint8_t *to, float *v,
+                        struct band_tables *bt, struct tl_scaled_cache *cc, tl_cvt_fn cvt)
+{
+    if (dt == TL_DT_BFLOAT16)
+        return p->kind >= TL_SCALED_GPTQ ? tl_grouped_decode(file, f, p, first, n, to, true,
+                                                             &cc->tile)
+                                         : scaled_bf16(file, f, p, first, n, to, bt);
+    bool direct = dt == TL_DT_FLOAT32 && (uintptr_t)to % 4 == 0;
+    float *y = direct ? (float *)(void *)to : v;
+    int rc = p->kind >= TL_SCALED_GPTQ ? tl_grouped_decode(file, f, p, first, n, y, false,
+                                                           &cc->tile)
+                                       : tl_scaled_decode(file, f, p, first, n, y);
+    if (rc || direct)
+        return rc;
+    if (dt == TL_DT_FLOAT32)
+        memcpy(to, v, (size_t)n * 4);
+    else if (cvt)
+        cvt((const uint8_t *)v, to, (size_t)n);
+    else
+        tl_cvt_scalar(TL_DT_FLOAT32, dt, (const uint8_t *)v, to, (size_t)n);
+    return 0;
+}
+
 int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                         uint64_t first, uint64_t count, enum tl_dtype dt, void *out,
                         struct tl_scaled_cache **cache)
@@ -334,29 +382,17 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
     if (tl_dtype_bits(dt) < 8)
         return TL_E_VALUE;
     const struct tl_kernels *k = tl_kernels_for(tl_isa_active());
-    tl_cvt_fn cvt = k->cvt[TL_DT_FLOAT32][dt];
     unsigned des = tl_dtype_size(dt);
     bool stream = count * des >= STREAM_FROM && k->copy_stream && k->fence;
+    struct tl_scaled_cache mine, *cc = cache_of(cache, &mine);
+    int rc = 0;
     if (dt == TL_DT_BFLOAT16 && p->kind == TL_SCALED_FP8_BLOCK && k->fp8s_lut) {
-        /* the caller's cache, else one for this call */
-        struct tl_scaled_cache mine = { .band = UINT64_MAX }, *cc = &mine;
-        if (cache && !*cache && (*cache = malloc(sizeof **cache)))
-            **cache = mine;
-        if (cache && *cache)
-            cc = *cache;
-        int rc = scaled_lut(file, f, p, first, count, out, stream, k->fp8s_lut, cc);
-        free(mine.lut);
+        rc = scaled_lut(file, f, p, first, count, out, stream, k->fp8s_lut, cc);
         if (stream)
             k->fence();
+        cache_release(&mine);
         return rc;
     }
-    /* a group-quantized weight's gathered rows: the caller's cache, else
-     * one for this call */
-    struct tl_scaled_cache gmine = { .band = UINT64_MAX }, *gc = &gmine;
-    if (p->kind >= TL_SCALED_GPTQ && cache && !*cache && (*cache = malloc(sizeof **cache)))
-        **cache = gmine;
-    if (p->kind >= TL_SCALED_GPTQ && cache && *cache)
-        gc = *cache;
     _Alignas(64) float v[CHUNK];
     _Alignas(64) uint8_t o[CHUNK * 8];
     struct band_tables bt;
@@ -366,47 +402,18 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
     uint64_t n = CHUNK, mis = (uintptr_t)d & 63;
     if (stream && mis % des == 0 && mis)
         n = (64 - mis) / des;
-    for (uint64_t at = 0; at < count; at += n, n = CHUNK) {
+    for (uint64_t at = 0; rc == 0 && at < count; at += n, n = CHUNK) {
         if (n > count - at)
             n = count - at;
-        uint8_t *to = stream ? o : d + at * des;
-        if (dt == TL_DT_BFLOAT16 && p->kind >= TL_SCALED_GPTQ) {      /* in one pass */
-            tl_grouped_decode_tiled(file, f, p, first + at, n, to, true, &gc->tile);
-            if (stream)
-                k->copy_stream(o, d + at * des, (size_t)(n * des));
-            continue;
-        }
-        if (dt == TL_DT_BFLOAT16 && p->kind <= TL_SCALED_MXFP4) {     /* in one pass */
-            int rc = scaled_bf16(file, f, p, first + at, n, to, &bt);
-            if (rc)
-                return rc;
-            if (stream)
-                k->copy_stream(o, d + at * des, (size_t)(n * des));
-            continue;
-        }
-        /* FLOAT32 goes straight to an aligned place */
-        bool direct = dt == TL_DT_FLOAT32 && (uintptr_t)to % 4 == 0;
-        float *y = direct ? (float *)(void *)to : v;
-        int rc = p->kind >= TL_SCALED_GPTQ
-               ? tl_grouped_decode_tiled(file, f, p, first + at, n, y, false, &gc->tile)
-               : tl_scaled_decode(file, f, p, first + at, n, y);
-        if (rc) {
-            tl_grouped_tile_free(&gmine.tile);
-            return rc;
-        }
-        if (!direct && dt == TL_DT_FLOAT32)
-            memcpy(to, v, (size_t)n * 4);
-        else if (!direct && cvt)
-            cvt((const uint8_t *)v, to, (size_t)n);
-        else if (!direct)
-            tl_cvt_scalar(TL_DT_FLOAT32, dt, (const uint8_t *)v, to, (size_t)n);
-        if (stream)
+        rc = decode_piece(file, f, p, first + at, n, dt, stream ? o : d + at * des, v, &bt, cc,
+                          k->cvt[TL_DT_FLOAT32][dt]);
+        if (rc == 0 && stream)
             k->copy_stream(o, d + at * des, (size_t)(n * des));
     }
     if (stream)
         k->fence();
-    tl_grouped_tile_free(&gmine.tile);
-    return 0;
+    cache_release(&mine);
+    return rc;
 }
 
 static const struct {

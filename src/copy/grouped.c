@@ -21,7 +21,6 @@
 #include "internal.h"
 #include "tl.h"
 
-#define GATHER 4096                     /* codes of a row gathered at a time */
 
 struct row {
     const uint8_t *file;
@@ -66,7 +65,7 @@ static bool tile_fill(const struct row *r, uint64_t o)
          * three rounds of swaps: a[c] then holds place c's codes of the 8
          * inputs, a word of the row at that place (place[] above); the
          * tile's 16 columns from one line of each input's words */
-        static const uint8_t place[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
+        const uint8_t *place = tl_awq_place;
         const uint8_t *col = r->wb + (o0 / 8) * 4;
         uint64_t words = per / 4, ncol = (n + 7) / 8;     /* a line of words an input */
         for (uint64_t j = 0; j < words; j++) {
@@ -108,44 +107,20 @@ static bool tile_fill(const struct row *r, uint64_t o)
     return true;
 }
 
-/* The stream of row o's codes from code i on (n codes, n <= GATHER
- * without a tile) into buf, or a pointer to where it lies so; *at gets
- * code i's index in it, *bits the stream's code width. */
-static const uint8_t *codes(const struct row *r, uint64_t o, uint64_t i, uint64_t n,
-                            uint8_t *buf, uint64_t *at, unsigned *bits)
+/* The stream of row o's codes (compressed-tensors' row where it lies,
+ * GPTQ's and AWQ's from the tile), *bits its code width; NULL when the
+ * tile cannot be made (out of memory). */
+static const uint8_t *codes(const struct row *r, uint64_t o, unsigned *bits)
 {
     const struct tl_scaled *p = r->p;
     const struct tl_file_tensor *w = &r->f->tensors[p->weight];
     *bits = p->bits;
-    *at = i;
     if (p->kind == TL_SCALED_PACKED)
         return r->wb + o * w->shape[1] * 4;
-    if (r->tile && tile_fill(r, o)) {
-        if (p->kind == TL_SCALED_AWQ)
-            return r->tile->buf + (o - r->tile->o0) * ((p->in + 7) / 8 * 4);
-        return r->tile->buf + (o - r->tile->o0) * w->shape[0] * 4;
-    }
-    if (p->kind == TL_SCALED_GPTQ) {     /* words of column o, from the one holding code i */
-        uint64_t w0 = i * p->bits / 32, w1 = ((i + n) * p->bits + 31) / 32;
-        uint64_t cols = w->shape[1];
-        for (uint64_t k = w0; k < w1; k++)
-            memcpy(buf + 4 * (k - w0), r->wb + (k * cols + o) * 4, 4);
-        *at = i - w0 * 32 / p->bits;
-        return buf;
-    }
-    /* AWQ: nibble awq_place[o % 8] of word (i, o / 8), for each input */
-    static const uint8_t place[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
-    const uint8_t *col = r->wb + (o / 8) * 4;
-    unsigned sh = place[o % 8] * 4;
-    uint64_t stride = w->shape[1] * 4;
-    memset(buf, 0, (size_t)(n + 1) / 2);
-    for (uint64_t k = 0; k < n; k++) {
-        uint32_t v;
-        memcpy(&v, col + (i + k) * stride, 4);
-        buf[k / 2] |= (uint8_t)((v >> sh & 15) << (k % 2 * 4));
-    }
-    *at = 0;
-    return buf;
+    if (!tile_fill(r, o))
+        return NULL;
+    uint64_t per = p->kind == TL_SCALED_AWQ ? (p->in + 7) / 8 * 4 : w->shape[0] * 4;
+    return r->tile->buf + (o - r->tile->o0) * per;
 }
 
 /* The zero point of group g of row o: GPTQ's 4- and 8-bit ones read here
@@ -259,31 +234,23 @@ void tl_grouped_tile_free(struct tl_grouped_tile *t)
     memset(t, 0, sizeof *t);
 }
 
-int tl_grouped_decode_tiled(const uint8_t *file, const struct tl_file *f,
-                            const struct tl_scaled *p, uint64_t first, uint64_t count,
-                            void *out, bool bf16, struct tl_grouped_tile *tile)
+int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint64_t first, uint64_t count, void *out, bool bf16,
+                      struct tl_grouped_tile *tile)
 {
     struct row r = row_of(file, f, p, tile);
-    _Alignas(64) uint8_t buf[GATHER + 8];
     uint64_t es = bf16 ? 2 : 4;
     for (uint64_t k = 0; k < count;) {
         uint64_t e = first + k, o = e / p->in, i = e % p->in;
         uint64_t n = p->in - i < count - k ? p->in - i : count - k;
-        if (p->kind != TL_SCALED_PACKED && !tile && n > GATHER)
-            n = GATHER;
-        uint64_t at;
         unsigned bits;
-        const uint8_t *stream = codes(&r, o, i, n, buf, &at, &bits);
-        decode_run(&r, o, i, n, stream, at, bits, (uint8_t *)out + k * es, bf16);
+        const uint8_t *stream = codes(&r, o, &bits);
+        if (!stream)
+            return TL_E_NOMEM;
+        decode_run(&r, o, i, n, stream, i, bits, (uint8_t *)out + k * es, bf16);
         k += n;
     }
     return 0;
-}
-
-int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                      uint64_t first, uint64_t count, float *out)
-{
-    return tl_grouped_decode_tiled(file, f, p, first, count, out, false, NULL);
 }
 
 /* ---- repacked into ggml's blocks (SPEC 21) ------------------------------ */
@@ -294,58 +261,56 @@ static void put_half(uint8_t *at, float v)
     memcpy(at, &h, 2);
 }
 
-void tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                       uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error,
-                       struct tl_grouped_tile *tile)
+int tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error,
+                      struct tl_grouped_tile *tile)
 {
     struct row r = row_of(file, f, p, tile);
-    _Alignas(64) uint8_t buf[GATHER + 8];
     uint64_t gs = f->tensors[p->scale].shape[1];
     bool by_row = p->kind == TL_SCALED_PACKED;
-    uint64_t step = tile || by_row ? p->in : GATHER;
-    for (uint64_t i = 0; i < p->in; i += step) {
-        uint64_t n = p->in - i < step ? p->in - i : step, at;
-        unsigned bits;
-        const uint8_t *st = codes(&r, o, i, n, buf, &at, &bits);
-        float scale = 0;
-        int32_t zero = 0;
-        for (uint64_t b = 0; b < n / 32; b++) {
-            uint64_t first = i + 32 * b, g = first / p->group, c0 = at + 32 * b;
-            if (b == 0 || first % p->group == 0) {
-                scale = tl_grouped_scale(r.sb, r.sdt, by_row ? o * gs + g : g * gs + o);
-                zero = tl_grouped_zero(file, f, p, g, o);
-            }
-            uint8_t c[32];
-            if (bits == 8)
-                memcpy(c, st + c0, 32);
-            else if (bits == 4 && c0 % 2 == 0)
-                for (int j = 0; j < 16; j++) {
-                    c[2 * j] = st[c0 / 2 + (uint64_t)j] & 15;
-                    c[2 * j + 1] = st[c0 / 2 + (uint64_t)j] >> 4;
-                }
-            else
-                for (int j = 0; j < 32; j++)
-                    c[j] = (uint8_t)tl_grouped_code(st, bits, c0 + (uint64_t)j);
-            if (gtype == 8) {                   /* Q8_0: d, 32 int8 */
-                put_half(out, scale);
-                for (int j = 0; j < 32; j++)
-                    out[2 + j] = (uint8_t)(int8_t)((int32_t)c[j] - zero);
-                out += 34;
-                continue;
-            }
-            put_half(out, scale);               /* Q4_0: d, 16 bytes; Q4_1: d, m, 16 bytes */
-            uint8_t *qs = out + 2;
-            if (gtype == 3) {
-                float m = (float)-zero * scale;  /* exact in FLOAT32 */
-                put_half(out + 2, m);
-                double e = fabs((double)tl_half_to_float(tl_float_to_half(m)) - (double)m);
-                if (e > *offset_error)
-                    *offset_error = e;
-                qs = out + 4;
-            }
-            for (int j = 0; j < 16; j++)
-                qs[j] = (uint8_t)(c[j] | c[j + 16] << 4);
-            out = qs + 16;
+    unsigned bits;
+    const uint8_t *st = codes(&r, o, &bits);
+    if (!st)
+        return TL_E_NOMEM;
+    float scale = 0;
+    int32_t zero = 0;
+    for (uint64_t b = 0; b < p->in / 32; b++) {
+        uint64_t c0 = 32 * b, g = c0 / p->group;
+        if (c0 % p->group == 0) {       /* a group a multiple of 32: it starts a block */
+            scale = tl_grouped_scale(r.sb, r.sdt, by_row ? o * gs + g : g * gs + o);
+            zero = zero_of(&r, g, o);
         }
+        uint8_t c[32];
+        if (bits == 8)
+            memcpy(c, st + c0, 32);
+        else if (bits == 4)
+            for (int j = 0; j < 16; j++) {
+                c[2 * j] = st[c0 / 2 + (uint64_t)j] & 15;
+                c[2 * j + 1] = st[c0 / 2 + (uint64_t)j] >> 4;
+            }
+        else
+            for (int j = 0; j < 32; j++)
+                c[j] = (uint8_t)tl_grouped_code(st, bits, c0 + (uint64_t)j);
+        if (gtype == 8) {                   /* Q8_0: d, 32 int8 */
+            put_half(out, scale);
+            for (int j = 0; j < 32; j++)
+                out[2 + j] = (uint8_t)(int8_t)((int32_t)c[j] - zero);
+            out += 34;
+            continue;
+        }
+        put_half(out, scale);               /* Q4_0: d, 16 bytes; Q4_1: d, m, 16 bytes */
+        uint8_t *qs = out + 2;
+        if (gtype == 3) {
+            float m = (float)-zero * scale;  /* exact in FLOAT32 */
+            put_half(out + 2, m);
+            double e = fabs((double)tl_half_to_float(tl_float_to_half(m)) - (double)m);
+            if (e > *offset_error)
+                *offset_error = e;
+            qs = out + 4;
+        }
+        for (int j = 0; j < 16; j++)
+            qs[j] = (uint8_t)(c[j] | c[j + 16] << 4);
+        out = qs + 16;
     }
+    return 0;
 }

@@ -760,10 +760,11 @@ static int quantize_pair(struct quant *q, const struct tl_input *in, const struc
     for (uint64_t r = 0; rc == 0 && r < rows; r += step) {
         uint64_t n = rows - r < step ? rows - r : step;
         if (x->repack) {
-            for (uint64_t k = 0; k < n; k++)
-                tl_grouped_blocks(in->bytes, paired, p, x->gtype, r + k, blocks + k * per,
-                                  &x->offset_error, &tile);
-            rc = tl_writer_put(q->w, blocks, (size_t)(n * per), NULL) ? -1 : 0;
+            for (uint64_t k = 0; rc == 0 && k < n; k++)
+                rc = tl_grouped_blocks(in->bytes, paired, p, x->gtype, r + k, blocks + k * per,
+                                       &x->offset_error, &tile);
+            if (rc == 0)
+                rc = tl_writer_put(q->w, blocks, (size_t)(n * per), NULL) ? -1 : 0;
         } else if ((rc = tl_scaled_decode_as(in->bytes, paired, p, r * cols, n * cols,
                                              TL_DT_FLOAT32, v, NULL)) == 0) {
             rc = put_quantized(q, (const uint8_t *)v, (size_t)(n * cols * 4));

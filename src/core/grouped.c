@@ -60,10 +60,14 @@ const char *tl_scaled_kind_name(enum tl_scaled_kind kind)
     return "?";
 }
 
-static void free_list(char **v, size_t n)
+static void free_list(struct tl_quant_target *v, size_t n)
 {
-    for (size_t k = 0; v && k < n; k++)
-        free(v[k]);
+    for (size_t k = 0; v && k < n; k++) {
+        free(v[k].text);
+        if (v[k].re)
+            regfree(v[k].re);
+        free(v[k].re);
+    }
     free(v);
 }
 
@@ -76,9 +80,11 @@ void tl_quant_free(struct tl_quant *q)
     memset(q, 0, sizeof *q);
 }
 
-/* The strings of array a into *v, *n.  @return 0, or -1 (not an array of
- * strings, or out of memory). */
-static int strings(const cJSON *a, char ***v, size_t *n)
+/* The strings of array a into *v, *n, each "re:PATTERN" compiled once,
+ * anchored at the start (as Python's re.match).  @return 0; -1 not an
+ * array of strings, or out of memory; -2 a pattern that does not compile
+ * (its text in *bad). */
+static int targets(const cJSON *a, struct tl_quant_target **v, size_t *n, const char **bad)
 {
     *v = NULL;
     *n = 0;
@@ -90,11 +96,38 @@ static int strings(const cJSON *a, char ***v, size_t *n)
     if (!(*v = calloc(m ? (size_t)m : 1, sizeof **v)))
         return -1;
     for (const cJSON *s = a->child; s; s = s->next) {
-        if (!cJSON_IsString(s) || !((*v)[*n] = strdup(s->valuestring)))
+        struct tl_quant_target *t = &(*v)[*n];
+        if (!cJSON_IsString(s) || !(t->text = strdup(s->valuestring)))
             return -1;
         (*n)++;
+        if (strncmp(t->text, "re:", 3) != 0)
+            continue;
+        char *pat = malloc(strlen(t->text) + 8);
+        if (!pat || !(t->re = malloc(sizeof(regex_t)))) {
+            free(pat);
+            return -1;
+        }
+        sprintf(pat, "^(%s)", t->text + 3);
+        int rc = regcomp(t->re, pat, REG_EXTENDED | REG_NOSUB);
+        free(pat);
+        if (rc) {
+            free(t->re);
+            t->re = NULL;
+            *bad = t->text;
+            return -2;
+        }
     }
     return 0;
+}
+
+/* targets()'s failure as an error naming key. */
+static int bad_targets(struct tl_error *err, const char *key, int rc, const char *bad)
+{
+    char q[128];
+    if (rc == -2)
+        return tl_fail(err, TL_E_VALUE, key, "holds '%s', which is no regular expression",
+                       tl_quote(bad, q, sizeof q));
+    return tl_fail(err, TL_E_VALUE, key, "is not a list of module names");
 }
 
 /* A whole number of config object o's key, or dflt when it has none; -2
@@ -128,8 +161,11 @@ static int ct_groups(const cJSON *qc, struct tl_quant *q, struct tl_error *err)
         return 0;
     }
     const cJSON *groups = cJSON_GetObjectItemCaseSensitive(qc, "config_groups");
-    if (strings(cJSON_GetObjectItemCaseSensitive(qc, "ignore"), &q->ignore, &q->nignore))
-        return bad(err, "quantization_config.ignore", "is not a list of module names");
+    const char *pattern = NULL;
+    int trc = targets(cJSON_GetObjectItemCaseSensitive(qc, "ignore"), &q->ignore, &q->nignore,
+                      &pattern);
+    if (trc)
+        return bad_targets(err, "quantization_config.ignore", trc, pattern);
     if (!cJSON_IsObject(groups))
         return bad(err, "quantization_config.config_groups", "is missing or not an object");
     int n = cJSON_GetArraySize(groups);
@@ -142,9 +178,9 @@ static int ct_groups(const cJSON *qc, struct tl_quant *q, struct tl_error *err)
         const cJSON *sym = cJSON_GetObjectItemCaseSensitive(w, "symmetric");
         int64_t bits = whole(w, "num_bits", 4), gs = whole(w, "group_size", -1);
         bool channel = cJSON_IsString(st) && strcmp(st->valuestring, "channel") == 0;
-        if (strings(cJSON_GetObjectItemCaseSensitive(g, "targets"), &x->targets, &x->ntargets))
-            return bad(err, "quantization_config.config_groups.targets", "is not a list of "
-                       "names");
+        if ((trc = targets(cJSON_GetObjectItemCaseSensitive(g, "targets"), &x->targets,
+                           &x->ntargets, &pattern)))
+            return bad_targets(err, "quantization_config.config_groups.targets", trc, pattern);
         if (!cJSON_IsObject(w))
             continue;                   /* a group quantizing no weight */
         if (bits != 4 && bits != 8)
@@ -208,37 +244,26 @@ int tl_quant_parse(const char *text, size_t len, struct tl_quant *q, struct tl_e
 /* ---- which config group a module takes ------------------------------------ */
 
 /* Whether target names module P: "re:PATTERN" matched from the start (as
- * Python's re.match), a class name (no '.', a capital first: "Linear")
+ * Python's re.match, compiled by targets()), a class name (no '.', a capital first: "Linear")
  * matching every module, else the name itself. */
-static bool target_matches(const char *target, const char *module)
+static bool target_matches(const struct tl_quant_target *t, const char *module)
 {
-    if (strncmp(target, "re:", 3) == 0) {
-        regex_t re;
-        char *pat = malloc(strlen(target) + 8);
-        if (!pat)
-            return false;
-        sprintf(pat, "^(%s)", target + 3);
-        bool ok = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB) == 0;
-        free(pat);
-        bool hit = ok && regexec(&re, module, 0, NULL, 0) == 0;
-        if (ok)
-            regfree(&re);
-        return hit;
-    }
-    if (!strchr(target, '.') && target[0] >= 'A' && target[0] <= 'Z')
+    if (t->re)
+        return regexec(t->re, module, 0, NULL, 0) == 0;
+    if (!strchr(t->text, '.') && t->text[0] >= 'A' && t->text[0] <= 'Z')
         return true;
-    return strcmp(target, module) == 0;
+    return strcmp(t->text, module) == 0;
 }
 
 /* The config group of module P (NULL: not quantized by this config). */
 static const struct tl_quant_group *group_of(const struct tl_quant *q, const char *module)
 {
     for (size_t k = 0; k < q->nignore; k++)
-        if (target_matches(q->ignore[k], module))
+        if (target_matches(&q->ignore[k], module))
             return NULL;
     for (size_t k = 0; k < q->ngroups; k++)
         for (size_t t = 0; q->groups[k].bits && t < q->groups[k].ntargets; t++)
-            if (target_matches(q->groups[k].targets[t], module))
+            if (target_matches(&q->groups[k].targets[t], module))
                 return &q->groups[k];
     return NULL;
 }
@@ -324,9 +349,10 @@ static int find_gptq_awq(struct finder *x, const char *base, const struct tl_qua
                          PRIu64 "])", "", groups, out);
         p->in = w->shape[0];
     } else {
-        for (unsigned b = 4; !bits && b; b = b == 4 ? 8 : b == 8 ? 2 : b == 2 ? 3 : 0)
-            if (z->shape[1] == (out * b + 31) / 32 && w->shape[0] * 32 % b == 0)
-                bits = b;
+        static const unsigned widths[] = { 4, 8, 2, 3 };    /* the commonest first */
+        for (size_t k = 0; !bits && k < sizeof widths / sizeof widths[0]; k++)
+            if (z->shape[1] == (out * widths[k] + 31) / 32 && w->shape[0] * 32 % widths[k] == 0)
+                bits = widths[k];
         if (!bits || w->shape[1] != out || z->shape[0] != groups ||
             z->shape[1] != (out * bits + 31) / 32 || w->shape[0] * 32 % bits)
             return wrong(x, "%sis not a GPTQ weight: qweight [in*bits/32, out] and qzeros [G, "
@@ -408,22 +434,59 @@ static int find_packed(struct finder *x, const char *base, const struct tl_quant
     return 0;
 }
 
+/* The scheme row name's packed codes name: 'g' (P.qweight: GPTQ or AWQ),
+ * 'c' (P.weight_packed: compressed-tensors), or 0; *stem gets P's length. */
+static char packed_kind(const char *name, size_t *stem)
+{
+    size_t n = name ? strlen(name) : 0;
+    static const struct { const char *end; char kind; } ends[] = {
+        { "qweight", 'g' }, { "weight_packed", 'c' },
+    };
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++) {
+        size_t m = strlen(ends[k].end);
+        if (n >= m && strcmp(name + n - m, ends[k].end) == 0 &&
+            (n == m || name[n - m - 1] == '.')) {
+            *stem = n - m;
+            return ends[k].kind;
+        }
+    }
+    return 0;
+}
+
+bool tl_grouped_candidates(const struct tl_file *f)
+{
+    size_t stem;
+    for (size_t i = 0; i < f->count; i++)
+        if (packed_kind(f->tensors[i].name, &stem))
+            return true;
+    return false;
+}
+
+size_t tl_scaled_parts(const struct tl_scaled *p, size_t rows[2 + TL_SCALED_EXTRA])
+{
+    size_t n = 0;
+    rows[n++] = p->weight;
+    rows[n++] = p->scale;
+    for (int x = 0; x < TL_SCALED_EXTRA; x++)
+        if (p->extra[x] != SIZE_MAX)
+            rows[n++] = p->extra[x];
+    return n;
+}
+
 int tl_grouped_find(const struct tl_file *f, const struct tl_name_index *ix, size_t i,
                     struct tl_scaled *p, struct tl_error *err)
 {
     const struct tl_quant *q = f->quant;
     const char *name = f->tensors[i].name;
-    size_t n = strlen(name);
-    bool gq = n >= 7 && strcmp(name + n - 7, "qweight") == 0 && (n == 7 || name[n - 8] == '.');
-    bool ct = n >= 13 && strcmp(name + n - 13, "weight_packed") == 0 &&
-              (n == 13 || name[n - 14] == '.');
-    if ((!gq && !ct) || (q && q->method == TL_QUANT_NONE) ||
-        (q && gq && q->method == TL_QUANT_CT) || (q && ct && q->method != TL_QUANT_CT &&
-                                                  q->method != TL_QUANT_AUTO))
+    size_t n;
+    char kind = packed_kind(name, &n);
+    bool gq = kind == 'g', ct = kind == 'c';
+    if (!kind || (q && q->method == TL_QUANT_NONE) || (q && gq && q->method == TL_QUANT_CT) ||
+        (q && ct && q->method != TL_QUANT_CT && q->method != TL_QUANT_AUTO))
         return 1;
     struct finder x = { f, ix, err, "" };
     char base[480], qn[256];
-    snprintf(base, sizeof base, "%.*s", (int)(n - (gq ? 7 : 13)), name);
+    snprintf(base, sizeof base, "%.*s", (int)n, name);
     snprintf(x.key, sizeof x.key, "weight '%sweight'", tl_quote(base, qn, sizeof qn));
     memset(p, 0, sizeof *p);
     for (int k = 0; k < TL_SCALED_EXTRA; k++)
@@ -458,7 +521,7 @@ unsigned tl_grouped_code(const uint8_t *s, unsigned bits, uint64_t k)
     return (unsigned)(v >> (bit % 8)) & ((1u << bits) - 1);
 }
 
-static const uint8_t awq_place[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };   /* column 8j+c: nibble */
+const uint8_t tl_awq_place[8] = { 0, 4, 1, 5, 2, 6, 3, 7 };
 
 int tl_grouped_zero(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                     uint64_t g, uint64_t o)
@@ -474,7 +537,7 @@ int tl_grouped_zero(const uint8_t *file, const struct tl_file *f, const struct t
     case TL_SCALED_GPTQ:
         return (int)tl_grouped_code(zb + g * z->shape[1] * 4, p->bits, o) + p->plus1;  /* no wrap */
     case TL_SCALED_AWQ:
-        return (int)tl_grouped_code(zb + g * z->shape[1] * 4, 4, o / 8 * 8 + awq_place[o % 8]);
+        return (int)tl_grouped_code(zb + g * z->shape[1] * 4, 4, o / 8 * 8 + tl_awq_place[o % 8]);
     default:
         if (z->desc.dtype == TL_DT_INT8)
             return (int)(int8_t)zb[o * z->shape[1] + g] + p->zero;
@@ -624,9 +687,9 @@ void tl_grouped_where(const struct tl_file *f, const uint8_t *file, const struct
         w->zero_row = g, w->zero_col = bit / 32, w->zero_bit = (unsigned)(bit % 32);
         break;
     case TL_SCALED_AWQ:
-        w->word_row = i, w->word_col = o / 8, w->bit = awq_place[o % 8] * 4;
+        w->word_row = i, w->word_col = o / 8, w->bit = tl_awq_place[o % 8] * 4;
         w->scale_row = g, w->scale_col = o;
-        w->zero_row = g, w->zero_col = o / 8, w->zero_bit = awq_place[o % 8] * 4;
+        w->zero_row = g, w->zero_col = o / 8, w->zero_bit = tl_awq_place[o % 8] * 4;
         break;
     default:
         bit = i * p->bits;

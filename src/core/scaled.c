@@ -134,11 +134,10 @@ int tl_scaled_roles(size_t count, const struct tl_scaled *pairs, size_t n,
         return TL_E_NOMEM;
     }
     for (size_t k = 0; k < n; k++) {
+        size_t rows[2 + TL_SCALED_EXTRA], m = tl_scaled_parts(&pairs[k], rows);
         (*weight_of)[pairs[k].weight] = &pairs[k];
-        (*scale)[pairs[k].scale] = true;
-        for (int x = 0; x < TL_SCALED_EXTRA; x++)
-            if (pairs[k].extra[x] != SIZE_MAX)
-                (*scale)[pairs[k].extra[x]] = true;
+        for (size_t j = 1; j < m; j++)  /* every part but the weight's own row */
+            (*scale)[rows[j]] = true;
     }
     return 0;
 }
@@ -212,10 +211,9 @@ int tl_scaled_views(const struct tl_file *files, const uint8_t *const *bytes, si
     for (size_t i = 0; !rc && i < n; i++)
         taker[i] = owner[i];            /* the file whose view holds each row */
     for (size_t k = 0; !rc && k < np; k++) {
-        taker[pairs[k].scale] = owner[pairs[k].weight];
-        for (int x = 0; x < TL_SCALED_EXTRA; x++)
-            if (pairs[k].extra[x] != SIZE_MAX)
-                taker[pairs[k].extra[x]] = owner[pairs[k].weight];
+        size_t rows[2 + TL_SCALED_EXTRA], nparts = tl_scaled_parts(&pairs[k], rows);
+        for (size_t j = 1; j < nparts; j++)     /* the parts go where the weight is */
+            taker[rows[j]] = owner[pairs[k].weight];
     }
     for (size_t i = 0; !rc && i < n; i++)
         count[taker[i]]++;

@@ -450,17 +450,30 @@ struct tl_scaled {
     bool plus1;                         /* GPTQ v1: a zero point is stored less 1 */
 };
 
+/* The rows of a pair's parts into rows (weight, scale, then the extras it
+ * has): @return how many. */
+size_t tl_scaled_parts(const struct tl_scaled *p, size_t rows[2 + TL_SCALED_EXTRA]);
+
+/* Whether f has a row a group-quantized weight's packed codes could be
+ * (a name ending in qweight or weight_packed): only then is a config
+ * worth reading for it. */
+bool tl_grouped_candidates(const struct tl_file *f);
+
 /* A quantization config (SPEC 21): config.json's quantization_config, or
  * --quant's scheme alone (bits and group 0: from the shapes).  For
  * compressed-tensors, its config groups (each a list of targets: module
  * names, "re:" regular expressions, or class names such as "Linear", which
  * match every module) and the modules it ignores. */
 enum tl_quant_method { TL_QUANT_AUTO, TL_QUANT_NONE, TL_QUANT_GPTQ, TL_QUANT_AWQ, TL_QUANT_CT };
+struct tl_quant_target {
+    char *text;
+    void *re;                           /* a "re:" pattern, compiled once (a regex_t) */
+};
 struct tl_quant_group {
     unsigned bits;
     int64_t group;                      /* -1: a row is one group (per channel) */
     bool sym;
-    char **targets;
+    struct tl_quant_target *targets;
     size_t ntargets;
 };
 struct tl_quant {
@@ -470,7 +483,7 @@ struct tl_quant {
     bool v2;                            /* GPTQ: zero points as stored (gptq_v2) */
     struct tl_quant_group *groups;
     size_t ngroups;
-    char **ignore;
+    struct tl_quant_target *ignore;
     size_t nignore;
 };
 
@@ -549,11 +562,12 @@ uint32_t tl_grouped_gguf_type(const uint8_t *file, const struct tl_file *f,
 
 /* Row o's blocks of ggml type gtype (from tl_grouped_gguf_type, lossless)
  * at out: in / 32 blocks; *offset_error grows to the largest Q4_1 offset
- * rounding error met.  (src/copy/grouped.c) */
+ * rounding error met; tile as tl_grouped_decode's.  @return 0, or
+ * TL_E_NOMEM.  (src/copy/grouped.c) */
 struct tl_grouped_tile;
-void tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                       uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error,
-                       struct tl_grouped_tile *tile);
+int tl_grouped_blocks(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint32_t gtype, uint64_t o, uint8_t *out, double *offset_error,
+                      struct tl_grouped_tile *tile);
 
 /* Where element (o, i) of a group-quantized weight lies (SPEC 21): its
  * group; the packed word holding its code (row, column of the packed
@@ -576,18 +590,15 @@ void tl_grouped_where(const struct tl_file *f, const uint8_t *file, const struct
  * group). */
 bool tl_grouped_act_order(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p);
 
-/* Its decoded values first .. first + count as FLOAT32 (src/copy/grouped.c;
- * tl_scaled_decode calls it), and the helpers it shares with grouped.c:
- * element k of an integer part of type dt at `at` (sign-extended), and
- * the zero point of group g of row o. */
-int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                      uint64_t first, uint64_t count, float *out);
-
-/* The same (as BFLOAT16 with bf16, each value rounded as
- * tl_float_to_bfloat() rounds it) with a tile kept from call to call
- * (NULL: none): GPTQ's and
- * AWQ's rows are stored as columns, gathered for several rows at once into
- * it; zeroed before the first call, tl_grouped_tile_free() after the last. */
+/* Its decoded values first .. first + count (src/copy/grouped.c;
+ * tl_scaled_decode calls it): FLOAT32, or BFLOAT16 with bf16 (each value
+ * rounded as tl_float_to_bfloat() rounds it).  GPTQ's and AWQ's rows are
+ * stored as columns and gathered for several rows at once into tile, kept
+ * from call to call: zeroed before the first, tl_grouped_tile_free()
+ * after the last.  @return 0, or TL_E_NOMEM (no tile).  And the helpers
+ * it shares with grouped.c: element k of an integer part of type dt at
+ * `at` (sign-extended), the zero point of group g of row o, and AWQ's
+ * order: the nibble of its word holding column 8j + c is tl_awq_place[c]. */
 struct tl_grouped_tile {
     const struct tl_scaled *p;
     uint64_t o0;
@@ -597,10 +608,11 @@ struct tl_grouped_tile {
     const struct tl_scaled *looked;     /* the weight whose g_idx was looked at */
     bool in_order;                      /* its g_idx is i / group: not read again */
 };
-int tl_grouped_decode_tiled(const uint8_t *file, const struct tl_file *f,
-                            const struct tl_scaled *p, uint64_t first, uint64_t count,
-                            void *out, bool bf16, struct tl_grouped_tile *tile);
+int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
+                      uint64_t first, uint64_t count, void *out, bool bf16,
+                      struct tl_grouped_tile *tile);
 void tl_grouped_tile_free(struct tl_grouped_tile *t);
+extern const uint8_t tl_awq_place[8];
 uint64_t tl_grouped_read(const uint8_t *at, enum tl_dtype dt, uint64_t k);
 /* Scale k of a FLOAT16, BFLOAT16 or FLOAT32 part at sb, and code k of a
  * stream of bits-wide codes at s (little-endian words, low bits first). */

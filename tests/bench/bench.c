@@ -1662,15 +1662,23 @@ static void bench_scaled(const char *only)
 /* A model file that a script writes (python3 SCRIPT IN ARGS), converted whole into BFLOAT16 safetensors, against cat of the
  * output (cat OUT > COPY), medians of MODEL_RUNS, peak RSS; what says what
  * it is, case names its JSON row.  Skipped where the writer fails. */
+/* What convert_vs_cat converts to: the type, OUT's ending and its words,
+ * the JSON case's suffix, and the target line's text. */
+struct converted {
+    const char *to_type, *ending, *words, *suffix, *target;
+};
+static const struct converted to_bf16 = { "BFLOAT16", ".out.safetensors",
+                                          "BFLOAT16 safetensors", "_bf16", " (target <= 1.00)" };
+
 static void convert_vs_cat(const char *tool, const char *label, const char *what,
                            const char *script, const char *args, const char *ending,
-                           const char *missing)
+                           const char *missing, const struct converted *to)
 {
     const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
     const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
     char in[256], outp[256], copy[256], cmd[2048];
     snprintf(in, sizeof in, "%s/tl-%s-%d%s", dir, label, (int)getpid(), ending);
-    snprintf(outp, sizeof outp, "%s/tl-%s-%d.out.safetensors", dir, label, (int)getpid());
+    snprintf(outp, sizeof outp, "%s/tl-%s-%d%s", dir, label, (int)getpid(), to->ending);
     snprintf(copy, sizeof copy, "%s/tl-%s-%d.copy", dir, label, (int)getpid());
     snprintf(cmd, sizeof cmd, "%s %s '%s' %s 2>&1", python, script, in, args);
     if (system(cmd) != 0) {
@@ -1679,22 +1687,22 @@ static void convert_vs_cat(const char *tool, const char *label, const char *what
         return;
     }
     double rss, cat_rss;
-    snprintf(cmd, sizeof cmd, "'%s' convert '%s' --to-type BFLOAT16 -o '%s' --quiet", tool, in,
-             outp);
+    snprintf(cmd, sizeof cmd, "'%s' convert '%s' --to-type %s -o '%s' --quiet", tool, in,
+             to->to_type, outp);
     double tt = time_model(cmd, &rss);
     snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", outp, copy);
     double tc = time_model(cmd, &cat_rss);
     struct stat a, b;
     if (tt > 0 && tc > 0 && stat(in, &a) == 0 && stat(outp, &b) == 0) {
-        printf("\n%s model: %.2f GB of %s -> %.2f GB BFLOAT16 safetensors on %s\n", label,
-               a.st_size / 1e9, what, b.st_size / 1e9, dir);
-        printf("%s model: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time "
-               "(target <= 1.00), peak RSS %.0f MiB (target < 256)\n", label, tt * 1e3,
-               tc * 1e3, tt / tc, rss);
+        printf("\n%s model: %.2f GB of %s -> %.2f GB %s on %s\n", label, a.st_size / 1e9, what,
+               b.st_size / 1e9, to->words, dir);
+        printf("%s model: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time%s, "
+               "peak RSS %.0f MiB (target < 256)\n", label, tt * 1e3, tc * 1e3, tt / tc,
+               to->target, rss);
         if (json)
-            fprintf(json, "{\"case\": \"%s_model_bf16\", \"convert_ms\": %.1f, "
+            fprintf(json, "{\"case\": \"%s_model%s\", \"convert_ms\": %.1f, "
                     "\"cat_ms\": %.1f, \"ratio\": %.3f, \"rss_mib\": %.1f}\n", label,
-                    tt * 1e3, tc * 1e3, tt / tc, rss);
+                    to->suffix, tt * 1e3, tc * 1e3, tt / tc, rss);
     }
     unlink(in);
     unlink(outp);
@@ -1707,7 +1715,8 @@ static void bench_gguf_model(const char *tool)
 {
     const char *mb = getenv("BENCH_GGUF_MB");
     convert_vs_cat(tool, "gguf", "Q4_K and Q8_0 (ggml's)", "tests/bench/gguf_model.py",
-                   mb ? mb : "2048", ".gguf", "ggml's library or numpy missing: .ci/install-deps");
+                   mb ? mb : "2048", ".gguf", "ggml's library or numpy missing: .ci/install-deps",
+                   &to_bf16);
 }
 
 /* Scaled-weight models (SPEC 18): a DeepSeek-style FP8 model and a
@@ -1735,7 +1744,7 @@ static void bench_scaled_model(const char *tool, const char *kind, const char *m
                      : strcmp(kind, "awq") == 0 ? "AWQ 4-bit (groups of 128)"
                      : "compressed-tensors 4-bit (groups of 128)";
     convert_vs_cat(tool, kind, what, "tests/bench/scaled_model.py", args, ".safetensors",
-                   "numpy missing");
+                   "numpy missing", &to_bf16);
 }
 
 /* Group-quantized weights repacked into GGUF (SPEC 21): the GPTQ model of
@@ -1743,38 +1752,10 @@ static void bench_scaled_model(const char *tool, const char *kind, const char *m
  * without requantizing, against cat of the output. */
 static void bench_grouped_gguf(const char *tool)
 {
-    const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    const char *python = access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
-    char in[256], outp[256], copy[256], cmd[2048];
-    int pid = (int)getpid();
-    snprintf(in, sizeof in, "%s/tl-gq-%d.safetensors", dir, pid);
-    snprintf(outp, sizeof outp, "%s/tl-gq-%d.gguf", dir, pid);
-    snprintf(copy, sizeof copy, "%s/tl-gq-%d.copy", dir, pid);
-    snprintf(cmd, sizeof cmd, "%s tests/bench/scaled_model.py '%s' gptq 1024 2>&1", python, in);
-    if (system(cmd) != 0) {
-        printf("\ngrouped gguf: skipped (numpy missing)\n");
-        unlink(in);
-        return;
-    }
-    double rss, cat_rss;
-    snprintf(cmd, sizeof cmd, "'%s' convert '%s' --to-type Q4_0 -o '%s' --quiet", tool, in, outp);
-    double tt = time_model(cmd, &rss);
-    snprintf(cmd, sizeof cmd, "cat '%s' > '%s'", outp, copy);
-    double tc = time_model(cmd, &cat_rss);
-    struct stat a, b;
-    if (tt > 0 && tc > 0 && stat(in, &a) == 0 && stat(outp, &b) == 0) {
-        printf("\ngrouped gguf: %.2f GB of GPTQ 4-bit -> %.2f GB of Q4_0 (repacked) on %s\n",
-               a.st_size / 1e9, b.st_size / 1e9, dir);
-        printf("grouped gguf: convert %.0f ms, cat of the output %.0f ms: %.2f x cat's time, "
-               "peak RSS %.0f MiB (target < 256)\n", tt * 1e3, tc * 1e3, tt / tc, rss);
-        if (json)
-            fprintf(json, "{\"case\": \"grouped_gguf\", \"convert_ms\": %.1f, \"cat_ms\": "
-                    "%.1f, \"ratio\": %.3f, \"rss_mib\": %.1f}\n", tt * 1e3, tc * 1e3,
-                    tt / tc, rss);
-    }
-    unlink(in);
-    unlink(outp);
-    unlink(copy);
+    static const struct converted to_q4_0 = { "Q4_0", ".gguf", "Q4_0 GGUF (repacked)",
+                                              "_gguf_q4_0", "" };
+    convert_vs_cat(tool, "gptq", "GPTQ 4-bit (groups of 128)", "tests/bench/scaled_model.py",
+                   "gptq 1024", ".safetensors", "numpy missing", &to_q4_0);
 }
 
 /* A PyTorch checkpoint (SPEC 17): torch.save of about 1 GB of FLOAT32

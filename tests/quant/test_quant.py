@@ -344,6 +344,11 @@ def test_bad_files():
                         ("a.qzeros", "I32", qz.shape, qz.tobytes()),
                         ("a.scales", "F16", sc.shape, sc.tobytes()),
                         ("a.g_idx", "I32", [256], g.tobytes())]), "g_idx[5] is 9")
+    for args in (("convert", d + "4/model.safetensors:a.weight", "--dequantize", "-o",
+                  d + "4/one.npy"), ("dump", d + "4/model.safetensors:a.weight"),
+                 ("offset", d + "4/model.safetensors:a.weight", "0,0")):
+        r = tl(*args, check=False)              # one weight alone: checked as a whole file is
+        assert r.returncode == 4 and b"g_idx[5] is 9" in r.stderr, (args, r.stderr)
     p, *_ = ct_file(d + "5", 4, 32, False, zp_int8=True)
     b = bytearray(open(p, "rb").read())
     n = int.from_bytes(b[:8], "little")
