@@ -404,7 +404,7 @@ FUZZ_FLAGS  = $(TL_INC) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -ffp-
               -fsanitize-coverage-ignorelist=tests/fuzz/coverage-ignore.txt
 FUZZ_LIB    = $(CORE_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_CLI    = $(filter-out $(FUZZ_DIR)/src/cli/main.o,$(CLI_SRC:%.c=$(FUZZ_DIR)/%.o))
-FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz fuzz_calib fuzz_gguf fuzz_pickle fuzz_onnx
+FUZZERS     = fuzz_desc fuzz_dump fuzz_copy fuzz_tensorfile fuzz_convert fuzz_npz fuzz_calib fuzz_gguf fuzz_pickle fuzz_onnx fuzz_quant
 
 $(FUZZ_DIR)/src/copy/kern_sse2.o:   ISAFLAGS = -msse2
 $(FUZZ_DIR)/src/copy/kern_avx2.o:   ISAFLAGS = -mavx2 -mf16c
@@ -426,6 +426,7 @@ $(FUZZ_DIR)/fuzz_calib: $(FUZZ_DIR)/tests/fuzz/fuzz_calib.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_gguf: $(FUZZ_DIR)/tests/fuzz/fuzz_gguf.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_pickle: $(FUZZ_DIR)/tests/fuzz/fuzz_pickle.o $(FUZZ_LIB)
 $(FUZZ_DIR)/fuzz_onnx: $(FUZZ_DIR)/tests/fuzz/fuzz_onnx.o $(FUZZ_LIB)
+$(FUZZ_DIR)/fuzz_quant: $(FUZZ_DIR)/tests/fuzz/fuzz_quant.o $(FUZZ_LIB)
 $(addprefix $(FUZZ_DIR)/,$(FUZZERS)):
 	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread $^ -o $@ $(TL_LIBS)
 

@@ -80,6 +80,30 @@ void tl_quant_free(struct tl_quant *q)
     memset(q, 0, sizeof *q);
 }
 
+/* Whether pattern s would cost glibc's regex too much: a back reference
+ * (\\1 .. \\9: exponential matching), an interval ({m,n}), or more than
+ * eight quantifiers (regcomp copies a repeated group's tree once a
+ * repetition: nested ones gave gigabytes from a short pattern, fuzz_quant's
+ * second finding).  The patterns configs use ("re:.*mlp.gate$",
+ * "re:.*layers\\.[0-9]+\\.mlp.*") need a few at most. */
+static bool costly_pattern(const char *s)
+{
+    unsigned quantifiers = 0;
+    for (; *s; s++) {
+        if (*s == '{')
+            return true;
+        if (*s == '*' || *s == '+' || *s == '?')
+            quantifiers++;
+        if (*s != '\\')
+            continue;
+        if (s[1] >= '1' && s[1] <= '9')
+            return true;
+        if (s[1])
+            s++;                        /* an escaped character, backslash included */
+    }
+    return quantifiers > 8;
+}
+
 /* The strings of array a into *v, *n, each "re:PATTERN" compiled once,
  * anchored at the start (as Python's re.match).  @return 0; -1 not an
  * array of strings, or out of memory; -2 a pattern that does not compile
@@ -102,6 +126,10 @@ static int targets(const cJSON *a, struct tl_quant_target **v, size_t *n, const 
         (*n)++;
         if (strncmp(t->text, "re:", 3) != 0)
             continue;
+        if (strlen(t->text) > 1024 || costly_pattern(t->text)) {
+            *bad = t->text;             /* refused before regcomp sees it */
+            return -2;
+        }
         char *pat = malloc(strlen(t->text) + 8);
         if (!pat || !(t->re = malloc(sizeof(regex_t)))) {
             free(pat);
@@ -125,20 +153,23 @@ static int bad_targets(struct tl_error *err, const char *key, int rc, const char
 {
     char q[128];
     if (rc == -2)
-        return tl_fail(err, TL_E_VALUE, key, "holds '%s', which is no regular expression",
+        return tl_fail(err, TL_E_VALUE, key, "holds '%s', which is no regular expression the "
+                       "tool reads (POSIX extended, without back references or {m,n}, at most "
+                       "8 of * + ?, at most 1 KiB)",
                        tl_quote(bad, q, sizeof q));
     return tl_fail(err, TL_E_VALUE, key, "is not a list of module names");
 }
 
 /* A whole number of config object o's key, or dflt when it has none; -2
- * when it is no whole number. */
+ * when it is no whole number (or past 10^15). */
 static int64_t whole(const cJSON *o, const char *key, int64_t dflt)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
     if (!v || cJSON_IsNull(v))
         return dflt;
-    if (!cJSON_IsNumber(v) || v->valuedouble != (double)(int64_t)v->valuedouble)
-        return -2;
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= -1e15 && v->valuedouble <= 1e15) ||
+        v->valuedouble != (double)(int64_t)v->valuedouble)
+        return -2;                      /* cast only what an int64_t holds (fuzz_quant) */
     return (int64_t)v->valuedouble;
 }
 

@@ -367,6 +367,28 @@ def test_bad_files():
     bad(p, "weight_shape says [64, 356]")
 
 
+def test_bad_config():
+    """config.json's quantization_config that is not what it should be:
+    one line naming config.json and the key, exit 4; a re: pattern that
+    would cost the regex library too much is refused the same way."""
+    p, *_ = ct_file(os.path.join(TMP, "cfg"), 4, 32, True)
+    cfg = os.path.join(TMP, "cfg", "config.json")
+    base = json.load(open(cfg))
+    for ignore, says in ((["re:(a+)+\\1"], "ignore"), (["re:a{1,9}"], "ignore"),
+                         (["re:(.+)+" * 5], "ignore"), (["re:[unclosed"], "ignore")):
+        c = json.loads(json.dumps(base))
+        c["quantization_config"]["ignore"] = ignore
+        json.dump(c, open(cfg, "w"))
+        r = tl("list", p, check=False)
+        err = r.stderr.decode()
+        assert r.returncode == 4 and "config.json" in err and says in err, (ignore, err)
+    c = json.loads(json.dumps(base))
+    c["quantization_config"]["config_groups"]["group_0"]["weights"]["group_size"] = 1e300
+    json.dump(c, open(cfg, "w"))
+    r = tl("list", p, check=False)
+    assert r.returncode == 4 and b"group_size" in r.stderr, r.stderr
+
+
 def test_quant_option():
     """--quant names the scheme of a lone file; none leaves the parts."""
     p, ref = gptq_file(os.path.join(TMP, "qo"), 4, 32, False, config=False)
