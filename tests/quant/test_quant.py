@@ -375,13 +375,19 @@ def test_bad_config():
     cfg = os.path.join(TMP, "cfg", "config.json")
     base = json.load(open(cfg))
     for ignore, says in ((["re:(a+)+\\1"], "ignore"), (["re:a{1,9}"], "ignore"),
-                         (["re:(.+)+" * 5], "ignore"), (["re:[unclosed"], "ignore")):
+                         (["re:(.+)+" * 5], "ignore"), (["re:[unclosed"], "ignore"),
+                         (["re:.*+++++"], "ignore")):
         c = json.loads(json.dumps(base))
         c["quantization_config"]["ignore"] = ignore
         json.dump(c, open(cfg, "w"))
         r = tl("list", p, check=False)
         err = r.stderr.decode()
         assert r.returncode == 4 and "config.json" in err and says in err, (ignore, err)
+    # * + ? inside a bracket expression are characters, not quantifiers
+    c = json.loads(json.dumps(base))
+    c["quantization_config"]["ignore"] = ["re:[*+?]+x", "re:a[]+]*b"]
+    json.dump(c, open(cfg, "w"))
+    tl("list", p)
     c = json.loads(json.dumps(base))
     c["quantization_config"]["config_groups"]["group_0"]["weights"]["group_size"] = 1e300
     json.dump(c, open(cfg, "w"))
