@@ -242,6 +242,15 @@ typedef void (*tl_gq_fn)(const uint8_t *q, size_t n, int32_t zero, float scale, 
  * alignment).  dequant.c has the scalar twins. */
 typedef void (*tl_gq16_fn)(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y);
 
+/* awq8: AWQ's words (SPEC 21) as rows of codes.  src holds 8 inputs'
+ * words, input r's ncol (at most 16) at src + r * stride, word c holding
+ * the 4-bit codes of outputs 8c .. 8c + 7, output 8c + k's in nibble
+ * place[k]; for c < ncol and k < 8, dst[(8c + k) * dstride] becomes output
+ * 8c + k's codes of the 8 inputs, input r's in nibble r.  Nothing else of
+ * dst is written.  dequant.c has the scalar twin. */
+typedef void (*tl_awq8_fn)(const uint8_t *src, size_t stride, size_t ncol,
+                           const uint8_t place[8], uint32_t *dst, size_t dstride);
+
 /* The _nt slots do the same with non-temporal (streaming) stores where the
  * destination's alignment allows, for outputs larger than the caches: they
  * write whole cache lines without reading them first, and order their
@@ -281,7 +290,8 @@ typedef void (*tl_fence_fn)(void);
     X(tl_fp8s_fn, fp8s_bf16, )                               \
     X(tl_fp8s_lut_fn, fp8s_lut, )                            \
     X(tl_gq_fn, gq, [2])                                     \
-    X(tl_gq16_fn, gq_bf16, [2])
+    X(tl_gq16_fn, gq_bf16, [2])                              \
+    X(tl_awq8_fn, awq8, )
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;
 struct tl_kernels {

@@ -506,6 +506,38 @@ void tl_gq8_bf16_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, u
         put_bf16(y + 2 * k, (float)((int32_t)q[k] - zero) * scale);
 }
 
+/* Eight words as an 8 x 8 matrix of nibbles (a[r] nibble c) transposed in
+ * place by three rounds of swaps (nibbles, bytes, halves): a[c] nibble r
+ * is then what a[r] nibble c was. */
+static void nibble_transpose(uint32_t a[8])
+{
+    for (unsigned q = 0; q < 8; q += 2) {
+        uint32_t x = ((a[q] >> 4) ^ a[q + 1]) & 0x0f0f0f0fu;
+        a[q + 1] ^= x, a[q] ^= x << 4;
+    }
+    for (unsigned q = 0; q < 8; q += q % 2 ? 3 : 1) {
+        uint32_t x = ((a[q] >> 8) ^ a[q + 2]) & 0x00ff00ffu;
+        a[q + 2] ^= x, a[q] ^= x << 8;
+    }
+    for (unsigned q = 0; q < 4; q++) {
+        uint32_t x = ((a[q] >> 16) ^ a[q + 4]) & 0x0000ffffu;
+        a[q + 4] ^= x, a[q] ^= x << 16;
+    }
+}
+
+void tl_awq8_scalar(const uint8_t *src, size_t stride, size_t ncol, const uint8_t place[8],
+                    uint32_t *dst, size_t dstride)
+{
+    for (size_t c = 0; c < ncol; c++) {
+        uint32_t a[8];
+        for (unsigned r = 0; r < 8; r++)
+            memcpy(&a[r], src + r * stride + c * 4, 4);
+        nibble_transpose(a);
+        for (unsigned k = 0; k < 8; k++)
+            dst[(8 * c + k) * dstride] = a[place[k]];
+    }
+}
+
 /* ---- the reverse: ggml's reference quantizers ------------------------------
  * Q8_0, Q4_0 and Q4_1 blocks from FLOAT32 values, as ggml's quantize_row_*_ref
  * makes them (what ggml_quantize_chunk does without an importance

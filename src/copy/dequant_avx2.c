@@ -463,3 +463,44 @@ void tl_gq8_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uin
         _mm_storeu_si128((__m128i *)(void *)(y + 2 * k), to_bf16(products8(q + k, z, s)));
     tl_gq8_bf16_scalar(q + k, n - k, zero, scale, y + 2 * k);
 }
+
+/* AWQ's words as rows of codes (copy.h's awq8): eight columns a vector,
+ * the nibble matrix of each transposed by dequant.c's three rounds of
+ * swaps done on every lane at once, its words then stored a row each. */
+void tl_awq8_avx2(const uint8_t *src, size_t stride, size_t ncol, const uint8_t place[8],
+                  uint32_t *dst, size_t dstride)
+{
+    static const int32_t ramp[16] = { -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0 };
+    const __m256i m4 = _mm256_set1_epi32(0x0f0f0f0f), m8 = _mm256_set1_epi32(0x00ff00ff),
+                  m16 = _mm256_set1_epi32(0x0000ffff);
+    for (size_t c0 = 0; c0 < ncol; c0 += 8) {
+        size_t n = ncol - c0 < 8 ? ncol - c0 : 8;
+        const __m256i live = _mm256_loadu_si256((const __m256i *)(const void *)(ramp + 8 - n));
+        __m256i a[8];
+        for (unsigned r = 0; r < 8; r++)        /* the lanes past ncol not read */
+            a[r] = _mm256_maskload_epi32((const int *)(const void *)(src + r * stride + c0 * 4),
+                                         live);
+        for (unsigned q = 0; q < 8; q += 2) {
+            __m256i x = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi32(a[q], 4), a[q + 1]), m4);
+            a[q + 1] = _mm256_xor_si256(a[q + 1], x);
+            a[q] = _mm256_xor_si256(a[q], _mm256_slli_epi32(x, 4));
+        }
+        for (unsigned q = 0; q < 8; q += q % 2 ? 3 : 1) {
+            __m256i x = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi32(a[q], 8), a[q + 2]), m8);
+            a[q + 2] = _mm256_xor_si256(a[q + 2], x);
+            a[q] = _mm256_xor_si256(a[q], _mm256_slli_epi32(x, 8));
+        }
+        for (unsigned q = 0; q < 4; q++) {
+            __m256i x = _mm256_and_si256(_mm256_xor_si256(_mm256_srli_epi32(a[q], 16), a[q + 4]),
+                                         m16);
+            a[q + 4] = _mm256_xor_si256(a[q + 4], x);
+            a[q] = _mm256_xor_si256(a[q], _mm256_slli_epi32(x, 16));
+        }
+        uint32_t w[8][8];
+        for (unsigned k = 0; k < 8; k++)
+            _mm256_storeu_si256((__m256i *)(void *)w[k], a[place[k]]);
+        for (size_t c = 0; c < n; c++)
+            for (unsigned k = 0; k < 8; k++)
+                dst[(8 * (c0 + c) + k) * dstride] = w[k][c];
+    }
+}

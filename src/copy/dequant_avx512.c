@@ -156,3 +156,41 @@ void tl_gq8_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, u
         _mm256_storeu_si256((__m256i *)(void *)(y + 2 * k), to_bf16(products16(q + k, z, s)));
     tl_gq8_bf16_scalar(q + k, n - k, zero, scale, y + 2 * k);
 }
+
+/* AWQ's words as rows of codes (copy.h's awq8): the 16 columns in one
+ * vector, each lane's nibble matrix transposed by dequant.c's three
+ * rounds of swaps, then each place's words scattered to their rows. */
+void tl_awq8_avx512(const uint8_t *src, size_t stride, size_t ncol, const uint8_t place[8],
+                    uint32_t *dst, size_t dstride)
+{
+    if (ncol > 16 || dstride > INT32_MAX / 128) {     /* the scatter's indices are 32 bits */
+        tl_awq8_scalar(src, stride, ncol, place, dst, dstride);
+        return;
+    }
+    const __mmask16 live = (__mmask16)((1u << ncol) - 1);
+    const __m512i m4 = _mm512_set1_epi32(0x0f0f0f0f), m8 = _mm512_set1_epi32(0x00ff00ff),
+                  m16 = _mm512_set1_epi32(0x0000ffff);
+    __m512i a[8];
+    for (unsigned r = 0; r < 8; r++)            /* the lanes past ncol not read */
+        a[r] = _mm512_maskz_loadu_epi32(live, src + r * stride);
+    for (unsigned q = 0; q < 8; q += 2) {
+        __m512i x = _mm512_and_si512(_mm512_xor_si512(_mm512_srli_epi32(a[q], 4), a[q + 1]), m4);
+        a[q + 1] = _mm512_xor_si512(a[q + 1], x);
+        a[q] = _mm512_xor_si512(a[q], _mm512_slli_epi32(x, 4));
+    }
+    for (unsigned q = 0; q < 8; q += q % 2 ? 3 : 1) {
+        __m512i x = _mm512_and_si512(_mm512_xor_si512(_mm512_srli_epi32(a[q], 8), a[q + 2]), m8);
+        a[q + 2] = _mm512_xor_si512(a[q + 2], x);
+        a[q] = _mm512_xor_si512(a[q], _mm512_slli_epi32(x, 8));
+    }
+    for (unsigned q = 0; q < 4; q++) {
+        __m512i x = _mm512_and_si512(_mm512_xor_si512(_mm512_srli_epi32(a[q], 16), a[q + 4]), m16);
+        a[q + 4] = _mm512_xor_si512(a[q + 4], x);
+        a[q] = _mm512_xor_si512(a[q], _mm512_slli_epi32(x, 16));
+    }
+    const __m512i rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                                              12, 13, 14, 15),
+                                            _mm512_set1_epi32((int)(8 * dstride)));
+    for (unsigned k = 0; k < 8; k++)
+        _mm512_mask_i32scatter_epi32(dst + k * dstride, live, rows, a[place[k]], 4);
+}

@@ -38,8 +38,20 @@ struct row {
  * compressed-tensors stores a row), AWQ's of 8 rows likewise:
  * gathered a whole row at a time, a cache line of the source feeding every
  * row of the tile (reading a column word by word fetched a line a word). */
-#define TL_GQ_TILE 64
+#define TL_GQ_TILE 128
 #define AWQ_COLS 16                     /* AWQ: a line of 16 words, 128 rows */
+#define AWQ_AHEAD 8                     /* its lines fetched this many words ahead */
+
+/* The bytes of the tile's row: its words (GPTQ's w->shape[0], AWQ's one
+ * for 8 inputs) rounded to an odd number of cache lines, so that a word of
+ * each row, written or read together, fall in different cache sets (a
+ * power of two of them put 128 rows in two sets: 0.07 of memcpy). */
+static uint64_t tile_pitch(const struct tl_scaled *p, const struct tl_file_tensor *w)
+{
+    uint64_t words = p->kind == TL_SCALED_AWQ ? (p->in + 7) / 8 : w->shape[0];
+    uint64_t lines = (words * 4 + 63) / 64;
+    return (lines | 1) * 64;
+}
 static bool tile_fill(const struct row *r, uint64_t o)
 {
     const struct tl_scaled *p = r->p;
@@ -49,7 +61,7 @@ static bool tile_fill(const struct row *r, uint64_t o)
     uint64_t rows = awq ? 8 * AWQ_COLS : TL_GQ_TILE, o0 = o / rows * rows;
     if (t->p == p && t->o0 == o0 && t->rows)
         return true;
-    uint64_t per = awq ? (p->in + 7) / 8 * 4 : w->shape[0] * 4, need = rows * per;
+    uint64_t per = tile_pitch(p, w), need = rows * per;
     if (need > t->cap) {
         uint8_t *more = realloc(t->buf, (size_t)need);
         if (!more)
@@ -60,45 +72,30 @@ static bool tile_fill(const struct row *r, uint64_t o)
     uint64_t cols = w->shape[1], n = o0 + rows <= p->out ? rows : p->out - o0;
     uint32_t *d = (uint32_t *)(void *)t->buf;
     if (awq) {
-        /* the words of inputs 8j .. 8j + 7 in column o0 / 8, an 8 x 8 matrix
-         * of nibbles (a[r] nibble c: input 8j + r, place c), transposed by
-         * three rounds of swaps: a[c] then holds place c's codes of the 8
-         * inputs, a word of the row at that place (place[] above); the
-         * tile's 16 columns from one line of each input's words */
-        const uint8_t *place = tl_awq_place;
+        /* the words of inputs 8j .. 8j + 7 in columns o0 / 8 on (a line of
+         * each input's words), an 8 x 8 matrix of nibbles a column, to
+         * word j of the tile's rows by the CPU's awq8; inputs past the
+         * last read as zeros */
         const uint8_t *col = r->wb + (o0 / 8) * 4;
-        uint64_t words = per / 4, ncol = (n + 7) / 8;     /* a line of words an input */
+        uint64_t words = (p->in + 7) / 8, ncol = (n + 7) / 8;
         for (uint64_t j = 0; j < words; j++) {
+            const uint8_t *src = col + 8 * j * cols * 4;
+            size_t stride = (size_t)(cols * 4);
             uint32_t line[8][AWQ_COLS];
-            for (unsigned q = 0; q < 8; q++) {
-                if (8 * j + q < p->in)
-                    memcpy(line[q], col + (8 * j + q) * cols * 4, (size_t)ncol * 4);
-                else
-                    memset(line[q], 0, sizeof line[q]);
+            for (uint64_t q = 8 * AWQ_AHEAD; q < 8 * AWQ_AHEAD + 8 && 8 * j + q < p->in; q++)
+                __builtin_prefetch(src + q * stride);
+            if (8 * j + 8 > p->in) {
+                memset(line, 0, sizeof line);
+                for (uint64_t q = 0; 8 * j + q < p->in; q++)
+                    memcpy(line[q], src + q * stride, (size_t)ncol * 4);
+                src = (const uint8_t *)line;
+                stride = sizeof line[0];
             }
-            for (uint64_t cc = 0; cc < ncol; cc++) {
-                uint32_t a[8];
-                for (unsigned q = 0; q < 8; q++)
-                    a[q] = line[q][cc];
-                for (unsigned q = 0; q < 8; q += 2) {
-                    uint32_t x = ((a[q] >> 4) ^ a[q + 1]) & 0x0f0f0f0fu;
-                    a[q + 1] ^= x, a[q] ^= x << 4;
-                }
-                for (unsigned q = 0; q < 8; q += q % 2 ? 3 : 1) {
-                    uint32_t x = ((a[q] >> 8) ^ a[q + 2]) & 0x00ff00ffu;
-                    a[q + 2] ^= x, a[q] ^= x << 8;
-                }
-                for (unsigned q = 0; q < 4; q++) {
-                    uint32_t x = ((a[q] >> 16) ^ a[q + 4]) & 0x0000ffffu;
-                    a[q + 4] ^= x, a[q] ^= x << 16;
-                }
-                for (unsigned c = 0; c < 8; c++)
-                    d[(cc * 8 + c) * words + j] = a[place[c]];
-            }
+            r->k->awq8(src, stride, (size_t)ncol, tl_awq_place, d + j, (size_t)(per / 4));
         }
     } else {                            /* word (k, o0 + j) to row j's word k: the */
         uint64_t words = w->shape[0];   /* copy core's transpose of 4-byte elements */
-        r->k->transpose[2](r->wb + o0 * 4, (size_t)(cols * 4), t->buf, (size_t)(words * 4),
+        r->k->transpose[2](r->wb + o0 * 4, (size_t)(cols * 4), t->buf, (size_t)per,
                            (size_t)words, (size_t)n);
     }
     t->p = p;
@@ -119,12 +116,11 @@ static const uint8_t *codes(const struct row *r, uint64_t o, unsigned *bits)
         return r->wb + o * w->shape[1] * 4;
     if (!tile_fill(r, o))
         return NULL;
-    uint64_t per = p->kind == TL_SCALED_AWQ ? (p->in + 7) / 8 * 4 : w->shape[0] * 4;
-    return r->tile->buf + (o - r->tile->o0) * per;
+    return r->tile->buf + (o - r->tile->o0) * tile_pitch(p, w);
 }
 
-/* The zero point of group g of row o: GPTQ's 4- and 8-bit ones read here
- * from their word (a group's run is 128 codes or so: a call and a copy of
+/* The zero point of group g of row o: GPTQ's 4- and 8-bit ones and AWQ's
+ * read here from their word (a group's run is 128 codes or so: a call and a copy of
  * a few bytes each weighed as much as the run), the others by
  * tl_grouped_zero. */
 static inline int32_t zero_of(const struct row *r, uint64_t g, uint64_t o)
@@ -135,6 +131,11 @@ static inline int32_t zero_of(const struct row *r, uint64_t g, uint64_t o)
         uint32_t w;
         memcpy(&w, r->zb + (g * r->zcols + o / per) * 4, 4);
         return (int32_t)(w >> (o % per * p->bits) & ((1u << p->bits) - 1)) + p->plus1;
+    }
+    if (p->kind == TL_SCALED_AWQ && r->zb) {    /* AWQ's nibble order, as its codes' */
+        uint32_t w;
+        memcpy(&w, r->zb + (g * r->zcols + o / 8) * 4, 4);
+        return (int32_t)(w >> (tl_awq_place[o % 8] * 4) & 15);
     }
     if (p->extra[TL_PART_ZEROS] == SIZE_MAX)
         return p->zero;

@@ -766,6 +766,41 @@ static void check_gq(const char *isa, tl_gq_fn fn, tl_gq_fn twin, tl_gq16_fn fn1
     buf_free(&want);
 }
 
+/* AWQ's words as rows of codes (awq8, SPEC 21) against the scalar twin:
+ * 8 inputs of ncol random words (0 to 16) at a random stride, the last
+ * ending at an unreadable page, into rows of a random pitch whose other
+ * words must stay as they were; a random place order. */
+static void check_awq8(const char *isa, tl_awq8_fn fn, tl_awq8_fn twin, size_t ncol)
+{
+    size_t stride = ncol * 4 + 4 * rnd(20), pitch = 1 + rnd(40), n = (8 * 16 + 8) * pitch * 4;
+    struct buf src, out, want;
+    buf_alloc(&src, 7 * stride + ncol * 4 + 1, true, 0);
+    buf_alloc(&out, n, false, 4 * (unsigned)rnd(16));
+    buf_alloc(&want, n, false, (unsigned)(out.p - (uint8_t *)out.map));
+    randomize(src.p, src.n);
+    randomize(out.p, n);
+    memcpy(want.p, out.p, n);
+    uint8_t place[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    for (unsigned k = 7; k > 0; k--) {
+        unsigned j = (unsigned)rnd(k + 1);
+        uint8_t t = place[k];
+        place[k] = place[j], place[j] = t;
+    }
+    const uint8_t *from = src.p + 1;    /* the words off their alignment */
+    twin(from, stride, ncol, place, (uint32_t *)(void *)want.p, pitch);
+    fn(from, stride, ncol, place, (uint32_t *)(void *)out.p, pitch);
+    checks++;
+    if (!same(&out, &want)) {
+        char what[160];
+        snprintf(what, sizeof what, "%s awq8: %zu columns, stride %zu, pitch %zu: rows differ",
+                 isa, ncol, stride, pitch);
+        fail(what);
+    }
+    buf_free(&src);
+    buf_free(&out);
+    buf_free(&want);
+}
+
 /* Every slot a table fills, against the scalar table's twin. */
 static void check_table(const char *isa, const struct tl_kernels *k)
 {
@@ -805,6 +840,8 @@ static void check_table(const char *isa, const struct tl_kernels *k)
             check_gq(isa, f, z->gq[b % 2], f16, z->gq_bf16[b % 2], b % 2 ? 8 : 4,
                      71 + rnd(5000), (unsigned)rnd(16));
     }
+    for (int r = 0; k->awq8 && k->awq8 != z->awq8 && r < 200; r++)
+        check_awq8(isa, k->awq8, z->awq8, r < 17 ? (size_t)r : (size_t)rnd(17));
     if (k->mx4 && k->mx4 != z->mx4) {
         for (size_t nb = 0; nb <= 9; nb++)
             check_mx4(isa, k->mx4, nb, (unsigned)rnd(16));

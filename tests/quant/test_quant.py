@@ -139,9 +139,11 @@ def test_gptq_bf16_and_shapes_alone():
 
 
 def test_awq_gemm():
-    """AWQ's nibble order: values equal AutoAWQ's dequantize_gemm."""
-    for group in (32, 128):
-        p, ref = awq_file(os.path.join(TMP, "awq%d" % group), group)
+    """AWQ's nibble order: values equal AutoAWQ's dequantize_gemm; also
+    with outputs past one tile of 128 rows, the last tile partial, and
+    inputs not a multiple of 8 (the last words' inputs partly absent)."""
+    for group, out_f, in_f in ((32, 64, 256), (128, 64, 256), (20, 200, 100)):
+        p, ref = awq_file(os.path.join(TMP, "awq%d" % group), group, out_f, in_f)
         dt, a = dequantized(p)["m.up.weight"]
         assert np.array_equal(a, ref.numpy()), group
 
