@@ -242,6 +242,14 @@ typedef void (*tl_gq_fn)(const uint8_t *q, size_t n, int32_t zero, float scale, 
  * alignment).  dequant.c has the scalar twins. */
 typedef void (*tl_gq16_fn)(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y);
 
+/* gq4_bf16_groups: ngroups runs of glen 4-bit codes each (glen even),
+ * one after the other from q and y, run g with zero[g] and scale[g]:
+ * what gq_bf16[0] writes run by run (building each run's values apart
+ * from decoding its codes lets those of several runs overlap).
+ * dequant.c has the scalar twin. */
+typedef void (*tl_gq4g_fn)(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
+                           const float *scale, uint8_t *y);
+
 /* awq8: AWQ's words (SPEC 21) as rows of codes.  src holds 8 inputs'
  * words, input r's ncol (at most 16) at src + r * stride, word c holding
  * the 4-bit codes of outputs 8c .. 8c + 7, output 8c + k's in nibble
@@ -291,6 +299,7 @@ typedef void (*tl_fence_fn)(void);
     X(tl_fp8s_lut_fn, fp8s_lut, )                            \
     X(tl_gq_fn, gq, [2])                                     \
     X(tl_gq16_fn, gq_bf16, [2])                              \
+    X(tl_gq4g_fn, gq4_bf16_groups, )                         \
     X(tl_awq8_fn, awq8, )
 
 #define TL_KERNEL_FIELD(type, name, bounds) type name bounds;

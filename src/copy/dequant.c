@@ -506,6 +506,13 @@ void tl_gq8_bf16_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, u
         put_bf16(y + 2 * k, (float)((int32_t)q[k] - zero) * scale);
 }
 
+void tl_gq4g_bf16_scalar(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
+                         const float *scale, uint8_t *y)
+{
+    for (size_t g = 0; g < ngroups; g++)
+        tl_gq4_bf16_scalar(q + g * glen / 2, glen, zero[g], scale[g], y + g * glen * 2);
+}
+
 /* Eight words as an 8 x 8 matrix of nibbles (a[r] nibble c) transposed in
  * place by three rounds of swaps (nibbles, bytes, halves): a[c] nibble r
  * is then what a[r] nibble c was. */

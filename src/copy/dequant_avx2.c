@@ -454,6 +454,14 @@ void tl_gq4_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uin
     tl_gq4_bf16_scalar(q + k / 2, n - k, zero, scale, y + 2 * k);
 }
 
+/* Runs of them: run by run (the tables take a few shuffles here). */
+void tl_gq4g_bf16_avx2(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
+                       const float *scale, uint8_t *y)
+{
+    for (size_t g = 0; g < ngroups; g++)
+        tl_gq4_bf16_avx2(q + g * glen / 2, glen, zero[g], scale[g], y + g * glen * 2);
+}
+
 void tl_gq8_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
 {
     const __m256i z = _mm256_set1_epi32(zero);

@@ -172,12 +172,31 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
     uint64_t gs = st->shape[1], es = bf16 ? 2 : 4;
     unsigned slot = bits == 4 ? 0 : 1;
     bool vec = bits == 4 || bits == 8;
-    for (uint64_t k = 0; k < n;) {
-        uint64_t g = group(r, i + k), len = 1;
+    uint64_t g = group(r, i), next = (g + 1) * p->group;  /* in order: where g + 1 starts */
+    for (uint64_t k = 0; k < n; g++, next += p->group) {
+        uint64_t len = 1, whole = (n - k) / p->group;
+        if (bf16 && bits == 4 && !r->gb && p->group % 2 == 0 && (at + k) % 2 == 0 &&
+            i + k + p->group == next && whole >= 2) {
+            /* whole groups from a byte: their values made together */
+            int32_t zeros[64];
+            float scales[64];
+            uint64_t m = whole < 64 ? whole : 64;
+            for (uint64_t j = 0; j < m; j++) {
+                scales[j] = tl_grouped_scale(r->sb, r->sdt,
+                                             by_row ? o * gs + g + j : (g + j) * gs + o);
+                zeros[j] = zero_of(r, g + j, o);
+            }
+            r->k->gq4_bf16_groups(s + (at + k) / 2, (size_t)m, (size_t)p->group, zeros, scales,
+                                  y + k * 2);
+            k += m * p->group;
+            g += m - 1;
+            next += (m - 1) * p->group;
+            continue;
+        }
         if (!r->gb)
-            len = (g + 1) * p->group - (i + k);
+            len = next - (i + k);       /* no division a group */
         else
-            while (k + len < n && group(r, i + k + len) == g)
+            for (g = group(r, i + k); k + len < n && group(r, i + k + len) == g;)
                 len++;
         if (len > n - k)
             len = n - k;

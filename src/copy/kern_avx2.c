@@ -1283,6 +1283,7 @@ const struct tl_kernels tl_kernels_avx2 = {
     .nibpair = nibpair,
     .gq = { tl_gq4_avx2, tl_gq8_avx2 },
     .gq_bf16 = { tl_gq4_bf16_avx2, tl_gq8_bf16_avx2 },
+    .gq4_bf16_groups = tl_gq4g_bf16_avx2,
     .awq8 = tl_awq8_avx2,
     .dequant = TL_DEQUANT_AVX2,
     .mx4 = tl_mx4_avx2,

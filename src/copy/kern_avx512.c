@@ -691,6 +691,7 @@ const struct tl_kernels tl_kernels_avx512 = {
     .pack4 = { pack_u4, pack_s4 },
     .gq = { tl_gq4_avx512, tl_gq8_avx512 },
     .gq_bf16 = { tl_gq4_bf16_avx512, tl_gq8_bf16_avx512 },
+    .gq4_bf16_groups = tl_gq4g_bf16_avx512,
     .awq8 = tl_awq8_avx512,
     .dequant = TL_DEQUANT_AVX512,
     .fp8s_bf16 = fp8s_bf16,

@@ -241,6 +241,7 @@ const struct tl_kernels tl_kernels_scalar = {
     .nibpair = nibpair,
     .gq = { tl_gq4_scalar, tl_gq8_scalar },
     .gq_bf16 = { tl_gq4_bf16_scalar, tl_gq8_bf16_scalar },
+    .gq4_bf16_groups = tl_gq4g_bf16_scalar,
     .awq8 = tl_awq8_scalar,
     .dequant = TL_DEQUANT_SCALAR,
     .mx4 = tl_mx4_scalar,

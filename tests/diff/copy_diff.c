@@ -766,6 +766,45 @@ static void check_gq(const char *isa, tl_gq_fn fn, tl_gq_fn twin, tl_gq16_fn fn1
     buf_free(&want);
 }
 
+/* Runs of 4-bit codes to BFLOAT16 (gq4_bf16_groups, SPEC 21) against the
+ * scalar twin: ngroups runs of glen codes (even, a multiple of 32 or
+ * not), each with its own zero point (inside the codes' range and beyond)
+ * and scale (FLOAT16's, BFLOAT16's or any bits), the codes ending at an
+ * unreadable page, the values off their alignment; bit for bit. */
+static void check_gq4g(const char *isa, tl_gq4g_fn fn, tl_gq4g_fn twin, size_t ngroups,
+                       size_t glen)
+{
+    struct buf q, out, want;
+    size_t bytes = ngroups * glen / 2, n = ngroups * glen;
+    buf_alloc(&q, bytes ? bytes : 1, true, 0);
+    unsigned mis = (unsigned)rnd(16) * 2;
+    buf_alloc(&out, n * 2 + 4, false, mis);
+    buf_alloc(&want, n * 2 + 4, false, mis);
+    randomize(q.p, q.n);
+    int32_t zero[150];
+    float scale[150];
+    for (size_t g = 0; g < ngroups; g++) {
+        zero[g] = (int32_t)rnd(18) - 1;
+        uint32_t sb = rnd(3) == 0 ? (uint32_t)rnd(1u << 31) * 2 + (uint32_t)rnd(2)
+                    : rnd(2) ? (uint32_t)(rnd(0x7f00) + 0x100) << 16
+                             : 0x3a000000u + (uint32_t)rnd(1 << 20) * 8192;
+        memcpy(&scale[g], &sb, 4);
+    }
+    const uint8_t *src = q.p + q.n - bytes;
+    twin(src, ngroups, glen, zero, scale, want.p);
+    fn(src, ngroups, glen, zero, scale, out.p);
+    checks++;
+    if (!same(&out, &want)) {
+        char what[160];
+        snprintf(what, sizeof what, "%s gq4_bf16_groups: %zu runs of %zu codes: values or the "
+                 "bytes after them differ", isa, ngroups, glen);
+        fail(what);
+    }
+    buf_free(&q);
+    buf_free(&out);
+    buf_free(&want);
+}
+
 /* AWQ's words as rows of codes (awq8, SPEC 21) against the scalar twin:
  * 8 inputs of ncol random words (0 to 16) at a random stride, the last
  * ending at an unreadable page, into rows of a random pitch whose other
@@ -840,6 +879,10 @@ static void check_table(const char *isa, const struct tl_kernels *k)
             check_gq(isa, f, z->gq[b % 2], f16, z->gq_bf16[b % 2], b % 2 ? 8 : 4,
                      71 + rnd(5000), (unsigned)rnd(16));
     }
+    for (int r = 0; k->gq4_bf16_groups && k->gq4_bf16_groups != z->gq4_bf16_groups && r < 200;
+         r++)
+        check_gq4g(isa, k->gq4_bf16_groups, z->gq4_bf16_groups, (size_t)rnd(r < 100 ? 4 : 150),
+                   r % 2 ? 32 * (1 + rnd(8)) : 2 * (1 + rnd(150)));
     for (int r = 0; k->awq8 && k->awq8 != z->awq8 && r < 200; r++)
         check_awq8(isa, k->awq8, z->awq8, r < 17 ? (size_t)r : (size_t)rnd(17));
     if (k->mx4 && k->mx4 != z->mx4) {
