@@ -454,12 +454,45 @@ void tl_gq4_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uin
     tl_gq4_bf16_scalar(q + k / 2, n - k, zero, scale, y + 2 * k);
 }
 
-/* Runs of them: run by run (the tables take a few shuffles here). */
+/* Runs of them: the two tables of up to 64 runs made first, none waiting
+ * for another (each is a chain of dependent steps; made run by run, before
+ * each run's few lookups, they cost as much as the lookups), then the
+ * lookups as above. */
 void tl_gq4g_bf16_avx2(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
                        const float *scale, uint8_t *y)
 {
-    for (size_t g = 0; g < ngroups; g++)
-        tl_gq4_bf16_avx2(q + g * glen / 2, glen, zero[g], scale[g], y + g * glen * 2);
+    const __m128i even = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m128i odd = _mm_setr_epi8(1, 3, 5, 7, 9, 11, 13, 15, -1, -1, -1, -1, -1, -1, -1, -1);
+    const __m256i c0 = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i c1 = _mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i m = _mm_set1_epi8(15);
+    __m128i tlo[64], thi[64];
+    for (size_t g0 = 0; g0 < ngroups; g0 += 64) {
+        size_t nr = ngroups - g0 < 64 ? ngroups - g0 : 64;
+        for (size_t g = 0; g < nr; g++) {
+            const __m256i z = _mm256_set1_epi32(zero[g0 + g]);
+            const __m256 s = _mm256_set1_ps(scale[g0 + g]);
+            __m128i t0 = to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c0, z)), s));
+            __m128i t1 = to_bf16(_mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(c1, z)), s));
+            tlo[g] = _mm_unpacklo_epi64(_mm_shuffle_epi8(t0, even), _mm_shuffle_epi8(t1, even));
+            thi[g] = _mm_unpacklo_epi64(_mm_shuffle_epi8(t0, odd), _mm_shuffle_epi8(t1, odd));
+        }
+        for (size_t g = 0; g < nr; g++) {
+            const uint8_t *qg = q + (g0 + g) * glen / 2;
+            uint8_t *yg = y + (g0 + g) * glen * 2;
+            size_t k = 0;
+            for (; k + 16 <= glen; k += 16) {
+                __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(qg + k / 2));
+                __m128i c = _mm_unpacklo_epi8(_mm_and_si128(b, m),
+                                              _mm_and_si128(_mm_srli_epi16(b, 4), m));
+                __m128i lo = _mm_shuffle_epi8(tlo[g], c), hi = _mm_shuffle_epi8(thi[g], c);
+                _mm_storeu_si128((__m128i *)(void *)(yg + 2 * k), _mm_unpacklo_epi8(lo, hi));
+                _mm_storeu_si128((__m128i *)(void *)(yg + 2 * k + 16), _mm_unpackhi_epi8(lo, hi));
+            }
+            if (k < glen)
+                tl_gq4_bf16_scalar(qg + k / 2, glen - k, zero[g0 + g], scale[g0 + g], yg + 2 * k);
+        }
+    }
 }
 
 void tl_gq8_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uint8_t *y)
