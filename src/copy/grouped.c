@@ -126,16 +126,12 @@ static const uint8_t *codes(const struct row *r, uint64_t o, unsigned *bits)
 static inline int32_t zero_of(const struct row *r, uint64_t g, uint64_t o)
 {
     const struct tl_scaled *p = r->p;
-    if (p->kind == TL_SCALED_GPTQ && r->zb && (p->bits == 4 || p->bits == 8)) {
-        unsigned per = 32 / p->bits;
-        uint32_t w;
+    bool awq = p->kind == TL_SCALED_AWQ;
+    if (r->zb && (p->bits == 4 || (p->bits == 8 && !awq)) && (awq || p->kind == TL_SCALED_GPTQ)) {
+        unsigned per = 32 / p->bits, at = awq ? tl_awq_place[o % 8] : (unsigned)(o % per);
+        uint32_t w;                     /* AWQ's in its nibble order, as its codes' */
         memcpy(&w, r->zb + (g * r->zcols + o / per) * 4, 4);
-        return (int32_t)(w >> (o % per * p->bits) & ((1u << p->bits) - 1)) + p->plus1;
-    }
-    if (p->kind == TL_SCALED_AWQ && r->zb) {    /* AWQ's nibble order, as its codes' */
-        uint32_t w;
-        memcpy(&w, r->zb + (g * r->zcols + o / 8) * 4, 4);
-        return (int32_t)(w >> (tl_awq_place[o % 8] * 4) & 15);
+        return (int32_t)(w >> (at * p->bits) & ((1u << p->bits) - 1)) + p->plus1;
     }
     if (p->extra[TL_PART_ZEROS] == SIZE_MAX)
         return p->zero;
