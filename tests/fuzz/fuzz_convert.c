@@ -106,7 +106,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         CHECK(strcmp(b.meta[i + !named].key, a.meta[i].key) == 0 &&
               strcmp(b.meta[i + !named].value, a.meta[i].value) == 0);
     for (size_t i = 0; i < a.count; i++) {
-        const struct tl_file_tensor *s = &a.tensors[i], *d = tl_file_find(&b, s->name);
+        /* a tensor without a name (a bare ONNX TensorProto) is written as
+         * "tensor", as convert names a lone unnamed tensor */
+        const struct tl_file_tensor *s = &a.tensors[i],
+                                    *d = tl_file_find(&b, s->name ? s->name : "tensor");
         CHECK(d != NULL && d->decodable == s->decodable);
         bool widened = s->decodable && tl_dtype_is_float(s->desc.dtype);
         if (!widened) {                 /* as it was, byte for byte */
