@@ -138,6 +138,79 @@ static inline int32_t zero_of(const struct row *r, uint64_t g, uint64_t o)
     return tl_grouped_zero(r->file, r->f, p, g, o);
 }
 
+/* n contiguous scales from `from` as FLOAT32 at to (the CPU's conversion,
+ * exact from FLOAT16 and BFLOAT16). */
+static void scales_of(const struct row *r, const uint8_t *from, size_t n, float *to)
+{
+    tl_cvt_fn cvt = r->k->cvt[r->sdt][TL_DT_FLOAT32];
+    if (r->sdt == TL_DT_FLOAT32)
+        memcpy(to, from, n * 4);
+    else if (cvt)
+        cvt(from, (uint8_t *)to, n);
+    else
+        tl_cvt_scalar(r->sdt, TL_DT_FLOAT32, from, (uint8_t *)to, n);
+}
+
+/* The scales and zero points of the TL_GQ_TILE rows holding row o, as
+ * FLOAT32 and int32 tables of each row's groups (made once a tile: read
+ * group by group, a scale a call and a zero point from a strided word
+ * weighed as much as decoding the group's codes).  GPTQ's and AWQ's lie
+ * along out: a group's line feeds many rows. */
+static bool tables_fill(const struct row *r, uint64_t o)
+{
+    const struct tl_scaled *p = r->p;
+    struct tl_grouped_tile *t = r->tile;
+    uint64_t o0 = o / TL_GQ_TILE * TL_GQ_TILE, groups = (p->in + p->group - 1) / p->group;
+    if (t->tp == p && t->t0 == o0 && t->scales)
+        return true;
+    uint64_t n = o0 + TL_GQ_TILE <= p->out ? TL_GQ_TILE : p->out - o0, need = n * groups;
+    if (need > t->tcap) {
+        float *s = realloc(t->scales, (size_t)need * sizeof *s);
+        if (s)
+            t->scales = s;
+        int32_t *z = s ? realloc(t->zeros, (size_t)need * sizeof *z) : NULL;
+        if (!z)
+            return false;
+        t->zeros = z;
+        t->tcap = need;
+    }
+    t->tp = NULL;
+    const struct tl_file_tensor *st = &r->f->tensors[p->scale];
+    uint64_t gs = st->shape[1], es = tl_dtype_size(r->sdt);
+    float line[TL_GQ_TILE];
+    bool awq = p->kind == TL_SCALED_AWQ, by_row = p->kind == TL_SCALED_PACKED;
+    bool words4 = r->zb && p->bits == 4 && (awq || p->kind == TL_SCALED_GPTQ);
+    for (uint64_t g = 0; !by_row && g < groups; g++) {
+        const uint8_t *from = r->sb + (g * gs + o0) * es;
+        scales_of(r, from, (size_t)n, line);
+        for (uint64_t j = 0; j < n; j++)
+            t->scales[j * groups + g] = line[j];
+        if (!words4) {
+            for (uint64_t j = 0; j < n; j++)
+                t->zeros[j * groups + g] = zero_of(r, g, o0 + j);
+            continue;
+        }
+        const uint8_t *zw = r->zb + (g * r->zcols + o0 / 8) * 4;     /* 8 rows a word */
+        for (uint64_t j = 0; j < n; j++) {
+            uint32_t w;
+            memcpy(&w, zw + j / 8 * 4, 4);
+            unsigned at = awq ? tl_awq_place[j % 8] : (unsigned)(j % 8);
+            t->zeros[j * groups + g] = (int32_t)(w >> (4 * at) & 15) + p->plus1;
+        }
+    }
+    for (uint64_t j = 0; by_row && j < n; j++) {
+        const uint8_t *from = r->sb + (o0 + j) * gs * es;
+        float *row = t->scales + j * groups;
+        scales_of(r, from, (size_t)groups, row);
+        for (uint64_t g = 0; g < groups; g++)
+            t->zeros[j * groups + g] = zero_of(r, g, o0 + j);
+    }
+    t->tp = p;
+    t->t0 = o0;
+    t->groups = groups;
+    return true;
+}
+
 /* The group of input i. */
 static uint64_t group(const struct row *r, uint64_t i)
 {
@@ -163,9 +236,10 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
                        uint64_t at, unsigned bits, uint8_t *y, bool bf16)
 {
     const struct tl_scaled *p = r->p;
-    const struct tl_file_tensor *st = &r->f->tensors[p->scale];
-    bool by_row = p->kind == TL_SCALED_PACKED;  /* scales [out, G], else [G, out] */
-    uint64_t gs = st->shape[1], es = bf16 ? 2 : 4;
+    const struct tl_grouped_tile *t = r->tile;
+    const float *scales = t->scales + (o - t->t0) * t->groups;    /* row o's */
+    const int32_t *zeros = t->zeros + (o - t->t0) * t->groups;
+    uint64_t es = bf16 ? 2 : 4;
     unsigned slot = bits == 4 ? 0 : 1;
     bool vec = bits == 4 || bits == 8;
     uint64_t g = group(r, i), next = (g + 1) * p->group;  /* in order: where g + 1 starts */
@@ -174,16 +248,9 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
         if (bf16 && bits == 4 && !r->gb && p->group % 2 == 0 && (at + k) % 2 == 0 &&
             i + k + p->group == next && whole >= 2) {
             /* whole groups from a byte: their values made together */
-            int32_t zeros[64];
-            float scales[64];
             uint64_t m = whole < 64 ? whole : 64;
-            for (uint64_t j = 0; j < m; j++) {
-                scales[j] = tl_grouped_scale(r->sb, r->sdt,
-                                             by_row ? o * gs + g + j : (g + j) * gs + o);
-                zeros[j] = zero_of(r, g + j, o);
-            }
-            r->k->gq4_bf16_groups(s + (at + k) / 2, (size_t)m, (size_t)p->group, zeros, scales,
-                                  y + k * 2);
+            r->k->gq4_bf16_groups(s + (at + k) / 2, (size_t)m, (size_t)p->group, zeros + g,
+                                  scales + g, y + k * 2);
             k += m * p->group;
             g += m - 1;
             next += (m - 1) * p->group;
@@ -196,8 +263,8 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
                 len++;
         if (len > n - k)
             len = n - k;
-        float scale = tl_grouped_scale(r->sb, r->sdt, by_row ? o * gs + g : g * gs + o);
-        int32_t zero = zero_of(r, g, o);
+        float scale = scales[g];
+        int32_t zero = zeros[g];
         uint64_t c = at + k, done = 0;
         if (vec && bits == 4 && c % 2) {        /* a nibble to reach a whole byte */
             put_value(y + k * es, (float)((int32_t)tl_grouped_code(s, 4, c) - zero) * scale, bf16);
@@ -247,6 +314,8 @@ static struct row row_of(const uint8_t *file, const struct tl_file *f, const str
 void tl_grouped_tile_free(struct tl_grouped_tile *t)
 {
     free(t->buf);
+    free(t->scales);
+    free(t->zeros);
     memset(t, 0, sizeof *t);
 }
 
@@ -261,7 +330,7 @@ int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct
         uint64_t n = p->in - i < count - k ? p->in - i : count - k;
         unsigned bits;
         const uint8_t *stream = codes(&r, o, &bits);
-        if (!stream)
+        if (!stream || !tables_fill(&r, o))
             return TL_E_NOMEM;
         decode_run(&r, o, i, n, stream, i, bits, (uint8_t *)out + k * es, bf16);
         k += n;

@@ -607,6 +607,12 @@ struct tl_grouped_tile {
     uint64_t cap;
     const struct tl_scaled *looked;     /* the weight whose g_idx was looked at */
     bool in_order;                      /* its g_idx is i / group: not read again */
+    /* every group's FLOAT32 scale and zero point of the rows from t0, row
+     * by row (row t0 + j's at j * groups) */
+    const struct tl_scaled *tp;
+    uint64_t t0, groups, tcap;
+    float *scales;
+    int32_t *zeros;
 };
 int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                       uint64_t first, uint64_t count, void *out, bool bf16,
