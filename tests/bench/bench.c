@@ -19,9 +19,11 @@
  *   ratio      = GB/s / memcpy GB/s
  *
  * and each case ends with a line giving the active ISA's ratio (the one
- * dispatch picks) beside the best ISA's, per thread count, and a line
- * saying up to how many threads paid (each count's ratio at least 5%
- * above the one before it; a count slower than fewer says so).  Where the
+ * dispatch picks) beside the best ISA's, per thread count, with its
+ * GB/s over the count before it's (2T/1T: ratios to memcpy cannot say
+ * it, memcpy itself changes with threads), and a line saying up to how
+ * many threads paid (each count's GB/s at least 5% above the one before
+ * it; a count slower than fewer says so).  Where the
  * case streams its output (streaming stores, which skip the caches), a
  * `stream` line gives the ratio of a copy of the same output bytes with
  * streaming stores, in a block of its own after memcpy's: the most a case
@@ -44,7 +46,8 @@
  * It starts by saying where it runs (CPU, cores, caches, ISAs, memcpy from
  * memory at each thread count), so that figures of different machines are
  * never compared by mistake, and by which calibration it chooses: this
- * machine's, measured first (BENCH_CALIBRATION=off: the built-in rules).
+ * machine's, measured first (BENCH_CALIBRATION=off: the built-in rules;
+ * =FILE: a calibration file, as `tensorlayout calibrate` writes one).
  *
  * BENCH_JSON=FILE also writes one JSON object a line per measurement;
  * BENCH_CASE=TEXT runs only the cases whose names contain TEXT
@@ -54,6 +57,7 @@
  */
 #define _DEFAULT_SOURCE 1
 #include <dlfcn.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -461,6 +465,19 @@ static void bench_calibrate(void)
         tl_calib_set(NULL);
         setenv("TENSORLAYOUT_CALIBRATION", "off", 1);
         tl_calib_default(&cal);
+    } else if (want && *want) {                 /* a calibration file */
+        char text[8192];
+        struct tl_error err;
+        FILE *f = fopen(want, "rb");
+        size_t n = f ? fread(text, 1, sizeof text, f) : 0;
+        if (!f || tl_calib_parse(text, n, &cal, &err)) {
+            fprintf(stderr, "bench: BENCH_CALIBRATION=%s: %s\n", want,
+                    f ? err.msg : strerror(errno));
+            exit(2);
+        }
+        fclose(f);
+        tl_calib_set(&cal);
+        setenv("TENSORLAYOUT_CALIBRATION", want, 1);
     } else {
         tl_calib_measure(&cal, false, NULL, NULL, NULL);
         tl_calib_set(&cal);
@@ -477,8 +494,9 @@ static void bench_calibrate(void)
     }
     char text[4096];
     tl_calib_format(&cal, text, sizeof text);
-    printf("calibration (%s):\n", cal.measured ? "measured now; BENCH_CALIBRATION=off for the "
-           "built-in rules" : "the built-in rules, BENCH_CALIBRATION=off");
+    printf("calibration (%s):\n", want && *want && strcmp(want, "off") ? want
+           : cal.measured ? "measured now; BENCH_CALIBRATION=off for the built-in rules, "
+           "=FILE for a calibration file" : "the built-in rules, BENCH_CALIBRATION=off");
     if (tl_calib_disturbed(&cal))
         printf("  DISTURBED: memcpy on 2 threads at %.2fx its speed on 1 after three tries: "
                "another program held a CPU; the thread sizes below are suspect\n",
@@ -713,6 +731,9 @@ static void bench_case(const struct bcase *c)
         if (peer[li] > 0)
             printf("   %s %.2f%s", tl_peer_name(), peer[li],
                    active[li] < peer[li] ? " (ahead of tensorlayout)" : "");
+        if (li)                         /* the same copy, absolute: more threads over fewer */
+            printf("   %uT/%uT %.2f", threads, tcounts[li - 1],
+                   active_gbps[li] / active_gbps[li - 1]);
         printf("%s%s\n",
                active[li] < 0.9 * best[li] ? "   (active more than 10% behind)" : "",
                li && active_gbps[li] < active_gbps[li - 1] * 0.95
