@@ -35,8 +35,7 @@ struct entry {
     unsigned rank;
     const uint64_t *sizes;
     uint64_t begin, end;
-    enum tl_encoding encoding;    /* how its bytes are stored (an .npz member: deflated) */
-    const struct tl_ggml_type *ggml;   /* a GGUF tensor's type */
+    const struct tl_file_tensor *t;    /* its row: the format's own columns and keys */
     const char *storage;          /* a PyTorch view's storage ("" elsewhere) */
     const char *leaf;             /* a PyTorch value that is no tensor: its text */
     const struct tl_desc *desc;   /* a buffer map's entry: its description */
@@ -130,31 +129,28 @@ static void print_gguf_meta(const struct tl_file *tf, bool show)
     }
 }
 
-/* The table: its header, then a line a tensor (a checkpoint's storage, a
- * GGUF tensor's block); w and tw the name and type columns' widths. */
+/* The table: its header, then a line a tensor (its format's type text
+ * and column of its own as the format table says, or where the format
+ * says a tensor is stored); w and tw the name and type columns' widths. */
 static void print_rows(const struct entry *e, size_t count, enum tl_format format, int w, int tw)
 {
-    char q[256], dt[64];
-    bool gguf = format == TL_FMT_GGUF, torch = format == TL_FMT_PYTORCH;
+    const struct tl_format_entry *fe = tl_format_entry(format);
+    char q[256], dt[64], col[192];
     int sw = 0;                         /* the stored column's width, 0: none */
-    char where[192];
     for (size_t i = 0; i < count; i++) {
-        int len = e[i].leaf ? 0 : (int)strlen(stored_text(&e[i], where, sizeof where));
+        int len = e[i].leaf ? 0 : (int)strlen(stored_text(&e[i], col, sizeof col));
         sw = len > sw ? len : sw;
     }
     sw = sw && sw < 6 ? 6 : sw;
-    if (sw)
-        printf("%-*s  %-*s  %-16s  %-*s  %12s  %12s  %12s\n", w, "name", tw, "dataType", "sizes",
-               sw, "stored", "begin", "end", "bytes");
-    else if (torch)
-        printf("%-*s  %-8s  %-16s  %-7s  %12s  %12s  %12s\n", w, "name", "dataType", "sizes",
-               "storage", "begin", "end", "bytes");
-    else if (gguf)
-        printf("%-*s  %-8s  %-16s  %-12s  %12s  %12s  %12s\n", w, "name", "type", "sizes",
-               "block", "begin", "end", "bytes");
-    else
-        printf("%-*s  %-*s  %-16s  %12s  %12s  %12s\n", w, "name", tw, "dataType", "sizes",
-               "begin", "end", "bytes");
+    const char *column = sw ? "stored" : fe && fe->column_text ? fe->column : NULL;
+    int cw = sw ? sw : column ? fe->column_width : 0;
+    if (fe && fe->type_width)
+        tw = fe->type_width;
+    printf("%-*s  %-*s  %-16s  ", w, "name", tw, fe && fe->type_header ? fe->type_header
+                                                                        : "dataType", "sizes");
+    if (column)
+        printf("%-*s  ", cw, column);
+    printf("%12s  %12s  %12s\n", "begin", "end", "bytes");
     for (size_t i = 0; i < count; i++) {
         char sizes[TL_MAX_RANK * 21 + 1];
         int n = 0;
@@ -165,29 +161,16 @@ static void print_rows(const struct entry *e, size_t count, enum tl_format forma
                           e[i].sizes[k]);
         if (e[i].rank == 0)
             snprintf(sizes, sizeof sizes, e[i].dtype[0] ? "0-d" : "-");   /* no tensor: "-" */
+        const char *type = fe && fe->type_text ? fe->type_text(e[i].t)
+                         : e[i].dtype[0] ? tl_quote(e[i].dtype, dt, sizeof dt) : "-";
+        printf("%-*s  %-*s  %-16s  ", w, e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tw,
+               type, sizes);
+        if (sw)
+            printf("%-*s  ", cw, stored_text(&e[i], col, sizeof col));
+        else if (column && (fe->column_text(e[i].t, col, sizeof col), true))
+            printf("%-*s  ", cw, col);
         uint64_t b = e[i].begin, end = e[i].end;
-        if (torch) {
-            printf("%-*s  %-8s  %-16s  %-7s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
-                   tl_quote(e[i].name, q, sizeof q), tl_quote(e[i].dtype, dt, sizeof dt), sizes,
-                   e[i].storage, b, end, end - b);
-        } else if (gguf) {
-            char block[32] = "-";
-            if (e[i].ggml->block > 1)
-                snprintf(block, sizeof block, "%u in %u B", e[i].ggml->block, e[i].ggml->bytes);
-            printf("%-*s  %-8s  %-16s  %-12s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
-                   tl_quote(e[i].name, q, sizeof q), e[i].ggml->name, sizes, block, b, end,
-                   end - b);
-        } else if (sw) {
-            printf("%-*s  %-*s  %-16s  %-*s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
-                   tl_quote(e[i].name ? e[i].name : "-", q, sizeof q), tw,
-                   tl_quote(e[i].dtype, dt, sizeof dt), sizes, sw,
-                   stored_text(&e[i], where, sizeof where), b, end, end - b);
-        } else {
-            printf("%-*s  %-*s  %-16s  %12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", w,
-                   e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tw,
-                   e[i].dtype[0] ? tl_quote(e[i].dtype, dt, sizeof dt) : "-", sizes, b, end,
-                   end - b);
-        }
+        printf("%12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", b, end, end - b);
     }
 }
 
@@ -381,20 +364,12 @@ static void print_text(const struct entry *e, size_t count, const struct tl_file
  * memory. */
 static bool tensor_json(cJSON *t, const struct entry *e, enum tl_format format)
 {
+    const struct tl_format_entry *fe = tl_format_entry(format);
     return (e->name ? cJSON_AddStringToObject(t, "name", e->name)
                     : cJSON_AddNullToObject(t, "name")) &&
            (e->dtype[0] ? cJSON_AddStringToObject(t, "dataType", e->dtype)
                         : cJSON_AddNullToObject(t, "dataType")) &&
-           (format != TL_FMT_NPZ ||
-            (cJSON_AddBoolToObject(t, "deflated", e->encoding == TL_ENC_DEFLATE) &&
-             cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e->encoding)))) &&
-           (format != TL_FMT_GGUF ||
-            (cJSON_AddStringToObject(t, "ggmlType", e->ggml->name) &&
-             cJSON_AddNumberToObject(t, "blockElements", e->ggml->block) &&
-             cJSON_AddNumberToObject(t, "blockBytes", e->ggml->bytes) &&
-             cJSON_AddStringToObject(t, "encoding", tl_encoding_name(e->encoding)))) &&
-           (format != TL_FMT_PYTORCH ||
-            cJSON_AddStringToObject(t, "storage", e->storage) != NULL) &&
+           (!fe || !fe->json_keys || fe->json_keys(t, e->t)) &&
            (!e->stored[0] || cJSON_AddStringToObject(t, "stored", e->stored)) &&
            (!e->elsewhere || cJSON_AddStringToObject(t, "file", e->elsewhere)) &&
            cJSON_AddBoolToObject(t, "decodable", e->decodable) &&
@@ -714,7 +689,7 @@ static void entries_of(const struct tl_file *tf, enum tl_format format, struct e
                                      t->decodable, !t->decodable ? t->ndim : t->scalar ? 0
                                                                     : t->desc.rank,
                                      t->decodable ? t->desc.sizes : t->shape, t->begin, t->end,
-                                     t->encoding, tl_ggml_type(t->ggml_type), t->storage,
+                                     t, t->storage,
                                      t->leaf, tf->format == TL_FMT_JSON ? &t->desc : NULL,
                                      t->undecoded, t->stored, t->elsewhere };
         *undecodable += !t->decodable && !t->leaf;

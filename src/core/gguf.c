@@ -16,6 +16,7 @@
  * type is the encoding TL_ENC_GGML, decoded to FLOAT32.  The metadata's
  * values become JSON text (struct tl_file_meta).
  */
+#include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -859,8 +860,35 @@ static int gguf_write(struct tl_whole_job *j, const struct tl_output *out, struc
     return rc;
 }
 
+/* list: a tensor's ggml type, its block ("256 in 144 B", "-" for a plain
+ * type), and in --json both and how it is stored. */
+static const char *list_type(const struct tl_file_tensor *t)
+{
+    return tl_ggml_type(t->ggml_type)->name;
+}
+
+static void list_block(const struct tl_file_tensor *t, char *buf, size_t n)
+{
+    const struct tl_ggml_type *g = tl_ggml_type(t->ggml_type);
+    if (g->block > 1)
+        snprintf(buf, n, "%u in %u B", g->block, g->bytes);
+    else
+        snprintf(buf, n, "-");
+}
+
+static bool list_keys(struct cJSON *o, const struct tl_file_tensor *t)
+{
+    const struct tl_ggml_type *g = tl_ggml_type(t->ggml_type);
+    return cJSON_AddStringToObject(o, "ggmlType", g->name) &&
+           cJSON_AddNumberToObject(o, "blockElements", g->block) &&
+           cJSON_AddNumberToObject(o, "blockBytes", g->bytes) &&
+           cJSON_AddStringToObject(o, "encoding", tl_encoding_name(t->encoding));
+}
+
 const struct tl_format_entry tl_format_gguf = {
     .id = TL_FMT_GGUF, .name = "gguf", .label = ".gguf", .title = "a GGUF file (llama.cpp)",
     .endings = ".gguf", .bid = gguf_bid, .read = gguf_parse, .spelling = TL_SPELL_SAFETENSORS,
     .many = true, .writes = 4, .header = gguf_header, .write = gguf_write,
+    .type_header = "type", .type_width = 8, .type_text = list_type,
+    .column = "block", .column_width = 12, .column_text = list_block, .json_keys = list_keys,
 };

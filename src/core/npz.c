@@ -19,6 +19,7 @@
  * version 1.1 does not read zip64 sizes and offsets on 64-bit Linux, so it
  * cannot open the archives numpy writes past 4 GiB.)
  */
+#include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -604,9 +605,16 @@ static int npz_write(struct tl_whole_job *j, const struct tl_output *out, struct
     return rc;
 }
 
+/* list --json: whether a member is deflated, and its encoding. */
+static bool list_keys(struct cJSON *o, const struct tl_file_tensor *t)
+{
+    return cJSON_AddBoolToObject(o, "deflated", t->encoding == TL_ENC_DEFLATE) &&
+           cJSON_AddStringToObject(o, "encoding", tl_encoding_name(t->encoding));
+}
+
 const struct tl_format_entry tl_format_npz = {
     .id = TL_FMT_NPZ, .name = "npz", .label = ".npz", .title = "a numpy .npz archive",
     .endings = ".npz", .bid = npz_bid, .read = tl_npz_parse, .writes = 3, .many = true,
     .header = npz_header, .write = npz_write,
-    .spelling = TL_SPELL_NPY,
+    .spelling = TL_SPELL_NPY, .json_keys = list_keys,
 };

@@ -13,6 +13,7 @@
  * dotted names for nested containers; values that are no tensor are rows
  * of their own, with no bytes (struct tl_file_tensor's leaf).
  */
+#include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -742,8 +743,21 @@ static int pytorch_parse(const uint8_t *b, uint64_t len, struct tl_file *f,
     return 0;
 }
 
+/* list: the storage a tensor is a view of (its key in ARCHIVE/data/). */
+static void list_storage(const struct tl_file_tensor *t, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", t->storage);
+}
+
+static bool list_keys(struct cJSON *o, const struct tl_file_tensor *t)
+{
+    return cJSON_AddStringToObject(o, "storage", t->storage) != NULL;
+}
+
 const struct tl_format_entry tl_format_pytorch = {
     .id = TL_FMT_PYTORCH, .name = "pytorch", .label = "PyTorch",
     .title = "a PyTorch checkpoint (torch.save)", .endings = ".pt .pth .bin",
     .bid = pytorch_bid, .read = pytorch_parse, .many = true, .spelling = TL_SPELL_SAFETENSORS,
+    .type_width = 8, .column = "storage", .column_width = 7, .column_text = list_storage,
+    .json_keys = list_keys,
 };

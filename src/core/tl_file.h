@@ -37,6 +37,8 @@ struct tl_input;
 /* The first bytes sniffing looks at (fewer where the file is shorter). */
 #define TL_SNIFF_BYTES 256
 
+struct cJSON;
+struct tl_file_tensor;
 struct tl_format_entry {
     enum tl_format id;
     const char *name;            /* "npy": list --json's "format", --format's name */
@@ -62,6 +64,21 @@ struct tl_format_entry {
      * tl_whole_write); NULL: the format is not written whole. */
     int (*write)(struct tl_whole_job *j, const struct tl_output *out, struct tl_error *err);
     enum tl_dtype_spelling spelling;   /* how it spells type names */
+    /* How list shows the format's tensors, where it differs from the
+     * common table (name, dataType, sizes, begin, end, bytes): its type
+     * column's header (NULL: "dataType"), fixed width (0: the longest
+     * type's) and text of tensor t (NULL: the tool's type name); a column
+     * of its own after sizes (NULL: none), at least column_width wide,
+     * t's text in it into buf; and the keys of its own in t's list --json
+     * object (cJSON), after "dataType" (NULL: none; false: out of
+     * memory). */
+    const char *type_header;
+    int type_width;
+    const char *(*type_text)(const struct tl_file_tensor *t);
+    const char *column;
+    int column_width;
+    void (*column_text)(const struct tl_file_tensor *t, char *buf, size_t n);
+    bool (*json_keys)(struct cJSON *o, const struct tl_file_tensor *t);
 };
 
 /* The table's entries in the order lists show them (i < TL_FMT_COUNT), or

@@ -308,7 +308,19 @@ void sniff_should_take_the_strongest_bid(void)
         CHECK(e && tl_format_entry(e->id) == e && e->bid && e->name && e->label && e->endings);
         for (size_t k = 0; k < i; k++)
             CHECK(strcmp(tl_format_at(k)->name, e->name) != 0 && tl_format_at(k)->id != e->id);
+        /* list's own column and type column, as the table says them:
+         * a column has its text and room for its header */
+        CHECK(!e->column == !e->column_text);
+        CHECK(!e->column || (int)strlen(e->column) <= e->column_width);
+        CHECK(!e->type_header || (int)strlen(e->type_header) <= e->type_width);
     }
+    /* the formats whose tensors list shows more than the common columns:
+     * GGUF's ggml type and block, a checkpoint's storage, an .npz member's
+     * encoding in --json */
+    CHECK(tl_format_entry(TL_FMT_GGUF)->type_text && tl_format_entry(TL_FMT_GGUF)->column_text &&
+          tl_format_entry(TL_FMT_GGUF)->json_keys);
+    CHECK(tl_format_entry(TL_FMT_PYTORCH)->column_text && tl_format_entry(TL_FMT_PYTORCH)->json_keys);
+    CHECK(tl_format_entry(TL_FMT_NPZ)->json_keys && !tl_format_entry(TL_FMT_NPZ)->column);
     CHECK(tl_format_at(TL_FMT_COUNT) == NULL);
     CHECK(tl_file_sniff((const uint8_t *)"", 0) == TL_FMT_JSON);
     char list[128];
