@@ -359,10 +359,16 @@ bool tl_tcvt_scalar(enum tl_dtype sdt, enum tl_dtype ddt, const uint8_t *src, si
  * serves another team.  A helper no thread could be started for runs on
  * the calling thread after who 0 returns, so the helpers must share their
  * work (a counter they take units from), not wait for each other.
- * tl_team_run returns when every call has returned. */
+ * tl_team_run returns when every call has returned.
+ * tl_team_run_shared is for members that take all their work from such a
+ * counter (a copy's units): a pool thread that has not begun its call by
+ * the time who 0 returns is left out and not waited for (a helper whose
+ * CPU another program holds cannot make a short copy wait for it to be
+ * scheduled: 3 ms against a 60 us copy). */
 #define TL_TEAM_MAX 256
 typedef void (*tl_team_fn)(void *ctx, unsigned who);
 void tl_team_run(unsigned n, tl_team_fn fn, void *ctx);
+void tl_team_run_shared(unsigned n, tl_team_fn fn, void *ctx);
 
 /* For the sweep harness (tests/bench/sweep.c): when not 0, the output size
  * from which a copy of any kind may run on several threads, in place of

@@ -979,7 +979,7 @@ int tl_copy_run(const struct tl_copy_plan *p, const uint8_t *src_file, uint8_t *
         return bad ? 1 : 0;
     }
 
-    tl_team_run(threads, worker, &j);
+    tl_team_run_shared(threads, worker, &j);
     if (progress)
         progress(p->count, p->count, ctx);
     return atomic_load(&j.bad) ? 1 : 0;

@@ -31,11 +31,13 @@ static struct {
     pthread_mutex_t owner;       /* held by the job using the pool */
     unsigned started, want;
     atomic_uint busy;            /* changed under mu; polled without it */
+    unsigned claimed;            /* helpers that began the job */
+    bool closed;                 /* a shared job its caller finished: no helper begins it */
     atomic_uint_fast64_t generation;   /* one more for every job handed out */
     tl_team_fn fn;
     void *ctx;
 } pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER,
-           PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, NULL, NULL };
+           PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0, 0, false, NULL, NULL };
 
 static uint64_t now_ns(void)
 {
@@ -91,8 +93,9 @@ static void *pool_thread(void *arg)
         while (pool.generation == seen)
             pthread_cond_wait(&pool.work, &pool.mu);
         seen = pool.generation;
-        if (me >= pool.want)
-            continue;                   /* not needed for this job */
+        if (me >= pool.want || pool.closed)
+            continue;                   /* not needed for this job, or done without me */
+        pool.claimed++;
         tl_team_fn fn = pool.fn;
         void *ctx = pool.ctx;
         pthread_mutex_unlock(&pool.mu);
@@ -131,6 +134,8 @@ static unsigned pool_begin(unsigned helpers, tl_team_fn fn, void *ctx)
     }
     pool.want = n;
     pool.busy = n;
+    pool.claimed = 0;
+    pool.closed = false;
     pool.fn = fn;
     pool.ctx = ctx;
     pool.generation++;
@@ -139,9 +144,16 @@ static unsigned pool_begin(unsigned helpers, tl_team_fn fn, void *ctx)
     return n;
 }
 
-/* Waits for the pool's helpers to return, and frees the pool. */
-static void pool_end(void)
+/* Waits for the pool's helpers to return (with shared: for those that
+ * began the job; the others are left out of it), and frees the pool. */
+static void pool_end(bool shared)
 {
+    if (shared) {
+        pthread_mutex_lock(&pool.mu);
+        pool.closed = true;
+        pool.busy -= pool.want - pool.claimed;
+        pthread_mutex_unlock(&pool.mu);
+    }
     spin_until(helpers_done, 0);
     pthread_mutex_lock(&pool.mu);
     while (pool.busy > 0)
@@ -166,7 +178,7 @@ static void *own_thread(void *arg)
     return NULL;
 }
 
-void tl_team_run(unsigned n, tl_team_fn fn, void *ctx)
+static void team_run(unsigned n, tl_team_fn fn, void *ctx, bool shared)
 {
     if (n == 0)
         return;
@@ -186,7 +198,17 @@ void tl_team_run(unsigned n, tl_team_fn fn, void *ctx)
     for (unsigned who = first + started; who < n; who++)
         fn(ctx, who);                   /* no thread could be started for it */
     if (pooled)
-        pool_end();
+        pool_end(shared);
     for (unsigned t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
+}
+
+void tl_team_run(unsigned n, tl_team_fn fn, void *ctx)
+{
+    team_run(n, fn, ctx, false);
+}
+
+void tl_team_run_shared(unsigned n, tl_team_fn fn, void *ctx)
+{
+    team_run(n, fn, ctx, true);
 }

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../../src/copy/copy.h"
@@ -1850,8 +1851,61 @@ static void *team_thread(void *arg)
     return NULL;
 }
 
+/* A shared team's work: units taken from a counter, each marked once. */
+struct shared_work {
+    atomic_uint_fast64_t next;
+    atomic_uint done[4096];
+    atomic_uint runs[TL_TEAM_MAX];
+    uint64_t units;
+};
+
+static void shared_member(void *ctx, unsigned who)
+{
+    struct shared_work *w = ctx;
+    atomic_fetch_add(&w->runs[who], 1);
+    for (uint64_t u; (u = atomic_fetch_add(&w->next, 1)) < w->units;)
+        atomic_fetch_add(&w->done[u], 1);
+}
+
+/* tl_team_run_shared: every unit done once, member 0 always, a helper at
+ * most once and never after the call returned (a helper not yet begun is
+ * left out, not run late on a finished job); the pool then still serves
+ * whole teams. */
+static void check_shared_teams(void)
+{
+    static struct shared_work w;
+    static struct team_log a;
+    for (int round = 0; round < 400; round++) {
+        memset(&w, 0, sizeof w);
+        w.units = round % 7 == 0 ? 0 : 1 + (uint64_t)rnd(4096);
+        unsigned n = 1 + (unsigned)rnd(8);
+        tl_team_run_shared(n, shared_member, &w);
+        unsigned seen[TL_TEAM_MAX];
+        bool ok = atomic_load(&w.runs[0]) == 1;
+        for (unsigned k = 0; k < TL_TEAM_MAX; k++) {
+            seen[k] = atomic_load(&w.runs[k]);
+            ok &= seen[k] <= (k < n ? 1u : 0u);
+        }
+        for (uint64_t u = 0; u < 4096; u++)
+            ok &= atomic_load(&w.done[u]) == (u < w.units ? 1u : 0u);
+        if (round % 50 == 0) {
+            struct timespec pause = { 0, 2000000 };
+            nanosleep(&pause, NULL);
+            for (unsigned k = 0; k < TL_TEAM_MAX; k++)
+                ok &= atomic_load(&w.runs[k]) == seen[k];
+            memset(&a, 0, sizeof a);
+            tl_team_run(8, team_member, &a);
+            ok &= team_ran(&a, 8);
+        }
+        checks++;
+        if (!ok)
+            fail("team: a shared team did a unit twice, lost one, or ran a member late");
+    }
+}
+
 static void check_teams(void)
 {
+    check_shared_teams();
     static struct team_log a, b, c;
     static const unsigned sizes[] = { 0, 1, 2, 3, 8, 33, TL_TEAM_MAX };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -1893,6 +1947,7 @@ int main(void)
     const char *only = getenv("TL_ONLY");
     if (only && strcmp(only, "threads") == 0) {     /* make test-tsan */
         targeted_nibbles();
+        check_shared_teams();
         uint64_t floor_was = tl_copy_thread_floor;
         tl_copy_thread_floor = 1;
         for (long i = 0; i < 300; i++)
