@@ -155,15 +155,24 @@ static void scales_of(const struct row *r, const uint8_t *from, size_t n, float 
  * FLOAT32 and int32 tables of each row's groups (made once a tile: read
  * group by group, a scale a call and a zero point from a strided word
  * weighed as much as decoding the group's codes).  GPTQ's and AWQ's lie
- * along out: a group's line feeds many rows. */
+ * along out: a group's line feeds many rows.  Rows of very many groups
+ * (groups of a few inputs) take fewer rows a table, so that the tables
+ * stay within TABLES_MAX bytes, or one row's: 8 bytes a group against the
+ * file's 2 or 4 of its scales. */
+#ifndef TABLES_MAX
+#define TABLES_MAX (4u << 20)
+#endif
 static bool tables_fill(const struct row *r, uint64_t o)
 {
     const struct tl_scaled *p = r->p;
     struct tl_grouped_tile *t = r->tile;
-    uint64_t o0 = o / TL_GQ_TILE * TL_GQ_TILE, groups = (p->in + p->group - 1) / p->group;
+    uint64_t groups = (p->in + p->group - 1) / p->group, rows = TL_GQ_TILE;
+    while (rows > 1 && rows * groups * 8 > TABLES_MAX)
+        rows /= 2;                      /* tiny groups: fewer rows a table */
+    uint64_t o0 = o / rows * rows;
     if (t->tp == p && t->t0 == o0 && t->scales)
         return true;
-    uint64_t n = o0 + TL_GQ_TILE <= p->out ? TL_GQ_TILE : p->out - o0, need = n * groups;
+    uint64_t n = o0 + rows <= p->out ? rows : p->out - o0, need = n * groups;
     if (need > t->tcap) {
         float *s = realloc(t->scales, (size_t)need * sizeof *s);
         if (s)
@@ -190,11 +199,11 @@ static bool tables_fill(const struct row *r, uint64_t o)
                 t->zeros[j * groups + g] = zero_of(r, g, o0 + j);
             continue;
         }
-        const uint8_t *zw = r->zb + (g * r->zcols + o0 / 8) * 4;     /* 8 rows a word */
+        const uint8_t *zw = r->zb + g * r->zcols * 4;   /* group g's row: 8 outputs a word */
         for (uint64_t j = 0; j < n; j++) {
             uint32_t w;
-            memcpy(&w, zw + j / 8 * 4, 4);
-            unsigned at = awq ? tl_awq_place[j % 8] : (unsigned)(j % 8);
+            memcpy(&w, zw + (o0 + j) / 8 * 4, 4);
+            unsigned at = awq ? tl_awq_place[(o0 + j) % 8] : (unsigned)((o0 + j) % 8);
             t->zeros[j * groups + g] = (int32_t)(w >> (4 * at) & 15) + p->plus1;
         }
     }
