@@ -165,10 +165,10 @@ static void print_rows(const struct entry *e, size_t count, enum tl_format forma
                          : e[i].dtype[0] ? tl_quote(e[i].dtype, dt, sizeof dt) : "-";
         printf("%-*s  %-*s  %-16s  ", w, e[i].name ? tl_quote(e[i].name, q, sizeof q) : "-", tw,
                type, sizes);
-        if (sw)
-            printf("%-*s  ", cw, stored_text(&e[i], col, sizeof col));
-        else if (column && (fe->column_text(e[i].t, col, sizeof col), true))
-            printf("%-*s  ", cw, col);
+        if (column && !sw)
+            fe->column_text(e[i].t, col, sizeof col);
+        if (column)
+            printf("%-*s  ", cw, sw ? stored_text(&e[i], col, sizeof col) : col);
         uint64_t b = e[i].begin, end = e[i].end;
         printf("%12" PRIu64 "  %12" PRIu64 "  %12" PRIu64 "\n", b, end, end - b);
     }

@@ -121,14 +121,15 @@ static const uint8_t *codes(const struct row *r, uint64_t o, unsigned *bits)
 
 /* The zero point of group g of row o: GPTQ's 4- and 8-bit ones and AWQ's
  * read here from their word (a group's run is 128 codes or so: a call and a copy of
- * a few bytes each weighed as much as the run), the others by
- * tl_grouped_zero. */
+ * a few bytes each weighed as much as the run; per a shift, not a
+ * division), the others by tl_grouped_zero. */
 static inline int32_t zero_of(const struct row *r, uint64_t g, uint64_t o)
 {
     const struct tl_scaled *p = r->p;
     bool awq = p->kind == TL_SCALED_AWQ;
     if (r->zb && (p->bits == 4 || (p->bits == 8 && !awq)) && (awq || p->kind == TL_SCALED_GPTQ)) {
-        unsigned per = 32 / p->bits, at = awq ? tl_awq_place[o % 8] : (unsigned)(o % per);
+        unsigned per = p->bits == 4 ? 8 : 4;
+        unsigned at = awq ? tl_awq_place[o % 8] : (unsigned)(o % per);
         uint32_t w;                     /* AWQ's in its nibble order, as its codes' */
         memcpy(&w, r->zb + (g * r->zcols + o / per) * 4, 4);
         return (int32_t)(w >> (at * p->bits) & ((1u << p->bits) - 1)) + p->plus1;
@@ -187,24 +188,13 @@ static bool tables_fill(const struct row *r, uint64_t o)
     const struct tl_file_tensor *st = &r->f->tensors[p->scale];
     uint64_t gs = st->shape[1], es = tl_dtype_size(r->sdt);
     float line[TL_GQ_TILE];
-    bool awq = p->kind == TL_SCALED_AWQ, by_row = p->kind == TL_SCALED_PACKED;
-    bool words4 = r->zb && p->bits == 4 && (awq || p->kind == TL_SCALED_GPTQ);
+    bool by_row = p->kind == TL_SCALED_PACKED;
     for (uint64_t g = 0; !by_row && g < groups; g++) {
         const uint8_t *from = r->sb + (g * gs + o0) * es;
         scales_of(r, from, (size_t)n, line);
-        for (uint64_t j = 0; j < n; j++)
-            t->scales[j * groups + g] = line[j];
-        if (!words4) {
-            for (uint64_t j = 0; j < n; j++)
-                t->zeros[j * groups + g] = zero_of(r, g, o0 + j);
-            continue;
-        }
-        const uint8_t *zw = r->zb + g * r->zcols * 4;   /* group g's row: 8 outputs a word */
         for (uint64_t j = 0; j < n; j++) {
-            uint32_t w;
-            memcpy(&w, zw + (o0 + j) / 8 * 4, 4);
-            unsigned at = awq ? tl_awq_place[(o0 + j) % 8] : (unsigned)((o0 + j) % 8);
-            t->zeros[j * groups + g] = (int32_t)(w >> (4 * at) & 15) + p->plus1;
+            t->scales[j * groups + g] = line[j];
+            t->zeros[j * groups + g] = zero_of(r, g, o0 + j);
         }
     }
     for (uint64_t j = 0; by_row && j < n; j++) {
