@@ -206,7 +206,7 @@ $(BUILD)/bench: $(BUILD)/tests/bench/bench.o $(BUILD)/tests/bench/timing.o \
 $(BUILD)/sweep: $(BUILD)/tests/bench/sweep.o $(BUILD)/tests/bench/timing.o $(LIB)
 	$(CC) $(CFLAGS) $(TL_LDFLAGS) $(LDFLAGS) -o $@ $^ $(TL_LIBS)
 
-bench: $(BUILD)/bench $(BIN)  ## speed of every case and ISA, as ratios to memcpy (BENCH_JSON=FILE)
+bench: $(BUILD)/bench $(BIN)  ## speed of every case and ISA, as ratios to memcpy (BENCH_JSON=FILE, BENCH_CASE=NAME, BENCH_CALIBRATION=off|FILE)
 	$(BUILD)/bench $(abspath $(BIN))
 
 sweep: $(BUILD)/sweep  ## remeasure the copy engine's fixed choices (ARGS=threads|stores|kernels ...)
