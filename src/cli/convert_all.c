@@ -378,123 +378,26 @@ int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size
 static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
                            const struct cli_data *in, uint64_t *tensor_bytes);
 
-/* A PyTorch checkpoint's rows that are no tensor (a step count, a
- * learning rate) are not written (SPEC 17): the rest converts, with a
- * note naming them; and views that share a storage are written as
- * tensors of their own, with a note. */
-static int by_storage(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* A PyTorch checkpoint's rows that are no tensor (*leaves, the first three
- * named in names), those that are tensors the tool does not decode
- * (*undecoded, named with their types in what), and whether two views
- * share a storage (*shared), by the storages' keys sorted.  @return
- * CLI_OK, or CLI_IO (said). */
-static int scan_rows(const struct tl_file *f, size_t *leaves, char *names, size_t cap,
-                     size_t *undecoded, char *what, size_t wcap, bool *shared)
+/* The first three of rows[0 .. count) of f named into buf ("a, b"), or
+ * quoted with their types when typed ("'a' (qint8), 'b' (qint8)"), then
+ * ", ..." when there are more. */
+static const char *named_rows(const struct tl_file *f, const size_t *rows, size_t count,
+                              bool typed, char *buf, size_t n)
 {
     char q[64];
-    *undecoded = 0;
-    what[0] = '\0';
-    const char **keys = malloc((f->count ? f->count : 1) * sizeof *keys);
-    size_t nkeys = 0;
-    if (!keys)
-        return cli_oom();
-    *leaves = 0;
-    *shared = false;
-    names[0] = '\0';
-    for (size_t i = 0; i < f->count; i++) {
-        const struct tl_file_tensor *t = &f->tensors[i];
-        if (t->undecoded) {
-            size_t len = strlen(what);
-            if (*undecoded < 3)
-                snprintf(what + len, wcap - len, "%s'%s' (%s)", *undecoded ? ", " : "",
-                         tl_quote(t->name, q, sizeof q), t->dtype);
-            ++*undecoded;
-        } else if (t->leaf) {
-            size_t len = strlen(names);
-            if (*leaves < 3)
-                snprintf(names + len, cap - len, "%s%s", *leaves ? ", " : "",
-                         tl_quote(t->name, q, sizeof q));
-            ++*leaves;
-        } else if (t->storage[0]) {
-            keys[nkeys++] = t->storage;
-        }
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t k = 0; k < count && k < 3 && len < n; k++) {
+        const struct tl_file_tensor *t = &f->tensors[rows[k]];
+        const char *mark = typed ? "'" : "";
+        len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", k ? ", " : "", mark,
+                                tl_quote(t->name, q, sizeof q), mark);
+        if (typed && len < n)
+            len += (size_t)snprintf(buf + len, n - len, " (%s)", t->dtype);
     }
-    qsort(keys, nkeys, sizeof *keys, by_storage);
-    for (size_t k = 1; k < nkeys && !*shared; k++)
-        *shared = strcmp(keys[k - 1], keys[k]) == 0;
-    free(keys);
-    return CLI_OK;
-}
-
-/* What a file with pairs, leaves or shared storages is converted from: a
- * view of its rows without the leaves and the scales, each pair's weight
- * as the decoded FLOAT32 tensor W (name in made[]), pair_of[] the pair of
- * each row kept. */
-struct paired {
-    struct tl_file view;
-    struct tl_file_tensor *kept;
-    const struct tl_scaled **pair_of;
-    char **made;
-    size_t nmade;
-};
-
-static void paired_free(struct paired *v)
-{
-    for (size_t k = 0; v->made && k < v->nmade; k++)
-        free(v->made[k]);
-    free(v->made);
-    free(v->pair_of);
-    free(v->kept);
-}
-
-static int paired_view(const struct tl_file *f, const struct tl_scaled *pairs, size_t npairs,
-                       struct paired *v)
-{
-    size_t n = f->count ? f->count : 1;
-    memset(v, 0, sizeof *v);
-    v->view = *f;
-    v->view.count = 0;
-    v->view.problems = NULL;
-    v->view.nproblems = 0;
-    v->kept = malloc(n * sizeof *v->kept);
-    v->pair_of = calloc(n, sizeof *v->pair_of);
-    v->made = calloc(npairs ? npairs : 1, sizeof *v->made);
-    const struct tl_scaled **weight_of = NULL;
-    bool *scale = NULL;
-    if (!v->kept || !v->pair_of || !v->made ||
-        tl_scaled_roles(f->count, pairs, npairs, &weight_of, &scale)) {
-        paired_free(v);
-        return cli_oom();
-    }
-    for (size_t i = 0; i < f->count; i++) {
-        const struct tl_file_tensor *t = &f->tensors[i];
-        const struct tl_scaled *p = weight_of[i];
-        if (t->leaf || scale[i])
-            continue;                   /* not written: values, and scales decoded */
-        struct tl_file_tensor *r = &v->kept[v->view.count];
-        *r = *t;
-        if (p) {                        /* the weight, decoded: FLOAT32 of W's sizes */
-            unsigned rank;
-            uint64_t sizes[TL_MAX_RANK];
-            tl_scaled_shape(f, p, &rank, sizes);
-            v->made[v->nmade] = strdup(p->name);
-            r->name = v->made[v->nmade++];
-            r->ndim = rank;
-            memcpy(r->shape, sizes, rank * sizeof sizes[0]);
-            r->scalar = false;
-            r->decodable = r->name && tl_desc_init(&r->desc, TL_DT_FLOAT32, rank, sizes, NULL) == 0;
-            r->encoding = TL_ENC_PLAIN;
-        }
-        v->pair_of[v->view.count++] = p;
-    }
-    v->view.tensors = v->kept;
-    free(weight_of);
-    free(scale);
-    return CLI_OK;
+    if (count > 3 && len < n)
+        snprintf(buf + len, n - len, ", ...");
+    return buf;
 }
 
 /* The scaled pairs of f a conversion decodes: by --dequantize, and by a
@@ -582,44 +485,47 @@ static void pairs_note(const struct cli_whole *w, const struct tl_scaled *pairs,
     free(names);
 }
 
+/* A PyTorch checkpoint's rows that are no tensor (a step count, a
+ * learning rate) are not written (SPEC 17), nor the tensors the tool does
+ * not decode: the rest converts, with a note naming them; views that share
+ * a storage are written as tensors of their own, with a note; the scaled
+ * weights decoded are named (SPEC 18). */
 int cli_convert_whole(const struct cli_whole *w, const struct tl_file *f,
                       const struct cli_data *in, uint64_t *tensor_bytes)
 {
-    size_t leaves = 0, npairs = 0, undecoded = 0;
-    bool shared = false;
-    char names[160], what[256];
+    size_t npairs = 0;
     struct tl_scaled *pairs;
+    struct tl_whole_scan s;
     int rc = pairs_of(w, f, &pairs, &npairs);
-    if (rc || (rc = scan_rows(f, &leaves, names, sizeof names, &undecoded, what, sizeof what,
-                              &shared))) {
+    if (rc == CLI_OK && tl_whole_scan(f, &s))
+        rc = cli_oom();
+    if (rc || (!s.leaves && !s.undecoded && !s.shared && !npairs)) {
         free(pairs);
-        return rc;
+        return rc ? rc : convert_tensors(w, f, in, tensor_bytes);
     }
-    if (!leaves && !undecoded && !shared && !npairs) {
+    struct tl_whole_view v;
+    if (tl_whole_view(f, pairs, npairs, &v)) {
         free(pairs);
-        return convert_tensors(w, f, in, tensor_bytes);
-    }
-    struct paired v;
-    if ((rc = paired_view(f, pairs, npairs, &v))) {
-        free(pairs);
-        return rc;
+        return cli_oom();
     }
     struct cli_whole wp = *w;
     wp.pair_of = v.pair_of;
     wp.paired = f;
-    rc = convert_tensors(&wp, &v.view, in, tensor_bytes);
-    paired_free(&v);
+    rc = convert_tensors(&wp, &v.file, in, tensor_bytes);
+    tl_whole_view_free(&v);
     if (rc == CLI_OK && !w->quiet && npairs)
         pairs_note(w, pairs, npairs);
     free(pairs);
-    if (rc == CLI_OK && !w->quiet && leaves)
-        cli_note("%s: %zu value%s that %s no tensor not written: %s%s\n", w->name, leaves,
-                 leaves == 1 ? "" : "s", leaves == 1 ? "is" : "are", names,
-                 leaves > 3 ? ", ..." : "");
-    if (rc == CLI_OK && !w->quiet && undecoded)
-        cli_note("%s: %zu tensor%s the tool does not decode not written: %s%s\n", w->name,
-                 undecoded, undecoded == 1 ? "" : "s", what, undecoded > 3 ? ", ..." : "");
-    if (rc == CLI_OK && !w->quiet && shared)
+    char names[320];
+    if (rc == CLI_OK && !w->quiet && s.leaves)
+        cli_note("%s: %zu value%s that %s no tensor not written: %s\n", w->name, s.leaves,
+                 s.leaves == 1 ? "" : "s", s.leaves == 1 ? "is" : "are",
+                 named_rows(f, s.leaf_row, s.leaves, false, names, sizeof names));
+    if (rc == CLI_OK && !w->quiet && s.undecoded)
+        cli_note("%s: %zu tensor%s the tool does not decode not written: %s\n", w->name,
+                 s.undecoded, s.undecoded == 1 ? "" : "s",
+                 named_rows(f, s.undecoded_row, s.undecoded, true, names, sizeof names));
+    if (rc == CLI_OK && !w->quiet && s.shared)
         cli_note("%s: tensors that share a storage (tied weights, views) are written as "
                  "tensors of their own\n", w->name);
     return rc;
@@ -646,42 +552,6 @@ static int quant_type(const struct cli_whole *w, struct cli_whole *wq, uint32_t 
     }
     wq->to_type = NULL;
     return CLI_OK;
-}
-
-/* Marks the items quantized to ggml type quant, as llama.cpp quantizes a
- * model (SPEC 23): the chosen floating tensors of two or more dimensions
- * whose rows are whole blocks of 32 and of another type; a 1-D one (a
- * norm, a bias, rotary_emb.inv_freq) stays FLOAT32, made so when it is
- * not.  *already counts the tensors already of another block type that
- * would be requantized (*first names one).  @return how many. */
-static size_t mark_quantized(struct tl_whole_item *it, size_t n, uint32_t quant,
-                             const struct tl_file *paired, size_t *already, const char **first)
-{
-    size_t quantized = 0;
-    *already = 0;
-    *first = NULL;
-    for (size_t i = 0; quant != UINT32_MAX && i < n; i++) {
-        const struct tl_file_tensor *t = it[i].t;
-        bool floating = it[i].chosen && t->decodable && tl_dtype_is_float(t->desc.dtype) &&
-                        !it[i].layout;
-        if (floating && t->desc.rank == 1 && t->encoding != TL_ENC_GGML &&
-            it[i].dst.dtype != TL_DT_FLOAT32) {
-            it[i].dst.dtype = TL_DT_FLOAT32;
-            it[i].bytes = tl_dtype_bytes(TL_DT_FLOAT32, t->desc.sizes[0]);
-            it[i].type = true;
-        }
-        it[i].quantize = floating && t->desc.rank >= 2 &&
-                         t->desc.sizes[t->desc.rank - 1] % 32 == 0 &&
-                         !(t->encoding == TL_ENC_GGML && t->ggml_type == quant);
-        it[i].gtype = quant;
-        if (it[i].quantize && it[i].pair && paired)    /* its codes, repacked (SPEC 21) */
-            it[i].gtype = tl_grouped_gguf_type(paired->bytes, paired, it[i].pair, quant,
-                                               &it[i].repack);
-        quantized += it[i].quantize;
-        if (it[i].quantize && t->encoding == TL_ENC_GGML && (*already)++ == 0)
-            *first = t->name;
-    }
-    return quantized;
 }
 
 /* What became of the group-quantized and scaled weights quantized into a
@@ -763,7 +633,7 @@ static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
     }
     size_t already;
     const char *first;
-    size_t quantized = mark_quantized(it, f->count, quant, w->paired, &already, &first);
+    size_t quantized = tl_gguf_mark_quantized(it, f->count, quant, w->paired, &already, &first);
     if (already && !w->allow_requantize) {
         char q[128];
         cli_error("%s: --to-type %s would requantize %zu tensor%s already of a ggml block type "

@@ -462,71 +462,17 @@ static int copy_others(const struct cli_shards *s, const char *index_path, const
  * index, when one shard holds them all), each tensor's bytes carried as
  * they are. */
 
-struct placed {
-    size_t shard, tensor;               /* in the shards read */
-    size_t out;                         /* the shard written */
-};
-
-/* The prefix of the re-sharded files: the index's name without
- * ".index.json" and a ".safetensors" or ".bin" before it. */
-static void shard_prefix(const char *index_name, char *buf, size_t n)
+/* Writes out shard j of r: its header, then its tensors' bytes. */
+static int write_out_shard(const struct cli_shards *from, const struct tl_reshard *r, size_t j,
+                           const char *path, unsigned threads)
 {
-    snprintf(buf, n, "%s", index_name);
-    size_t k = strlen(buf);
-    static const char *const ends[] = { ".index.json", ".safetensors", ".bin" };
-    for (size_t e = 0; e < 3; e++) {
-        size_t m = strlen(ends[e]);
-        if (k > m && strcmp(buf + k - m, ends[e]) == 0)
-            buf[k -= m] = '\0';
-    }
-}
-
-static void out_shard_name(const char *prefix, size_t j, size_t count, char *buf, size_t n)
-{
-    if (count == 1)
-        snprintf(buf, n, "%s.safetensors", prefix);
-    else
-        snprintf(buf, n, "%s-%05zu-of-%05zu.safetensors", prefix, j + 1, count);
-}
-
-/* Writes out shard j: the header of its tensors (the __metadata__ of the
- * first shard read that holds one), then their bytes. */
-static int write_out_shard(const struct cli_shards *from, const struct placed *p, size_t n,
-                           size_t j, const char *path, unsigned threads)
-{
-    struct tl_st_entry *e = calloc(n ? n : 1, sizeof *e);
-    if (!e) {
-        cli_oom();
-        return CLI_IO;
-    }
-    size_t m = 0, first = SIZE_MAX;
-    uint64_t bytes = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i].out != j)
-            continue;
-        const struct tl_file_tensor *t = &from->files[p[i].shard].tensors[p[i].tensor];
-        if (first == SIZE_MAX)
-            first = p[i].shard;
-        e[m] = (struct tl_st_entry){ .name = t->name, .dtype = t->desc.dtype, .st = t->dtype,
-                                     .rank = t->scalar ? 0 : t->ndim, .bytes = t->end - t->begin };
-        memcpy(e[m].shape, t->shape, sizeof t->shape);
-        bytes += e[m++].bytes;
-    }
     uint8_t *header = NULL;
     size_t hlen = 0;
+    uint64_t bytes = 0;
     struct tl_error err = { 0 };
-    /* the first shard's __metadata__, but the rules the shards were
-     * converted with: the jobs' record, which a re-sharded model needs not */
-    const struct tl_file *f0 = &from->files[first];
-    struct tl_file_meta *meta = calloc(f0->nmeta ? f0->nmeta : 1, sizeof *meta);
-    size_t nmeta = 0;
-    for (size_t i = 0; meta && i < f0->nmeta; i++)
-        if (strcmp(f0->meta[i].key, CLI_RULES_KEY) != 0)
-            meta[nmeta++] = f0->meta[i];
-    int rc = meta ? tl_safetensors_header(e, m, meta, nmeta, &header, &hlen, &err)
-                  : tl_fail(&err, TL_E_NOMEM, NULL, "out of memory");
-    free(meta);
-    free(e);
+    /* the rules the shards were converted with are the jobs' record, which
+     * a re-sharded model needs not */
+    int rc = tl_reshard_header(r, from->files, j, CLI_RULES_KEY, &header, &hlen, &bytes, &err);
     if (rc) {
         cli_report(path, &err);
         return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
@@ -534,11 +480,11 @@ static int write_out_shard(const struct cli_shards *from, const struct placed *p
     struct cli_writer wr;
     if ((rc = cli_writer_open(&wr, path, hlen + bytes, threads, false, NULL)) == CLI_OK) {
         rc = tl_writer_put(&wr.w, header, hlen, &err);
-        for (size_t i = 0; rc == 0 && i < n; i++) {
-            if (p[i].out != j)
+        for (size_t i = 0; rc == 0 && i < r->n; i++) {
+            if (r->at[i].out != j)
                 continue;
-            const struct tl_file_tensor *t = &from->files[p[i].shard].tensors[p[i].tensor];
-            struct tl_input in = cli_input(&from->data[p[i].shard], NULL);
+            const struct tl_file_tensor *t = &from->files[r->at[i].file].tensors[r->at[i].tensor];
+            struct tl_input in = cli_input(&from->data[r->at[i].file], NULL);
             rc = tl_writer_carry(&wr.w, &in, t->begin, t->end - t->begin, &err);
         }
         if ((rc = cli_writer_status(&wr, rc, &err)) == CLI_OK)
@@ -550,75 +496,66 @@ static int write_out_shard(const struct cli_shards *from, const struct placed *p
     return rc;
 }
 
+/* The index of r's shards written into dir (when there are several). */
+static int write_reshard_index(const struct cli_shards *from, const struct tl_reshard *r,
+                               char (*on)[256], const char *dir)
+{
+    const char **tn = calloc(r->n ? r->n : 1, sizeof *tn), **tf = calloc(r->n ? r->n : 1, sizeof *tf);
+    if (!tn || !tf) {
+        free(tn);
+        free(tf);
+        return cli_oom();
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        tn[i] = from->files[r->at[i].file].tensors[r->at[i].tensor].name;
+        tf[i] = on[r->at[i].out];
+    }
+    char *text = NULL, name[300];
+    struct tl_error err = { 0 };
+    int rc = CLI_OK;
+    if (tl_shard_index_write_map((const char *)from->index.bytes, (size_t)from->index.size,
+                                 r->total, tn, tf, r->n, &text, &err)) {
+        cli_report(from->name, &err);
+        rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
+    } else {
+        tl_reshard_index_name(r, name, sizeof name);
+        rc = put_index(text, dir, name);
+    }
+    free(tn);
+    free(tf);
+    return rc;
+}
+
 /* Re-shards the shards of from into dir (see above), with the index
- * (index_text, its metadata kept) named index_name; *count is the number
- * of shards written, and names[0 .. *count) (when not NULL, room for every
- * tensor) their names. */
+ * (index_text, its metadata kept) named after index_name; *count is the
+ * number of shards written, and names[0 .. *count) (when not NULL, room
+ * for every tensor) their names. */
 static int reshard(const struct cli_shards *from, const char *dir, const char *index_name,
                    uint64_t max, unsigned threads, uint64_t *total, size_t *count,
                    char (*names)[256])
 {
-    size_t n = 0;
-    for (size_t k = 0; k < from->x.nshards; k++)
-        n += from->files[k].count;
-    struct placed *p = calloc(n ? n : 1, sizeof *p);
-    const char **tn = calloc(n ? n : 1, sizeof *tn), **tf = calloc(n ? n : 1, sizeof *tf);
-    char (*on)[256] = calloc(n ? n : 1, sizeof *on);
-    if (!p || !tn || !tf || !on) {
-        free(p);
-        free(tn);
-        free(tf);
-        free(on);
-        cli_oom();
-        return CLI_IO;
+    struct tl_reshard r;
+    if (tl_reshard_plan(from->files, from->x.nshards, max, index_name, &r))
+        return cli_oom();
+    char (*on)[256] = calloc(r.nout, sizeof *on), path[4096 + 512];
+    if (!on) {
+        tl_reshard_free(&r);
+        return cli_oom();
     }
-    size_t i = 0, out = 0;
-    uint64_t in_out = 0;
-    *total = 0;
-    for (size_t k = 0; k < from->x.nshards; k++) {
-        for (size_t t = 0; t < from->files[k].count; t++, i++) {
-            uint64_t b = from->files[k].tensors[t].end - from->files[k].tensors[t].begin;
-            if (in_out && in_out + b > max) {          /* the next shard */
-                out++;
-                in_out = 0;
-            }
-            p[i] = (struct placed){ k, t, out };
-            in_out += b;
-            *total += b;
-        }
-    }
-    size_t nout = n ? out + 1 : 1;
-    char prefix[256], path[4096 + 512];
-    shard_prefix(index_name, prefix, sizeof prefix);
     int rc = CLI_OK;
-    for (size_t j = 0; rc == CLI_OK && j < nout; j++) {
-        out_shard_name(prefix, j, nout, on[j], sizeof on[j]);
+    for (size_t j = 0; rc == CLI_OK && j < r.nout; j++) {
+        tl_reshard_name(&r, j, on[j], sizeof on[j]);
         snprintf(path, sizeof path, "%s/%s", dir, on[j]);
-        rc = write_out_shard(from, p, n, j, path, threads);
+        rc = write_out_shard(from, &r, j, path, threads);
     }
-    if (rc == CLI_OK && nout > 1) {
-        for (i = 0; i < n; i++) {
-            tn[i] = from->files[p[i].shard].tensors[p[i].tensor].name;
-            tf[i] = on[p[i].out];
-        }
-        char *text = NULL, name[300];
-        struct tl_error err = { 0 };
-        if (tl_shard_index_write_map((const char *)from->index.bytes, (size_t)from->index.size,
-                                     *total, tn, tf, n, &text, &err)) {
-            cli_report(from->name, &err);
-            rc = err.code == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
-        } else {
-            snprintf(name, sizeof name, "%s.safetensors.index.json", prefix);
-            rc = put_index(text, dir, name);
-        }
-    }
-    *count = nout;
-    for (size_t j = 0; names && j < nout; j++)
+    if (rc == CLI_OK && r.nout > 1)
+        rc = write_reshard_index(from, &r, on, dir);
+    *total = r.total;
+    *count = r.nout;
+    for (size_t j = 0; names && j < r.nout; j++)
         memcpy(names[j], on[j], sizeof on[j]);
-    free(p);
-    free(tn);
-    free(tf);
     free(on);
+    tl_reshard_free(&r);
     return rc;
 }
 

@@ -885,6 +885,37 @@ static bool list_keys(struct cJSON *o, const struct tl_file_tensor *t)
            cJSON_AddStringToObject(o, "encoding", tl_encoding_name(t->encoding));
 }
 
+/* Which items a GGUF OUT quantizes, and to what (tl_file.h). */
+size_t tl_gguf_mark_quantized(struct tl_whole_item *it, size_t n, uint32_t quant,
+                              const struct tl_file *paired, size_t *already, const char **first)
+{
+    size_t quantized = 0;
+    *already = 0;
+    *first = NULL;
+    for (size_t i = 0; quant != UINT32_MAX && i < n; i++) {
+        const struct tl_file_tensor *t = it[i].t;
+        bool floating = it[i].chosen && t->decodable && tl_dtype_is_float(t->desc.dtype) &&
+                        !it[i].layout;
+        if (floating && t->desc.rank == 1 && t->encoding != TL_ENC_GGML &&
+            it[i].dst.dtype != TL_DT_FLOAT32) {
+            it[i].dst.dtype = TL_DT_FLOAT32;
+            it[i].bytes = tl_dtype_bytes(TL_DT_FLOAT32, t->desc.sizes[0]);
+            it[i].type = true;
+        }
+        it[i].quantize = floating && t->desc.rank >= 2 &&
+                         t->desc.sizes[t->desc.rank - 1] % 32 == 0 &&
+                         !(t->encoding == TL_ENC_GGML && t->ggml_type == quant);
+        it[i].gtype = quant;
+        if (it[i].quantize && it[i].pair && paired)    /* its codes, repacked (SPEC 21) */
+            it[i].gtype = tl_grouped_gguf_type(paired->bytes, paired, it[i].pair, quant,
+                                               &it[i].repack);
+        quantized += it[i].quantize;
+        if (it[i].quantize && t->encoding == TL_ENC_GGML && (*already)++ == 0)
+            *first = t->name;
+    }
+    return quantized;
+}
+
 const struct tl_format_entry tl_format_gguf = {
     .id = TL_FMT_GGUF, .name = "gguf", .label = ".gguf", .title = "a GGUF file (llama.cpp)",
     .endings = ".gguf", .bid = gguf_bid, .read = gguf_parse, .spelling = TL_SPELL_SAFETENSORS,

@@ -236,3 +236,94 @@ static int print_index(cJSON *doc, uint64_t total_size, char **out, struct tl_er
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     return 0;
 }
+
+/* ---- a model re-sharded (SPEC 10) ----------------------------------------- */
+
+void tl_reshard_free(struct tl_reshard *r)
+{
+    free(r->at);
+    memset(r, 0, sizeof *r);
+}
+
+int tl_reshard_plan(const struct tl_file *files, size_t nfiles, uint64_t max,
+                    const char *index_name, struct tl_reshard *r)
+{
+    memset(r, 0, sizeof *r);
+    for (size_t k = 0; k < nfiles; k++)
+        r->n += files[k].count;
+    if (!(r->at = calloc(r->n ? r->n : 1, sizeof *r->at)))
+        return TL_E_NOMEM;
+    size_t i = 0, out = 0;
+    uint64_t in_out = 0;
+    for (size_t k = 0; k < nfiles; k++) {
+        for (size_t t = 0; t < files[k].count; t++, i++) {
+            uint64_t b = files[k].tensors[t].end - files[k].tensors[t].begin;
+            if (in_out && in_out + b > max) {          /* the next shard */
+                out++;
+                in_out = 0;
+            }
+            r->at[i] = (struct tl_reshard_at){ k, t, out };
+            in_out += b;
+            r->total += b;
+        }
+    }
+    r->nout = r->n ? out + 1 : 1;
+    snprintf(r->prefix, sizeof r->prefix, "%s", index_name);
+    size_t len = strlen(r->prefix);
+    static const char *const ends[] = { ".index.json", ".safetensors", ".bin" };
+    for (size_t e = 0; e < 3; e++) {
+        size_t m = strlen(ends[e]);
+        if (len > m && strcmp(r->prefix + len - m, ends[e]) == 0)
+            r->prefix[len -= m] = '\0';
+    }
+    return 0;
+}
+
+void tl_reshard_name(const struct tl_reshard *r, size_t j, char *buf, size_t n)
+{
+    if (r->nout == 1)
+        snprintf(buf, n, "%s.safetensors", r->prefix);
+    else
+        snprintf(buf, n, "%s-%05zu-of-%05zu.safetensors", r->prefix, j + 1, r->nout);
+}
+
+void tl_reshard_index_name(const struct tl_reshard *r, char *buf, size_t n)
+{
+    if (r->nout == 1)
+        snprintf(buf, n, "%s", "");
+    else
+        snprintf(buf, n, "%s.safetensors.index.json", r->prefix);
+}
+
+int tl_reshard_header(const struct tl_reshard *r, const struct tl_file *files, size_t j,
+                      const char *drop, uint8_t **out, size_t *len, uint64_t *bytes,
+                      struct tl_error *err)
+{
+    struct tl_st_entry *e = calloc(r->n ? r->n : 1, sizeof *e);
+    if (!e)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    size_t m = 0, first = SIZE_MAX;
+    *bytes = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        if (r->at[i].out != j)
+            continue;
+        const struct tl_file_tensor *t = &files[r->at[i].file].tensors[r->at[i].tensor];
+        if (first == SIZE_MAX)
+            first = r->at[i].file;
+        e[m] = (struct tl_st_entry){ .name = t->name, .dtype = t->desc.dtype, .st = t->dtype,
+                                     .rank = t->scalar ? 0 : t->ndim, .bytes = t->end - t->begin };
+        memcpy(e[m].shape, t->shape, sizeof t->shape);
+        *bytes += e[m++].bytes;
+    }
+    const struct tl_file *f0 = first == SIZE_MAX ? NULL : &files[first];
+    size_t nmeta = 0, have = f0 ? f0->nmeta : 0;
+    struct tl_file_meta *meta = calloc(have ? have : 1, sizeof *meta);
+    for (size_t i = 0; meta && i < have; i++)
+        if (!drop || strcmp(f0->meta[i].key, drop) != 0)
+            meta[nmeta++] = f0->meta[i];
+    int rc = meta ? tl_safetensors_header(e, m, meta, nmeta, out, len, err)
+                  : tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    free(meta);
+    free(e);
+    return rc;
+}

@@ -701,6 +701,37 @@ int tl_shard_index_write_map(const char *text, size_t len, uint64_t total_size,
                              const char *const *names, const char *const *files, size_t n,
                              char **out, struct tl_error *err);
 
+/* A model re-sharded (SPEC 10): the tensors of files[0 .. nfiles) in file
+ * and table order, into shards of at most max bytes of tensors each (a
+ * tensor larger than max alone in one), named as Hugging Face's
+ * save_pretrained names them: PREFIX-00001-of-00003.safetensors, or
+ * PREFIX.safetensors alone (and no index) when one shard holds them all,
+ * PREFIX the index's name without ".index.json" and ".safetensors" or
+ * ".bin".  at[i] (n of them) places the i-th tensor; total is their bytes. */
+struct tl_reshard {
+    struct tl_reshard_at {
+        size_t file, tensor;            /* in the files read */
+        size_t out;                     /* the shard written */
+    } *at;
+    size_t n, nout;
+    uint64_t total;
+    char prefix[256];
+};
+/* @return 0, or TL_E_NOMEM (nothing to free). */
+int tl_reshard_plan(const struct tl_file *files, size_t nfiles, uint64_t max,
+                    const char *index_name, struct tl_reshard *r);
+void tl_reshard_free(struct tl_reshard *r);
+/* The name of written shard j, and of the index ("" when there is none). */
+void tl_reshard_name(const struct tl_reshard *r, size_t j, char *buf, size_t n);
+void tl_reshard_index_name(const struct tl_reshard *r, char *buf, size_t n);
+/* Shard j's safetensors header (*out, to free, *len bytes): its tensors as
+ * they are, with the __metadata__ of the first file read that holds one of
+ * them, less the key drop (or NULL); *bytes, its tensors' bytes after the
+ * header.  @return 0, or TL_E_VALUE / TL_E_NOMEM with err filled. */
+int tl_reshard_header(const struct tl_reshard *r, const struct tl_file *files, size_t j,
+                      const char *drop, uint8_t **out, size_t *len, uint64_t *bytes,
+                      struct tl_error *err);
+
 /* Writes the .npy header (version 1.0 unless it needs 2.0; the data starts
  * at a multiple of 64) for a packed description with byteOffset 0: the
  * array's shape is the sizes in memory order, outermost first, C order.
@@ -824,6 +855,37 @@ const char *tl_whole_carried_as(const struct tl_file_tensor *t, enum tl_format f
  * file had it for a tensor carried as it is.  @return the rank. */
 unsigned tl_whole_item_shape(const struct tl_whole_item *x, uint64_t *shape);
 
+/* What a whole conversion leaves out of a file (SPEC 17): the rows that
+ * are no tensor (a checkpoint's step count: leaves), the tensors the tool
+ * does not decode (undecoded), each counted with the rows of the first
+ * TL_WHOLE_NAMED; and whether two views share a storage (tied weights,
+ * written as tensors of their own). */
+#define TL_WHOLE_NAMED 4
+struct tl_whole_scan {
+    size_t leaves, undecoded;
+    size_t leaf_row[TL_WHOLE_NAMED], undecoded_row[TL_WHOLE_NAMED];
+    bool shared;
+};
+/* @return 0, or TL_E_NOMEM. */
+int tl_whole_scan(const struct tl_file *f, struct tl_whole_scan *s);
+
+/* What a file with scaled pairs, leaves or shared storages is converted
+ * from (SPEC 17, 18): a view of its rows without the leaves and the pairs'
+ * scales, each pair's weight as the decoded FLOAT32 tensor W (its name
+ * owned by the view), pair_of[i] the pair of row i of the view (or NULL),
+ * as tl_whole_rules takes it.  The view's rows point into f, which must
+ * outlive it.  @return 0, or TL_E_NOMEM (nothing to free). */
+struct tl_whole_view {
+    struct tl_file file;
+    struct tl_file_tensor *kept;
+    const struct tl_scaled **pair_of;
+    char **made;
+    size_t nmade;
+};
+int tl_whole_view(const struct tl_file *f, const struct tl_scaled *pairs, size_t npairs,
+                  struct tl_whole_view *v);
+void tl_whole_view_free(struct tl_whole_view *v);
+
 /* A whole file's items written as a safetensors file's tensors
  * (safetensors.c): e[i], the header entry of item i, and its offset in the
  * data section, in the order given; an .npz member carried as it is goes
@@ -858,5 +920,16 @@ void tl_npz_layout_free(struct tl_npz_layout *l);
  * dimensions). */
 int tl_gguf_items(struct tl_whole_item *it, size_t n, struct tl_gguf_entry *e,
                   struct tl_error *err);
+
+/* Marks the items quantized to ggml type quant (UINT32_MAX: none), as
+ * llama.cpp quantizes a model (SPEC 23): the chosen floating tensors of two
+ * or more dimensions whose rows are whole blocks of 32 and of another type;
+ * a 1-D one (a norm, a bias) stays FLOAT32, made so when it is not.  A
+ * group-quantized weight of paired (the file the items' pairs are of, or
+ * NULL) gets the block type its codes repack into (SPEC 21).  *already
+ * counts the tensors already of another block type that would be
+ * requantized (*first names one).  @return how many are quantized. */
+size_t tl_gguf_mark_quantized(struct tl_whole_item *it, size_t n, uint32_t quant,
+                              const struct tl_file *paired, size_t *already, const char **first);
 
 #endif

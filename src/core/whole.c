@@ -4,11 +4,13 @@
  * applied to every tensor of a file once, each becoming an item: what it
  * is written as (its destination description and bytes), whether a rule
  * changed it, and which rules changed anything.  The writers then write
- * the items (the command line's convert_all.c).
+ * the items (whole_write.c).  What a file's conversion leaves out or
+ * writes in place of its rows: tl_whole_scan, tl_whole_view.
  */
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tl.h"
@@ -185,4 +187,101 @@ unsigned tl_whole_item_shape(const struct tl_whole_item *x, uint64_t *shape)
     for (unsigned k = 0; k < x->dst.rank; k++)
         shape[k] = x->dst.sizes[info.axis_order[k]];
     return x->t->scalar ? 0 : x->dst.rank;       /* 0-d stays [] */
+}
+
+/* ---- what a conversion writes of a file (SPEC 17, 18) ------------------- */
+
+static int by_key(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int tl_whole_scan(const struct tl_file *f, struct tl_whole_scan *s)
+{
+    memset(s, 0, sizeof *s);
+    const char **keys = malloc((f->count ? f->count : 1) * sizeof *keys);
+    size_t nkeys = 0;
+    if (!keys)
+        return TL_E_NOMEM;
+    for (size_t i = 0; i < f->count; i++) {
+        const struct tl_file_tensor *t = &f->tensors[i];
+        if (t->undecoded) {
+            if (s->undecoded < TL_WHOLE_NAMED)
+                s->undecoded_row[s->undecoded] = i;
+            s->undecoded++;
+        } else if (t->leaf) {
+            if (s->leaves < TL_WHOLE_NAMED)
+                s->leaf_row[s->leaves] = i;
+            s->leaves++;
+        } else if (t->storage[0]) {
+            keys[nkeys++] = t->storage;
+        }
+    }
+    qsort(keys, nkeys, sizeof *keys, by_key);
+    for (size_t k = 1; k < nkeys && !s->shared; k++)
+        s->shared = strcmp(keys[k - 1], keys[k]) == 0;
+    free(keys);
+    return 0;
+}
+
+void tl_whole_view_free(struct tl_whole_view *v)
+{
+    for (size_t k = 0; v->made && k < v->nmade; k++)
+        free(v->made[k]);
+    free(v->made);
+    free(v->pair_of);
+    free(v->kept);
+    memset(v, 0, sizeof *v);
+}
+
+int tl_whole_view(const struct tl_file *f, const struct tl_scaled *pairs, size_t npairs,
+                  struct tl_whole_view *v)
+{
+    size_t n = f->count ? f->count : 1;
+    memset(v, 0, sizeof *v);
+    v->file = *f;
+    v->file.count = 0;
+    v->file.problems = NULL;
+    v->file.nproblems = 0;
+    v->kept = malloc(n * sizeof *v->kept);
+    v->pair_of = calloc(n, sizeof *v->pair_of);
+    v->made = calloc(npairs ? npairs : 1, sizeof *v->made);
+    const struct tl_scaled **weight_of = NULL;
+    bool *scale = NULL;
+    if (!v->kept || !v->pair_of || !v->made ||
+        tl_scaled_roles(f->count, pairs, npairs, &weight_of, &scale)) {
+        tl_whole_view_free(v);
+        return TL_E_NOMEM;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < f->count && rc == 0; i++) {
+        const struct tl_file_tensor *t = &f->tensors[i];
+        const struct tl_scaled *p = weight_of[i];
+        if (t->leaf || scale[i])
+            continue;                   /* not written: values, and scales decoded */
+        struct tl_file_tensor *r = &v->kept[v->file.count];
+        *r = *t;
+        if (p) {                        /* the weight, decoded: FLOAT32 of W's sizes */
+            unsigned rank;
+            uint64_t sizes[TL_MAX_RANK];
+            tl_scaled_shape(f, p, &rank, sizes);
+            if (!(v->made[v->nmade] = strdup(p->name))) {
+                rc = TL_E_NOMEM;
+                break;
+            }
+            r->name = v->made[v->nmade++];
+            r->ndim = rank;
+            memcpy(r->shape, sizes, rank * sizeof sizes[0]);
+            r->scalar = false;
+            r->decodable = tl_desc_init(&r->desc, TL_DT_FLOAT32, rank, sizes, NULL) == 0;
+            r->encoding = TL_ENC_PLAIN;
+        }
+        v->pair_of[v->file.count++] = p;
+    }
+    v->file.tensors = v->kept;
+    free(weight_of);
+    free(scale);
+    if (rc)
+        tl_whole_view_free(v);
+    return rc;
 }

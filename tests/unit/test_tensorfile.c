@@ -551,3 +551,61 @@ void shard_index_should_read_and_write_back(void)
         CHECK_STR(err.key, bad[i].key);
     }
 }
+
+/* A model re-sharded: tensors in file order into shards of at most max
+ * bytes (one larger than max alone), named as save_pretrained names them;
+ * one shard alone takes the prefix's own name and no index; a model of no
+ * tensor is one empty shard, whose header has no metadata to take. */
+void reshard_should_place_and_name(void)
+{
+    struct tl_file_tensor t[4];
+    memset(t, 0, sizeof t);
+    static const char *const names[4] = { "a", "b", "big", "c" };
+    static const uint64_t bytes[4] = { 40, 40, 200, 8 };
+    for (int i = 0; i < 4; i++) {
+        t[i].name = (char *)names[i];
+        snprintf(t[i].dtype, sizeof t[i].dtype, "F32");
+        t[i].desc.dtype = TL_DT_FLOAT32;
+        t[i].ndim = 1;
+        t[i].shape[0] = bytes[i] / 4;
+        t[i].end = bytes[i];
+    }
+    struct tl_file f[2];
+    memset(f, 0, sizeof f);
+    f[0].tensors = t, f[0].count = 2;
+    f[1].tensors = t + 2, f[1].count = 2;
+    struct tl_reshard r;
+    char name[300];
+    CHECK(tl_reshard_plan(f, 2, 100, "model.safetensors.index.json", &r) == 0);
+    CHECK(r.n == 4 && r.nout == 3 && r.total == 288);
+    CHECK(r.at[0].out == 0 && r.at[1].out == 0 && r.at[2].out == 1 && r.at[3].out == 2);
+    CHECK(r.at[2].file == 1 && r.at[2].tensor == 0);
+    tl_reshard_name(&r, 1, name, sizeof name);
+    CHECK_STR(name, "model-00002-of-00003.safetensors");
+    tl_reshard_index_name(&r, name, sizeof name);
+    CHECK_STR(name, "model.safetensors.index.json");
+    uint8_t *h = NULL;
+    size_t hlen = 0;
+    uint64_t data = 0;
+    struct tl_error err = { 0 };
+    CHECK(tl_reshard_header(&r, f, 0, NULL, &h, &hlen, &data, &err) == 0);
+    char *text = h ? strndup((const char *)h + 8, hlen - 8) : NULL;
+    CHECK(data == 80 && hlen % 8 == 0 && text && strstr(text, "\"b\"") && !strstr(text, "big"));
+    free(text);
+    free(h);
+    tl_reshard_free(&r);
+    CHECK(tl_reshard_plan(f, 2, 1000, "pytorch_model.bin.index.json", &r) == 0);
+    CHECK(r.nout == 1);
+    tl_reshard_name(&r, 0, name, sizeof name);
+    CHECK_STR(name, "pytorch_model.safetensors");
+    tl_reshard_index_name(&r, name, sizeof name);
+    CHECK_STR(name, "");
+    tl_reshard_free(&r);
+    f[0].count = f[1].count = 0;
+    CHECK(tl_reshard_plan(f, 2, 100, "m.safetensors.index.json", &r) == 0);
+    CHECK(r.n == 0 && r.nout == 1);
+    h = NULL;
+    CHECK(tl_reshard_header(&r, f, 0, NULL, &h, &hlen, &data, &err) == 0 && data == 0);
+    free(h);
+    tl_reshard_free(&r);
+}
