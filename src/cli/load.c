@@ -317,15 +317,15 @@ int cli_load_desc_file(const char *arg, struct cli_data *file, enum tl_format fo
 }
 
 
-static int decode_pair(const struct cli_data *file, const struct tl_file *tf,
-                       const struct tl_scaled *p, struct cli_desc *out);
+static int decode_pair(struct cli_data *file, struct tl_file *tf, const struct tl_scaled *p,
+                       bool stream, struct cli_desc *out);
 
 /* The group-quantized weight of tf named tname (SPEC 21: P.weight, no row
- * of the table), decoded whole into out as FLOAT32, so that dump, compare
- * and inspect read its values.  @return -1 when tname names none, else a
- * CLI_* status (after a message naming the weight). */
-static int load_grouped(const struct cli_data *file, const struct tl_file *tf, const char *tname,
-                        struct cli_desc *out)
+ * of the table), decoded into out as FLOAT32 (see decode_pair), so that
+ * dump, compare and inspect read its values.  @return -1 when tname names
+ * none, else a CLI_* status (after a message naming the weight). */
+static int load_grouped(struct cli_data *file, struct tl_file *tf, const char *tname,
+                        bool stream, struct cli_desc *out)
 {
     struct tl_scaled *pairs = NULL;
     size_t n = 0;
@@ -338,8 +338,8 @@ static int load_grouped(const struct cli_data *file, const struct tl_file *tf, c
     for (size_t k = 0; k < n && rc == -1; k++) {
         if (pairs[k].kind < TL_SCALED_GPTQ || strcmp(pairs[k].name, tname) != 0)
             continue;
-        rc = decode_pair(file, tf, &pairs[k], out);
         out->format = tf->format;
+        rc = decode_pair(file, tf, &pairs[k], stream, out);
     }
     free(pairs);
     return rc;
@@ -393,7 +393,7 @@ static int load_file(const char *arg, struct cli_data *opened, enum tl_format op
         return CLI_INVALID;
     }
     if (tname && !tl_file_find(&tf, tname) && (rc = cli_file_sound(&tf, file.name)) == CLI_OK &&
-        (rc = load_grouped(&file, &tf, tname, out)) != -1) {
+        (rc = load_grouped(&file, &tf, tname, stream, out)) != -1) {
         tl_file_free(&tf);              /* a group-quantized weight, decoded (SPEC 21) */
         cli_close_data(&file);
         return rc;
@@ -513,10 +513,12 @@ static int pair_named(const struct tl_file *tf, const char *file, const char *tn
     return CLI_INVALID;
 }
 
-/* Pair p of tf (in the file's bytes) decoded whole into out: FLOAT32,
- * packed, of W's sizes, in memory of its own.  @return a CLI_* status. */
-static int decode_pair(const struct cli_data *file, const struct tl_file *tf,
-                       const struct tl_scaled *p, struct cli_desc *out)
+/* Pair p of tf (in file's bytes) decoded into out: FLOAT32, packed, of W's
+ * sizes.  Streamed, through a reader a window at a time (file and tf move
+ * into out: the caller's are left empty); else whole, in memory of its
+ * own.  @return a CLI_* status. */
+static int decode_pair(struct cli_data *file, struct tl_file *tf, const struct tl_scaled *p,
+                       bool stream, struct cli_desc *out)
 {
     char q[128];
     unsigned rank = 0;
@@ -531,7 +533,21 @@ static int decode_pair(const struct cli_data *file, const struct tl_file *tf,
         cli_report(file->name, &err);
         return CLI_INVALID;
     }
+    snprintf(out->name, sizeof out->name, "%.120s:%s", file->name, tl_quote(p->name, q, sizeof q));
+    snprintf(out->tensor, sizeof out->tensor, "%.255s", p->name);
+    out->shares_file = true;
+    tl_desc_classify(&out->d, &out->info);
     uint64_t count = out->d.total_bytes / 4;
+    if (stream) {
+        out->file = *file;
+        struct tl_input in = cli_input(&out->file, NULL);
+        if (tl_values_open_scaled(&in, tf, p, &out->values, &err)) {
+            memset(&out->file, 0, sizeof out->file);
+            return cli_oom();
+        }
+        memset(file, 0, sizeof *file);
+        return CLI_OK;
+    }
     if (count > SIZE_MAX / 4 || !(out->file.heap = malloc(count ? (size_t)count * 4 : 1)))
         return cli_oom();
     if (tl_scaled_decode_as(file->bytes, tf, p, 0, count, TL_DT_FLOAT32, out->file.heap, NULL)) {
@@ -542,10 +558,6 @@ static int decode_pair(const struct cli_data *file, const struct tl_file *tf,
     out->file.bytes = out->file.heap;
     out->file.size = count * 4;
     snprintf(out->file.name, sizeof out->file.name, "%s", file->name);
-    snprintf(out->name, sizeof out->name, "%.120s:%s", file->name, tl_quote(p->name, q, sizeof q));
-    snprintf(out->tensor, sizeof out->tensor, "%.255s", p->name);
-    out->shares_file = true;
-    tl_desc_classify(&out->d, &out->info);
     return CLI_OK;
 }
 
@@ -583,7 +595,7 @@ int cli_load_dequantized(const char *arg, struct cli_desc *out)
     const struct tl_scaled *p;
     rc = pair_named(&tf, file.name, tname, &pairs, &p);
     if (rc == CLI_OK)
-        rc = decode_pair(&file, &tf, p, out);
+        rc = decode_pair(&file, &tf, p, false, out);
     if (rc)
         cli_close_data(&out->file);
     free(pairs);

@@ -95,6 +95,14 @@ void tl_error_about(struct tl_error *err, const char *what, const char *name);
 struct tl_values;
 int tl_values_open(const struct tl_input *in, const struct tl_file_tensor *t,
                    struct tl_values **v, struct tl_error *err);
+/* The same of scaled pair p of f (SPEC 18, 21: its weight decoded with its
+ * scales and zero points, FLOAT32 of tl_scaled_shape's sizes, row-major),
+ * f's bytes in->bytes and p's companions in other files where p says:
+ * values decoded a window at a time from any value on.  f's rows move into
+ * the reader (f is left empty); p is copied.  @return 0, or TL_E_NOMEM. */
+struct tl_scaled;
+int tl_values_open_scaled(const struct tl_input *in, struct tl_file *f,
+                          const struct tl_scaled *p, struct tl_values **v, struct tl_error *err);
 void tl_values_close(struct tl_values *v);
 /* The image's size in bytes. */
 uint64_t tl_values_size(const struct tl_values *v);

@@ -4,8 +4,10 @@
  * at a time, only the blocks that hold what is asked for (in any order:
  * each block decodes alone); a deflated member inflated once into the
  * caller's scratch room (a deflate stream does not decode from its
- * middle).  Commands read encoded tensors through it and compare them a
- * slab of rows at a time, so memory stays a window, not the tensor.
+ * middle); a scaled pair or a group-quantized weight (SPEC 18, 21)
+ * decoded to FLOAT32 a window at a time, from any value on.  Commands read
+ * encoded tensors through it and compare them a slab of rows at a time, so
+ * memory stays a window, not the tensor.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +24,10 @@ struct tl_values {
     struct tl_file_tensor t;
     const struct tl_ggml_type *gt;      /* ggml blocks decoded by window, or NULL */
     bool plain;
-    struct tl_scratch whole;            /* a member inflated whole (!plain && !gt) */
+    struct tl_scratch whole;            /* a member inflated whole (!plain && !gt && !pf) */
+    struct tl_file *pf;                 /* a scaled pair's file (owned), or NULL */
+    struct tl_scaled pair;
+    struct tl_scaled_cache *cache;
     uint8_t *win;                       /* decoded bytes [lo, hi) */
     uint64_t lo, hi;
     size_t cap;
@@ -51,10 +56,41 @@ int tl_values_open(const struct tl_input *in, const struct tl_file_tensor *t,
     return 0;
 }
 
+int tl_values_open_scaled(const struct tl_input *in, struct tl_file *f,
+                          const struct tl_scaled *p, struct tl_values **out, struct tl_error *err)
+{
+    struct tl_values *v = calloc(1, sizeof *v);
+    struct tl_file *pf = malloc(sizeof *pf);
+    *out = NULL;
+    if (!v || !pf) {
+        free(v);
+        free(pf);
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    }
+    unsigned rank;
+    uint64_t sizes[TL_MAX_RANK], count = 1;
+    tl_scaled_shape(f, p, &rank, sizes);
+    for (unsigned k = 0; k < rank; k++)
+        count *= sizes[k];
+    v->in = *in;
+    v->pair = *p;
+    v->t.decoded_bytes = count * 4;
+    *pf = *f;                           /* f's rows move into the reader */
+    memset(f, 0, sizeof *f);
+    v->pf = pf;
+    *out = v;
+    return 0;
+}
+
 void tl_values_close(struct tl_values *v)
 {
     if (!v)
         return;
+    if (v->pf) {
+        tl_scaled_cache_free(v->cache);
+        tl_file_free(v->pf);
+        free(v->pf);
+    }
     tl_input_inflated_free(&v->in, &v->whole);
     free(v->win);
     free(v);
@@ -63,6 +99,45 @@ void tl_values_close(struct tl_values *v)
 uint64_t tl_values_size(const struct tl_values *v)
 {
     return v->plain ? v->in.size : v->t.decoded_bytes;
+}
+
+/* Room for len bytes of window. */
+static int window_room(struct tl_values *v, size_t len, struct tl_error *err)
+{
+    if (len <= v->cap)
+        return 0;
+    uint8_t *p = realloc(v->win, len);
+    if (!p)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    v->win = p;
+    v->cap = len;
+    return 0;
+}
+
+/* Decodes the pair's FLOAT32 values that hold bytes [at, at + n) and those
+ * after them, a window's worth, into v->win. */
+static int decode_scaled(struct tl_values *v, uint64_t at, uint64_t n, struct tl_error *err)
+{
+    uint64_t total = v->t.decoded_bytes / 4, first = at / 4;
+    uint64_t want = ((at + n + 3) / 4 - first) > WINDOW / 4 ? (at + n + 3) / 4 - first : WINDOW / 4;
+    if (want > total - first)
+        want = total - first;
+    if (want * 4 > SIZE_MAX)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    int rc = window_room(v, (size_t)(want * 4), err);
+    v->lo = v->hi = 0;
+    if (rc)
+        return rc;
+    rc = tl_scaled_decode_as(v->in.bytes, v->pf, &v->pair, first, want, TL_DT_FLOAT32, v->win,
+                             &v->cache);
+    if (rc == TL_E_NOMEM)
+        return tl_fail(err, rc, NULL, "out of memory");
+    if (rc)
+        return tl_fail(err, rc, "data", "'%s' cannot be decoded (its tensors are not stored "
+                       "plain)", v->pair.name);
+    v->lo = first * 4;
+    v->hi = v->lo + want * 4;
+    return 0;
 }
 
 /* Decodes the blocks that hold decoded bytes [at, at + n) and those after
@@ -78,13 +153,8 @@ static int decode_window(struct tl_values *v, uint64_t at, uint64_t n, struct tl
     if (want * db > SIZE_MAX)
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     size_t len = (size_t)(want * db);
-    if (len > v->cap) {
-        uint8_t *p = realloc(v->win, len);
-        if (!p)
-            return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-        v->win = p;
-        v->cap = len;
-    }
+    if (window_room(v, len, err))
+        return TL_E_NOMEM;
     struct tl_file_tensor part;
     uint64_t from = b0 * v->gt->bytes, stored = tl_file_piece(&v->t, from, want * v->gt->bytes,
                                                                &part);
@@ -113,10 +183,10 @@ const uint8_t *tl_values_at(struct tl_values *v, uint64_t at, uint64_t n, struct
     }
     if (v->plain)
         return v->in.bytes + at;
-    if (!v->gt)
+    if (!v->gt && !v->pf)
         return v->whole.bytes + at;
     if (at < v->lo || at + n > v->hi) {
-        if (decode_window(v, at, n, err))
+        if (v->pf ? decode_scaled(v, at, n, err) : decode_window(v, at, n, err))
             return NULL;
     }
     return v->win + (at - v->lo);

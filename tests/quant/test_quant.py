@@ -200,6 +200,30 @@ def test_dump_compare_inspect_decoded():
     assert "64" in lines or "16384" in lines
 
 
+def test_decoded_across_windows():
+    """A weight of many windows (768 KiB of FLOAT32: the reader decodes
+    256 KiB at a time, from any value on): 3-bit act-order GPTQ compared
+    with the reference is equal, one value changed near the end is the one
+    mismatch at its index, and dump --stats's min and max are numpy's."""
+    p, ref = gptq_file(os.path.join(TMP, "win"), 3, 32, False, act=True, out_f=384, in_f=512)
+    r = np.array(ref, dtype=np.float32)
+    npy = os.path.join(TMP, "win", "ref.npy")
+    np.save(npy, r)
+    assert b"equal" in tl("compare", p + ":m.q_proj.weight", npy).stdout
+    r[383, 500] += 1.0
+    np.save(npy, r)
+    res = tl("compare", p + ":m.q_proj.weight", npy, "--json", check=False)
+    assert res.returncode == 1, res.stderr
+    j = json.loads(res.stdout)
+    assert j["mismatches"] == 1 and j["first"][0]["index"] == [383, 500], j
+    assert j["first"][0]["a"] == float(ref[383, 500]), j
+    stats = dict(l.split(None, 1) for l in tl("dump", p + ":m.q_proj.weight", "--stats")
+                 .stdout.decode().splitlines())
+    assert np.float32(stats["min"]) == np.float32(ref.min())
+    assert np.float32(stats["max"]) == np.float32(ref.max())
+    assert int(stats["count"]) == 384 * 512
+
+
 def test_offset_names_group_and_bits():
     """offset FILE:P.weight o,i: the word it names, at the byte it gives,
     holds the element's code (from the reference's integer weight) at the
