@@ -138,15 +138,15 @@ struct row {
     bool have_abs;
 };
 
-/* A tensor's bytes as stored, or decoded (a deflated one, into tmp); a
- * decodable tensor of ggml blocks is read through *v instead, a window at
- * a time (*p NULL). */
+/* A tensor's bytes as stored; a decodable encoded one's (ggml blocks, a
+ * deflated member) are read through *v instead, a window at a time (*p
+ * NULL); one compared byte for byte, decoded whole into tmp. */
 static int raw_bytes(const struct cli_data *in, const struct tl_file_tensor *t,
                      struct cli_data *tmp, const uint8_t **p, uint64_t *n, struct tl_values **v)
 {
     memset(tmp, 0, sizeof *tmp);
     *v = NULL;
-    if (t->encoding == TL_ENC_GGML && t->decodable) {
+    if (t->encoding != TL_ENC_PLAIN && t->decodable) {
         struct tl_input src = cli_input(in, NULL);
         struct tl_error err = { 0 };
         int rc = tl_values_open(&src, t, v, &err);

@@ -408,8 +408,8 @@ static int load_file(const char *arg, struct cli_data *opened, enum tl_format op
         cli_close_data(&file);
         rc = cli_elsewhere_open_one(path, t, &file);
     }
-    if (!rc && stream && t->encoding == TL_ENC_GGML) {
-        out->file = file;               /* its blocks, decoded as they are read */
+    if (!rc && stream && t->encoding != TL_ENC_PLAIN) {
+        out->file = file;               /* decoded as it is read (values.c) */
         struct tl_input in = cli_input(&out->file, NULL);
         if ((rc = tl_values_open(&in, t, &out->values, &err))) {
             cli_report(file.name, &err);
