@@ -144,85 +144,17 @@ bool cli_index_of_pytorch(const char *path)
     return torch;
 }
 
-/* Whether a converted shard may lack this name of the index: a scale
- * decoded into its weight, MXFP4 blocks decoded under the weight's name
- * (SPEC 18, 23), or a tensor the rules leave out (--only, --drop: their
- * record in the shards' metadata, which must agree, says so). */
-static bool decoded_away(const struct cli_shards *s, const char *name)
-{
-    if (s->left_out && s->left_out(s->left_ctx, name))
-        return true;
-    static const char *const ends[] = { "_scale_inv", "_scales", "_blocks", ".qweight",
-                                        ".qzeros", ".scales", ".g_idx", ".weight_packed",
-                                        ".weight_scale", ".weight_zero_point", ".weight_shape" };
-    size_t n = strlen(name);
-    for (size_t e = 0; e < sizeof ends / sizeof ends[0]; e++) {
-        size_t m = strlen(ends[e]);
-        if (n > m && strcmp(name + n - m, ends[e]) == 0)
-            return true;
-    }
-    return false;
-}
-
-/* The index's entry for name (suffix appended) in ix, or SIZE_MAX. */
-static size_t index_of(const struct tl_shard_index *x, const struct tl_name_index *ix,
-                       const char *name, const char *suffix)
-{
-    char full[1024];
-    if (snprintf(full, sizeof full, "%s%s", name, suffix) >= (int)sizeof full)
-        return SIZE_MAX;
-    const char *const *field = tl_name_find(ix, full);
-    return field ? (size_t)(field - (const char *const *)x->names) : SIZE_MAX;
-}
-
-/* Every shard holds what the index gives it, and nothing else; a shard
- * as converted may lack the scales decoded into their weights, and hold
- * MXFP4's W where the index names W_blocks. */
+/* Every shard holds what the index gives it, and nothing else
+ * (tl_shards_check). */
 static int check_shards(const struct cli_shards *s)
 {
-    char q[64];
-    struct tl_name_index ix;
-    if (tl_name_index(&ix, s->x.names, s->x.count, sizeof s->x.names[0]))
+    struct tl_error err = { 0 };
+    if (tl_shards_check(&s->x, s->files, s->converted, s->left_out, s->left_ctx, &err) == 0)
+        return CLI_OK;
+    if (err.code == TL_E_NOMEM)
         return cli_oom();
-    int rc = CLI_OK;
-    for (size_t i = 0; rc == CLI_OK && i < s->x.count; i++) {
-        size_t k = s->x.shard[i];
-        if (!tl_file_find(&s->files[k], s->x.names[i]) &&
-            !(s->converted && decoded_away(s, s->x.names[i]))) {
-            cli_error("%s: tensor '%s' is in shard '%s' by the index, but "
-                    "that shard does not hold it", s->name,
-                    tl_quote(s->x.names[i], q, sizeof q), s->x.shards[k]);
-            rc = CLI_INVALID;
-        }
-    }
-    for (size_t k = 0; rc == CLI_OK && k < s->x.nshards; k++) {
-        for (size_t j = 0; rc == CLI_OK && j < s->files[k].count; j++) {
-            const char *name = s->files[k].tensors[j].name;
-            if (s->files[k].tensors[j].leaf)
-                continue;                   /* a checkpoint's value, not a tensor */
-            size_t i = index_of(&s->x, &ix, name, "");
-            if (i == SIZE_MAX && s->converted)
-                i = index_of(&s->x, &ix, name, "_blocks");
-            size_t len = strlen(name);
-            if (i == SIZE_MAX && s->converted && len >= 6 && len < 600 &&
-                strcmp(name + len - 6, "weight") == 0) {     /* a group-quantized P.weight */
-                char stem[600];
-                snprintf(stem, sizeof stem, "%.*s", (int)(len - 6), name);
-                i = index_of(&s->x, &ix, stem, "qweight");
-                if (i == SIZE_MAX)
-                    i = index_of(&s->x, &ix, stem, "weight_packed");
-            }
-            if (i == SIZE_MAX || s->x.shard[i] != k) {
-                cli_error("%s: shard '%s' holds tensor '%s', which the "
-                        "index %s%s", s->name, s->x.shards[k], tl_quote(name, q, sizeof q),
-                        i == SIZE_MAX ? "does not name" : "puts in shard ",
-                        i == SIZE_MAX ? "" : s->x.shards[s->x.shard[i]]);
-                rc = CLI_INVALID;
-            }
-        }
-    }
-    tl_name_index_free(&ix);
-    return rc;
+    cli_report(s->name, &err);
+    return CLI_INVALID;
 }
 
 int cli_shards_open(const char *path, bool all, struct cli_shards *s)

@@ -40,6 +40,19 @@ static bool ends(const char *s, const char *suffix, size_t *stem)
     return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+bool tl_scaled_part_name(const char *name)
+{
+    static const char *const parts[] = { "_scale_inv", "_scales", "_blocks", ".qweight",
+                                         ".qzeros", ".scales", ".g_idx", ".weight_packed",
+                                         ".weight_scale", ".weight_zero_point",
+                                         ".weight_shape" };
+    size_t stem;
+    for (size_t e = 0; e < sizeof parts / sizeof parts[0]; e++)
+        if (ends(name, parts[e], &stem))
+            return true;
+    return false;
+}
+
 int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
                    struct tl_error *err)
 {

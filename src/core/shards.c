@@ -237,6 +237,75 @@ static int print_index(cJSON *doc, uint64_t total_size, char **out, struct tl_er
     return 0;
 }
 
+/* ---- shards checked against their index --------------------------------- */
+
+/* The index's entry for name (suffix appended) in ix, or SIZE_MAX. */
+static size_t index_of(const struct tl_shard_index *x, const struct tl_name_index *ix,
+                       const char *name, const char *suffix)
+{
+    char full[1024];
+    if (snprintf(full, sizeof full, "%s%s", name, suffix) >= (int)sizeof full)
+        return SIZE_MAX;
+    const char *const *field = tl_name_find(ix, full);
+    return field ? (size_t)(field - (const char *const *)x->names) : SIZE_MAX;
+}
+
+/* The index's entry for a tensor of shard k a conversion wrote: its own
+ * name, or W_blocks for MXFP4's W, or P.qweight / P.weight_packed for a
+ * group-quantized P.weight. */
+static size_t written_entry(const struct tl_shard_index *x, const struct tl_name_index *ix,
+                            const char *name, bool converted)
+{
+    size_t i = index_of(x, ix, name, "");
+    if (i != SIZE_MAX || !converted)
+        return i;
+    i = index_of(x, ix, name, "_blocks");
+    size_t len = strlen(name);
+    if (i == SIZE_MAX && len >= 6 && len < 600 && strcmp(name + len - 6, "weight") == 0) {
+        char stem[600];
+        snprintf(stem, sizeof stem, "%.*s", (int)(len - 6), name);
+        i = index_of(x, ix, stem, "qweight");
+        if (i == SIZE_MAX)
+            i = index_of(x, ix, stem, "weight_packed");
+    }
+    return i;
+}
+
+int tl_shards_check(const struct tl_shard_index *x, const struct tl_file *files, bool converted,
+                    bool (*left_out)(const void *ctx, const char *name), const void *ctx,
+                    struct tl_error *err)
+{
+    char q[64];
+    struct tl_name_index ix;
+    if (tl_name_index(&ix, x->names, x->count, sizeof x->names[0]))
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < x->count; i++) {
+        size_t k = x->shard[i];
+        const char *name = x->names[i];
+        if (!tl_file_find(&files[k], name) &&
+            !(converted && ((left_out && left_out(ctx, name)) || tl_scaled_part_name(name))))
+            rc = tl_fail(err, TL_E_VALUE, NULL, "tensor '%s' is in shard '%s' by the index, "
+                         "but that shard does not hold it", tl_quote(name, q, sizeof q),
+                         x->shards[k]);
+    }
+    for (size_t k = 0; rc == 0 && k < x->nshards; k++) {
+        for (size_t j = 0; rc == 0 && j < files[k].count; j++) {
+            const char *name = files[k].tensors[j].name;
+            if (files[k].tensors[j].leaf)
+                continue;                   /* a checkpoint's value, not a tensor */
+            size_t i = written_entry(x, &ix, name, converted);
+            if (i == SIZE_MAX || x->shard[i] != k)
+                rc = tl_fail(err, TL_E_VALUE, NULL, "shard '%s' holds tensor '%s', which the "
+                             "index %s%s", x->shards[k], tl_quote(name, q, sizeof q),
+                             i == SIZE_MAX ? "does not name" : "puts in shard ",
+                             i == SIZE_MAX ? "" : x->shards[x->shard[i]]);
+        }
+    }
+    tl_name_index_free(&ix);
+    return rc;
+}
+
 /* ---- a model re-sharded (SPEC 10) ----------------------------------------- */
 
 void tl_reshard_free(struct tl_reshard *r)

@@ -517,6 +517,12 @@ void tl_quant_free(struct tl_quant *q);
 enum tl_quant_method tl_quant_named(const char *name);
 const char *tl_scaled_kind_name(enum tl_scaled_kind kind);
 
+/* Whether name is a part a decoding conversion writes no more (SPEC 18,
+ * 21, 23): a scale or a group's part decoded into its weight (W_scale_inv,
+ * W_scales, P.qweight, P.qzeros, P.weight_packed, ...), or MXFP4's
+ * W_blocks, written as W. */
+bool tl_scaled_part_name(const char *name);
+
 /* Every pair of f, in table order.  @return 0 with *out (free it) and *n,
  * or TL_E_VALUE naming a companion of the wrong type or shape, or
  * TL_E_NOMEM. */
@@ -700,6 +706,17 @@ int tl_shard_index_write_renamed(const char *text, size_t len, uint64_t total_si
 int tl_shard_index_write_map(const char *text, size_t len, uint64_t total_size,
                              const char *const *names, const char *const *files, size_t n,
                              char **out, struct tl_error *err);
+
+/* Every shard files[k] (x's shards, read) holds what the index x gives it,
+ * and nothing else (a checkpoint's leaves aside).  Shards as a conversion
+ * wrote them (converted) may lack the parts decoded into their weights
+ * and what left_out(ctx, name) says the rules left out (NULL: nothing),
+ * and hold MXFP4's W or a group-quantized P.weight where the index names
+ * W_blocks or P's parts.  @return 0, TL_E_VALUE naming the tensor and the
+ * shard, or TL_E_NOMEM. */
+int tl_shards_check(const struct tl_shard_index *x, const struct tl_file *files, bool converted,
+                    bool (*left_out)(const void *ctx, const char *name), const void *ctx,
+                    struct tl_error *err);
 
 /* A model re-sharded (SPEC 10): the tensors of files[0 .. nfiles) in file
  * and table order, into shards of at most max bytes of tensors each (a

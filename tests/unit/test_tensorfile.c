@@ -609,3 +609,35 @@ void reshard_should_place_and_name(void)
     free(h);
     tl_reshard_free(&r);
 }
+
+/* Shards against their index: each holds what the index gives it and
+ * nothing else; shards a conversion wrote may lack the scales decoded and
+ * hold MXFP4's W for W_blocks (SPEC 18, 23). */
+void shards_should_match_their_index(void)
+{
+    static const char text[] = "{\"weight_map\": {\"a\": \"s1\", \"w_scale_inv\": \"s1\", "
+                               "\"m_blocks\": \"s2\", \"m_scales\": \"s2\"}}";
+    struct tl_shard_index x;
+    struct tl_error err = { 0 };
+    CHECK(tl_shard_index_parse(text, strlen(text), &x, &err) == 0);
+    struct tl_file_tensor t[5];
+    memset(t, 0, sizeof t);
+    static const char *const names[5] = { "a", "w_scale_inv", "m_blocks", "m_scales", "m" };
+    for (int i = 0; i < 5; i++)
+        t[i].name = (char *)names[i];
+    struct tl_file f[2];
+    memset(f, 0, sizeof f);
+    f[0].tensors = t, f[0].count = 2;       /* as read: every name where the index says */
+    f[1].tensors = t + 2, f[1].count = 2;
+    CHECK(tl_shards_check(&x, f, false, NULL, NULL, &err) == 0);
+    f[0].count = 1;                         /* w_scale_inv missing */
+    CHECK(tl_shards_check(&x, f, false, NULL, NULL, &err) == TL_E_VALUE);
+    CHECK(strstr(err.msg, "'w_scale_inv' is in shard 's1'") != NULL);
+    f[1].tensors = t + 4, f[1].count = 1;   /* as converted: m for m_blocks, no scales */
+    CHECK(tl_shards_check(&x, f, true, NULL, NULL, &err) == 0);
+    CHECK(tl_shards_check(&x, f, false, NULL, NULL, &err) == TL_E_VALUE);
+    f[0].tensors = t + 4, f[0].count = 1;   /* m in the wrong shard, a nowhere */
+    f[1].tensors = t, f[1].count = 1;
+    CHECK(tl_shards_check(&x, f, true, NULL, NULL, &err) == TL_E_VALUE);
+    tl_shard_index_free(&x);
+}

@@ -53,6 +53,7 @@
     X(npz_should_read_what_the_zip_writer_writes) \
     X(shard_index_should_read_and_write_back) \
     X(reshard_should_place_and_name) \
+    X(shards_should_match_their_index) \
     X(safetensors_should_report_overlaps_and_gaps) \
     X(sniff_should_take_the_strongest_bid) \
     X(file_should_never_read_past_a_truncation) \
