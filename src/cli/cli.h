@@ -522,11 +522,7 @@ struct cli_shards {
     const void *left_ctx;
 };
 
-/* The name a shard gets converted into safetensors: a PyTorch shard's
- * (pytorch_model-00001-of-00002.bin) as model-00001-of-00002.safetensors,
- * any other its own.  @return whether it was renamed. */
-bool cli_shard_out_name(const char *shard, char *out, size_t n);
-/* The name shard k of s is converted under: cli_shard_out_name's when the
+/* The name shard k of s is converted under: tl_shard_safetensors_name's when the
  * model's shards are renamed (s->renamed), else its own. */
 void cli_shard_written(const struct cli_shards *s, size_t k, char *out, size_t n);
 

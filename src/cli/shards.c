@@ -88,29 +88,9 @@ static int open_shard(struct cli_shards *s, size_t k)
 void cli_shard_written(const struct cli_shards *s, size_t k, char *out, size_t n)
 {
     if (s->renamed)
-        cli_shard_out_name(s->x.shards[k], out, n);
+        tl_shard_safetensors_name(s->x.shards[k], out, n);
     else
         snprintf(out, n, "%s", s->x.shards[k]);
-}
-
-bool cli_shard_out_name(const char *shard, char *out, size_t n)
-{
-    /* pytorch_model-00001-of-00002.bin -> model-00001-of-00002.safetensors */
-    const char *slash = strrchr(shard, '/');
-    size_t dir = slash ? (size_t)(slash - shard) + 1 : 0, len = strlen(shard);
-    const char *base = shard + dir;
-    const char *ext = strrchr(base, '.');
-    bool torch = ext && (strcmp(ext, ".bin") == 0 || strcmp(ext, ".pt") == 0 ||
-                         strcmp(ext, ".pth") == 0);
-    if (!torch) {
-        snprintf(out, n, "%s", shard);
-        return false;
-    }
-    if (strncmp(base, "pytorch_", 8) == 0)
-        base += 8;
-    snprintf(out, n, "%.*s%.*s.safetensors", (int)dir, shard,
-             (int)(shard + len - (ext ? strlen(ext) : 0) - base), base);
-    return true;
 }
 
 bool cli_index_of_pytorch(const char *path)

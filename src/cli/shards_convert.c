@@ -255,47 +255,7 @@ static const char *index_name(const char *path)
 static const char *out_index_name(const struct cli_shards *s, const char *path, char *buf,
                                   size_t n)
 {
-    const char *name = index_name(path);
-    const char *bin = strstr(name, ".bin.index.json");
-    if (!s->renamed || !bin)
-        return name;
-    const char *base = strncmp(name, "pytorch_", 8) == 0 ? name + 8 : name;
-    snprintf(buf, n, "%.*s.safetensors.index.json", (int)(bin - base), base);
-    return buf;
-}
-
-/* Whether a file of the model's folder holds weights (a tensor file by
- * its ending, as the format table lists them, or another index): those
- * are not copied beside the converted shards, nor named as left out. */
-static bool weights_file(const char *name)
-{
-    size_t n = strlen(name);
-    if (n >= 11 && strcmp(name + n - 11, ".index.json") == 0)
-        return true;
-    for (size_t i = 0; tl_format_at(i); i++)
-        if (tl_format_at(i)->id != TL_FMT_JSON && tl_format_claims(tl_format_at(i), name, NULL))
-            return true;
-    return false;
-}
-
-/* The files of a model's folder that a loader reads beside the weights
- * (transformers' from_pretrained, its tokenizers and processors; SPEC 23):
- * what makes the output a loadable folder.  Scripts, logs, a README and
- * anything else are not copied. */
-static const char *const loader_files[] = {
-    "config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json",
-    "special_tokens_map.json", "added_tokens.json", "tokenizer.model", "spiece.model",
-    "sentencepiece.bpe.model", "vocab.json", "vocab.txt", "merges.txt", "chat_template.json",
-    "chat_template.jinja", "preprocessor_config.json", "processor_config.json",
-    "feature_extractor_config.json", "image_processor_config.json",
-};
-
-static bool loader_file(const char *name)
-{
-    for (size_t i = 0; i < sizeof loader_files / sizeof loader_files[0]; i++)
-        if (strcmp(name, loader_files[i]) == 0)
-            return true;
-    return false;
+    return s->renamed ? tl_index_safetensors_name(index_name(path), buf, n) : index_name(path);
 }
 
 /* Names added to a note's list: the first few, then how many more. */
@@ -348,9 +308,8 @@ static int copy_one(const char *from, const char *name, const char *dir)
 }
 
 /* config.json of folder `from` into dir without its quantization_config
- * (SPEC 21: the weights written are decoded; a loader that read it would
- * look for the packed parts).  @return CLI_OK, CLI_INVALID (no JSON
- * object) or CLI_IO after a message. */
+ * (tl_config_unquantized).  @return CLI_OK, CLI_INVALID (no JSON object) or
+ * CLI_IO after a message. */
 static int config_unquantized(const char *from, const char *dir)
 {
     char src[4096 + 32], dst[4096 + 32];
@@ -360,41 +319,21 @@ static int config_unquantized(const char *from, const char *dir)
     int rc = cli_open_data(src, &d);
     if (rc)
         return rc;
-    cJSON *doc = cJSON_ParseWithLength((const char *)d.bytes, (size_t)d.size);
+    char *text = NULL;
+    struct tl_error err = { 0 };
+    rc = tl_config_unquantized((const char *)d.bytes, (size_t)d.size, &text, &err);
     cli_close_data(&d);
-    if (!cJSON_IsObject(doc)) {
-        cJSON_Delete(doc);
-        cli_error("%s: is not a JSON object: its quantization_config cannot be removed", src);
-        return CLI_INVALID;
+    if (rc) {
+        cli_report(src, &err);
+        return rc == TL_E_NOMEM ? CLI_IO : CLI_INVALID;
     }
-    cJSON_DeleteItemFromObjectCaseSensitive(doc, "quantization_config");
-    char *text = cJSON_Print(doc);
-    cJSON_Delete(doc);
-    int fd = text ? open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0666) : -1;
-    if (!text)
-        rc = cli_oom();
-    else if (fd < 0 || cli_write_all(fd, text, strlen(text)) != 0 || cli_write_all(fd, "\n", 1) != 0)
+    int fd = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0 || cli_write_all(fd, text, strlen(text)) != 0)
         rc = (cli_report_errno(dst, "cannot write"), CLI_IO);
     if (fd >= 0 && close(fd) != 0 && rc == CLI_OK)
         rc = (cli_report_errno(dst, "cannot write"), CLI_IO);
     free(text);
     return rc;
-}
-
-/* Whether the views pair a group-quantized weight (decoded: config.json
- * loses its quantization_config). */
-static bool decodes_grouped(const struct tl_scaled_views *vs)
-{
-    bool any = false;
-    for (size_t k = 0; k < vs->nfiles && !any; k++) {
-        struct tl_scaled *pairs = NULL;
-        size_t n = 0;
-        if (tl_scaled_find(&vs->f[k], &pairs, &n, NULL) == 0)
-            for (size_t i = 0; i < n; i++)
-                any |= pairs[i].kind >= TL_SCALED_GPTQ;
-        free(pairs);
-    }
-    return any;
 }
 
 /* Copies the files of the model's folder that a loader reads (config.json,
@@ -427,14 +366,15 @@ static int copy_others(const struct cli_shards *s, const char *index_path, const
             shard |= strcmp(e->d_name, s->x.shards[i]) == 0;
         snprintf(src, sizeof src, "%s/%s", from, e->d_name);
         if (e->d_name[0] == '.' || shard || strcmp(e->d_name, index_name(index_path)) == 0 ||
-            weights_file(e->d_name) || lstat(src, &st) != 0)
+            tl_folder_file(e->d_name) == TL_FOLDER_WEIGHTS || lstat(src, &st) != 0)
             continue;
-        if (S_ISLNK(st.st_mode) && loader_file(e->d_name))    /* a link may lead anywhere */
+        bool loader = tl_folder_file(e->d_name) == TL_FOLDER_LOADER;
+        if (S_ISLNK(st.st_mode) && loader)    /* a link may lead anywhere */
             cli_note("%s: is a symbolic link: not copied (only the regular files of the "
                      "model's folder are)\n", tl_quote(src, q, sizeof q));
         if (!S_ISREG(st.st_mode))
             continue;
-        if (!loader_file(e->d_name)) {
+        if (!loader) {
             name_add(&left, e->d_name);
             continue;
         }
@@ -747,7 +687,7 @@ static int open_model(const struct cli_whole *w, const char *index_path, bool in
         return rc;
     for (size_t k = 0; k < s->x.nshards; k++)
         s->renamed |= w->format->id == TL_FMT_SAFETENSORS &&
-                      cli_shard_out_name(s->x.shards[k], oname, sizeof oname);
+                      tl_shard_safetensors_name(s->x.shards[k], oname, sizeof oname);
     if (w->nonly || w->ndrop) {         /* the tensors the rules leave out */
         s->left_out = cli_whole_leaves_out;
         s->left_ctx = w;
@@ -878,7 +818,7 @@ static int whole_model(struct cli_shards *s, const struct tl_scaled_views *vs,
         rc = index_of_converted(s, index_path, tmp, o->total);
     }
     if (rc == CLI_OK)
-        rc = copy_others(s, index_path, tmp, w->quiet, vs && decodes_grouped(vs));
+        rc = copy_others(s, index_path, tmp, w->quiet, vs && tl_scaled_views_grouped(vs));
     return folder_in_place(rc, tmp, reg, outdir);
 }
 

@@ -256,3 +256,17 @@ int tl_scaled_views(const struct tl_file *files, const uint8_t *const *bytes, si
     free(all.tensors);
     return rc;
 }
+
+bool tl_scaled_views_grouped(const struct tl_scaled_views *vs)
+{
+    bool any = false;
+    for (size_t k = 0; k < vs->nfiles && !any; k++) {
+        struct tl_scaled *pairs = NULL;
+        size_t n = 0;
+        if (tl_scaled_find(&vs->f[k], &pairs, &n, NULL) == 0)
+            for (size_t i = 0; i < n; i++)
+                any |= pairs[i].kind >= TL_SCALED_GPTQ;
+        free(pairs);
+    }
+    return any;
+}

@@ -237,6 +237,87 @@ static int print_index(cJSON *doc, uint64_t total_size, char **out, struct tl_er
     return 0;
 }
 
+/* ---- a model's folder (SPEC 19, 21, 23) ---------------------------------- */
+
+/* The files a loader reads beside the weights (transformers'
+ * from_pretrained, its tokenizers and processors). */
+static const char *const loader_files[] = {
+    "config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json",
+    "special_tokens_map.json", "added_tokens.json", "tokenizer.model", "spiece.model",
+    "sentencepiece.bpe.model", "vocab.json", "vocab.txt", "merges.txt", "chat_template.json",
+    "chat_template.jinja", "preprocessor_config.json", "processor_config.json",
+    "feature_extractor_config.json", "image_processor_config.json",
+};
+
+enum tl_folder_file tl_folder_file(const char *name)
+{
+    size_t n = strlen(name);
+    if (n >= 11 && strcmp(name + n - 11, ".index.json") == 0)
+        return TL_FOLDER_WEIGHTS;
+    for (size_t i = 0; tl_format_at(i); i++)
+        if (tl_format_at(i)->id != TL_FMT_JSON && tl_format_claims(tl_format_at(i), name, NULL))
+            return TL_FOLDER_WEIGHTS;
+    for (size_t i = 0; i < sizeof loader_files / sizeof loader_files[0]; i++)
+        if (strcmp(name, loader_files[i]) == 0)
+            return TL_FOLDER_LOADER;
+    return TL_FOLDER_OTHER;
+}
+
+int tl_config_unquantized(const char *text, size_t len, char **out, struct tl_error *err)
+{
+    *out = NULL;
+    cJSON *doc = cJSON_ParseWithLength(text, len);
+    if (!cJSON_IsObject(doc)) {
+        cJSON_Delete(doc);
+        return tl_fail(err, TL_E_JSON, NULL, "is not a JSON object: its quantization_config "
+                       "cannot be removed");
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(doc, "quantization_config");
+    char *printed = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    size_t n = printed ? strlen(printed) : 0;
+    if (printed && !(*out = malloc(n + 2))) {
+        free(printed);
+        printed = NULL;
+    }
+    if (!printed)
+        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
+    memcpy(*out, printed, n);
+    memcpy(*out + n, "\n", 2);
+    cJSON_free(printed);
+    return 0;
+}
+
+bool tl_shard_safetensors_name(const char *shard, char *out, size_t n)
+{
+    /* pytorch_model-00001-of-00002.bin -> model-00001-of-00002.safetensors */
+    const char *slash = strrchr(shard, '/');
+    size_t dir = slash ? (size_t)(slash - shard) + 1 : 0, len = strlen(shard);
+    const char *base = shard + dir;
+    const char *ext = strrchr(base, '.');
+    bool torch = ext && (strcmp(ext, ".bin") == 0 || strcmp(ext, ".pt") == 0 ||
+                         strcmp(ext, ".pth") == 0);
+    if (!torch) {
+        snprintf(out, n, "%s", shard);
+        return false;
+    }
+    if (strncmp(base, "pytorch_", 8) == 0)
+        base += 8;
+    snprintf(out, n, "%.*s%.*s.safetensors", (int)dir, shard,
+             (int)(shard + len - (ext ? strlen(ext) : 0) - base), base);
+    return true;
+}
+
+const char *tl_index_safetensors_name(const char *name, char *buf, size_t n)
+{
+    const char *bin = strstr(name, ".bin.index.json");
+    if (!bin)
+        return name;
+    const char *base = strncmp(name, "pytorch_", 8) == 0 ? name + 8 : name;
+    snprintf(buf, n, "%.*s.safetensors.index.json", (int)(bin - base), base);
+    return buf;
+}
+
 /* ---- shards checked against their index --------------------------------- */
 
 /* The index's entry for name (suffix appended) in ix, or SIZE_MAX. */

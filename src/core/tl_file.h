@@ -666,6 +666,9 @@ struct tl_scaled_views {
 int tl_scaled_views(const struct tl_file *files, const uint8_t *const *bytes, size_t nfiles,
                     struct tl_scaled_views *v, struct tl_error *err);
 void tl_scaled_views_free(struct tl_scaled_views *v);
+/* Whether the views pair a group-quantized weight (SPEC 21: decoded, so a
+ * converted folder's config.json loses its quantization_config). */
+bool tl_scaled_views_grouped(const struct tl_scaled_views *vs);
 
 /* ---- sharded safetensors models (shards.c) ------------------------------ */
 
@@ -706,6 +709,25 @@ int tl_shard_index_write_renamed(const char *text, size_t len, uint64_t total_si
 int tl_shard_index_write_map(const char *text, size_t len, uint64_t total_size,
                              const char *const *names, const char *const *files, size_t n,
                              char **out, struct tl_error *err);
+
+/* A file of a model's folder by its name: weights (a tensor file by its
+ * ending, as the format table lists them, or another index), a file a
+ * loader reads beside them (config.json, the tokenizer's and processors'
+ * files: what makes a converted folder loadable, SPEC 23), or other. */
+enum tl_folder_file { TL_FOLDER_WEIGHTS, TL_FOLDER_LOADER, TL_FOLDER_OTHER };
+enum tl_folder_file tl_folder_file(const char *name);
+/* config.json's text without its quantization_config (SPEC 21: the
+ * weights written are decoded; a loader that read it would look for the
+ * packed parts), printed with a newline into *out (free it).  @return 0,
+ * TL_E_JSON (no JSON object) or TL_E_NOMEM with err filled. */
+int tl_config_unquantized(const char *text, size_t len, char **out, struct tl_error *err);
+/* The name a shard gets converted into safetensors: a PyTorch shard's
+ * (pytorch_model-00001-of-00002.bin) as model-00001-of-00002.safetensors,
+ * any other its own.  @return whether it was renamed. */
+bool tl_shard_safetensors_name(const char *shard, char *out, size_t n);
+/* The same of an index's name: pytorch_model.bin.index.json into buf as
+ * model.safetensors.index.json; any other is returned as it is. */
+const char *tl_index_safetensors_name(const char *name, char *buf, size_t n);
 
 /* Every shard files[k] (x's shards, read) holds what the index x gives it,
  * and nothing else (a checkpoint's leaves aside).  Shards as a conversion

@@ -641,3 +641,30 @@ void shards_should_match_their_index(void)
     CHECK(tl_shards_check(&x, f, true, NULL, NULL, &err) == TL_E_VALUE);
     tl_shard_index_free(&x);
 }
+
+/* A model folder's files by name; config.json without its
+ * quantization_config; PyTorch shard and index names as safetensors. */
+void model_folder_should_name_its_files(void)
+{
+    CHECK(tl_folder_file("model-00001-of-00002.safetensors") == TL_FOLDER_WEIGHTS);
+    CHECK(tl_folder_file("pytorch_model.bin.index.json") == TL_FOLDER_WEIGHTS);
+    CHECK(tl_folder_file("tokenizer.json") == TL_FOLDER_LOADER);
+    CHECK(tl_folder_file("config.json") == TL_FOLDER_LOADER);
+    CHECK(tl_folder_file("README.md") == TL_FOLDER_OTHER);
+    static const char cfg[] = "{\"a\": 1, \"quantization_config\": {\"bits\": 4}, \"b\": [2]}";
+    char *out = NULL;
+    struct tl_error err = { 0 };
+    CHECK(tl_config_unquantized(cfg, strlen(cfg), &out, &err) == 0);
+    CHECK(out && !strstr(out, "quantization") && strstr(out, "\"b\"") &&
+          out[strlen(out) - 1] == '\n');
+    free(out);
+    CHECK(tl_config_unquantized("[1]", 3, &out, &err) == TL_E_JSON && !out);
+    char name[256];
+    CHECK(tl_shard_safetensors_name("sub/pytorch_model-00001-of-00002.bin", name, sizeof name));
+    CHECK_STR(name, "sub/model-00001-of-00002.safetensors");
+    CHECK(!tl_shard_safetensors_name("model-00001-of-00002.safetensors", name, sizeof name));
+    CHECK_STR(tl_index_safetensors_name("pytorch_model.bin.index.json", name, sizeof name),
+              "model.safetensors.index.json");
+    CHECK_STR(tl_index_safetensors_name("model.safetensors.index.json", name, sizeof name),
+              "model.safetensors.index.json");
+}

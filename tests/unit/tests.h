@@ -54,6 +54,7 @@
     X(shard_index_should_read_and_write_back) \
     X(reshard_should_place_and_name) \
     X(shards_should_match_their_index) \
+    X(model_folder_should_name_its_files) \
     X(safetensors_should_report_overlaps_and_gaps) \
     X(sniff_should_take_the_strongest_bid) \
     X(file_should_never_read_past_a_truncation) \
