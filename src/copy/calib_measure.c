@@ -219,14 +219,45 @@ static uint64_t more_pay_from(const double t[][2], const uint64_t *out, int ns)
     return from;
 }
 
+/* Where between lo, where streaming lost on tt + 1 threads, and hi, where
+ * it won, the kind starts to stream: measured once more halfway (1.5 lo),
+ * and 7/8 of the way into the half where the change lies (a wrong stream
+ * near the cache's size costs more than a wrong ordinary store).  Doubling
+ * sizes alone left 16 to 32 MiB a guess: an AMD EPYC Zen 4 guest (family
+ * 25 model 17) streamed FLOAT32 transposes from 30 MiB on two threads, and
+ * make bench's ncdhw_ndhwc_f32 (24.5 MiB) ran there at 30-35 GB/s against
+ * 52 streamed, slower than on one thread. */
+static uint64_t between(enum tl_cal_kind kind, const struct meter *m,
+                        struct tl_calib f[2][2], int tt, bool both, uint64_t lo, uint64_t hi)
+{
+    uint64_t mid = lo + lo / 2;
+    if (mid >= hi)
+        return lo + (hi - lo) / 8 * 7;
+    struct tl_copy_plan p[4];
+    unsigned th[4];
+    double tv[4];
+    int nv = both ? 4 : 2;
+    for (int v = 0; v < nv; v++) {
+        plan_with(&p[v], kind, mid, &f[v & 1][tt], v >= 2);
+        th[v] = tt ? 2 : 1;
+    }
+    struct meter mm = *m;
+    if (mid < (8u << 20))
+        mm.runs *= 3;
+    race(&mm, p, th, nv, tv);
+    double cached = tv[0] + (both ? tv[2] : 0), streamed = tv[1] + (both ? tv[3] : 0);
+    return streamed < cached * 0.97 ? lo + (mid - lo) / 8 * 7 : mid + (hi - mid) / 8 * 7;
+}
+
 /* One kind, at sizes doubling from 256 KiB of source + destination to the
  * meter's capacity, each copy four ways (ordinary or streaming stores, one
  * thread or two) in turns.  Per thread count, from the largest size down,
  * it finds the first size where streaming did not win by 3% (a draw goes
  * to ordinary stores, which leave the output in the caches for whatever
- * reads it next), and streams from 7/8 of the way from there to the next
- * size, where it won: between the two nothing was measured, and near the
- * cache's size a wrong stream costs far more than a wrong ordinary store
+ * reads it next), measures once more halfway to the next size, where it
+ * won, and streams from 7/8 of the way across the half where it changed
+ * (between()): near the cache's size a wrong stream costs far more than a
+ * wrong ordinary store
  * (make bench broadcast_bias_f32, a 25.7 MB fill between a 16 MiB loss
  * and a 32 MiB win, AMD EPYC Zen 5 guest: 4.32 of memcpy with ordinary
  * stores, 1.26 streamed).
@@ -277,7 +308,8 @@ static void measure_kind(struct tl_calib *cal, enum tl_cal_kind kind, const stru
             double cached = t[i][2 * tt], streamed = t[i][2 * tt + 1];
             if (!lost && streamed > cached * 0.97) {
                 lost = true;
-                from = i + 1 < ns ? sizes[i] + (sizes[i + 1] - sizes[i]) / 8 * 7 : sizes[i];
+                from = i + 1 < ns ? between(kind, m, f, tt, both, sizes[i], sizes[i + 1])
+                                  : sizes[i];
             }
             best[i][tt] = lost ? cached : streamed;
         }
