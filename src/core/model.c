@@ -14,9 +14,12 @@
 #include "tl.h"
 #include "tl_model.h"
 
+/* A model's tensor: its row of the file's view (tl_whole_view: no leaves,
+ * no scales decoded into their weights), and its pair when it is a scaled
+ * weight decoded. */
 struct row {
-    const struct tl_file_tensor *t;     /* the file's row (for a pair, the weight's) */
-    const struct tl_scaled *pair;       /* a scaled weight decoded, or NULL */
+    const struct tl_file_tensor *t;
+    const struct tl_scaled *pair;
 };
 
 struct tl_model {
@@ -25,8 +28,13 @@ struct tl_model {
     struct tl_file f;
     struct tl_scaled *pairs;
     size_t npairs, n;
-    struct row *rows;
+    struct tl_whole_view view;
 };
+
+static struct row row_at(const tl_model *m, size_t i)
+{
+    return (struct row){ &m->view.file.tensors[i], m->view.pair_of[i] };
+}
 
 int tl_model_open(const void *bytes, uint64_t len, unsigned flags, tl_model **out,
                   struct tl_error *err)
@@ -53,24 +61,11 @@ int tl_model_open(const void *bytes, uint64_t len, unsigned flags, tl_model **ou
             return rc;
         }
     }
-    if (!(m->rows = calloc(m->f.count ? m->f.count : 1, sizeof *m->rows))) {
+    if (tl_whole_view(&m->f, m->pairs, m->npairs, &m->view)) {
         tl_model_close(m);
         return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
     }
-    const struct tl_scaled **weight_of;
-    bool *scale;
-    if (tl_scaled_roles(m->f.count, m->pairs, m->npairs, &weight_of, &scale)) {
-        tl_model_close(m);
-        return tl_fail(err, TL_E_NOMEM, NULL, "out of memory");
-    }
-    for (size_t i = 0; i < m->f.count; i++) {
-        const struct tl_file_tensor *t = &m->f.tensors[i];
-        if (t->leaf || scale[i])
-            continue;                   /* no tensor; a scale decoded with its weight */
-        m->rows[m->n++] = (struct row){ t, weight_of[i] };
-    }
-    free(weight_of);
-    free(scale);
+    m->n = m->view.file.count;
     *out = m;
     return 0;
 }
@@ -79,7 +74,7 @@ void tl_model_close(tl_model *m)
 {
     if (!m)
         return;
-    free(m->rows);
+    tl_whole_view_free(&m->view);
     free(m->pairs);
     tl_file_free(&m->f);
     free(m);
@@ -99,14 +94,15 @@ const char *tl_model_name(const tl_model *m, size_t i)
 {
     if (i >= m->n)
         return NULL;
-    return m->rows[i].pair ? m->rows[i].pair->name : m->rows[i].t->name ? m->rows[i].t->name : "";
+    struct row r = row_at(m, i);
+    return r.pair ? r.pair->name : r.t->name ? r.t->name : "";
 }
 
 int tl_model_desc(const tl_model *m, size_t i, struct tl_desc *d, struct tl_error *err)
 {
     if (i >= m->n)
         return tl_fail(err, TL_E_RANGE, NULL, "tensor %zu of %zu", i, m->n);
-    const struct row *r = &m->rows[i];
+    const struct row row = row_at(m, i), *r = &row;
     if (r->pair) {
         unsigned rank;
         uint64_t sizes[TL_MAX_RANK];
@@ -145,7 +141,7 @@ int tl_model_read(const tl_model *m, size_t i, const struct tl_desc *dst, void *
     int rc = tl_model_desc(m, i, &src, err);
     if (rc)
         return rc;
-    const struct row *r = &m->rows[i];
+    const struct row row = row_at(m, i), *r = &row;
     const uint8_t *from = m->bytes;
     uint8_t *decoded = NULL;
     if (r->pair || r->t->encoding != TL_ENC_PLAIN) {
