@@ -181,10 +181,13 @@ const uint8_t *tl_values_at(struct tl_values *v, uint64_t at, uint64_t n, struct
                 (unsigned long long)at, (unsigned long long)(at + n), (unsigned long long)size);
         return NULL;
     }
+    static const uint8_t none[1];
     if (v->plain)
         return v->in.bytes + at;
     if (!v->gt && !v->pf)
         return v->whole.bytes + at;
+    if (n == 0)
+        return none;                    /* nothing to decode, and no window yet */
     if (at < v->lo || at + n > v->hi) {
         if (v->pf ? decode_scaled(v, at, n, err) : decode_window(v, at, n, err))
             return NULL;
