@@ -378,7 +378,7 @@ int cli_whole_check(const struct cli_whole *w, const struct tl_file *files, size
 static int convert_tensors(const struct cli_whole *w, const struct tl_file *f,
                            const struct cli_data *in, uint64_t *tensor_bytes);
 
-/* The first three of rows[0 .. count) of f named into buf ("a, b"), or
+/* The first rows[0 .. count) of f (tl_whole_scan's) named into buf ("a, b"), or
  * quoted with their types when typed ("'a' (qint8), 'b' (qint8)"), then
  * ", ..." when there are more. */
 static const char *named_rows(const struct tl_file *f, const size_t *rows, size_t count,
@@ -387,7 +387,7 @@ static const char *named_rows(const struct tl_file *f, const size_t *rows, size_
     char q[64];
     size_t len = 0;
     buf[0] = '\0';
-    for (size_t k = 0; k < count && k < 3 && len < n; k++) {
+    for (size_t k = 0; k < count && k < TL_WHOLE_NAMED && len < n; k++) {
         const struct tl_file_tensor *t = &f->tensors[rows[k]];
         const char *mark = typed ? "'" : "";
         len += (size_t)snprintf(buf + len, n - len, "%s%s%s%s", k ? ", " : "", mark,
@@ -395,7 +395,7 @@ static const char *named_rows(const struct tl_file *f, const size_t *rows, size_
         if (typed && len < n)
             len += (size_t)snprintf(buf + len, n - len, " (%s)", t->dtype);
     }
-    if (count > 3 && len < n)
+    if (count > TL_WHOLE_NAMED && len < n)
         snprintf(buf + len, n - len, ", ...");
     return buf;
 }

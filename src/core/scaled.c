@@ -33,22 +33,14 @@ static const struct tl_file_tensor *named(const struct tl_file *f, const struct 
                                sizeof f->tensors[0]] : NULL;
 }
 
-static bool ends(const char *s, const char *suffix, size_t *stem)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    *stem = n - k;
-    return n > k && strcmp(s + n - k, suffix) == 0;
-}
-
 bool tl_scaled_part_name(const char *name)
 {
     static const char *const parts[] = { "_scale_inv", "_scales", "_blocks", ".qweight",
                                          ".qzeros", ".scales", ".g_idx", ".weight_packed",
                                          ".weight_scale", ".weight_zero_point",
                                          ".weight_shape" };
-    size_t stem;
     for (size_t e = 0; e < sizeof parts / sizeof parts[0]; e++)
-        if (ends(name, parts[e], &stem))
+        if (tl_name_ends(name, parts[e], NULL))
             return true;
     return false;
 }
@@ -71,7 +63,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
         size_t stem;
         if (!t->name)
             continue;
-        if (ends(t->name, "_scale_inv", &stem)) {                /* DeepSeek FP8 */
+        if (tl_name_ends(t->name, "_scale_inv", &stem)) {                /* DeepSeek FP8 */
             char base[512];
             snprintf(base, sizeof base, "%.*s", (int)stem, t->name);
             const struct tl_file_tensor *w = named(f, &ix, base, "");
@@ -94,7 +86,7 @@ int tl_scaled_find(const struct tl_file *f, struct tl_scaled **out, size_t *n,
             p[*n].scale = i;
             snprintf(p[*n].name, sizeof p[*n].name, "%s", base);
             (*n)++;
-        } else if (ends(t->name, "_blocks", &stem)) {           /* gpt-oss MXFP4 */
+        } else if (tl_name_ends(t->name, "_blocks", &stem)) {           /* gpt-oss MXFP4 */
             char base[512];
             snprintf(base, sizeof base, "%.*s", (int)stem, t->name);
             const struct tl_file_tensor *s = named(f, &ix, base, "_scales");

@@ -251,8 +251,7 @@ static const char *const loader_files[] = {
 
 enum tl_folder_file tl_folder_file(const char *name)
 {
-    size_t n = strlen(name);
-    if (n >= 11 && strcmp(name + n - 11, ".index.json") == 0)
+    if (tl_name_ends(name, ".index.json", NULL))
         return TL_FOLDER_WEIGHTS;
     for (size_t i = 0; tl_format_at(i); i++)
         if (tl_format_at(i)->id != TL_FMT_JSON && tl_format_claims(tl_format_at(i), name, NULL))
@@ -337,14 +336,13 @@ static size_t index_of(const struct tl_shard_index *x, const struct tl_name_inde
 static size_t written_entry(const struct tl_shard_index *x, const struct tl_name_index *ix,
                             const char *name, bool converted)
 {
-    size_t i = index_of(x, ix, name, "");
+    size_t i = index_of(x, ix, name, ""), len;
     if (i != SIZE_MAX || !converted)
         return i;
     i = index_of(x, ix, name, "_blocks");
-    size_t len = strlen(name);
-    if (i == SIZE_MAX && len >= 6 && len < 600 && strcmp(name + len - 6, "weight") == 0) {
+    if (i == SIZE_MAX && tl_name_ends(name, "weight", &len) && len < 600) {
         char stem[600];
-        snprintf(stem, sizeof stem, "%.*s", (int)(len - 6), name);
+        snprintf(stem, sizeof stem, "%.*s", (int)len, name);
         i = index_of(x, ix, stem, "qweight");
         if (i == SIZE_MAX)
             i = index_of(x, ix, stem, "weight_packed");
@@ -419,13 +417,10 @@ int tl_reshard_plan(const struct tl_file *files, size_t nfiles, uint64_t max,
     }
     r->nout = r->n ? out + 1 : 1;
     snprintf(r->prefix, sizeof r->prefix, "%s", index_name);
-    size_t len = strlen(r->prefix);
     static const char *const ends[] = { ".index.json", ".safetensors", ".bin" };
-    for (size_t e = 0; e < 3; e++) {
-        size_t m = strlen(ends[e]);
-        if (len > m && strcmp(r->prefix + len - m, ends[e]) == 0)
-            r->prefix[len -= m] = '\0';
-    }
+    for (size_t e = 0, stem; e < 3; e++)
+        if (tl_name_ends(r->prefix, ends[e], &stem))
+            r->prefix[stem] = '\0';
     return 0;
 }
 

@@ -98,6 +98,14 @@ static int by_name(const void *a, const void *b)
     return strcmp(**(const char *const *const *)a, **(const char *const *const *)b);
 }
 
+bool tl_name_ends(const char *name, const char *suffix, size_t *stem)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    if (stem)
+        *stem = n - k;
+    return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
 int tl_name_index(struct tl_name_index *ix, const void *first, size_t n, size_t stride)
 {
     ix->n = 0;

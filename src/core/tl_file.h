@@ -333,6 +333,9 @@ struct tl_name_index {
 int tl_name_index(struct tl_name_index *ix, const void *first, size_t n, size_t stride);
 const char *const *tl_name_find(const struct tl_name_index *ix, const char *name);
 void tl_name_index_free(struct tl_name_index *ix);
+/* Whether name ends in suffix after at least one character of its own;
+ * *stem (when not NULL) gets the length before the suffix. */
+bool tl_name_ends(const char *name, const char *suffix, size_t *stem);
 
 /* Puts f's tensors in file order (by begin, then header order) and lists
  * what lies between them from data_start on (problems): bytes two tensors
@@ -899,7 +902,7 @@ unsigned tl_whole_item_shape(const struct tl_whole_item *x, uint64_t *shape);
  * does not decode (undecoded), each counted with the rows of the first
  * TL_WHOLE_NAMED; and whether two views share a storage (tied weights,
  * written as tensors of their own). */
-#define TL_WHOLE_NAMED 4
+#define TL_WHOLE_NAMED 3
 struct tl_whole_scan {
     size_t leaves, undecoded;
     size_t leaf_row[TL_WHOLE_NAMED], undecoded_row[TL_WHOLE_NAMED];
