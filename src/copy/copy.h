@@ -253,9 +253,11 @@ typedef void (*tl_gq4g_fn)(const uint8_t *q, size_t ngroups, size_t glen, const 
 /* awq8: AWQ's words (SPEC 21) as rows of codes.  src holds 8 inputs'
  * words, input r's ncol (at most 16) at src + r * stride, word c holding
  * the 4-bit codes of outputs 8c .. 8c + 7, output 8c + k's in nibble
- * place[k]; for c < ncol and k < 8, dst[(8c + k) * dstride] becomes output
- * 8c + k's codes of the 8 inputs, input r's in nibble r.  Nothing else of
- * dst is written.  dequant.c has the scalar twin. */
+ * place[k]; for c < ncol and k < 8, dst[k * dstride + c] (dstride >= ncol)
+ * becomes output 8c + k's codes of the 8 inputs, input r's in nibble r: a
+ * block of whole vectors, which the caller transposes into rows (a word
+ * stored to each of 128 rows, scattered, took twice the time of decoding
+ * them).  Nothing else of dst is written.  dequant.c has the scalar twin. */
 typedef void (*tl_awq8_fn)(const uint8_t *src, size_t stride, size_t ncol,
                            const uint8_t place[8], uint32_t *dst, size_t dstride);
 

@@ -398,11 +398,14 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
     struct band_tables bt;
     bt.band = UINT64_MAX;
     uint8_t *d = out;
-    /* streamed, every chunk after the first starts on a cache line */
-    uint64_t n = CHUNK, mis = (uintptr_t)d & 63;
+    /* streamed, every chunk after the first starts on a cache line; a
+     * chunk fills o (BFLOAT16's values are made there in one pass: four
+     * times FLOAT32's, a call of the decoder's setup each) */
+    uint64_t chunk = dt == TL_DT_BFLOAT16 ? sizeof o / 4 : CHUNK;
+    uint64_t n = chunk, mis = (uintptr_t)d & 63;
     if (stream && mis % des == 0 && mis)
         n = (64 - mis) / des;
-    for (uint64_t at = 0; rc == 0 && at < count; at += n, n = CHUNK) {
+    for (uint64_t at = 0; rc == 0 && at < count; at += n, n = chunk) {
         if (n > count - at)
             n = count - at;
         rc = decode_piece(file, f, p, first + at, n, dt, stream ? o : d + at * des, v, &bt, cc,

@@ -541,7 +541,7 @@ void tl_awq8_scalar(const uint8_t *src, size_t stride, size_t ncol, const uint8_
             memcpy(&a[r], src + r * stride + c * 4, 4);
         nibble_transpose(a);
         for (unsigned k = 0; k < 8; k++)
-            dst[(8 * c + k) * dstride] = a[place[k]];
+            dst[k * dstride + c] = a[place[k]];
     }
 }
 

@@ -507,7 +507,7 @@ void tl_gq8_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uin
 
 /* AWQ's words as rows of codes (copy.h's awq8): eight columns a vector,
  * the nibble matrix of each transposed by dequant.c's three rounds of
- * swaps done on every lane at once, its words then stored a row each. */
+ * swaps done on every lane at once, each place's words stored as one. */
 void tl_awq8_avx2(const uint8_t *src, size_t stride, size_t ncol, const uint8_t place[8],
                   uint32_t *dst, size_t dstride)
 {
@@ -537,11 +537,7 @@ void tl_awq8_avx2(const uint8_t *src, size_t stride, size_t ncol, const uint8_t 
             a[q + 4] = _mm256_xor_si256(a[q + 4], x);
             a[q] = _mm256_xor_si256(a[q], _mm256_slli_epi32(x, 16));
         }
-        uint32_t w[8][8];
         for (unsigned k = 0; k < 8; k++)
-            _mm256_storeu_si256((__m256i *)(void *)w[k], a[place[k]]);
-        for (size_t c = 0; c < n; c++)
-            for (unsigned k = 0; k < 8; k++)
-                dst[(8 * (c0 + c) + k) * dstride] = w[k][c];
+            _mm256_maskstore_epi32((int *)(void *)(dst + k * dstride + c0), live, a[place[k]]);
     }
 }

@@ -193,11 +193,11 @@ void tl_gq8_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, u
 
 /* AWQ's words as rows of codes (copy.h's awq8): the 16 columns in one
  * vector, each lane's nibble matrix transposed by dequant.c's three
- * rounds of swaps, then each place's words scattered to their rows. */
+ * rounds of swaps, then each place's words stored as one vector. */
 void tl_awq8_avx512(const uint8_t *src, size_t stride, size_t ncol, const uint8_t place[8],
                     uint32_t *dst, size_t dstride)
 {
-    if (ncol > 16 || dstride > INT32_MAX / 128) {     /* the scatter's indices are 32 bits */
+    if (ncol > 16) {
         tl_awq8_scalar(src, stride, ncol, place, dst, dstride);
         return;
     }
@@ -222,9 +222,6 @@ void tl_awq8_avx512(const uint8_t *src, size_t stride, size_t ncol, const uint8_
         a[q + 4] = _mm512_xor_si512(a[q + 4], x);
         a[q] = _mm512_xor_si512(a[q], _mm512_slli_epi32(x, 16));
     }
-    const __m512i rows = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
-                                                              12, 13, 14, 15),
-                                            _mm512_set1_epi32((int)(8 * dstride)));
     for (unsigned k = 0; k < 8; k++)
-        _mm512_mask_i32scatter_epi32(dst + k * dstride, live, rows, a[place[k]], 4);
+        _mm512_mask_storeu_epi32(dst + k * dstride, live, a[place[k]]);
 }

@@ -808,11 +808,11 @@ static void check_gq4g(const char *isa, tl_gq4g_fn fn, tl_gq4g_fn twin, size_t n
 
 /* AWQ's words as rows of codes (awq8, SPEC 21) against the scalar twin:
  * 8 inputs of ncol random words (0 to 16) at a random stride, the last
- * ending at an unreadable page, into rows of a random pitch whose other
- * words must stay as they were; a random place order. */
+ * ending at an unreadable page, into 8 rows (one a place) of a random pitch
+ * whose other words must stay as they were; a random place order. */
 static void check_awq8(const char *isa, tl_awq8_fn fn, tl_awq8_fn twin, size_t ncol)
 {
-    size_t stride = ncol * 4 + 4 * rnd(20), pitch = 1 + rnd(40), n = (8 * 16 + 8) * pitch * 4;
+    size_t stride = ncol * 4 + 4 * rnd(20), pitch = ncol + rnd(40), n = (8 * pitch + 1) * 4;
     struct buf src, out, want;
     buf_alloc(&src, 7 * stride + ncol * 4 + 1, true, 0);
     buf_alloc(&out, n, false, 4 * (unsigned)rnd(16));

@@ -141,8 +141,9 @@ def test_gptq_bf16_and_shapes_alone():
 def test_awq_gemm():
     """AWQ's nibble order: values equal AutoAWQ's dequantize_gemm; also
     with outputs past one tile of 128 rows, the last tile partial, and
-    inputs not a multiple of 8 (the last words' inputs partly absent)."""
-    for group, out_f, in_f in ((32, 64, 256), (128, 64, 256), (20, 200, 100)):
+    inputs not a multiple of 8 (the last words' inputs partly absent), and
+    words gathered in blocks of 16 with a partial last block (25 words)."""
+    for group, out_f, in_f in ((32, 64, 256), (128, 64, 256), (20, 200, 100), (40, 136, 200)):
         p, ref = awq_file(os.path.join(TMP, "awq%d" % group), group, out_f, in_f)
         dt, a = dequantized(p)["m.up.weight"]
         assert np.array_equal(a, ref.numpy()), group
