@@ -137,7 +137,7 @@ int tl_scaled_decode(const uint8_t *file, const struct tl_file *f, const struct 
         return TL_E_VALUE;
     if (p->kind >= TL_SCALED_GPTQ) {             /* SPEC 21: through a tile of its own */
         struct tl_grouped_tile tile = { 0 };
-        int rc = tl_grouped_decode(file, f, p, first, count, out, false, &tile);
+        int rc = tl_grouped_decode(file, f, p, first, count, out, false, false, &tile);
         tl_grouped_tile_free(&tile);
         return rc;
     }
@@ -349,19 +349,21 @@ static void cache_release(struct tl_scaled_cache *mine)
 }
 
 /* One piece of the values, n from value first, at `to` as type dt: in one
- * pass to BFLOAT16, else as FLOAT32 (into v where `to` is not FLOAT32's
- * aligned place) then converted. */
+ * pass to BFLOAT16 (a group-quantized weight's streamed out with stream),
+ * else as FLOAT32 (into v where `to` is not FLOAT32's aligned place) then
+ * converted. */
 static int decode_piece(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
                         uint64_t first, uint64_t n, enum tl_dtype dt, uint8_t *to, float *v,
-                        struct band_tables *bt, struct tl_scaled_cache *cc, tl_cvt_fn cvt)
+                        struct band_tables *bt, struct tl_scaled_cache *cc, tl_cvt_fn cvt,
+                        bool stream)
 {
     if (dt == TL_DT_BFLOAT16)
         return p->kind >= TL_SCALED_GPTQ ? tl_grouped_decode(file, f, p, first, n, to, true,
-                                                             &cc->tile)
+                                                             stream, &cc->tile)
                                          : scaled_bf16(file, f, p, first, n, to, bt);
     bool direct = dt == TL_DT_FLOAT32 && (uintptr_t)to % 4 == 0;
     float *y = direct ? (float *)(void *)to : v;
-    int rc = p->kind >= TL_SCALED_GPTQ ? tl_grouped_decode(file, f, p, first, n, y, false,
+    int rc = p->kind >= TL_SCALED_GPTQ ? tl_grouped_decode(file, f, p, first, n, y, false, false,
                                                            &cc->tile)
                                        : tl_scaled_decode(file, f, p, first, n, y);
     if (rc || direct)
@@ -373,6 +375,19 @@ static int decode_piece(const uint8_t *file, const struct tl_file *f, const stru
     else
         tl_cvt_scalar(TL_DT_FLOAT32, dt, (const uint8_t *)v, to, (size_t)n);
     return 0;
+}
+
+/* Whether a group-quantized weight's BFLOAT16 values are streamed out by
+ * its decoder, not staged and copied: whole groups of 4-bit codes in
+ * order, which its kernel streams (other runs are stored one by one:
+ * staged, they go out whole lines at a time).  Known in order once the
+ * decoder has looked at g_idx. */
+static bool grouped_direct(const struct tl_scaled *p, enum tl_dtype dt,
+                           const struct tl_scaled_cache *cc)
+{
+    return dt == TL_DT_BFLOAT16 && p->kind >= TL_SCALED_GPTQ && p->bits == 4 &&
+           p->group % 32 == 0 &&
+           (p->extra[TL_PART_GIDX] == SIZE_MAX || (cc->tile.looked == p && cc->tile.in_order));
 }
 
 int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
@@ -408,9 +423,10 @@ int tl_scaled_decode_as(const uint8_t *file, const struct tl_file *f, const stru
     for (uint64_t at = 0; rc == 0 && at < count; at += n, n = chunk) {
         if (n > count - at)
             n = count - at;
-        rc = decode_piece(file, f, p, first + at, n, dt, stream ? o : d + at * des, v, &bt, cc,
-                          k->cvt[TL_DT_FLOAT32][dt]);
-        if (rc == 0 && stream)
+        bool direct = stream && grouped_direct(p, dt, cc);
+        rc = decode_piece(file, f, p, first + at, n, dt, stream && !direct ? o : d + at * des, v,
+                          &bt, cc, k->cvt[TL_DT_FLOAT32][dt], direct);
+        if (rc == 0 && stream && !direct)
             k->copy_stream(o, d + at * des, (size_t)(n * des));
     }
     if (stream)

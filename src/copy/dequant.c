@@ -507,8 +507,9 @@ void tl_gq8_bf16_scalar(const uint8_t *q, size_t n, int32_t zero, float scale, u
 }
 
 void tl_gq4g_bf16_scalar(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
-                         const float *scale, uint8_t *y)
+                         const float *scale, uint8_t *y, bool stream)
 {
+    (void)stream;                       /* ordinary stores */
     for (size_t g = 0; g < ngroups; g++)
         tl_gq4_bf16_scalar(q + g * glen / 2, glen, zero[g], scale[g], y + g * glen * 2);
 }

@@ -75,11 +75,11 @@ void tl_gq8_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, u
 void tl_gq8_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, float *y);
 /* Runs of 4-bit codes to BFLOAT16 (copy.h, the gq4_bf16_groups slot). */
 void tl_gq4g_bf16_scalar(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
-                         const float *scale, uint8_t *y);
+                         const float *scale, uint8_t *y, bool stream);
 void tl_gq4g_bf16_avx2(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
-                       const float *scale, uint8_t *y);
+                       const float *scale, uint8_t *y, bool stream);
 void tl_gq4g_bf16_avx512(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
-                         const float *scale, uint8_t *y);
+                         const float *scale, uint8_t *y, bool stream);
 /* AWQ's words as rows of codes (copy.h, the awq8 slot). */
 void tl_awq8_scalar(const uint8_t *src, size_t stride, size_t ncol, const uint8_t place[8],
                     uint32_t *dst, size_t dstride);

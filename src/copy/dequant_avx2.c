@@ -459,7 +459,7 @@ void tl_gq4_bf16_avx2(const uint8_t *q, size_t n, int32_t zero, float scale, uin
  * each run's few lookups, they cost as much as the lookups), then the
  * lookups as above. */
 void tl_gq4g_bf16_avx2(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
-                       const float *scale, uint8_t *y)
+                       const float *scale, uint8_t *y, bool stream)
 {
     const __m128i even = _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1);
     const __m128i odd = _mm_setr_epi8(1, 3, 5, 7, 9, 11, 13, 15, -1, -1, -1, -1, -1, -1, -1, -1);
@@ -481,6 +481,16 @@ void tl_gq4g_bf16_avx2(const uint8_t *q, size_t ngroups, size_t glen, const int3
             const uint8_t *qg = q + (g0 + g) * glen / 2;
             uint8_t *yg = y + (g0 + g) * glen * 2;
             size_t k = 0;
+            if (stream && (uintptr_t)yg % 16 == 0)      /* every step's two stores aligned */
+                for (; k + 16 <= glen; k += 16) {
+                    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(qg + k / 2));
+                    __m128i c = _mm_unpacklo_epi8(_mm_and_si128(b, m),
+                                                  _mm_and_si128(_mm_srli_epi16(b, 4), m));
+                    __m128i lo = _mm_shuffle_epi8(tlo[g], c), hi = _mm_shuffle_epi8(thi[g], c);
+                    _mm_stream_si128((__m128i *)(void *)(yg + 2 * k), _mm_unpacklo_epi8(lo, hi));
+                    _mm_stream_si128((__m128i *)(void *)(yg + 2 * k + 16),
+                                     _mm_unpackhi_epi8(lo, hi));
+                }
             for (; k + 16 <= glen; k += 16) {
                 __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(qg + k / 2));
                 __m128i c = _mm_unpacklo_epi8(_mm_and_si128(b, m),

@@ -152,7 +152,7 @@ void tl_gq4_bf16_avx512(const uint8_t *q, size_t n, int32_t zero, float scale, u
  * dependent steps: made run by run, before each run's four or so lookups,
  * they took 60 % of the time at runs of 128), then the lookups. */
 void tl_gq4g_bf16_avx512(const uint8_t *q, size_t ngroups, size_t glen, const int32_t *zero,
-                         const float *scale, uint8_t *y)
+                         const float *scale, uint8_t *y, bool stream)
 {
     const __m512i codes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512i lo = _mm512_set1_epi32(15);
@@ -168,6 +168,14 @@ void tl_gq4g_bf16_avx512(const uint8_t *q, size_t ngroups, size_t glen, const in
             uint8_t *yg = y + (g0 + g) * glen * 2;
             __m512i t = _mm512_castsi256_si512(lut[g]);
             size_t k = 0;
+            if (stream && (uintptr_t)yg % 64 == 0)      /* every step's store aligned */
+                for (; k + 32 <= glen; k += 32) {
+                    __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)
+                                                                     (qg + k / 2)));
+                    __m512i pair = _mm512_or_si512(_mm512_and_si512(b, lo),
+                                                   _mm512_slli_epi32(_mm512_srli_epi32(b, 4), 16));
+                    _mm512_stream_si512((void *)(yg + 2 * k), _mm512_permutexvar_epi16(pair, t));
+                }
             for (; k + 32 <= glen; k += 32) {
                 __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)
                                                                  (qg + k / 2)));

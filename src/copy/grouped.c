@@ -292,9 +292,10 @@ static void put_value(uint8_t *y, float v, bool bf16)
 }
 
 /* n values of row o from input i, the codes' stream at s (codes `bits`
- * wide) from code at, into y: FLOAT32, or BFLOAT16 with bf16. */
+ * wide) from code at, into y: FLOAT32, or BFLOAT16 with bf16 (whole
+ * groups of 4-bit codes streamed out with stream). */
 static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, const uint8_t *s,
-                       uint64_t at, unsigned bits, uint8_t *y, bool bf16)
+                       uint64_t at, unsigned bits, uint8_t *y, bool bf16, bool stream)
 {
     const struct tl_scaled *p = r->p;
     const struct tl_grouped_tile *t = r->tile;
@@ -311,7 +312,7 @@ static void decode_run(const struct row *r, uint64_t o, uint64_t i, uint64_t n, 
             /* whole groups from a byte: their values made together */
             uint64_t m = whole < 64 ? whole : 64;
             r->k->gq4_bf16_groups(s + (at + k) / 2, (size_t)m, (size_t)p->group, zeros + g,
-                                  scales + g, y + k * 2);
+                                  scales + g, y + k * 2, stream);
             k += m * p->group;
             g += m - 1;
             next += (m - 1) * p->group;
@@ -381,7 +382,7 @@ void tl_grouped_tile_free(struct tl_grouped_tile *t)
 }
 
 int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                      uint64_t first, uint64_t count, void *out, bool bf16,
+                      uint64_t first, uint64_t count, void *out, bool bf16, bool stream,
                       struct tl_grouped_tile *tile)
 {
     struct row r = row_of(file, f, p, tile);
@@ -390,10 +391,10 @@ int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct
         uint64_t e = first + k, o = e / p->in, i = e % p->in;
         uint64_t n = p->in - i < count - k ? p->in - i : count - k;
         unsigned bits;
-        const uint8_t *stream = codes(&r, o, &bits);
-        if (!stream || !tables_fill(&r, o))
+        const uint8_t *codes_at = codes(&r, o, &bits);
+        if (!codes_at || !tables_fill(&r, o))
             return TL_E_NOMEM;
-        decode_run(&r, o, i, n, stream, i, bits, (uint8_t *)out + k * es, bf16);
+        decode_run(&r, o, i, n, codes_at, i, bits, (uint8_t *)out + k * es, bf16, stream);
         k += n;
     }
     return 0;

@@ -618,7 +618,9 @@ bool tl_grouped_act_order(const uint8_t *file, const struct tl_file *f, const st
 
 /* Its decoded values first .. first + count (src/copy/grouped.c;
  * tl_scaled_decode calls it): FLOAT32, or BFLOAT16 with bf16 (each value
- * rounded as tl_float_to_bfloat() rounds it).  GPTQ's and AWQ's rows are
+ * rounded as tl_float_to_bfloat() rounds it; with stream, most of them
+ * written with non-temporal stores, which the caller fences after its
+ * last call: for an output larger than the caches).  GPTQ's and AWQ's rows are
  * stored as columns and gathered for several rows at once into tile, kept
  * from call to call: zeroed before the first, tl_grouped_tile_free()
  * after the last.  @return 0, or TL_E_NOMEM (no tile).  And the helpers
@@ -641,7 +643,7 @@ struct tl_grouped_tile {
     int32_t *zeros;
 };
 int tl_grouped_decode(const uint8_t *file, const struct tl_file *f, const struct tl_scaled *p,
-                      uint64_t first, uint64_t count, void *out, bool bf16,
+                      uint64_t first, uint64_t count, void *out, bool bf16, bool stream,
                       struct tl_grouped_tile *tile);
 void tl_grouped_tile_free(struct tl_grouped_tile *t);
 extern const uint8_t tl_awq_place[8];

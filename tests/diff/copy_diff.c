@@ -771,14 +771,16 @@ static void check_gq(const char *isa, tl_gq_fn fn, tl_gq_fn twin, tl_gq16_fn fn1
  * scalar twin: ngroups runs of glen codes (even, a multiple of 32 or
  * not), each with its own zero point (inside the codes' range and beyond)
  * and scale (FLOAT16's, BFLOAT16's or any bits), the codes ending at an
- * unreadable page, the values off their alignment; bit for bit. */
-static void check_gq4g(const char *isa, tl_gq4g_fn fn, tl_gq4g_fn twin, size_t ngroups,
-                       size_t glen)
+ * unreadable page, the values off their alignment or on a cache line's
+ * start or middle, with streaming stores or without; bit for bit. */
+static void check_gq4g(const char *isa, tl_gq4g_fn fn, tl_gq4g_fn twin, tl_fence_fn fence,
+                       size_t ngroups, size_t glen)
 {
     struct buf q, out, want;
     size_t bytes = ngroups * glen / 2, n = ngroups * glen;
     buf_alloc(&q, bytes ? bytes : 1, true, 0);
-    unsigned mis = (unsigned)rnd(16) * 2;
+    unsigned mis = rnd(2) ? (unsigned)rnd(16) * 2 : (unsigned)rnd(3) * 16;
+    bool stream = rnd(2);
     buf_alloc(&out, n * 2 + 4, false, mis);
     buf_alloc(&want, n * 2 + 4, false, mis);
     randomize(q.p, q.n);
@@ -792,8 +794,10 @@ static void check_gq4g(const char *isa, tl_gq4g_fn fn, tl_gq4g_fn twin, size_t n
         memcpy(&scale[g], &sb, 4);
     }
     const uint8_t *src = q.p + q.n - bytes;
-    twin(src, ngroups, glen, zero, scale, want.p);
-    fn(src, ngroups, glen, zero, scale, out.p);
+    twin(src, ngroups, glen, zero, scale, want.p, false);
+    fn(src, ngroups, glen, zero, scale, out.p, stream);
+    if (stream && fence)
+        fence();
     checks++;
     if (!same(&out, &want)) {
         char what[160];
@@ -882,7 +886,7 @@ static void check_table(const char *isa, const struct tl_kernels *k)
     }
     for (int r = 0; k->gq4_bf16_groups && k->gq4_bf16_groups != z->gq4_bf16_groups && r < 200;
          r++)
-        check_gq4g(isa, k->gq4_bf16_groups, z->gq4_bf16_groups, (size_t)rnd(r < 100 ? 4 : 150),
+        check_gq4g(isa, k->gq4_bf16_groups, z->gq4_bf16_groups, k->fence, (size_t)rnd(r < 100 ? 4 : 150),
                    r % 2 ? 32 * (1 + rnd(8)) : 2 * (1 + rnd(150)));
     for (int r = 0; k->awq8 && k->awq8 != z->awq8 && r < 200; r++)
         check_awq8(isa, k->awq8, z->awq8, r < 17 ? (size_t)r : (size_t)rnd(17));

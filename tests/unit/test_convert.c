@@ -1,5 +1,6 @@
 /* test_convert.c - the scalar converter: SPEC section 7's rules, exactly. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../../src/core/tl.h"
@@ -195,4 +196,76 @@ void convert_should_report_float_overflow(void)
     t.strides[0] = 1;
     CHECK(tl_desc_validate(&t, NULL) == 0);
     CHECK(tl_convert_count_overflow(&t, (const uint8_t *)w, TL_DT_FLOAT32) == 2);
+}
+
+/* A group-quantized weight of out x 4096 4-bit codes, groups of 128,
+ * FLOAT16 scales about 2^-6, zero points, in kind's layout, from random
+ * bytes: parts t[0..2] of file. */
+static uint8_t *grouped_weight(enum tl_scaled_kind kind, uint64_t out, struct tl_file_tensor t[3],
+                               struct tl_scaled *p)
+{
+    uint64_t in = 4096, groups = in / 128;
+    memset(t, 0, 3 * sizeof *t);
+    memset(p, 0, sizeof *p);
+    memset(p->extra, 0xff, sizeof p->extra);
+    p->kind = kind, p->weight = 0, p->scale = 1, p->bits = 4;
+    p->out = out, p->in = in, p->group = 128, p->plus1 = kind == TL_SCALED_GPTQ, p->zero = 8;
+    bool gptq = kind == TL_SCALED_GPTQ, awq = kind == TL_SCALED_AWQ;
+    t[0].shape[0] = gptq ? in / 8 : awq ? in : out;
+    t[0].shape[1] = gptq ? out : awq ? out / 8 : in / 8;
+    t[1].shape[0] = groups, t[1].shape[1] = out;
+    t[2].shape[0] = groups, t[2].shape[1] = out / 8;
+    uint64_t bytes[3] = { in * out / 2, groups * out * 2, groups * out / 2 }, at = 0;
+    for (int j = 0; j < 3; j++) {
+        t[j].ndim = 2;
+        t[j].desc.dtype = j == 1 ? TL_DT_FLOAT16 : TL_DT_INT32;
+        t[j].begin = at;
+        t[j].end = at += bytes[j];
+    }
+    if (kind != TL_SCALED_PACKED)
+        p->extra[TL_PART_ZEROS] = 2;
+    else                                /* compressed-tensors: scales by row */
+        t[1].shape[0] = out, t[1].shape[1] = groups;
+    uint8_t *file = malloc(at);
+    uint64_t r = 88172645463325252ull;
+    for (uint64_t k = 0; k < at; k++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        file[k] = (uint8_t)(r >> 32);
+    }
+    for (uint64_t k = t[1].begin + 1; k < t[1].end; k += 2)
+        file[k] = 0x24;
+    return file;
+}
+
+void grouped_should_stream_what_it_stages(void)
+{
+    /* BFLOAT16 of a weight larger than STREAM_FROM (8 MiB), decoded in one
+     * call, is written by the decoder, with streaming stores where its
+     * groups start on a cache line (the destination on a line's start) and
+     * with ordinary ones where not (2 bytes off it); the same values
+     * decoded in pieces of a few KiB are staged: every bit equal */
+    static const enum tl_scaled_kind kinds[] = { TL_SCALED_GPTQ, TL_SCALED_AWQ, TL_SCALED_PACKED };
+    for (int k = 0; k < 6; k++) {
+        struct tl_file_tensor t[3];
+        struct tl_scaled p;
+        uint64_t out = 1152, count = out * 4096, off = k % 2 ? 2 : 0;
+        uint8_t *file = grouped_weight(kinds[k / 2], out, t, &p);
+        struct tl_file f = { 0 };
+        f.count = 3;
+        f.tensors = t;
+        uint8_t *whole = aligned_alloc(64, count * 2 + 64), *pieces = malloc(count * 2);
+        CHECK(file && whole && pieces);
+        struct tl_scaled_cache *cache = NULL;
+        CHECK(!tl_scaled_decode_as(file, &f, &p, 0, count, TL_DT_BFLOAT16, whole + off, &cache));
+        for (uint64_t at = 0; at < count; at += 3000) {
+            uint64_t n = count - at < 3000 ? count - at : 3000;
+            CHECK(!tl_scaled_decode_as(file, &f, &p, at, n, TL_DT_BFLOAT16, pieces + 2 * at,
+                                       &cache));
+        }
+        tl_scaled_cache_free(cache);
+        CHECK(memcmp(whole + off, pieces, count * 2) == 0);
+        free(whole);
+        free(pieces);
+        free(file);
+    }
 }

@@ -63,6 +63,7 @@
     X(convert_should_round_integers_to_floats_once) \
     X(convert_should_truncate_and_check_integer_ranges) \
     X(convert_should_report_float_overflow) \
+    X(grouped_should_stream_what_it_stages) \
     X(padding_should_match_byte_oracle)
 
 #define X(name) void name(void);
