@@ -480,24 +480,21 @@ void tl_gq4g_bf16_avx2(const uint8_t *q, size_t ngroups, size_t glen, const int3
         for (size_t g = 0; g < nr; g++) {
             const uint8_t *qg = q + (g0 + g) * glen / 2;
             uint8_t *yg = y + (g0 + g) * glen * 2;
+            bool nt = stream && (uintptr_t)yg % 16 == 0;   /* every step's two stores aligned */
             size_t k = 0;
-            if (stream && (uintptr_t)yg % 16 == 0)      /* every step's two stores aligned */
-                for (; k + 16 <= glen; k += 16) {
-                    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(qg + k / 2));
-                    __m128i c = _mm_unpacklo_epi8(_mm_and_si128(b, m),
-                                                  _mm_and_si128(_mm_srli_epi16(b, 4), m));
-                    __m128i lo = _mm_shuffle_epi8(tlo[g], c), hi = _mm_shuffle_epi8(thi[g], c);
-                    _mm_stream_si128((__m128i *)(void *)(yg + 2 * k), _mm_unpacklo_epi8(lo, hi));
-                    _mm_stream_si128((__m128i *)(void *)(yg + 2 * k + 16),
-                                     _mm_unpackhi_epi8(lo, hi));
-                }
             for (; k + 16 <= glen; k += 16) {
                 __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(qg + k / 2));
                 __m128i c = _mm_unpacklo_epi8(_mm_and_si128(b, m),
                                               _mm_and_si128(_mm_srli_epi16(b, 4), m));
                 __m128i lo = _mm_shuffle_epi8(tlo[g], c), hi = _mm_shuffle_epi8(thi[g], c);
-                _mm_storeu_si128((__m128i *)(void *)(yg + 2 * k), _mm_unpacklo_epi8(lo, hi));
-                _mm_storeu_si128((__m128i *)(void *)(yg + 2 * k + 16), _mm_unpackhi_epi8(lo, hi));
+                __m128i v0 = _mm_unpacklo_epi8(lo, hi), v1 = _mm_unpackhi_epi8(lo, hi);
+                if (nt) {
+                    _mm_stream_si128((__m128i *)(void *)(yg + 2 * k), v0);
+                    _mm_stream_si128((__m128i *)(void *)(yg + 2 * k + 16), v1);
+                } else {
+                    _mm_storeu_si128((__m128i *)(void *)(yg + 2 * k), v0);
+                    _mm_storeu_si128((__m128i *)(void *)(yg + 2 * k + 16), v1);
+                }
             }
             if (k < glen)
                 tl_gq4_bf16_scalar(qg + k / 2, glen - k, zero[g0 + g], scale[g0 + g], yg + 2 * k);

@@ -167,21 +167,18 @@ void tl_gq4g_bf16_avx512(const uint8_t *q, size_t ngroups, size_t glen, const in
             const uint8_t *qg = q + (g0 + g) * glen / 2;
             uint8_t *yg = y + (g0 + g) * glen * 2;
             __m512i t = _mm512_castsi256_si512(lut[g]);
+            bool nt = stream && (uintptr_t)yg % 64 == 0;   /* every step's store aligned */
             size_t k = 0;
-            if (stream && (uintptr_t)yg % 64 == 0)      /* every step's store aligned */
-                for (; k + 32 <= glen; k += 32) {
-                    __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)
-                                                                     (qg + k / 2)));
-                    __m512i pair = _mm512_or_si512(_mm512_and_si512(b, lo),
-                                                   _mm512_slli_epi32(_mm512_srli_epi32(b, 4), 16));
-                    _mm512_stream_si512((void *)(yg + 2 * k), _mm512_permutexvar_epi16(pair, t));
-                }
             for (; k + 32 <= glen; k += 32) {
                 __m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)
                                                                  (qg + k / 2)));
                 __m512i pair = _mm512_or_si512(_mm512_and_si512(b, lo),
                                                _mm512_slli_epi32(_mm512_srli_epi32(b, 4), 16));
-                _mm512_storeu_si512((void *)(yg + 2 * k), _mm512_permutexvar_epi16(pair, t));
+                __m512i v = _mm512_permutexvar_epi16(pair, t);
+                if (nt)
+                    _mm512_stream_si512((void *)(yg + 2 * k), v);
+                else
+                    _mm512_storeu_si512((void *)(yg + 2 * k), v);
             }
             if (k < glen)
                 tl_gq4_bf16_scalar(qg + k / 2, glen - k, zero[g0 + g], scale[g0 + g], yg + 2 * k);
