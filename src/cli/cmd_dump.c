@@ -95,8 +95,11 @@ static void get(const struct dump *s, uint64_t elem_offset, void *v)
         tl_desc_get(s->d, s->file, elem_offset, v);
         return;
     }
-    unsigned es = tl_dtype_size(s->d->dtype);  /* a decoded image: no nibbles */
-    memcpy(v, image(s, tl_desc_origin(s->d) + elem_offset * es, es), es);
+    /* a decoded image keeps a 4-bit type's pairs in a byte (ONNX's
+     * int32_data) */
+    unsigned bit;
+    uint64_t at = tl_desc_byte(s->d, elem_offset, &bit);
+    tl_dtype_get(s->d->dtype, image(s, at, tl_dtype_size(s->d->dtype)), bit, v);
 }
 
 static int format_at(const struct dump *s, uint64_t elem_offset, char *buf, size_t n)

@@ -296,18 +296,23 @@ uint64_t tl_desc_byte(const struct tl_desc *d, uint64_t e, unsigned *bit)
     return at;
 }
 
-void tl_desc_get(const struct tl_desc *d, const uint8_t *file, uint64_t e, void *out)
+void tl_dtype_get(enum tl_dtype dt, const uint8_t *p, unsigned bit, void *out)
 {
-    unsigned bit;
-    const uint8_t *p = file + tl_desc_byte(d, e, &bit);
-    if (tl_dtype_bits(d->dtype) != 4) {
-        memcpy(out, p, tl_dtype_size(d->dtype));
+    if (tl_dtype_bits(dt) != 4) {
+        memcpy(out, p, tl_dtype_size(dt));
         return;
     }
     uint8_t v = (uint8_t)(*p >> bit & 15);
-    if (d->dtype == TL_DT_INT4)
+    if (dt == TL_DT_INT4)
         v = (uint8_t)tl_int4_value(v);
     memcpy(out, &v, 1);
+}
+
+void tl_desc_get(const struct tl_desc *d, const uint8_t *file, uint64_t e, void *out)
+{
+    unsigned bit;
+    uint64_t at = tl_desc_byte(d, e, &bit);
+    tl_dtype_get(d->dtype, file + at, bit, out);
 }
 
 void tl_desc_put(const struct tl_desc *d, uint8_t *file, uint64_t e, const void *in)

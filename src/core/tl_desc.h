@@ -160,6 +160,9 @@ uint64_t tl_desc_byte(const struct tl_desc *d, uint64_t e, unsigned *bit);
  * (tl_dtype_size() bytes; a 4-bit element as its unpacked byte), and
  * writes one there from in (a 4-bit element's other nibble is kept). */
 void tl_desc_get(const struct tl_desc *d, const uint8_t *file, uint64_t e, void *out);
+/* The same of an element of type dt whose first bit is bit `bit` of *p
+ * (tl_desc_byte's place): for bytes that are not the data file's. */
+void tl_dtype_get(enum tl_dtype dt, const uint8_t *p, unsigned bit, void *out);
 void tl_desc_put(const struct tl_desc *d, uint8_t *file, uint64_t e, const void *in);
 
 /* The element at element offset e as text (tl_dtype_format).  @return its

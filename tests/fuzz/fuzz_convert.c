@@ -44,13 +44,17 @@ static uint8_t *slurp(const char *path, size_t *n)
     return p;
 }
 
-/* The tensor a, element i, as a double (exactly, for the floating types). */
+/* The tensor a, element i, as a double (exactly, for the floating types);
+ * an element narrower than a byte moved to its byte's low bits first. */
 static double value(const struct tl_file_tensor *t, const uint8_t *file, uint64_t i)
 {
     double v;
     uint64_t idx[TL_MAX_RANK];
+    unsigned bit;
     tl_unravel(&t->desc, i, idx);
-    tl_convert_value(t->desc.dtype, file + tl_desc_at(&t->desc, idx), TL_DT_FLOAT64, &v);
+    uint64_t at = tl_desc_byte(&t->desc, tl_desc_elem(&t->desc, idx), &bit);
+    uint8_t low = (uint8_t)(file[at] >> bit);
+    tl_convert_value(t->desc.dtype, bit ? &low : file + at, TL_DT_FLOAT64, &v);
     return v;
 }
 

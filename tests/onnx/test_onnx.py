@@ -173,6 +173,16 @@ def test_new_types_by_number():
     p = save([t for t, _ in tensors], "new_types.onnx")
     for t, want in tensors:
         same(values("%s:%s" % (p, t.name)), np.array(want).reshape(list(t.dims)), t.name)
+    # dump reads int32_data's 4-bit pairs as convert does (each entry a byte
+    # of two values), and so do its statistics
+    for t, want in tensors:
+        if t.data_type not in (21, 22):
+            continue
+        arg = "%s:%s" % (p, t.name)
+        got = json.loads(tl("dump", "--json", arg).stdout)["values"]
+        same(np.array(got), np.array(want), t.name + " (dump)")
+        st = json.loads(tl("dump", "--stats", "--json", arg).stdout)
+        assert (st["min"], st["max"]) == (min(want), max(want)), (t.name, st)
 
 
 def test_external_data_one_and_several_files():
