@@ -751,8 +751,9 @@ int cli_require_elements(const struct cli_desc *desc, const struct cli_data *dat
 
 uint64_t cli_trailing_bytes(const struct cli_desc *desc, const struct cli_data *data)
 {
-    if (desc->shares_file)
-        return 0;                       /* other tensors follow: not trailing */
+    if (desc->shares_file || desc->values)
+        return 0;                       /* other tensors follow, or the bytes are a
+                                         * container's, read decoded: not trailing */
     /* the buffer: up to the declared total, or to the minimum implied size
      * (the span rounded up to 4, DMLCalcBufferTensorSize): a readback of
      * exactly that is exact, and the padding report ends there too */

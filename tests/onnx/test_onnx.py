@@ -255,6 +255,15 @@ def test_single_tensor_pb():
     with open(path("anon.pb"), "wb") as f:
         f.write(numpy_helper.from_array(a).SerializeToString())
     same(values(path("anon.pb")), a, "anon.pb")
+    # a lone tensor of typed values: dumped without a word about the file's
+    # size (its bytes are the message's, not the tensor's)
+    h = np.array([1, -2, 300, 7], np.int16)
+    t = TensorProto(name="h", data_type=TensorProto.INT16, dims=[4])
+    t.int32_data.extend(h.tolist())
+    with open(path("typed.pb"), "wb") as f:
+        f.write(t.SerializeToString())
+    r = tl("dump", "--json", path("typed.pb"))
+    assert json.loads(r.stdout)["values"] == h.tolist() and r.stderr == b"", r
     tl("convert", path("anon.pb"), "-o", path("anon.safetensors"))
     assert read_safetensors(path("anon.safetensors"))["tensor"][1].shape == a.shape
     r = tl("convert", path("anon.pb"), "--max-shard-size", "1KB", "-o", path("anon_dir") + "/",
