@@ -401,19 +401,26 @@ static int run(const char *desc_arg, const char *data_arg, const char *axes, boo
 {
     struct cli_desc desc;
     struct cli_data data;
-    int rc = cli_load_input(desc_arg, data_arg, axes, "inspect", true, &desc, &data);
+    /* an encoded tensor (blocks, a group-quantized weight, ...) through
+     * the streaming reader: its decoded bytes are counted, not made */
+    int rc = cli_load_input_streamed(desc_arg, data_arg, axes, "inspect", true, &desc, &data);
     if (rc)
         return rc;
+    struct cli_data shown = data;       /* the data as the tensor's bytes */
+    if (desc.values) {
+        shown.size = tl_values_size(desc.values);
+        shown.at_least = false;
+    }
     bool have = data_arg || desc.format != TL_FMT_JSON;
     struct tl_problem p[TL_MAX_PROBLEMS];
-    size_t np = tl_desc_problems(&desc.d, &desc.info, have ? data.size : TL_NO_DATA, p);
+    size_t np = tl_desc_problems(&desc.d, &desc.info, have ? shown.size : TL_NO_DATA, p);
     if (desc.format != TL_FMT_JSON && !dml)
         np = model_file_problems(p, np);
     if (json) {
-        rc = cli_print_json(build_json(&desc, have ? &data : NULL, p, np, padding));
+        rc = cli_print_json(build_json(&desc, have ? &shown : NULL, p, np, padding));
     } else {
         cli_note_overlap(&desc);
-        print_text(&desc, have ? &data : NULL, p, np, padding, axes);
+        print_text(&desc, have ? &shown : NULL, p, np, padding, axes);
     }
     cli_close_data(&data);
     cli_desc_release(&desc);
