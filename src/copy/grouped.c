@@ -133,50 +133,57 @@ static const uint8_t *codes(const struct row *r, uint64_t o, unsigned *bits)
     return r->tile->buf + (o - r->tile->o0) * tile_pitch(p, w);
 }
 
-/* The zero point of group g of row o: GPTQ's 4- and 8-bit ones and AWQ's
- * read here from their word (a group's run is 128 codes or so: a call and a copy of
- * a few bytes each weighed as much as the run; per a shift, not a
- * division), the others by tl_grouped_zero. */
-static inline int32_t zero_of(const struct row *r, uint64_t g, uint64_t o)
+/* Whether the zero points are read here from their words, 32 / bits a
+ * word (GPTQ's 4- and 8-bit ones and AWQ's: a group's run is 128 codes or
+ * so, and a call and a copy of a few bytes each weighed as much as the
+ * run), and zero point q of word w (AWQ's in its nibble order, as its
+ * codes'). */
+static bool zeros_in_words(const struct row *r)
 {
     const struct tl_scaled *p = r->p;
     bool awq = p->kind == TL_SCALED_AWQ;
-    if (r->zb && (p->bits == 4 || (p->bits == 8 && !awq)) && (awq || p->kind == TL_SCALED_GPTQ)) {
+    return r->zb && (p->bits == 4 || (p->bits == 8 && !awq)) && (awq || p->kind == TL_SCALED_GPTQ);
+}
+static inline int32_t zero_in_word(const struct tl_scaled *p, uint32_t w, unsigned q)
+{
+    unsigned at = p->kind == TL_SCALED_AWQ ? tl_awq_place[q] : q;
+    return (int32_t)(w >> (at * p->bits) & ((1u << p->bits) - 1)) + p->plus1;
+}
+
+/* The zero point of group g of row o: from its word (per a shift, not a
+ * division), else by tl_grouped_zero. */
+static inline int32_t zero_of(const struct row *r, uint64_t g, uint64_t o)
+{
+    const struct tl_scaled *p = r->p;
+    if (zeros_in_words(r)) {
         unsigned per = p->bits == 4 ? 8 : 4;
-        unsigned at = awq ? tl_awq_place[o % 8] : (unsigned)(o % per);
-        uint32_t w;                     /* AWQ's in its nibble order, as its codes' */
+        uint32_t w;
         memcpy(&w, r->zb + (g * r->zcols + o / per) * 4, 4);
-        return (int32_t)(w >> (at * p->bits) & ((1u << p->bits) - 1)) + p->plus1;
+        return zero_in_word(p, w, (unsigned)(o % per));
     }
     if (p->extra[TL_PART_ZEROS] == SIZE_MAX)
         return p->zero;
     return tl_grouped_zero(r->file, r->f, p, g, o);
 }
 
-/* The zero points of group g of the n rows from o0 (a multiple of 8) at
- * to, `stride` apart: GPTQ's and AWQ's word by word (a word holds the
- * zero points of 8 or 4 rows), the others a row at a time. */
-static void zeros_of(const struct row *r, uint64_t g, uint64_t o0, uint64_t n, int32_t *to,
+/* The zero points of group g of the n rows from o at to, `stride` apart:
+ * a word's at a time where they are read from words and o starts one. */
+static void zeros_of(const struct row *r, uint64_t g, uint64_t o, uint64_t n, int32_t *to,
                      uint64_t stride)
 {
     const struct tl_scaled *p = r->p;
-    bool awq = p->kind == TL_SCALED_AWQ;
-    if (!r->zb || o0 % 8 || !(p->bits == 4 || (p->bits == 8 && !awq)) ||
-        !(awq || p->kind == TL_SCALED_GPTQ)) {
+    unsigned per = p->bits == 4 ? 8 : 4;        /* where they are read from words */
+    if (!zeros_in_words(r) || o % per) {
         for (uint64_t j = 0; j < n; j++)
-            to[j * stride] = zero_of(r, g, o0 + j);
+            to[j * stride] = zero_of(r, g, o + j);
         return;
     }
-    unsigned bits = p->bits, per = 32 / bits;
-    uint32_t mask = (1u << bits) - 1;
-    const uint8_t *zw = r->zb + (g * r->zcols + o0 / per) * 4;
+    const uint8_t *zw = r->zb + (g * r->zcols + o / per) * 4;
     for (uint64_t j = 0; j < n; j += per, zw += 4) {
         uint32_t w;
         memcpy(&w, zw, 4);
-        for (unsigned q = 0; q < per && j + q < n; q++) {
-            unsigned at = awq ? tl_awq_place[q] : q;
-            to[(j + q) * stride] = (int32_t)(w >> (at * bits) & mask) + p->plus1;
-        }
+        for (unsigned q = 0; q < per && j + q < n; q++)
+            to[(j + q) * stride] = zero_in_word(p, w, q);
     }
 }
 
